@@ -1,0 +1,84 @@
+#include "host/cli_common.hpp"
+
+#include <cctype>
+#include <fstream>
+#include <iostream>
+
+#include "runtime/device_selector.hpp"
+#include "runtime/errors.hpp"
+
+namespace clq {
+
+void AddDeviceOptions(CLI::App& command, DeviceOptions& options, bool several_devices) {
+  command.add_option("--device,-d", options.selector,
+                     several_devices
+                         ? "Devices: all, index, platform:device, gpu|cpu|accelerator, name "
+                           "substring; comma-separated (default: $CLQ_DEVICE, else first GPU, "
+                           "else first CPU)"
+                         : "Device: index, platform:device, gpu|cpu|accelerator or name "
+                           "substring (default: $CLQ_DEVICE, else first GPU, else first CPU)");
+  command.add_flag("--no-cache", options.no_cache,
+                   "Build kernels from source, bypassing the program-binary cache");
+}
+
+std::vector<std::unique_ptr<Engine>> OpenEngines(const DeviceOptions& options,
+                                                 bool several_devices) {
+  const std::vector<DeviceHandle> handles = DiscoverDevices();
+  std::vector<DeviceInfo> infos;
+  for (const DeviceHandle& h : handles) infos.push_back(h.info);
+  const std::string selector = options.selector.empty() ? DefaultSelector() : options.selector;
+  std::vector<std::size_t> chosen;
+  try {
+    if (several_devices) {
+      chosen = ResolveDevices(selector, infos);
+    } else {
+      chosen = {ResolveOneDevice(selector, infos)};
+    }
+  } catch (const InvalidInputError& error) {
+    if (auto hint = UnregisteredNvidiaHint(infos))
+      throw InvalidInputError(std::string(error.what()) + "\n" + *hint);
+    throw;
+  }
+  EngineOptions engine_options;
+  engine_options.use_program_cache = !options.no_cache;
+  std::vector<std::unique_ptr<Engine>> engines;
+  for (std::size_t index : chosen)
+    engines.push_back(std::make_unique<Engine>(handles[index], engine_options));
+  return engines;
+}
+
+std::uint64_t ParseSize(const std::string& text, const std::string& what) {
+  std::size_t pos = 0;
+  while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos]))) ++pos;
+  std::string suffix = text.substr(pos);
+  for (char& c : suffix) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  std::uint64_t multiplier = 1;
+  if (suffix.empty() || suffix == "B") {
+    multiplier = 1;
+  } else if (suffix == "K" || suffix == "KB" || suffix == "KIB") {
+    multiplier = 1ULL << 10;
+  } else if (suffix == "M" || suffix == "MB" || suffix == "MIB") {
+    multiplier = 1ULL << 20;
+  } else if (suffix == "G" || suffix == "GB" || suffix == "GIB") {
+    multiplier = 1ULL << 30;
+  } else {
+    pos = 0;
+  }
+  if (pos == 0 || pos > 12)
+    throw InvalidInputError(what + ": '" + text + "' is not a size such as 1048576, 64K, 1M or 2G");
+  return std::stoull(text.substr(0, pos)) * multiplier;
+}
+
+void WriteOutput(const std::string& path, const std::string& text) {
+  if (path.empty()) {
+    std::cout << text << std::flush;
+    return;
+  }
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  if (!file) throw FileError("cannot open " + path + " for writing");
+  file << text;
+  file.close();
+  if (!file) throw FileError("writing " + path + " failed (disk full?)");
+}
+
+}  // namespace clq

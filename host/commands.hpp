@@ -1,0 +1,13 @@
+// The clq subcommands. Each Register* adds one subcommand with its options to
+// the application; the subcommand's callback does the work and throws
+// clq::Error for anything the user must fix.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace clq {
+
+void RegisterDevicesCommand(CLI::App& app);
+void RegisterBandwidthCommand(CLI::App& app);
+
+}  // namespace clq

@@ -1,0 +1,83 @@
+// `clq devices`: every platform and device with its selectors and properties.
+#include <iostream>
+#include <memory>
+
+#include "host/cli_common.hpp"
+#include "host/commands.hpp"
+#include "host/json_writer.hpp"
+#include "host/text_table.hpp"
+#include "runtime/device_info.hpp"
+
+namespace clq {
+namespace {
+
+struct DevicesOptions {
+  std::string format = "table";
+};
+
+std::string RenderJson(const std::vector<DeviceInfo>& devices) {
+  JsonWriter json;
+  json.BeginArray();
+  for (const DeviceInfo& d : devices) {
+    json.BeginObject()
+        .Key("index").UInt(d.flat_index)
+        .Key("selector").String(d.PairSelector())
+        .Key("platform").String(d.platform_name)
+        .Key("platform_version").String(d.platform_version)
+        .Key("name").String(d.name)
+        .Key("vendor").String(d.vendor)
+        .Key("type").String(DeviceKindName(d.kind))
+        .Key("driver_version").String(d.driver_version)
+        .Key("device_version").String(d.device_version)
+        .Key("opencl_c_version").String(d.opencl_c_version)
+        .Key("compute_units").UInt(d.compute_units)
+        .Key("clock_mhz").UInt(d.clock_mhz)
+        .Key("global_mem_bytes").UInt(d.global_mem_bytes)
+        .Key("local_mem_bytes").UInt(d.local_mem_bytes)
+        .Key("max_alloc_bytes").UInt(d.max_alloc_bytes)
+        .Key("max_work_group_size").UInt(d.max_work_group_size)
+        .Key("fp64").Bool(d.fp64)
+        .Key("int64_atomics").Bool(d.int64_atomics)
+        .EndObject();
+  }
+  json.EndArray();
+  return json.str() + "\n";
+}
+
+std::string RenderTable(const std::vector<DeviceInfo>& devices) {
+  TextTable table({"#", "selector", "type", "platform", "device", "CUs", "MHz", "global mem",
+                   "local mem", "max alloc", "OpenCL C", "fp64", "int64 atomics"});
+  for (const DeviceInfo& d : devices) {
+    table.AddRow({std::to_string(d.flat_index), d.PairSelector(), DeviceKindName(d.kind),
+                  d.platform_name, d.name, std::to_string(d.compute_units),
+                  std::to_string(d.clock_mhz), FormatBytes(d.global_mem_bytes),
+                  FormatBytes(d.local_mem_bytes), FormatBytes(d.max_alloc_bytes),
+                  d.opencl_c_version, d.fp64 ? "yes" : "no", d.int64_atomics ? "yes" : "no"});
+  }
+  return table.Render();
+}
+
+void RunDevices(const DevicesOptions& options) {
+  std::vector<DeviceInfo> devices;
+  for (const DeviceHandle& handle : DiscoverDevices()) devices.push_back(handle.info);
+  if (options.format == "json") {
+    std::cout << RenderJson(devices);
+  } else if (devices.empty()) {
+    std::cout << "No OpenCL devices found. Install an ICD (e.g. apt install pocl-opencl-icd).\n";
+  } else {
+    std::cout << RenderTable(devices);
+  }
+  if (auto hint = UnregisteredNvidiaHint(devices)) std::cerr << "note: " << *hint << "\n";
+}
+
+}  // namespace
+
+void RegisterDevicesCommand(CLI::App& app) {
+  auto options = std::make_shared<DevicesOptions>();
+  CLI::App* command = app.add_subcommand("devices", "List OpenCL platforms and devices");
+  command->add_option("--format", options->format, "Output format")
+      ->check(CLI::IsMember({"table", "json"}));
+  command->callback([options] { RunDevices(*options); });
+}
+
+}  // namespace clq

@@ -1,0 +1,57 @@
+// Shared preamble of every clq kernel. Built with -cl-std=CL1.2 and, from
+// runtime/device_tuning.cpp: WG_SIZE (work-items per group, a power of two),
+// IPT (items per work-item), HAS_FP64, HAS_INT64_ATOMICS, DEVICE_IS_CPU.
+//
+// A tile is WG_SIZE * IPT consecutive elements handled by one work-group.
+// Item k of work-item l in a tile sits at tile_start + k * WG_SIZE + l, so
+// each of the IPT steps reads WG_SIZE consecutive elements (coalesced on GPUs,
+// vectorisable across work-items on PoCL).
+
+#ifndef WG_SIZE
+#error "WG_SIZE must be defined by the host"
+#endif
+#ifndef IPT
+#error "IPT must be defined by the host"
+#endif
+
+#if HAS_FP64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+#if HAS_INT64_ATOMICS
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#endif
+
+#define TILE ((ulong)WG_SIZE * IPT)
+#define KERNEL __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
+
+// First element of this work-group's tile.
+inline ulong tile_start(void) { return (ulong)get_group_id(0) * TILE; }
+
+// Position of item k of this work-item.
+inline ulong tile_item(ulong start, uint k) { return start + (ulong)k * WG_SIZE + get_local_id(0); }
+
+// Sum of `value` over the work-group, returned to every work-item. `scratch`
+// holds WG_SIZE elements. Every work-item must call it (it has barriers).
+// GPUs use a tree; PoCL runs a work-group as a loop over work-items, where a
+// tree costs WG_SIZE iterations per level, so one work-item adds serially.
+inline ulong work_group_sum_ulong(ulong value, __local ulong* scratch) {
+  const uint lid = get_local_id(0);
+  scratch[lid] = value;
+  barrier(CLK_LOCAL_MEM_FENCE);
+#if DEVICE_IS_CPU
+  if (lid == 0) {
+    ulong total = 0;
+    for (uint i = 0; i < WG_SIZE; ++i) total += scratch[i];
+    scratch[0] = total;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+#else
+  for (uint offset = WG_SIZE / 2; offset > 0; offset >>= 1) {
+    if (lid < offset) scratch[lid] += scratch[lid + offset];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+#endif
+  const ulong total = scratch[0];
+  barrier(CLK_LOCAL_MEM_FENCE);  // scratch may be reused right after
+  return total;
+}

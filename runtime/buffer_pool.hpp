@@ -1,0 +1,72 @@
+// A pool of device buffers reused across queries, so that a hot query does
+// not pay for clCreateBuffer (and, on NVIDIA, first-touch allocation) again.
+//
+// Acquire() rounds a request up to a size class (powers of two up to 64 KiB,
+// then eighths of a power of two, so at most 12.5% is wasted) and returns a
+// DeviceBuffer; destroying the DeviceBuffer gives the buffer back to the pool,
+// which keeps up to `retain_limit` bytes of free buffers. Buffers may outlive
+// the pool: they are then simply released.
+//
+// A request larger than the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE throws
+// DeviceLimitError naming the purpose and both sizes. Not thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string_view>
+
+#include "runtime/cl.hpp"
+
+namespace clq {
+
+class BufferPool;
+
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  DeviceBuffer(DeviceBuffer&& other) noexcept = default;
+  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept;
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  ~DeviceBuffer();
+
+  const cl::Buffer& get() const { return buffer_; }
+  std::uint64_t capacity() const { return capacity_; }
+  bool empty() const { return capacity_ == 0; }
+
+ private:
+  friend class BufferPool;
+  struct Home;
+  DeviceBuffer(cl::Buffer buffer, std::uint64_t capacity, std::weak_ptr<Home> home)
+      : buffer_(std::move(buffer)), capacity_(capacity), home_(std::move(home)) {}
+  void Return();
+
+  cl::Buffer buffer_;
+  std::uint64_t capacity_ = 0;
+  std::weak_ptr<Home> home_;
+};
+
+class BufferPool {
+ public:
+  BufferPool(cl::Context context, std::uint64_t max_alloc_bytes, std::uint64_t retain_limit);
+
+  // A read-write device buffer of at least `bytes` (at least one size class
+  // even for 0 bytes, since OpenCL forbids empty buffers).
+  DeviceBuffer Acquire(std::uint64_t bytes, std::string_view purpose);
+
+  // Releases every free buffer (after an allocation failure, or on request).
+  void Trim();
+
+  std::uint64_t free_bytes() const;
+  std::uint64_t max_alloc_bytes() const { return max_alloc_bytes_; }
+
+  static std::uint64_t SizeClass(std::uint64_t bytes);
+
+ private:
+  cl::Context context_;
+  std::uint64_t max_alloc_bytes_;
+  std::shared_ptr<DeviceBuffer::Home> home_;
+};
+
+}  // namespace clq

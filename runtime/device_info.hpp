@@ -1,0 +1,66 @@
+// Discovery of OpenCL platforms and devices, and what clq needs to know about each.
+//
+// DiscoverDevices() lists every device of every platform the ICD loader sees,
+// platform-major, so the flat index of a device is stable between runs on one
+// machine. A machine without any platform yields an empty list (not an error):
+// callers decide whether that is fatal.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runtime/cl.hpp"
+
+namespace clq {
+
+enum class DeviceKind { kGpu, kCpu, kAccelerator, kOther };
+
+const char* DeviceKindName(DeviceKind kind);
+
+struct DeviceInfo {
+  std::size_t flat_index = 0;      // position in the DiscoverDevices() list
+  std::size_t platform_index = 0;  // position of the platform in clGetPlatformIDs
+  std::size_t device_index = 0;    // position of the device within its platform
+  std::string platform_name;
+  std::string platform_vendor;
+  std::string platform_version;
+  std::string name;
+  std::string vendor;
+  std::string driver_version;
+  std::string device_version;
+  std::string opencl_c_version;
+  DeviceKind kind = DeviceKind::kOther;
+  std::uint32_t compute_units = 0;
+  std::uint32_t clock_mhz = 0;
+  std::uint64_t global_mem_bytes = 0;
+  std::uint64_t local_mem_bytes = 0;
+  std::uint64_t max_alloc_bytes = 0;
+  std::uint64_t max_work_group_size = 0;
+  std::uint32_t mem_base_addr_align_bits = 0;
+  bool fp64 = false;
+  bool int64_atomics = false;
+
+  // "platform:device", e.g. "1:0".
+  std::string PairSelector() const;
+};
+
+struct DeviceHandle {
+  cl::Platform platform;
+  cl::Device device;
+  DeviceInfo info;
+};
+
+// Every device of every platform. Throws DeviceError only when the loader
+// itself fails in an unexpected way.
+std::vector<DeviceHandle> DiscoverDevices();
+
+// Reads the properties of one device.
+DeviceInfo ReadDeviceInfo(const cl::Platform& platform, const cl::Device& device);
+
+// When NVIDIA's OpenCL driver library can be loaded but no NVIDIA platform is
+// registered with the ICD loader, the message telling the user how to fix it.
+std::optional<std::string> UnregisteredNvidiaHint(const std::vector<DeviceInfo>& devices);
+
+}  // namespace clq

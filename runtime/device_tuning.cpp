@@ -1,0 +1,59 @@
+#include "runtime/device_tuning.hpp"
+
+#include <cstdlib>
+
+#include "runtime/errors.hpp"
+
+namespace clq {
+namespace {
+
+bool IsPowerOfTwo(std::uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+std::uint32_t EnvOverride(const char* name, std::uint32_t fallback, std::uint64_t limit) {
+  const char* text = std::getenv(name);
+  if (text == nullptr || *text == '\0') return fallback;
+  char* end = nullptr;
+  const unsigned long long value = std::strtoull(text, &end, 10);
+  if (*end != '\0' || !IsPowerOfTwo(value) || value > limit) {
+    throw InvalidInputError(std::string(name) + "=" + text + " is not a power of two between 1 and " +
+                            std::to_string(limit));
+  }
+  return static_cast<std::uint32_t>(value);
+}
+
+}  // namespace
+
+std::string DeviceTuning::Describe() const {
+  return "work-group " + std::to_string(work_group_size) + " x " +
+         std::to_string(items_per_thread) + " items per work-item";
+}
+
+DeviceTuning ChooseTuning(const DeviceInfo& info) {
+  DeviceTuning tuning;
+  if (info.kind == DeviceKind::kCpu) {
+    tuning.work_group_size = 1024;
+    tuning.items_per_thread = 1;
+  } else {
+    tuning.work_group_size = 256;
+    tuning.items_per_thread = 8;
+  }
+  // Local-memory scans need WG_SIZE to fit the device; keep it a power of two.
+  while (tuning.work_group_size > info.max_work_group_size && tuning.work_group_size > 1)
+    tuning.work_group_size /= 2;
+  tuning.work_group_size = EnvOverride("CLQ_WG_SIZE", tuning.work_group_size,
+                                       info.max_work_group_size);
+  tuning.items_per_thread = EnvOverride("CLQ_IPT", tuning.items_per_thread, 64);
+  return tuning;
+}
+
+std::string BuildOptions(const DeviceInfo& info, const DeviceTuning& tuning) {
+  std::string options = "-cl-std=CL1.2";
+  options += " -DWG_SIZE=" + std::to_string(tuning.work_group_size);
+  options += " -DIPT=" + std::to_string(tuning.items_per_thread);
+  options += " -DHAS_FP64=" + std::string(info.fp64 ? "1" : "0");
+  options += " -DHAS_INT64_ATOMICS=" + std::string(info.int64_atomics ? "1" : "0");
+  options += std::string(" -DDEVICE_IS_CPU=") + (info.kind == DeviceKind::kCpu ? "1" : "0");
+  return options;
+}
+
+}  // namespace clq

@@ -1,0 +1,211 @@
+#include "runtime/engine.hpp"
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+
+#include "runtime/cl_error.hpp"
+#include "runtime/errors.hpp"
+#include "runtime/hash.hpp"
+#include "runtime/kernel_sources.hpp"
+#include "runtime/program_cache.hpp"
+
+namespace clq {
+namespace {
+
+// Everything a compiled binary depends on.
+std::string ProgramKey(const DeviceInfo& info, const std::string& options) {
+  std::uint64_t source_hash = Fnv1a64("");
+  for (const KernelSource& source : EmbeddedKernelSources())
+    source_hash = Fnv1a64(source.text, Fnv1a64(source.file_name, source_hash));
+  char hash_text[32];
+  std::snprintf(hash_text, sizeof(hash_text), "%016llx",
+                static_cast<unsigned long long>(source_hash));
+  return "clq-program-v1\nplatform=" + info.platform_name + " " + info.platform_version +
+         "\ndevice=" + info.name + "\nvendor=" + info.vendor + "\ndriver=" + info.driver_version +
+         "\ndevice_version=" + info.device_version + "\noptions=" + options +
+         "\nsources=" + hash_text;
+}
+
+std::uint64_t RetainLimit(const DeviceInfo& info) { return info.global_mem_bytes / 4; }
+
+}  // namespace
+
+Engine::Engine(const DeviceHandle& device, const EngineOptions& options)
+    : info_(device.info),
+      device_(device.device),
+      tuning_(ChooseTuning(device.info)),
+      pool_(cl::Context(), 0, 0) {
+  try {
+    context_ = cl::Context(device_);
+    queue_ = cl::CommandQueue(context_, device_, CL_QUEUE_PROFILING_ENABLE);
+  } catch (const cl::Error& error) {
+    throw TranslateClError(error, "creating a context and queue on " + info_.name);
+  }
+  pool_ = BufferPool(context_, info_.max_alloc_bytes, RetainLimit(info_));
+  const char* sync = std::getenv("CLQ_SYNC");
+  sync_ = sync != nullptr && std::strcmp(sync, "0") != 0 && *sync != '\0';
+  BuildProgram(options);
+}
+
+void Engine::BuildProgram(const EngineOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::string build_options = BuildOptions(info_, tuning_);
+  const std::string key = ProgramKey(info_, build_options);
+  ProgramCache cache(options.use_program_cache
+                         ? (options.cache_directory.empty() ? ProgramCache::DefaultDirectory()
+                                                            : options.cache_directory)
+                         : std::filesystem::path());
+  build_report_.options = build_options;
+  if (cache.enabled()) build_report_.cache_file = cache.PathFor(key);
+
+  const std::vector<cl::Device> devices{device_};
+  if (auto binary = cache.Load(key)) {
+    try {
+      cl::Program program(context_, devices, cl::Program::Binaries{*binary});
+      program.build(devices, build_options.c_str());
+      program_ = program;
+      build_report_.from_cache = true;
+    } catch (const cl::Error&) {
+      // A stale or foreign binary: fall through to a build from source.
+    }
+  }
+  if (!build_report_.from_cache) {
+    cl::Program::Sources sources;
+    for (const KernelSource& source : EmbeddedKernelSources()) sources.emplace_back(source.text);
+    cl::Program program;
+    try {
+      program = cl::Program(context_, sources);
+      program.build(devices, build_options.c_str());
+    } catch (const cl::Error& error) {
+      std::string log;
+      try {
+        log = program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device_);
+      } catch (const cl::Error&) {
+      }
+      throw DeviceError(error.what(), error.err(),
+                        "building the kernels for " + info_.name + " with options '" +
+                            build_options + "'",
+                        log);
+    }
+    program_ = program;
+    try {
+      const auto binaries = program_.getInfo<CL_PROGRAM_BINARIES>();
+      if (!binaries.empty()) cache.Store(key, binaries.front());
+    } catch (const cl::Error&) {
+      // Some drivers cannot export binaries; the cache is only an optimisation.
+    }
+  }
+
+  try {
+    std::vector<cl::Kernel> kernels;
+    program_.createKernels(&kernels);
+    for (cl::Kernel& kernel : kernels) {
+      std::string name = kernel.getInfo<CL_KERNEL_FUNCTION_NAME>();
+      while (!name.empty() && name.back() == '\0') name.pop_back();
+      const std::size_t limit = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device_);
+      if (limit < tuning_.work_group_size) {
+        throw DeviceLimitError("kernel " + name + " runs at most " + std::to_string(limit) +
+                               " work-items per group on " + info_.name + ", fewer than WG_SIZE " +
+                               std::to_string(tuning_.work_group_size) +
+                               "; set CLQ_WG_SIZE to a smaller power of two");
+      }
+      kernels_.emplace(std::move(name), kernel);
+    }
+  } catch (const cl::Error& error) {
+    throw TranslateClError(error, "creating kernels on " + info_.name);
+  }
+  build_report_.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+cl::Kernel& Engine::kernel(std::string_view name) {
+  auto it = kernels_.find(name);
+  if (it == kernels_.end()) throw InternalError("no kernel named " + std::string(name));
+  return it->second;
+}
+
+void Engine::AfterEnqueue(const cl::Event& event, std::string_view stage, StageKind kind,
+                          std::uint64_t bytes) {
+  profiler_.Record(stage, kind, event, bytes);
+  if (sync_) {
+    try {
+      queue_.finish();
+    } catch (const cl::Error& error) {
+      throw TranslateClError(error, "finishing stage " + std::string(stage) + " (CLQ_SYNC)");
+    }
+  }
+}
+
+void Engine::Launch(cl::Kernel& kernel, std::uint64_t groups, std::string_view stage) {
+  if (groups == 0) return;
+  cl::Event event;
+  try {
+    queue_.enqueueNDRangeKernel(kernel, cl::NullRange,
+                                cl::NDRange(groups * tuning_.work_group_size),
+                                cl::NDRange(tuning_.work_group_size), nullptr, &event);
+  } catch (const cl::Error& error) {
+    throw TranslateClError(error, "launching stage " + std::string(stage));
+  }
+  AfterEnqueue(event, stage, StageKind::kKernel, 0);
+}
+
+void Engine::Upload(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t bytes,
+                    const void* source, std::string_view stage) {
+  if (bytes == 0) return;
+  cl::Event event;
+  try {
+    queue_.enqueueWriteBuffer(buffer, CL_TRUE, offset, bytes, source, nullptr, &event);
+  } catch (const cl::Error& error) {
+    throw TranslateClError(error, "uploading " + std::string(stage));
+  }
+  AfterEnqueue(event, stage, StageKind::kUpload, bytes);
+}
+
+void Engine::Download(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t bytes,
+                      void* destination, std::string_view stage) {
+  if (bytes == 0) return;
+  cl::Event event;
+  try {
+    queue_.enqueueReadBuffer(buffer, CL_TRUE, offset, bytes, destination, nullptr, &event);
+  } catch (const cl::Error& error) {
+    throw TranslateClError(error, "downloading " + std::string(stage));
+  }
+  AfterEnqueue(event, stage, StageKind::kDownload, bytes);
+}
+
+void Engine::Copy(const cl::Buffer& source, std::uint64_t source_offset,
+                  const cl::Buffer& destination, std::uint64_t destination_offset,
+                  std::uint64_t bytes, std::string_view stage) {
+  if (bytes == 0) return;
+  cl::Event event;
+  try {
+    queue_.enqueueCopyBuffer(source, destination, source_offset, destination_offset, bytes,
+                             nullptr, &event);
+  } catch (const cl::Error& error) {
+    throw TranslateClError(error, "copying " + std::string(stage));
+  }
+  AfterEnqueue(event, stage, StageKind::kDeviceCopy, bytes);
+}
+
+void Engine::Fill(const cl::Buffer& buffer, std::uint32_t pattern, std::uint64_t offset,
+                  std::uint64_t bytes, std::string_view stage) {
+  if (bytes == 0) return;
+  cl::Event event;
+  try {
+    queue_.enqueueFillBuffer(buffer, pattern, offset, bytes, nullptr, &event);
+  } catch (const cl::Error& error) {
+    throw TranslateClError(error, "filling " + std::string(stage));
+  }
+  AfterEnqueue(event, stage, StageKind::kDeviceCopy, bytes);
+}
+
+void Engine::Finish() {
+  try {
+    queue_.finish();
+  } catch (const cl::Error& error) {
+    throw TranslateClError(error, "waiting for the device");
+  }
+}
+
+}  // namespace clq

@@ -1,0 +1,106 @@
+// One engine per device: the context, an in-order queue with profiling, every
+// kernel of kernels_cl/ built once at construction, a buffer pool and a
+// profiler. Operators take an Engine& explicitly; there is no global default.
+//
+// Construction builds one program from all embedded sources with
+// -cl-std=CL1.2 and the device's -D options (runtime/device_tuning.hpp), or
+// loads the binary from the program cache (runtime/program_cache.hpp). After
+// that no query compiles OpenCL.
+//
+// Launch functions only enqueue; Finish() waits. With CLQ_SYNC=1 in the
+// environment every enqueue is followed by clFinish, so an asynchronous error
+// surfaces at the call that caused it. Not thread-safe: one thread drives an
+// engine.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <string_view>
+
+#include "runtime/buffer_pool.hpp"
+#include "runtime/cl.hpp"
+#include "runtime/device_info.hpp"
+#include "runtime/device_tuning.hpp"
+#include "runtime/profiler.hpp"
+
+namespace clq {
+
+struct EngineOptions {
+  bool use_program_cache = true;
+  std::filesystem::path cache_directory;  // empty: ProgramCache::DefaultDirectory()
+};
+
+struct ProgramBuildReport {
+  double seconds = 0;       // wall time to create the program (build or cache load)
+  bool from_cache = false;  // true when the binary came from the program cache
+  std::string options;
+  std::filesystem::path cache_file;  // empty when the cache is disabled
+};
+
+class Engine {
+ public:
+  Engine(const DeviceHandle& device, const EngineOptions& options = {});
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  const DeviceInfo& info() const { return info_; }
+  const DeviceTuning& tuning() const { return tuning_; }
+  const ProgramBuildReport& build_report() const { return build_report_; }
+  const cl::Context& context() const { return context_; }
+  const cl::Device& device() const { return device_; }
+  cl::CommandQueue& queue() { return queue_; }
+  BufferPool& pool() { return pool_; }
+  Profiler& profiler() { return profiler_; }
+
+  // The kernel of that name; throws InternalError when no such kernel exists.
+  cl::Kernel& kernel(std::string_view name);
+
+  // Work-groups needed to give each `per_group` elements a group.
+  std::uint64_t GroupsFor(std::uint64_t elements, std::uint64_t per_group) const {
+    return (elements + per_group - 1) / per_group;
+  }
+  // Work-groups needed to cover `elements` with one tile (WG_SIZE * IPT) each.
+  std::uint64_t TilesFor(std::uint64_t elements) const {
+    return GroupsFor(elements, tuning_.tile_size());
+  }
+
+  // Enqueues `kernel` over `groups` work-groups of WG_SIZE work-items (nothing
+  // when groups == 0) and records it under `stage`.
+  void Launch(cl::Kernel& kernel, std::uint64_t groups, std::string_view stage);
+
+  // Enqueue host<->device copies (blocking: the host memory may be reused on
+  // return) and record them under `stage`.
+  void Upload(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t bytes,
+              const void* source, std::string_view stage);
+  void Download(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t bytes,
+                void* destination, std::string_view stage);
+  // Device-to-device copy (enqueued only).
+  void Copy(const cl::Buffer& source, std::uint64_t source_offset, const cl::Buffer& destination,
+            std::uint64_t destination_offset, std::uint64_t bytes, std::string_view stage);
+  // Fills `bytes` of `buffer` with a repeated 32-bit pattern (enqueued only).
+  void Fill(const cl::Buffer& buffer, std::uint32_t pattern, std::uint64_t offset,
+            std::uint64_t bytes, std::string_view stage);
+
+  void Finish();
+
+ private:
+  void BuildProgram(const EngineOptions& options);
+  void AfterEnqueue(const cl::Event& event, std::string_view stage, StageKind kind,
+                    std::uint64_t bytes);
+
+  DeviceInfo info_;
+  cl::Device device_;
+  cl::Context context_;
+  cl::CommandQueue queue_;
+  DeviceTuning tuning_;
+  ProgramBuildReport build_report_;
+  cl::Program program_;
+  std::map<std::string, cl::Kernel, std::less<>> kernels_;
+  BufferPool pool_;
+  Profiler profiler_;
+  bool sync_ = false;
+};
+
+}  // namespace clq

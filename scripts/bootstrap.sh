@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# One-step set-up of clq on Debian 12 (or Ubuntu): installs the Debian packages
+# that are missing, builds Release in build/, then
+#   demo  runs the main job on the default device (a GPU if there is one, else PoCL)
+#   test  runs the test suite, then the suite again under ASan + UBSan (build-asan/)
+#   build only builds
+# Run as root, or as a user with sudo (only apt-get is run through sudo).
+set -euo pipefail
+
+mode="${1:-demo}"
+case "$mode" in demo|test|build) ;; *) echo "usage: $0 demo|test|build" >&2; exit 2 ;; esac
+cd "$(dirname "$0")/.."
+jobs="$(nproc 2>/dev/null || echo 2)"
+
+packages=(cmake ninja-build g++ pkg-config ocl-icd-opencl-dev opencl-clhpp-headers
+          pocl-opencl-icd libboost-dev libcli11-dev libsqlite3-dev libgtest-dev
+          libbenchmark-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "== installing: ${missing[*]}"
+  sudo_cmd=()
+  if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
+  "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+    "${missing[@]}"
+fi
+
+echo "== building Release in build/"
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j "$jobs"
+
+case "$mode" in
+  build) ;;
+  demo)
+    ./scripts/demo.sh build/clq
+    ;;
+  test)
+    echo "== tests (Release)"
+    ctest --test-dir build -j "$jobs" --output-on-failure
+    echo "== tests under AddressSanitizer + UndefinedBehaviorSanitizer"
+    cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCLQ_SANITIZE=ON \
+      -DCLQ_BUILD_BENCH=OFF -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" >/dev/null
+    cmake --build build-asan -j "$jobs"
+    CLQ_TEST_SANITIZED=1 ctest --test-dir build-asan -j "$jobs" --output-on-failure
+    echo "== all tests passed"
+    ;;
+esac

@@ -1,0 +1,39 @@
+// Runs a test once per OpenCL device under test. CLQ_TEST_DEVICES (a device
+// selector, default "all") chooses the devices; each gets one Engine per test
+// process, created on first use and shared by every test.
+//
+//   class SelectionTest : public clq::testing::DeviceTest {};
+//   TEST_P(SelectionTest, EmptyInput) { clq::Engine& e = engine(); ... }
+//   CLQ_INSTANTIATE_DEVICE_TESTS(SelectionTest);
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "runtime/engine.hpp"
+
+namespace clq::testing {
+
+// Flat indices of the devices under test.
+std::vector<std::size_t> TestDeviceIndices();
+
+// The shared engine of a device under test.
+Engine& TestEngine(std::size_t flat_index);
+
+// "pocl_cpu_0", "nvidia_gpu_1": names for parameterized test instances.
+std::string TestDeviceName(const ::testing::TestParamInfo<std::size_t>& info);
+
+class DeviceTest : public ::testing::TestWithParam<std::size_t> {
+ protected:
+  Engine& engine() { return TestEngine(GetParam()); }
+};
+
+}  // namespace clq::testing
+
+#define CLQ_INSTANTIATE_DEVICE_TESTS(suite)                                             \
+  INSTANTIATE_TEST_SUITE_P(Devices, suite,                                              \
+                           ::testing::ValuesIn(::clq::testing::TestDeviceIndices()),    \
+                           ::clq::testing::TestDeviceName)
