@@ -1,0 +1,52 @@
+// Device-resident intermediate results.
+//
+// A DeviceVector is one contiguous device buffer of fixed-width values (the
+// output of an expression, a gathered column, join keys) with an optional
+// NULL map. RowIds is a vector of 32-bit row ids into a table (late
+// materialisation: operators pass row ids and gather columns only where a
+// later step or the final result needs them).
+//
+// Both own their buffers (returned to the engine's pool when destroyed).
+// `size` counts elements; a buffer's capacity may be larger.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "runtime/buffer_pool.hpp"
+#include "runtime/engine.hpp"
+#include "runtime/storage/types.hpp"
+
+namespace clq {
+
+struct DeviceVector {
+  ColumnType type = ColumnType::Int64();
+  DeviceBuffer values;  // size * type.width bytes
+  DeviceBuffer nulls;   // empty: no NULLs; else size bytes, 1 = NULL
+  RowCount size = 0;
+
+  bool has_nulls() const { return !nulls.empty(); }
+  std::uint64_t byte_size() const { return size * type.width; }
+};
+
+struct RowIds {
+  DeviceBuffer ids;  // size uint32 values
+  RowCount size = 0;
+};
+
+// A device vector of `size` values of `type`, uninitialised, without NULL map.
+DeviceVector AllocateVector(Engine& engine, ColumnType type, RowCount size, const char* purpose);
+RowIds AllocateRowIds(Engine& engine, RowCount size, const char* purpose);
+
+// Host copies, for results and tests (blocking).
+template <typename T>
+std::vector<T> DownloadValues(Engine& engine, const DeviceVector& vector);
+std::vector<std::uint8_t> DownloadNulls(Engine& engine, const DeviceVector& vector);
+std::vector<std::uint32_t> DownloadRowIds(Engine& engine, const RowIds& ids);
+
+// Device copies of host data (blocking), for tests and small inputs.
+template <typename T>
+DeviceVector UploadValues(Engine& engine, ColumnType type, const std::vector<T>& values);
+RowIds UploadRowIds(Engine& engine, const std::vector<std::uint32_t>& ids);
+
+}  // namespace clq

@@ -1,0 +1,137 @@
+// Host-side columnar tables.
+//
+// A Column is a name, a type and a contiguous array of fixed-width values
+// (ColumnData), shared by shared_ptr so that tables holding the same rows
+// (tenktup1 and tenktup2) or a prefix of them (bprime) do not copy them. A
+// Table is a name, columns of equal length and an id unique within the
+// process, which device caches use as identity (two tables sharing data are
+// still uploaded separately, so cold timings stay honest).
+//
+// Column names and table names compare case-insensitively (SQL identifiers).
+// Tables are immutable once built; build them with TableBuilder.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "runtime/errors.hpp"
+#include "runtime/storage/types.hpp"
+
+namespace clq {
+
+// Fixed-width values, 64-byte aligned so that any value type can be read in place.
+class ColumnData {
+ public:
+  ColumnData(ColumnType type, RowCount rows);
+  ColumnType type() const { return type_; }
+  RowCount rows() const { return rows_; }
+  std::size_t byte_size() const { return static_cast<std::size_t>(rows_) * type_.width; }
+  std::byte* data() { return storage_.get(); }
+  const std::byte* data() const { return storage_.get(); }
+
+ private:
+  struct Free {
+    void operator()(std::byte* p) const;
+  };
+  ColumnType type_;
+  RowCount rows_;
+  std::unique_ptr<std::byte, Free> storage_;
+};
+
+class Column {
+ public:
+  Column(std::string name, std::shared_ptr<const ColumnData> data, RowCount offset, RowCount rows);
+
+  const std::string& name() const { return name_; }
+  ColumnType type() const { return data_->type(); }
+  RowCount rows() const { return rows_; }
+  // The first byte of this column's first row.
+  const std::byte* bytes() const { return data_->data() + offset_ * data_->type().width; }
+  std::size_t byte_size() const { return static_cast<std::size_t>(rows_) * type().width; }
+  const std::shared_ptr<const ColumnData>& shared_data() const { return data_; }
+  RowCount offset() const { return offset_; }
+
+  // Typed views; throw InternalError on a type mismatch.
+  std::span<const std::int32_t> int32s() const;
+  std::span<const std::int64_t> int64s() const;
+  std::span<const double> doubles() const;
+  // CHAR(n) value without its NUL padding.
+  std::string_view StringAt(RowCount row) const;
+  // Any numeric value widened to int64 / double (INT32, INT64, DOUBLE).
+  std::int64_t IntegerAt(RowCount row) const;
+  double RealAt(RowCount row) const;
+
+ private:
+  std::string name_;
+  std::shared_ptr<const ColumnData> data_;
+  RowCount offset_;
+  RowCount rows_;
+};
+
+struct ColumnSpec {
+  std::string name;
+  ColumnType type;
+};
+using Schema = std::vector<ColumnSpec>;
+
+class Table {
+ public:
+  Table(std::string name, std::vector<Column> columns);
+
+  const std::string& name() const { return name_; }
+  std::uint64_t id() const { return id_; }
+  RowCount rows() const { return rows_; }
+  const std::vector<Column>& columns() const { return columns_; }
+  const Column& column(std::size_t index) const { return columns_.at(index); }
+  Schema schema() const;
+
+  // Index of the column with this name (case-insensitive), if any.
+  std::optional<std::size_t> FindColumn(std::string_view name) const;
+
+  // A table with the same columns restricted to rows [begin, begin + count),
+  // sharing the data; it gets a new id.
+  std::shared_ptr<const Table> Slice(std::string name, RowCount begin, RowCount count) const;
+  // The same data under another name, with a new id.
+  std::shared_ptr<const Table> Renamed(std::string name) const;
+
+ private:
+  std::string name_;
+  std::uint64_t id_;
+  RowCount rows_ = 0;
+  std::vector<Column> columns_;
+};
+
+using TablePtr = std::shared_ptr<const Table>;
+
+// Builds a table column by column: allocate, fill through the raw pointers, finish.
+class TableBuilder {
+ public:
+  TableBuilder(std::string name, const Schema& schema, RowCount rows);
+  std::byte* column_data(std::size_t index) { return data_.at(index)->data(); }
+  template <typename T>
+  T* column_values(std::size_t index) {
+    return reinterpret_cast<T*>(data_.at(index)->data());
+  }
+  // Writes a CHAR value, NUL-padded (truncated values are an InternalError).
+  void SetString(std::size_t column, RowCount row, std::string_view value);
+  TablePtr Finish();
+
+ private:
+  std::string name_;
+  Schema schema_;
+  RowCount rows_;
+  std::vector<std::shared_ptr<ColumnData>> data_;
+};
+
+// Case-insensitive equality of SQL identifiers (ASCII).
+bool IdentifierEquals(std::string_view a, std::string_view b);
+std::string LowercaseIdentifier(std::string_view name);
+
+}  // namespace clq

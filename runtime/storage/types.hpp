@@ -1,0 +1,41 @@
+// Column types of clq tables and the host-side row-count type.
+//
+// Storage types are INT32, INT64, DOUBLE and CHAR(n) (n bytes, NUL-padded on
+// the right; a string never contains NUL, so NUL padding sorts and compares
+// bytewise exactly like SQLite's memcmp-then-length rule). Expressions compute
+// in SQLite's two numeric types: INTEGER (64-bit) and REAL (double).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace clq {
+
+// Row counts and row indices on the host. Device row ids are 32-bit (uint),
+// so one table holds fewer than 2^32 rows.
+using RowCount = std::uint64_t;
+
+inline constexpr RowCount kMaxTableRows = 0xFFFFFFFFull;
+
+enum class DataType : std::uint8_t { kInt32 = 0, kInt64 = 1, kDouble = 2, kChar = 3 };
+
+struct ColumnType {
+  DataType type = DataType::kInt32;
+  std::uint32_t width = 4;  // bytes per value: 4, 8, 8, or n for CHAR(n)
+
+  static constexpr ColumnType Int32() { return {DataType::kInt32, 4}; }
+  static constexpr ColumnType Int64() { return {DataType::kInt64, 8}; }
+  static constexpr ColumnType Double() { return {DataType::kDouble, 8}; }
+  static constexpr ColumnType Char(std::uint32_t n) { return {DataType::kChar, n}; }
+
+  bool is_integer() const { return type == DataType::kInt32 || type == DataType::kInt64; }
+  bool is_numeric() const { return type != DataType::kChar; }
+  std::string ToString() const;  // "INT32", "INT64", "DOUBLE", "CHAR(52)"
+
+  friend bool operator==(const ColumnType&, const ColumnType&) = default;
+};
+
+// Largest CHAR(n) clq stores.
+inline constexpr std::uint32_t kMaxCharWidth = 4096;
+
+}  // namespace clq
