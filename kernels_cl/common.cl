@@ -27,8 +27,14 @@
 // First element of this work-group's tile.
 inline ulong tile_start(void) { return (ulong)get_group_id(0) * TILE; }
 
-// Position of item k of this work-item.
+// Position of item k of this work-item. GPUs stripe items across the group so
+// each of the IPT steps is one coalesced access; CPUs give each work-item a
+// contiguous block so its inner loops over k vectorise.
+#if DEVICE_IS_CPU
+inline ulong tile_item(ulong start, uint k) { return start + (ulong)get_local_id(0) * IPT + k; }
+#else
 inline ulong tile_item(ulong start, uint k) { return start + (ulong)k * WG_SIZE + get_local_id(0); }
+#endif
 
 // Sum of `value` over the work-group, returned to every work-item. `scratch`
 // holds WG_SIZE elements. Every work-item must call it (it has barriers).

@@ -42,7 +42,7 @@ DeviceTuning ChooseTuning(const DeviceInfo& info) {
     tuning.work_group_size /= 2;
   tuning.work_group_size = EnvOverride("CLQ_WG_SIZE", tuning.work_group_size,
                                        info.max_work_group_size);
-  tuning.items_per_thread = EnvOverride("CLQ_IPT", tuning.items_per_thread, 64);
+  tuning.items_per_thread = EnvOverride("CLQ_IPT", tuning.items_per_thread, 1024);
   return tuning;
 }
 

@@ -1,0 +1,145 @@
+#include "operators/query_result.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+
+#include "runtime/errors.hpp"
+
+namespace clq {
+
+RowCount ResultColumn::rows() const {
+  switch (type) {
+    case sql::ValueType::kInteger:
+      return integers.size();
+    case sql::ValueType::kReal:
+      return reals.size();
+    case sql::ValueType::kText:
+      return text_width == 0 ? nulls.size() : text.size() / text_width;
+    case sql::ValueType::kNull:
+      return nulls.size();
+  }
+  return 0;
+}
+
+std::string_view ResultColumn::TextAt(RowCount row) const {
+  if (text_width == 0) return {};
+  const char* p = text.data() + row * text_width;
+  std::size_t length = text_width;
+  while (length > 0 && p[length - 1] == '\0') --length;
+  return {p, length};
+}
+
+sql::Value ResultColumn::ValueAt(RowCount row) const {
+  if (type == sql::ValueType::kNull || IsNull(row)) return sql::Value::Null();
+  switch (type) {
+    case sql::ValueType::kInteger:
+      return sql::Value::Integer(integers[row]);
+    case sql::ValueType::kReal:
+      return sql::Value::Real(reals[row]);
+    case sql::ValueType::kText:
+      return sql::Value::Text(std::string(TextAt(row)));
+    case sql::ValueType::kNull:
+      break;
+  }
+  return sql::Value::Null();
+}
+
+namespace {
+
+std::string Describe(const sql::Value& v) {
+  switch (v.type) {
+    case sql::ValueType::kNull:
+      return "NULL";
+    case sql::ValueType::kInteger:
+      return std::to_string(v.integer);
+    case sql::ValueType::kReal: {
+      char text[40];
+      std::snprintf(text, sizeof(text), "%.17g", v.real);
+      return text;
+    }
+    case sql::ValueType::kText:
+      return "'" + v.text + "'";
+  }
+  return "?";
+}
+
+bool ValuesEqual(const sql::Value& a, const sql::Value& b, double tolerance) {
+  if (a.is_null() || b.is_null()) return a.is_null() && b.is_null();
+  const bool a_num = a.type == sql::ValueType::kInteger || a.type == sql::ValueType::kReal;
+  const bool b_num = b.type == sql::ValueType::kInteger || b.type == sql::ValueType::kReal;
+  if (a.type == sql::ValueType::kInteger && b.type == sql::ValueType::kInteger)
+    return a.integer == b.integer;
+  if (a_num && b_num) {
+    const double x = a.type == sql::ValueType::kReal ? a.real : static_cast<double>(a.integer);
+    const double y = b.type == sql::ValueType::kReal ? b.real : static_cast<double>(b.integer);
+    if (x == y) return true;
+    const double scale = std::max({std::fabs(x), std::fabs(y), 1.0});
+    return std::fabs(x - y) <= tolerance * scale;
+  }
+  if (a.type == sql::ValueType::kText && b.type == sql::ValueType::kText) return a.text == b.text;
+  return false;
+}
+
+// Orders rows for multiset comparison: NULL first, then numbers, then text.
+int CompareForSort(const sql::Value& a, const sql::Value& b) {
+  auto rank = [](const sql::Value& v) {
+    return v.type == sql::ValueType::kNull ? 0 : v.type == sql::ValueType::kText ? 2 : 1;
+  };
+  if (rank(a) != rank(b)) return rank(a) < rank(b) ? -1 : 1;
+  if (rank(a) == 0) return 0;
+  if (rank(a) == 2) return a.text.compare(b.text) < 0 ? -1 : a.text == b.text ? 0 : 1;
+  const double x = a.type == sql::ValueType::kReal ? a.real : static_cast<double>(a.integer);
+  const double y = b.type == sql::ValueType::kReal ? b.real : static_cast<double>(b.integer);
+  if (x != y) return x < y ? -1 : 1;
+  if (a.type == sql::ValueType::kInteger && b.type == sql::ValueType::kInteger && a.integer != b.integer)
+    return a.integer < b.integer ? -1 : 1;
+  return 0;
+}
+
+std::vector<RowCount> SortedOrder(const QueryResult& r) {
+  std::vector<RowCount> order(r.rows);
+  std::iota(order.begin(), order.end(), RowCount{0});
+  std::stable_sort(order.begin(), order.end(), [&](RowCount x, RowCount y) {
+    for (const ResultColumn& c : r.columns) {
+      const int cmp = CompareForSort(c.ValueAt(x), c.ValueAt(y));
+      if (cmp != 0) return cmp < 0;
+    }
+    return false;
+  });
+  return order;
+}
+
+}  // namespace
+
+std::string CompareResults(const QueryResult& expected, const QueryResult& actual,
+                           const CompareOptions& options) {
+  if (expected.columns.size() != actual.columns.size()) {
+    return "column count " + std::to_string(expected.columns.size()) + " vs " +
+           std::to_string(actual.columns.size());
+  }
+  if (expected.rows != actual.rows)
+    return "row count " + std::to_string(expected.rows) + " vs " + std::to_string(actual.rows);
+  std::vector<RowCount> expected_order(expected.rows), actual_order(actual.rows);
+  if (options.ignore_row_order) {
+    expected_order = SortedOrder(expected);
+    actual_order = SortedOrder(actual);
+  } else {
+    std::iota(expected_order.begin(), expected_order.end(), RowCount{0});
+    std::iota(actual_order.begin(), actual_order.end(), RowCount{0});
+  }
+  for (RowCount i = 0; i < expected.rows; ++i) {
+    for (std::size_t c = 0; c < expected.columns.size(); ++c) {
+      const sql::Value a = expected.columns[c].ValueAt(expected_order[i]);
+      const sql::Value b = actual.columns[c].ValueAt(actual_order[i]);
+      if (!ValuesEqual(a, b, options.real_relative_tolerance)) {
+        return "row " + std::to_string(i) + ", column " + expected.columns[c].name + ": " +
+               Describe(a) + " vs " + Describe(b);
+      }
+    }
+  }
+  return {};
+}
+
+}  // namespace clq

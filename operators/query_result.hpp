@@ -1,0 +1,50 @@
+// The host-side result of a query: named, typed columns of equal length.
+//
+// Values are stored by type (int64 for INTEGER, double for REAL, fixed-width
+// NUL-padded bytes for TEXT) with an optional NULL map, so a result of 100M
+// rows costs what its values cost. Both the device executor and the CPU
+// reference produce this, and tests compare two results with
+// CompareResults().
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "host/sql/bound.hpp"
+#include "runtime/storage/types.hpp"
+
+namespace clq {
+
+struct ResultColumn {
+  std::string name;
+  sql::ValueType type = sql::ValueType::kInteger;  // kNull: every value is NULL
+  std::vector<std::int64_t> integers;              // kInteger
+  std::vector<double> reals;                       // kReal
+  std::vector<char> text;                          // kText: rows * text_width bytes
+  std::uint32_t text_width = 0;
+  std::vector<std::uint8_t> nulls;                 // empty: none NULL; else 1 per row, 1 = NULL
+
+  RowCount rows() const;
+  bool IsNull(RowCount row) const { return !nulls.empty() && nulls[row] != 0; }
+  std::string_view TextAt(RowCount row) const;  // without NUL padding
+  sql::Value ValueAt(RowCount row) const;
+};
+
+struct QueryResult {
+  std::vector<ResultColumn> columns;
+  RowCount rows = 0;
+};
+
+struct CompareOptions {
+  bool ignore_row_order = false;     // compare as multisets (rowsort)
+  double real_relative_tolerance = 1e-9;  // |a - b| <= tol * max(|a|, |b|, 1)
+};
+
+// Empty string when equal; else a description of the first difference
+// ("row 17, column sum: 12 vs 13").
+std::string CompareResults(const QueryResult& expected, const QueryResult& actual,
+                           const CompareOptions& options = {});
+
+}  // namespace clq
