@@ -61,3 +61,54 @@ inline ulong work_group_sum_ulong(ulong value, __local ulong* scratch) {
   barrier(CLK_LOCAL_MEM_FENCE);  // scratch may be reused right after
   return total;
 }
+
+// Exclusive prefix sum of `value` over the work-group: returns the sum of the
+// values of lower work-items and stores the group's total in *total.
+// `scratch` holds WG_SIZE + 1 elements. Every work-item must call it.
+// GPUs: Blelloch's work-efficient up-sweep / down-sweep in local memory.
+// CPUs (PoCL runs the group as a loop): one work-item adds serially.
+inline uint work_group_scan_exclusive_uint(uint value, __local uint* scratch, uint* total) {
+  const uint lid = get_local_id(0);
+  scratch[lid] = value;
+  barrier(CLK_LOCAL_MEM_FENCE);
+#if DEVICE_IS_CPU
+  if (lid == 0) {
+    uint running = 0;
+    for (uint i = 0; i < WG_SIZE; ++i) {
+      const uint v = scratch[i];
+      scratch[i] = running;
+      running += v;
+    }
+    scratch[WG_SIZE] = running;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+#else
+  for (uint d = 1; d < WG_SIZE; d <<= 1) {
+    const uint index = (lid + 1) * 2 * d - 1;
+    if (index < WG_SIZE) scratch[index] += scratch[index - d];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0) {
+    scratch[WG_SIZE] = scratch[WG_SIZE - 1];
+    scratch[WG_SIZE - 1] = 0;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint d = WG_SIZE / 2; d >= 1; d >>= 1) {
+    const uint index = (lid + 1) * 2 * d - 1;
+    if (index < WG_SIZE) {
+      const uint left = scratch[index - d];
+      scratch[index - d] = scratch[index];
+      scratch[index] += left;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+#endif
+  const uint result = scratch[lid];
+  *total = scratch[WG_SIZE];
+  barrier(CLK_LOCAL_MEM_FENCE);  // scratch may be reused right after
+  return result;
+}
+
+// Local-memory index with one pad word per 32, so that work-items reading
+// IPT consecutive elements hit different banks.
+#define PADDED(i) ((i) + ((i) >> 5))

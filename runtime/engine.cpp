@@ -8,7 +8,9 @@
 #include "runtime/errors.hpp"
 #include "runtime/hash.hpp"
 #include "runtime/kernel_sources.hpp"
+#include "runtime/pinned_staging.hpp"
 #include "runtime/program_cache.hpp"
+#include "runtime/storage/device_table.hpp"
 
 namespace clq {
 namespace {
@@ -46,7 +48,10 @@ Engine::Engine(const DeviceHandle& device, const EngineOptions& options)
   const char* sync = std::getenv("CLQ_SYNC");
   sync_ = sync != nullptr && std::strcmp(sync, "0") != 0 && *sync != '\0';
   BuildProgram(options);
+  tables_ = std::make_unique<DeviceTableCache>(*this, info_.global_mem_bytes / 2);
 }
+
+Engine::~Engine() = default;
 
 void Engine::BuildProgram(const EngineOptions& options) {
   const auto start = std::chrono::steady_clock::now();
@@ -172,6 +177,23 @@ void Engine::Download(const cl::Buffer& buffer, std::uint64_t offset, std::uint6
     throw TranslateClError(error, "downloading " + std::string(stage));
   }
   AfterEnqueue(event, stage, StageKind::kDownload, bytes);
+}
+
+void Engine::UploadStaged(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t bytes,
+                          const void* source, std::string_view stage) {
+  if (info_.kind == DeviceKind::kCpu || bytes < PinnedStaging::kMinimumBytes) {
+    Upload(buffer, offset, bytes, source, stage);
+    return;
+  }
+  if (!staging_) staging_ = std::make_unique<PinnedStaging>(context_, queue_);
+  try {
+    staging_->Upload(buffer, offset, bytes, static_cast<const std::byte*>(source),
+                     [&](const cl::Event& event, std::uint64_t chunk) {
+                       profiler_.Record(stage, StageKind::kUpload, event, chunk);
+                     });
+  } catch (const cl::Error& error) {
+    throw TranslateClError(error, "uploading " + std::string(stage));
+  }
 }
 
 void Engine::Copy(const cl::Buffer& source, std::uint64_t source_offset,

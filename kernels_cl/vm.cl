@@ -1,0 +1,636 @@
+// The expression virtual machine (opcodes in vm_shared.h) and the generic
+// kernels built on it: projection, filter to a bitmap, and filtered
+// aggregation. Expressions arrive as bytecode, so a new query never compiles
+// OpenCL; each work-item interprets the program once for its IPT items, so
+// decoding is paid once per IPT rows.
+//
+// Column slots: up to VM_MAX_SLOTS value buffers (s0..s7) and NULL maps
+// (z0..z7) of the current tablet; an unused slot is bound to a dummy buffer.
+
+#define VM_SLOT_PARAMS                                                                         \
+  __global const uchar *s0, __global const uchar *s1, __global const uchar *s2,                \
+      __global const uchar *s3, __global const uchar *s4, __global const uchar *s5,            \
+      __global const uchar *s6, __global const uchar *s7, __global const uchar *z0,            \
+      __global const uchar *z1, __global const uchar *z2, __global const uchar *z3,            \
+      __global const uchar *z4, __global const uchar *z5, __global const uchar *z6,            \
+      __global const uchar *z7
+
+typedef struct {
+  __global const uchar* values[VM_MAX_SLOTS];
+  __global const uchar* nulls[VM_MAX_SLOTS];
+} vm_slots;
+
+#define VM_SLOTS_INIT(slots)                                                                 \
+  vm_slots slots;                                                                            \
+  slots.values[0] = s0;                                                                      \
+  slots.values[1] = s1;                                                                      \
+  slots.values[2] = s2;                                                                      \
+  slots.values[3] = s3;                                                                      \
+  slots.values[4] = s4;                                                                      \
+  slots.values[5] = s5;                                                                      \
+  slots.values[6] = s6;                                                                      \
+  slots.values[7] = s7;                                                                      \
+  slots.nulls[0] = z0;                                                                       \
+  slots.nulls[1] = z1;                                                                       \
+  slots.nulls[2] = z2;                                                                       \
+  slots.nulls[3] = z3;                                                                       \
+  slots.nulls[4] = z4;                                                                       \
+  slots.nulls[5] = z5;                                                                       \
+  slots.nulls[6] = z6;                                                                       \
+  slots.nulls[7] = z7
+
+#define VM_FOR_ITEMS for (uint k = 0; k < IPT; ++k)
+
+// Loads the operand of one instruction into opd/opn.
+inline void vm_fetch(uint kind, uint arg, uint word1, __constant const long* consts,
+                     const vm_slots* slots, ulong start, ulong n, long* opd, uchar* opn,
+                     const long* stack, const uchar* stackn, uint* sp) {
+  const uint base = kind & 0x7f;
+  if (base == VM_OPND_CONST) {
+    const long c = consts[word1];
+    VM_FOR_ITEMS {
+      opd[k] = c;
+      opn[k] = 0;
+    }
+    return;
+  }
+  if (base == VM_OPND_NULL) {
+    VM_FOR_ITEMS {
+      opd[k] = 0;
+      opn[k] = 1;
+    }
+    return;
+  }
+  if (base == VM_OPND_POP) {
+    *sp -= 1;
+    const uint b = *sp * IPT;
+    VM_FOR_ITEMS {
+      opd[k] = stack[b + k];
+      opn[k] = stackn[b + k];
+    }
+    return;
+  }
+  if (base == VM_OPND_NONE) return;
+  __global const uchar* p = slots->values[arg];
+  if (base == VM_OPND_COL_I32) {
+    __global const int* v = (__global const int*)p;
+    VM_FOR_ITEMS {
+      const ulong i = tile_item(start, k);
+      opd[k] = i < n ? (long)v[i] : 0;
+    }
+  } else if (base == VM_OPND_COL_I64) {
+    __global const long* v = (__global const long*)p;
+    VM_FOR_ITEMS {
+      const ulong i = tile_item(start, k);
+      opd[k] = i < n ? v[i] : 0;
+    }
+  } else if (base == VM_OPND_COL_F64) {
+    __global const long* v = (__global const long*)p;  // double bits
+    VM_FOR_ITEMS {
+      const ulong i = tile_item(start, k);
+      opd[k] = i < n ? v[i] : 0;
+    }
+  } else if (base == VM_OPND_COL_I32_R) {
+    __global const int* v = (__global const int*)p;
+    VM_FOR_ITEMS {
+      const ulong i = tile_item(start, k);
+      opd[k] = as_long(i < n ? (double)v[i] : 0.0);
+    }
+  } else {  // VM_OPND_COL_I64_R
+    __global const long* v = (__global const long*)p;
+    VM_FOR_ITEMS {
+      const ulong i = tile_item(start, k);
+      opd[k] = as_long(i < n ? (double)v[i] : 0.0);
+    }
+  }
+  if (kind & VM_OPND_NULLABLE) {
+    __global const uchar* z = slots->nulls[arg];
+    VM_FOR_ITEMS {
+      const ulong i = tile_item(start, k);
+      opn[k] = i < n ? z[i] : 0;
+    }
+  } else {
+    VM_FOR_ITEMS opn[k] = 0;
+  }
+}
+
+// Bytewise comparison of a NUL-padded CHAR(width) value with a literal, as
+// SQLite compares strings: memcmp over the common length, then shorter first.
+inline int vm_compare_text(__global const uchar* value, uint width, __constant const uchar* literal,
+                           uint length) {
+  const uint common = min(width, length);
+  for (uint j = 0; j < common; ++j) {
+    const int d = (int)value[j] - (int)literal[j];
+    if (d != 0) return d;
+  }
+  if (length > width) return -1;
+  if (length < width && value[length] != 0) return 1;
+  return 0;
+}
+
+inline long vm_compare_result(int c, uint cmp) {
+  switch (cmp) {
+    case 0:
+      return c == 0;
+    case 1:
+      return c != 0;
+    case 2:
+      return c < 0;
+    case 3:
+      return c <= 0;
+    case 4:
+      return c > 0;
+    default:
+      return c >= 0;
+  }
+}
+
+// Runs program instructions [pc, end) over this work-item's IPT items of the
+// tile starting at `start`; leaves the result in acc/accn. Returns
+// VM_STATUS_* bits raised by valid, non-NULL items.
+inline uint vm_run(__constant const uint2* code, uint pc, uint end, __constant const long* consts,
+                   const vm_slots* slots, ulong start, ulong n, long* acc, uchar* accn) {
+  long stack[VM_MAX_STACK * IPT];
+  uchar stackn[VM_MAX_STACK * IPT];
+  uchar pass[IPT];
+  uint sp = 0;
+  uint status = 0;
+  VM_FOR_ITEMS {
+    acc[k] = 0;
+    accn[k] = 1;
+    pass[k] = 1;
+  }
+  for (; pc < end; ++pc) {
+    const uint2 ins = code[pc];
+    const uint op = ins.x & 0xffu;
+    const uint kind = (ins.x >> 8) & 0xffu;
+    const uint arg = ins.x >> 16;
+    long opd[IPT];
+    uchar opn[IPT];
+    if (op != VM_STR_CMP) vm_fetch(kind, arg, ins.y, consts, slots, start, n, opd, opn, stack, stackn, &sp);
+    switch (op) {
+      case VM_LOAD:
+        VM_FOR_ITEMS {
+          acc[k] = opd[k];
+          accn[k] = opn[k];
+        }
+        break;
+      case VM_PUSH: {
+        const uint b = sp * IPT;
+        VM_FOR_ITEMS {
+          stack[b + k] = acc[k];
+          stackn[b + k] = accn[k];
+        }
+        sp += 1;
+        break;
+      }
+      case VM_ADD_I:
+        VM_FOR_ITEMS {
+          const long a = acc[k], b = opd[k];
+          const long r = as_long(as_ulong(a) + as_ulong(b));
+          const uchar nul = accn[k] | opn[k];
+          if (((a ^ r) & (b ^ r)) < 0 && !nul) status |= VM_STATUS_OVERFLOW;
+          acc[k] = r;
+          accn[k] = nul;
+        }
+        break;
+      case VM_SUB_I:
+        VM_FOR_ITEMS {
+          const long a = acc[k], b = opd[k];
+          const long r = as_long(as_ulong(a) - as_ulong(b));
+          const uchar nul = accn[k] | opn[k];
+          if (((a ^ b) & (a ^ r)) < 0 && !nul) status |= VM_STATUS_OVERFLOW;
+          acc[k] = r;
+          accn[k] = nul;
+        }
+        break;
+      case VM_MUL_I:
+        VM_FOR_ITEMS {
+          const long a = acc[k], b = opd[k];
+          const long r = as_long(as_ulong(a) * as_ulong(b));
+          const uchar nul = accn[k] | opn[k];
+          if (mul_hi(a, b) != (r >> 63) && !nul) status |= VM_STATUS_OVERFLOW;
+          acc[k] = r;
+          accn[k] = nul;
+        }
+        break;
+      case VM_DIV_I:
+        VM_FOR_ITEMS {
+          const long a = acc[k], b = opd[k];
+          const uchar nul = accn[k] | opn[k] | (b == 0);
+          long r;
+          if (b == 0) {
+            r = 0;
+          } else if (b == -1) {
+            if (a == LONG_MIN && !nul) status |= VM_STATUS_OVERFLOW;
+            r = as_long(0ul - as_ulong(a));
+          } else if (a == (long)(int)a && b == (long)(int)b) {
+            r = (long)((int)a / (int)b);  // 32-bit division is several times cheaper
+          } else {
+            r = a / b;
+          }
+          acc[k] = r;
+          accn[k] = nul;
+        }
+        break;
+      case VM_MOD_I:
+        VM_FOR_ITEMS {
+          const long a = acc[k], b = opd[k];
+          const uchar nul = accn[k] | opn[k] | (b == 0);
+          long r;
+          if (b == 0 || b == -1) {
+            r = 0;
+          } else if (a == (long)(int)a && b == (long)(int)b) {
+            r = (long)((int)a % (int)b);
+          } else {
+            r = a % b;
+          }
+          acc[k] = r;
+          accn[k] = nul;
+        }
+        break;
+      case VM_ADD_R:
+        VM_FOR_ITEMS {
+          acc[k] = as_long(as_double(acc[k]) + as_double(opd[k]));
+          accn[k] |= opn[k];
+        }
+        break;
+      case VM_SUB_R:
+        VM_FOR_ITEMS {
+          acc[k] = as_long(as_double(acc[k]) - as_double(opd[k]));
+          accn[k] |= opn[k];
+        }
+        break;
+      case VM_MUL_R:
+        VM_FOR_ITEMS {
+          acc[k] = as_long(as_double(acc[k]) * as_double(opd[k]));
+          accn[k] |= opn[k];
+        }
+        break;
+      case VM_DIV_R:
+        VM_FOR_ITEMS {
+          const double b = as_double(opd[k]);
+          accn[k] |= opn[k] | (b == 0.0);
+          acc[k] = as_long(b == 0.0 ? 0.0 : as_double(acc[k]) / b);
+        }
+        break;
+      case VM_MOD_R:
+        // SQLite: both operands cast to INTEGER, integer remainder, REAL result.
+        VM_FOR_ITEMS {
+          const long a = convert_long_sat_rtz(as_double(acc[k]));
+          const long b = convert_long_sat_rtz(as_double(opd[k]));
+          accn[k] |= opn[k] | (b == 0);
+          acc[k] = as_long((b == 0 || b == -1) ? 0.0 : (double)(a % b));
+        }
+        break;
+      case VM_NEG_I:
+        VM_FOR_ITEMS {
+          if (acc[k] == LONG_MIN && !accn[k]) status |= VM_STATUS_OVERFLOW;
+          acc[k] = as_long(0ul - as_ulong(acc[k]));
+        }
+        break;
+      case VM_NEG_R:
+        VM_FOR_ITEMS acc[k] = as_long(-as_double(acc[k]));
+        break;
+      case VM_I2R:
+        VM_FOR_ITEMS acc[k] = as_long((double)acc[k]);
+        break;
+      case VM_R2I:
+        VM_FOR_ITEMS acc[k] = convert_long_sat_rtz(as_double(acc[k]));
+        break;
+#define VM_COMPARE(OPCODE, TYPE_CAST, OPERATOR)                 \
+  case OPCODE:                                                  \
+    VM_FOR_ITEMS {                                              \
+      acc[k] = TYPE_CAST(acc[k]) OPERATOR TYPE_CAST(opd[k]);    \
+      accn[k] |= opn[k];                                        \
+    }                                                           \
+    break;
+        VM_COMPARE(VM_EQ_I, , ==)
+        VM_COMPARE(VM_NE_I, , !=)
+        VM_COMPARE(VM_LT_I, , <)
+        VM_COMPARE(VM_LE_I, , <=)
+        VM_COMPARE(VM_GT_I, , >)
+        VM_COMPARE(VM_GE_I, , >=)
+        VM_COMPARE(VM_EQ_R, as_double, ==)
+        VM_COMPARE(VM_NE_R, as_double, !=)
+        VM_COMPARE(VM_LT_R, as_double, <)
+        VM_COMPARE(VM_LE_R, as_double, <=)
+        VM_COMPARE(VM_GT_R, as_double, >)
+        VM_COMPARE(VM_GE_R, as_double, >=)
+#undef VM_COMPARE
+      case VM_TRUTH_I:
+        VM_FOR_ITEMS acc[k] = acc[k] != 0;
+        break;
+      case VM_TRUTH_R:
+        VM_FOR_ITEMS acc[k] = as_double(acc[k]) != 0.0;
+        break;
+      case VM_NOT:
+        VM_FOR_ITEMS acc[k] = acc[k] == 0;
+        break;
+      case VM_AND:
+        // Three-valued: false wins over NULL, NULL over true.
+        VM_FOR_ITEMS {
+          const uchar a_false = !accn[k] && acc[k] == 0;
+          const uchar b_false = !opn[k] && opd[k] == 0;
+          const uchar nul = !(a_false || b_false) && (accn[k] || opn[k]);
+          acc[k] = !(a_false || b_false) && !nul;
+          accn[k] = nul;
+        }
+        break;
+      case VM_OR:
+        VM_FOR_ITEMS {
+          const uchar a_true = !accn[k] && acc[k] != 0;
+          const uchar b_true = !opn[k] && opd[k] != 0;
+          const uchar nul = !(a_true || b_true) && (accn[k] || opn[k]);
+          acc[k] = a_true || b_true;
+          accn[k] = nul;
+        }
+        break;
+      case VM_IS_NULL:
+        VM_FOR_ITEMS {
+          acc[k] = accn[k] != 0;
+          accn[k] = 0;
+        }
+        break;
+      case VM_IS_NOT_NULL:
+        VM_FOR_ITEMS {
+          acc[k] = accn[k] == 0;
+          accn[k] = 0;
+        }
+        break;
+      case VM_IN_I:
+      case VM_IN_R:
+        VM_FOR_ITEMS {
+          uchar found = 0;
+          for (uint j = 0; j < arg; ++j) {
+            const long c = consts[ins.y + j];
+            found |= op == VM_IN_I ? acc[k] == c : as_double(acc[k]) == as_double(c);
+          }
+          accn[k] = accn[k] || (!found && kind != 0);
+          acc[k] = found;
+        }
+        break;
+      case VM_STR_CMP: {
+        const long descriptor = consts[ins.y];
+        const uint length = (uint)(descriptor & 0xffffffffl);
+        const uint cmp = (uint)(descriptor >> 32);
+        __constant const uchar* literal = (__constant const uchar*)(consts + ins.y + 1);
+        __global const uchar* column = slots->values[kind];
+        VM_FOR_ITEMS {
+          const ulong i = tile_item(start, k);
+          int c = 0;
+          if (i < n) c = vm_compare_text(column + i * (ulong)arg, arg, literal, length);
+          acc[k] = vm_compare_result(c, cmp);
+          accn[k] = 0;
+        }
+        break;
+      }
+      case VM_KEEP:
+        VM_FOR_ITEMS pass[k] &= !accn[k] && acc[k] != 0;
+        break;
+      case VM_TAKE_PASS:
+        VM_FOR_ITEMS {
+          acc[k] = pass[k];
+          accn[k] = 0;
+        }
+        break;
+      default:
+        break;
+    }
+  }
+  return status;
+}
+
+inline void vm_raise(__global uint* status, uint bits) {
+  if (bits != 0) atomic_or(status, bits);
+}
+
+// out[out_base + i] = expression(i) for every row i < n of the tablet.
+// out_kind: 0 the 8-byte accumulator (INTEGER or REAL bits), 1 narrowed to
+// int32 (the host proved the range fits). The NULL map gets one byte per row
+// when write_nulls.
+KERNEL void vm_project(__constant const uint2* code, __constant const long* consts, uint begin,
+                       uint end, VM_SLOT_PARAMS, ulong n, __global uchar* out_values,
+                       uint out_kind, __global uchar* out_null_map, uint write_nulls,
+                       ulong out_base, __global uint* status) {
+  VM_SLOTS_INIT(slots);
+  __global uchar* out = out_values + out_base * (out_kind == 0 ? 8 : 4);
+  __global uchar* out_nulls = out_null_map + (write_nulls ? out_base : 0);
+  const ulong start = tile_start();
+  long acc[IPT];
+  uchar accn[IPT];
+  const uint raised = vm_run(code, begin, end, consts, &slots, start, n, acc, accn);
+  if (out_kind == 0) {
+    __global long* o = (__global long*)out;
+    VM_FOR_ITEMS {
+      const ulong i = tile_item(start, k);
+      if (i < n) o[i] = acc[k];
+    }
+  } else {
+    __global int* o = (__global int*)out;
+    VM_FOR_ITEMS {
+      const ulong i = tile_item(start, k);
+      if (i < n) o[i] = (int)acc[k];
+    }
+  }
+  if (write_nulls) {
+    VM_FOR_ITEMS {
+      const ulong i = tile_item(start, k);
+      if (i < n) out_nulls[i] = accn[k];
+    }
+  }
+  vm_raise(status, raised);
+}
+
+// Evaluates a predicate; writes one bit per row (bit i % 32 of word i / 32,
+// 1 = the predicate is true) and the number of true rows per tile. TILE is a
+// multiple of 32, so a tile owns whole words.
+KERNEL void vm_filter(__constant const uint2* code, __constant const long* consts, uint begin,
+                      uint end, VM_SLOT_PARAMS, ulong n, __global uint* bits,
+                      __global uint* tile_counts, __global uint* status) {
+  // One byte per item, with 4 bytes of padding after every 32 so that the
+  // work-items assembling words read different banks.
+  __local uchar flags[TILE + TILE / 8];
+  __local uint word_counts[TILE / 32];
+  VM_SLOTS_INIT(slots);
+  const ulong start = tile_start();
+  long acc[IPT];
+  uchar accn[IPT];
+  const uint raised = vm_run(code, begin, end, consts, &slots, start, n, acc, accn);
+  VM_FOR_ITEMS {
+    const ulong i = tile_item(start, k);
+    const uint p = (uint)(i - start);
+    flags[p + (p / 32) * 4] = (i < n) && !accn[k] && acc[k] != 0;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const uint lid = get_local_id(0);
+  for (uint w = lid; w < TILE / 32; w += WG_SIZE) {
+    __local const uchar* f = flags + w * 36;
+    uint word = 0;
+    for (uint b = 0; b < 32; ++b) word |= (uint)f[b] << b;
+    const ulong word_index = start / 32 + w;
+    if (word_index * 32 < n) bits[word_index] = word;
+    word_counts[w] = popcount(word);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid == 0) {
+    uint count = 0;
+    for (uint w = 0; w < TILE / 32; ++w) count += word_counts[w];
+    tile_counts[get_group_id(0)] = count;
+  }
+  vm_raise(status, raised);
+}
+
+// Aggregate descriptors: (operation VM_AGG_*, first instruction, end, 0). A
+// COUNT(*) has an empty program. Rows count when the predicate [pred_begin,
+// pred_end) is true (an empty predicate is true) and the aggregate's value is
+// not NULL. partials[((group_base + group) * count + a) * 2] is the value,
+// [.. + 1] the number of rows that contributed.
+inline long vm_agg_identity(uint op) {
+  switch (op) {
+    case VM_AGG_MIN_I:
+      return LONG_MAX;
+    case VM_AGG_MAX_I:
+      return LONG_MIN;
+    case VM_AGG_MIN_R:
+      return as_long((double)INFINITY);
+    case VM_AGG_MAX_R:
+      return as_long(-(double)INFINITY);
+    case VM_AGG_SUM_R:
+      return as_long(0.0);
+    default:
+      return 0;
+  }
+}
+
+inline long vm_agg_combine(uint op, long a, long b, uint* status) {
+  switch (op) {
+    case VM_AGG_SUM_I: {
+      const long r = as_long(as_ulong(a) + as_ulong(b));
+      if (((a ^ r) & (b ^ r)) < 0) *status |= VM_STATUS_OVERFLOW;
+      return r;
+    }
+    case VM_AGG_SUM_R:
+      return as_long(as_double(a) + as_double(b));
+    case VM_AGG_MIN_I:
+      return min(a, b);
+    case VM_AGG_MAX_I:
+      return max(a, b);
+    case VM_AGG_MIN_R:
+      return as_long(fmin(as_double(a), as_double(b)));
+    case VM_AGG_MAX_R:
+      return as_long(fmax(as_double(a), as_double(b)));
+    default:
+      return a + b;  // COUNT
+  }
+}
+
+// Combines value/count pairs over the work-group; the result is in
+// values[0] / counts[0] after the call (all work-items must call it).
+inline void vm_agg_group_reduce(uint op, long value, ulong count, __local long* values,
+                                __local ulong* counts, uint* status) {
+  const uint lid = get_local_id(0);
+  values[lid] = value;
+  counts[lid] = count;
+  barrier(CLK_LOCAL_MEM_FENCE);
+#if DEVICE_IS_CPU
+  if (lid == 0) {
+    long v = values[0];
+    ulong c = counts[0];
+    for (uint i = 1; i < WG_SIZE; ++i) {
+      v = vm_agg_combine(op, v, values[i], status);
+      c += counts[i];
+    }
+    values[0] = v;
+    counts[0] = c;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+#else
+  for (uint offset = WG_SIZE / 2; offset > 0; offset >>= 1) {
+    if (lid < offset) {
+      values[lid] = vm_agg_combine(op, values[lid], values[lid + offset], status);
+      counts[lid] += counts[lid + offset];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+#endif
+}
+
+KERNEL void vm_aggregate(__constant const uint2* code, __constant const long* consts,
+                         uint pred_begin, uint pred_end, __constant const uint4* aggregates,
+                         uint aggregate_count, VM_SLOT_PARAMS, ulong n,
+                         __global long* partials, ulong group_base, __global uint* status) {
+  __local long values[WG_SIZE];
+  __local ulong counts[WG_SIZE];
+  VM_SLOTS_INIT(slots);
+  const ulong start = tile_start();
+  uint raised = 0;
+  long acc[IPT];
+  uchar accn[IPT];
+  uchar pass[IPT];
+  if (pred_begin < pred_end) {
+    raised |= vm_run(code, pred_begin, pred_end, consts, &slots, start, n, acc, accn);
+    VM_FOR_ITEMS pass[k] = tile_item(start, k) < n && !accn[k] && acc[k] != 0;
+  } else {
+    VM_FOR_ITEMS pass[k] = tile_item(start, k) < n;
+  }
+  for (uint a = 0; a < aggregate_count; ++a) {
+    const uint4 agg = aggregates[a];
+    if (agg.y < agg.z) {
+      raised |= vm_run(code, agg.y, agg.z, consts, &slots, start, n, acc, accn);
+    } else {
+      VM_FOR_ITEMS {
+        acc[k] = 1;
+        accn[k] = 0;
+      }
+    }
+    long value = vm_agg_identity(agg.x);
+    ulong count = 0;
+    VM_FOR_ITEMS {
+      if (pass[k] && !accn[k]) {
+        value = agg.x == VM_AGG_COUNT ? value : vm_agg_combine(agg.x, value, acc[k], &raised);
+        count += 1;
+      }
+    }
+    vm_agg_group_reduce(agg.x, value, count, values, counts, &raised);
+    if (get_local_id(0) == 0) {
+      const ulong slot = ((group_base + get_group_id(0)) * aggregate_count + a) * 2;
+      partials[slot] = values[0];
+      partials[slot + 1] = (long)counts[0];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  vm_raise(status, raised);
+}
+
+// Merges `group_count` partial results (layout of vm_aggregate) into
+// ceil(group_count / TILE) partial results.
+KERNEL void vm_aggregate_merge(__global const long* partials, ulong group_count,
+                               __constant const uint4* aggregates, uint aggregate_count,
+                               __global long* merged, __global uint* status) {
+  __local long values[WG_SIZE];
+  __local ulong counts[WG_SIZE];
+  const ulong start = tile_start();
+  uint raised = 0;
+  for (uint a = 0; a < aggregate_count; ++a) {
+    const uint op = aggregates[a].x;
+    long value = vm_agg_identity(op);
+    ulong count = 0;
+    VM_FOR_ITEMS {
+      const ulong g = tile_item(start, k);
+      if (g < group_count) {
+        const ulong slot = (g * aggregate_count + a) * 2;
+        if (partials[slot + 1] != 0) value = vm_agg_combine(op, value, partials[slot], &raised);
+        count += (ulong)partials[slot + 1];
+      }
+    }
+    vm_agg_group_reduce(op, value, count, values, counts, &raised);
+    if (get_local_id(0) == 0) {
+      const ulong slot = ((ulong)get_group_id(0) * aggregate_count + a) * 2;
+      merged[slot] = values[0];
+      merged[slot + 1] = (long)counts[0];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  vm_raise(status, raised);
+}

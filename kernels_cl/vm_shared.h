@@ -1,0 +1,101 @@
+/* Definitions shared by the expression virtual machine's host compiler
+ * (operators/expression_program.cpp) and its kernels (kernels_cl/vm.cl).
+ * Compiled as C++ on the host and as OpenCL C on devices: macros only.
+ *
+ * A program is an array of instructions (two 32-bit words each) and an array
+ * of 64-bit constants. The machine is accumulator based: each instruction
+ * fetches one operand (a constant, a column slot, or the top of a small stack)
+ * and combines it with the accumulator, so the common shapes (column op
+ * constant, column op column) never touch the stack. Every work-item runs the
+ * program over its IPT items at once; the accumulator is IPT values plus IPT
+ * NULL flags.
+ *
+ * word0 = opcode | operand kind << 8 | argument << 16; word1 = constant index.
+ */
+#ifndef CLQ_VM_SHARED_H
+#define CLQ_VM_SHARED_H
+
+#define VM_MAX_SLOTS 8
+#define VM_MAX_STACK 8
+#define VM_MAX_AGGREGATES 16
+
+/* Operand kinds. Column kinds read slot `argument` at the item's row; the
+ * _R variants convert an integer column to double on load. Adding
+ * VM_OPND_NULLABLE to a column kind also reads the slot's NULL map. */
+#define VM_OPND_NONE 0
+#define VM_OPND_CONST 1
+#define VM_OPND_NULL 2
+#define VM_OPND_POP 3
+#define VM_OPND_COL_I32 4
+#define VM_OPND_COL_I64 5
+#define VM_OPND_COL_F64 6
+#define VM_OPND_COL_I32_R 7
+#define VM_OPND_COL_I64_R 8
+#define VM_OPND_NULLABLE 0x80
+
+/* Opcodes. _I work on int64, _R on double (bits kept in a long). Comparisons
+ * and logic leave 0/1 in the accumulator; NULL propagates per SQL. */
+#define VM_LOAD 0
+#define VM_PUSH 1
+#define VM_ADD_I 2
+#define VM_SUB_I 3
+#define VM_MUL_I 4
+#define VM_DIV_I 5
+#define VM_MOD_I 6
+#define VM_ADD_R 7
+#define VM_SUB_R 8
+#define VM_MUL_R 9
+#define VM_DIV_R 10
+#define VM_MOD_R 11
+#define VM_NEG_I 12
+#define VM_NEG_R 13
+#define VM_I2R 14
+#define VM_R2I 15
+#define VM_EQ_I 16
+#define VM_NE_I 17
+#define VM_LT_I 18
+#define VM_LE_I 19
+#define VM_GT_I 20
+#define VM_GE_I 21
+#define VM_EQ_R 22
+#define VM_NE_R 23
+#define VM_LT_R 24
+#define VM_LE_R 25
+#define VM_GT_R 26
+#define VM_GE_R 27
+#define VM_TRUTH_I 28
+#define VM_TRUTH_R 29
+#define VM_NOT 30
+#define VM_AND 31
+#define VM_OR 32
+#define VM_IS_NULL 33
+#define VM_IS_NOT_NULL 34
+/* acc IN constants[word1 .. word1 + argument); operand kind 1 when the list
+ * held a NULL (a miss is then NULL, not false). */
+#define VM_IN_I 35
+#define VM_IN_R 36
+/* Compares the CHAR column in slot (operand kind field) with a literal:
+ * argument = the column width; constants[word1] = literal length | cmp << 32,
+ * the literal's bytes packed little-endian from constants[word1 + 1].
+ * cmp: 0 =, 1 <>, 2 <, 3 <=, 4 >, 5 >=. */
+#define VM_STR_CMP 37
+/* Predicate conjunctions without the stack: KEEP ands the accumulator's truth
+ * (NULL counts as false, as in WHERE) into a pass flag that starts true;
+ * TAKE_PASS loads the flag into the accumulator. */
+#define VM_KEEP 38
+#define VM_TAKE_PASS 39
+#define VM_OPCODE_COUNT 40
+
+/* Aggregate operations of vm_aggregate. */
+#define VM_AGG_COUNT 0
+#define VM_AGG_SUM_I 1
+#define VM_AGG_SUM_R 2
+#define VM_AGG_MIN_I 3
+#define VM_AGG_MAX_I 4
+#define VM_AGG_MIN_R 5
+#define VM_AGG_MAX_R 6
+
+/* Bits of the status word kernels raise. */
+#define VM_STATUS_OVERFLOW 1u
+
+#endif

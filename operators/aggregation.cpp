@@ -1,0 +1,94 @@
+#include "operators/aggregation.hpp"
+
+#include <bit>
+
+#include "kernels_cl/vm_shared.h"
+#include "runtime/errors.hpp"
+
+namespace clq {
+
+double AggregateValue::real() const { return std::bit_cast<double>(bits); }
+
+std::vector<AggregateValue> Aggregate(QueryContext& context, Relation& relation,
+                                      const DeviceProgram& program,
+                                      std::optional<std::size_t> predicate_entry,
+                                      const std::vector<AggregateSpec>& aggregates) {
+  Engine& engine = context.engine();
+  const ExpressionProgram& code = program.program();
+  const std::size_t count = aggregates.size();
+  if (count == 0) return {};
+  if (count > VM_MAX_AGGREGATES)
+    throw DeviceLimitError("at most " + std::to_string(VM_MAX_AGGREGATES) +
+                           " aggregates per query pass are supported");
+  std::vector<cl_uint4> descriptors(count);
+  for (std::size_t a = 0; a < count; ++a) {
+    descriptors[a].s[0] = aggregates[a].operation;
+    if (aggregates[a].entry) {
+      descriptors[a].s[1] = code.entry(*aggregates[a].entry).begin;
+      descriptors[a].s[2] = code.entry(*aggregates[a].entry).end;
+    }
+  }
+  DeviceBuffer descriptor_buffer =
+      engine.pool().Acquire(count * sizeof(cl_uint4), "aggregate descriptors");
+  engine.Upload(descriptor_buffer.get(), 0, count * sizeof(cl_uint4), descriptors.data(),
+                "upload aggregates");
+
+  const std::vector<Tablet> tablets = relation.tablets();
+  std::uint64_t groups = 0;
+  for (const Tablet& t : tablets) groups += engine.TilesFor(t.rows);
+  std::vector<AggregateValue> results(count);
+  if (groups == 0) return results;
+
+  DeviceBuffer partials =
+      engine.pool().Acquire(groups * count * 2 * sizeof(cl_long), "aggregate partials");
+  cl::Kernel& kernel = engine.kernel("vm_aggregate");
+  std::uint32_t pred_begin = 0, pred_end = 0;
+  if (predicate_entry) {
+    pred_begin = code.entry(*predicate_entry).begin;
+    pred_end = code.entry(*predicate_entry).end;
+  }
+  std::uint64_t group_base = 0;
+  for (std::size_t t = 0; t < tablets.size(); ++t) {
+    const std::uint64_t tiles = engine.TilesFor(tablets[t].rows);
+    if (tiles == 0) continue;
+    kernel.setArg(0, program.code());
+    kernel.setArg(1, program.constants());
+    kernel.setArg(2, static_cast<cl_uint>(pred_begin));
+    kernel.setArg(3, static_cast<cl_uint>(pred_end));
+    kernel.setArg(4, descriptor_buffer.get());
+    kernel.setArg(5, static_cast<cl_uint>(count));
+    program.BindSlots(kernel, 6, relation, t);
+    kernel.setArg(22, static_cast<cl_ulong>(tablets[t].rows));
+    kernel.setArg(23, partials.get());
+    kernel.setArg(24, static_cast<cl_ulong>(group_base));
+    kernel.setArg(25, context.status());
+    engine.Launch(kernel, tiles, "aggregate");
+    group_base += tiles;
+  }
+
+  cl::Kernel& merge = engine.kernel("vm_aggregate_merge");
+  while (groups > 1) {
+    const std::uint64_t merged_groups = engine.TilesFor(groups);
+    DeviceBuffer merged =
+        engine.pool().Acquire(merged_groups * count * 2 * sizeof(cl_long), "aggregate partials");
+    merge.setArg(0, partials.get());
+    merge.setArg(1, static_cast<cl_ulong>(groups));
+    merge.setArg(2, descriptor_buffer.get());
+    merge.setArg(3, static_cast<cl_uint>(count));
+    merge.setArg(4, merged.get());
+    merge.setArg(5, context.status());
+    engine.Launch(merge, merged_groups, "aggregate merge");
+    partials = std::move(merged);
+    groups = merged_groups;
+  }
+  std::vector<cl_long> host(count * 2);
+  engine.Download(partials.get(), 0, host.size() * sizeof(cl_long), host.data(), "aggregate result");
+  context.CheckStatus();
+  for (std::size_t a = 0; a < count; ++a) {
+    results[a].bits = host[a * 2];
+    results[a].count = static_cast<std::uint64_t>(host[a * 2 + 1]);
+  }
+  return results;
+}
+
+}  // namespace clq

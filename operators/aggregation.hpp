@@ -1,0 +1,35 @@
+// Aggregation without grouping: COUNT, SUM, MIN, MAX (AVG is SUM and COUNT)
+// of expressions over the rows of a relation where an optional predicate is
+// true, in one fused pass (kernel vm_aggregate): each work-group reduces its
+// tile in local memory, then vm_aggregate_merge reduces the partials
+// (tree on GPUs, serial within a group on CPUs) down to one per aggregate.
+// Integer sums are exact int64; an overflow raises the query's status.
+// Blocks for the final read of the results.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "operators/device_program.hpp"
+#include "operators/query_context.hpp"
+#include "operators/relation.hpp"
+
+namespace clq {
+
+struct AggregateSpec {
+  std::uint32_t operation = 0;       // VM_AGG_* (kernels_cl/vm_shared.h)
+  std::optional<std::size_t> entry;  // the argument's program entry; none for COUNT(*)
+};
+
+struct AggregateValue {
+  std::int64_t bits = 0;  // int64 value, or the bits of a double for _R operations
+  std::uint64_t count = 0;  // rows that contributed; 0 means the aggregate is NULL (but COUNT: 0)
+  double real() const;
+};
+
+std::vector<AggregateValue> Aggregate(QueryContext& context, Relation& relation,
+                                      const DeviceProgram& program,
+                                      std::optional<std::size_t> predicate_entry,
+                                      const std::vector<AggregateSpec>& aggregates);
+
+}  // namespace clq

@@ -1,0 +1,35 @@
+#include "operators/device_program.hpp"
+
+#include "kernels_cl/vm_shared.h"
+#include "runtime/errors.hpp"
+
+namespace clq {
+
+DeviceProgram::DeviceProgram(Engine& engine, const ExpressionProgram& program)
+    : program_(program) {
+  const auto& code = program.code();
+  const auto& constants = program.constants();
+  code_ = engine.pool().Acquire(code.size() * sizeof(cl_uint2), "expression program");
+  constants_ = engine.pool().Acquire(constants.size() * sizeof(cl_long), "expression constants");
+  dummy_ = engine.pool().Acquire(256, "unused slot");
+  engine.Upload(code_.get(), 0, code.size() * sizeof(cl_uint2), code.data(), "upload program");
+  engine.Upload(constants_.get(), 0, constants.size() * sizeof(cl_long), constants.data(),
+                "upload program");
+}
+
+void DeviceProgram::BindSlots(cl::Kernel& kernel, cl_uint first_arg, Relation& relation,
+                              std::size_t tablet) const {
+  const auto& slots = program_.slots();
+  for (cl_uint s = 0; s < VM_MAX_SLOTS; ++s) {
+    cl::Buffer values = dummy_.get();
+    cl::Buffer nulls = dummy_.get();
+    if (s < slots.size()) {
+      values = relation.values(slots[s].column, tablet);
+      if (slots[s].nullable) nulls = relation.nulls(slots[s].column, tablet);
+    }
+    kernel.setArg(first_arg + s, values);
+    kernel.setArg(first_arg + VM_MAX_SLOTS + s, nulls);
+  }
+}
+
+}  // namespace clq

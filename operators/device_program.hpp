@@ -1,0 +1,32 @@
+// An ExpressionProgram uploaded for one query, and the binding of its column
+// slots to the buffers of one tablet of a relation.
+//
+// Kernel argument layout shared by the vm_* kernels (kernels_cl/vm.cl): the
+// 8 slot value buffers then the 8 slot NULL maps, starting at `first_arg`.
+// Unused slots and absent NULL maps are bound to a small dummy buffer.
+#pragma once
+
+#include "operators/expression_program.hpp"
+#include "operators/relation.hpp"
+#include "runtime/buffer_pool.hpp"
+#include "runtime/engine.hpp"
+
+namespace clq {
+
+class DeviceProgram {
+ public:
+  DeviceProgram(Engine& engine, const ExpressionProgram& program);
+  const ExpressionProgram& program() const { return program_; }
+  const cl::Buffer& code() const { return code_.get(); }
+  const cl::Buffer& constants() const { return constants_.get(); }
+  void BindSlots(cl::Kernel& kernel, cl_uint first_arg, Relation& relation,
+                 std::size_t tablet) const;
+
+ private:
+  const ExpressionProgram& program_;
+  DeviceBuffer code_;
+  DeviceBuffer constants_;
+  DeviceBuffer dummy_;
+};
+
+}  // namespace clq

@@ -1,0 +1,555 @@
+#include "operators/expression_program.hpp"
+
+#include <bit>
+#include <cstring>
+
+#include "kernels_cl/vm_shared.h"
+#include "runtime/errors.hpp"
+
+namespace clq {
+namespace {
+
+using sql::BinaryOp;
+using sql::Expr;
+using sql::ValueType;
+
+bool IsComparison(BinaryOp op) {
+  return op == BinaryOp::kEqual || op == BinaryOp::kNotEqual || op == BinaryOp::kLess ||
+         op == BinaryOp::kLessEqual || op == BinaryOp::kGreater || op == BinaryOp::kGreaterEqual;
+}
+
+bool IsArithmetic(BinaryOp op) {
+  return op == BinaryOp::kAdd || op == BinaryOp::kSubtract || op == BinaryOp::kMultiply ||
+         op == BinaryOp::kDivide || op == BinaryOp::kModulo;
+}
+
+// a OP b == b Flip(OP) a
+BinaryOp Flip(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::kLess:
+      return BinaryOp::kGreater;
+    case BinaryOp::kLessEqual:
+      return BinaryOp::kGreaterEqual;
+    case BinaryOp::kGreater:
+      return BinaryOp::kLess;
+    case BinaryOp::kGreaterEqual:
+      return BinaryOp::kLessEqual;
+    default:
+      return op;
+  }
+}
+
+// Index of a comparison in the =, <>, <, <=, >, >= order of the opcodes.
+std::uint32_t ComparisonIndex(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::kEqual:
+      return 0;
+    case BinaryOp::kNotEqual:
+      return 1;
+    case BinaryOp::kLess:
+      return 2;
+    case BinaryOp::kLessEqual:
+      return 3;
+    case BinaryOp::kGreater:
+      return 4;
+    default:
+      return 5;
+  }
+}
+
+Expr MakeComparison(BinaryOp op, const Expr& left, const Expr& right, std::size_t position) {
+  Expr e;
+  e.kind = Expr::Kind::kBinary;
+  e.type = ValueType::kInteger;
+  e.binary_op = op;
+  e.children = {left, right};
+  e.position = position;
+  return e;
+}
+
+Expr MakeLogic(BinaryOp op, Expr left, Expr right, std::size_t position) {
+  Expr e;
+  e.kind = Expr::Kind::kBinary;
+  e.type = ValueType::kInteger;
+  e.binary_op = op;
+  e.children = {std::move(left), std::move(right)};
+  e.position = position;
+  return e;
+}
+
+void FlattenAnd(const Expr& e, std::vector<const Expr*>& out) {
+  if (e.kind == Expr::Kind::kBinary && e.binary_op == BinaryOp::kAnd) {
+    FlattenAnd(e.children[0], out);
+    FlattenAnd(e.children[1], out);
+  } else {
+    out.push_back(&e);
+  }
+}
+
+const char* OpcodeName(std::uint32_t op) {
+  static const char* const kNames[VM_OPCODE_COUNT] = {
+      "LOAD",   "PUSH",   "ADD_I",  "SUB_I",     "MUL_I",       "DIV_I",   "MOD_I",   "ADD_R",
+      "SUB_R",  "MUL_R",  "DIV_R",  "MOD_R",     "NEG_I",       "NEG_R",   "I2R",     "R2I",
+      "EQ_I",   "NE_I",   "LT_I",   "LE_I",      "GT_I",        "GE_I",    "EQ_R",    "NE_R",
+      "LT_R",   "LE_R",   "GT_R",   "GE_R",      "TRUTH_I",     "TRUTH_R", "NOT",     "AND",
+      "OR",     "IS_NULL", "IS_NOT_NULL", "IN_I", "IN_R", "STR_CMP", "KEEP",  "TAKE_PASS"};
+  return op < VM_OPCODE_COUNT ? kNames[op] : "?";
+}
+
+}  // namespace
+
+ExpressionProgram::ExpressionProgram(std::vector<VmInputColumn> columns, ColumnMapper mapper)
+    : columns_(std::move(columns)), mapper_(std::move(mapper)) {}
+
+ExpressionProgram::Domain ExpressionProgram::DomainOf(ValueType type) {
+  return type == ValueType::kReal ? Domain::kReal : Domain::kInteger;
+}
+
+std::uint32_t ExpressionProgram::Slot(std::size_t column) {
+  CLQ_CHECK(column < columns_.size(), "column mapped outside the relation");
+  for (std::size_t s = 0; s < slots_.size(); ++s)
+    if (slots_[s].column == column) return static_cast<std::uint32_t>(s);
+  if (slots_.size() == VM_MAX_SLOTS) {
+    throw DeviceLimitError("an expression reads more than " + std::to_string(VM_MAX_SLOTS) +
+                           " different columns, more than the device expression machine holds");
+  }
+  slots_.push_back({column, columns_[column].type, columns_[column].nullable});
+  return static_cast<std::uint32_t>(slots_.size() - 1);
+}
+
+std::uint32_t ExpressionProgram::Constant(std::int64_t bits) {
+  for (std::size_t i = 0; i < constants_.size(); ++i)
+    if (constants_[i] == bits) return static_cast<std::uint32_t>(i);
+  constants_.push_back(bits);
+  return static_cast<std::uint32_t>(constants_.size() - 1);
+}
+
+void ExpressionProgram::Emit(std::uint32_t op, const Operand& operand) {
+  code_.push_back({{op | (operand.kind << 8) | (operand.arg << 16), operand.word1}});
+}
+
+bool ExpressionProgram::IsLeaf(const Expr& e) const {
+  if (e.kind == Expr::Kind::kConstant) return e.type != ValueType::kText;
+  if (e.kind == Expr::Kind::kColumnRef) return e.type != ValueType::kText;
+  return false;
+}
+
+bool ExpressionProgram::IsBoolean(const Expr& e) const {
+  switch (e.kind) {
+    case Expr::Kind::kUnary:
+      return e.unary_op != sql::UnaryOp::kNegate;
+    case Expr::Kind::kBinary:
+      return !IsArithmetic(e.binary_op);
+    case Expr::Kind::kBetween:
+    case Expr::Kind::kInList:
+      return true;
+    default:
+      return false;
+  }
+}
+
+ExpressionProgram::Operand ExpressionProgram::LeafOperand(const Expr& e, Domain domain) {
+  if (e.kind == Expr::Kind::kConstant) {
+    switch (e.constant.type) {
+      case ValueType::kNull:
+        return {VM_OPND_NULL, 0, 0};
+      case ValueType::kInteger:
+        return {VM_OPND_CONST, 0,
+                Constant(domain == Domain::kInteger
+                             ? e.constant.integer
+                             : std::bit_cast<std::int64_t>(static_cast<double>(e.constant.integer)))};
+      case ValueType::kReal:
+        CLQ_CHECK(domain == Domain::kReal, "REAL constant in an INTEGER context");
+        return {VM_OPND_CONST, 0, Constant(std::bit_cast<std::int64_t>(e.constant.real))};
+      case ValueType::kText:
+        break;
+    }
+    throw InternalError("text constant as a numeric operand");
+  }
+  const std::size_t column = mapper_(e.source, e.index);
+  const std::uint32_t slot = Slot(column);
+  const ColumnType type = columns_[column].type;
+  std::uint32_t kind = 0;
+  switch (type.type) {
+    case DataType::kInt32:
+      kind = domain == Domain::kInteger ? VM_OPND_COL_I32 : VM_OPND_COL_I32_R;
+      break;
+    case DataType::kInt64:
+      kind = domain == Domain::kInteger ? VM_OPND_COL_I64 : VM_OPND_COL_I64_R;
+      break;
+    case DataType::kDouble:
+      CLQ_CHECK(domain == Domain::kReal, "DOUBLE column read as INTEGER without a cast");
+      kind = VM_OPND_COL_F64;
+      break;
+    case DataType::kChar:
+      throw InternalError("CHAR column as a numeric operand");
+  }
+  if (columns_[column].nullable) kind |= VM_OPND_NULLABLE;
+  return {kind, slot, 0};
+}
+
+int ExpressionProgram::StackNeed(const Expr& e) const {
+  if (IsLeaf(e)) return 0;
+  int need = 0;
+  for (const Expr& child : e.children) need = std::max(need, StackNeed(child));
+  return e.children.size() > 1 ? need + 1 : need;
+}
+
+bool ExpressionProgram::MayBeNull(const Expr& e) const {
+  switch (e.kind) {
+    case Expr::Kind::kConstant:
+      return e.constant.is_null();
+    case Expr::Kind::kColumnRef:
+      return columns_[mapper_(e.source, e.index)].nullable;
+    case Expr::Kind::kUnary:
+      if (e.unary_op == sql::UnaryOp::kIsNull || e.unary_op == sql::UnaryOp::kIsNotNull) return false;
+      return MayBeNull(e.children[0]);
+    case Expr::Kind::kBinary:
+      if (e.binary_op == BinaryOp::kDivide || e.binary_op == BinaryOp::kModulo) {
+        const Expr& divisor = e.children[1];
+        const bool nonzero_constant =
+            divisor.kind == Expr::Kind::kConstant &&
+            ((divisor.constant.type == ValueType::kInteger && divisor.constant.integer != 0) ||
+             (divisor.constant.type == ValueType::kReal &&
+              (e.binary_op == BinaryOp::kDivide ? divisor.constant.real != 0.0
+                                                : static_cast<std::int64_t>(divisor.constant.real) != 0)));
+        if (!nonzero_constant) return true;
+      }
+      return MayBeNull(e.children[0]) || MayBeNull(e.children[1]);
+    default:
+      for (const Expr& child : e.children)
+        if (MayBeNull(child)) return true;
+      return false;
+  }
+}
+
+std::size_t ExpressionProgram::AddValue(const Expr& expr) {
+  VmEntry entry;
+  entry.begin = static_cast<std::uint32_t>(code_.size());
+  entry.type = expr.type == ValueType::kReal ? ValueType::kReal : ValueType::kInteger;
+  if (expr.type == ValueType::kText)
+    throw DeviceLimitError("TEXT expressions other than comparisons are not supported on devices");
+  Compile(expr, DomainOf(expr.type));
+  entry.end = static_cast<std::uint32_t>(code_.size());
+  entry.may_be_null = MayBeNull(expr);
+  entries_.push_back(entry);
+  return entries_.size() - 1;
+}
+
+std::size_t ExpressionProgram::AddPredicate(const Expr& expr) {
+  VmEntry entry;
+  entry.begin = static_cast<std::uint32_t>(code_.size());
+  std::vector<const Expr*> conjuncts;
+  FlattenAnd(expr, conjuncts);
+  if (conjuncts.size() == 1 && !(expr.kind == Expr::Kind::kBetween && !expr.negated)) {
+    CompileBoolean(expr);
+  } else {
+    // WHERE treats NULL as false, so conjuncts can be folded into the pass flag.
+    for (const Expr* c : conjuncts) {
+      if (c->kind == Expr::Kind::kBetween && !c->negated) {
+        CompileComparison(MakeComparison(BinaryOp::kGreaterEqual, c->children[0], c->children[1], c->position));
+        Emit(VM_KEEP);
+        CompileComparison(MakeComparison(BinaryOp::kLessEqual, c->children[0], c->children[2], c->position));
+        Emit(VM_KEEP);
+      } else {
+        CompileBoolean(*c);
+        Emit(VM_KEEP);
+      }
+    }
+    Emit(VM_TAKE_PASS);
+  }
+  entry.end = static_cast<std::uint32_t>(code_.size());
+  entry.type = ValueType::kInteger;
+  entry.may_be_null = MayBeNull(expr);
+  entries_.push_back(entry);
+  return entries_.size() - 1;
+}
+
+void ExpressionProgram::Compile(const Expr& e, Domain domain) {
+  if (e.type == ValueType::kNull) {
+    Emit(VM_LOAD, {VM_OPND_NULL, 0, 0});
+    return;
+  }
+  if (e.type == ValueType::kText && e.kind != Expr::Kind::kBinary)
+    throw DeviceLimitError("TEXT values can only be compared on devices");
+  const Domain natural = DomainOf(e.type);
+  if (IsLeaf(e)) {
+    if (natural == Domain::kReal && domain == Domain::kInteger) {
+      Emit(VM_LOAD, LeafOperand(e, Domain::kReal));
+      Emit(VM_R2I);
+    } else {
+      Emit(VM_LOAD, LeafOperand(e, domain));
+    }
+    return;
+  }
+  switch (e.kind) {
+    case Expr::Kind::kUnary:
+      switch (e.unary_op) {
+        case sql::UnaryOp::kNegate:
+          Compile(e.children[0], natural);
+          Emit(natural == Domain::kInteger ? VM_NEG_I : VM_NEG_R);
+          break;
+        case sql::UnaryOp::kNot:
+          CompileBoolean(e.children[0]);
+          Emit(VM_NOT);
+          break;
+        case sql::UnaryOp::kIsNull:
+        case sql::UnaryOp::kIsNotNull: {
+          const Expr& child = e.children[0];
+          if (child.type == ValueType::kText) {
+            // CHAR columns are never NULL; a text literal is not NULL either.
+            Emit(VM_LOAD, {VM_OPND_CONST, 0, Constant(e.unary_op == sql::UnaryOp::kIsNotNull)});
+          } else {
+            Compile(child, DomainOf(child.type));
+            Emit(e.unary_op == sql::UnaryOp::kIsNull ? VM_IS_NULL : VM_IS_NOT_NULL);
+          }
+          break;
+        }
+      }
+      break;
+    case Expr::Kind::kBinary:
+      if (IsArithmetic(e.binary_op)) {
+        CompileArithmetic(e, natural);
+      } else if (IsComparison(e.binary_op)) {
+        CompileComparison(e);
+      } else {
+        CompileLogic(e);
+      }
+      break;
+    case Expr::Kind::kBetween:
+      CompileBetween(e);
+      break;
+    case Expr::Kind::kInList:
+      CompileInList(e);
+      break;
+    case Expr::Kind::kCast:
+      Compile(e.children[0], natural);
+      break;
+    default:
+      throw InternalError("expression kind " + std::to_string(static_cast<int>(e.kind)) +
+                          " not mapped to columns before compilation");
+  }
+  if (natural != domain) Emit(domain == Domain::kReal ? VM_I2R : VM_R2I);
+}
+
+void ExpressionProgram::CompileBoolean(const Expr& e) {
+  Compile(e, DomainOf(e.type));
+  if (!IsBoolean(e) && e.type != ValueType::kNull)
+    Emit(e.type == ValueType::kReal ? VM_TRUTH_R : VM_TRUTH_I);
+}
+
+void ExpressionProgram::CompileBinary(const Expr& left, const Expr& right, std::uint32_t op,
+                                      Domain domain, bool commutative) {
+  if (IsLeaf(right) && !(right.type == ValueType::kReal && domain == Domain::kInteger)) {
+    Compile(left, domain);
+    Emit(op, LeafOperand(right, domain));
+    return;
+  }
+  if (commutative && IsLeaf(left) && !(left.type == ValueType::kReal && domain == Domain::kInteger)) {
+    Compile(right, domain);
+    Emit(op, LeafOperand(left, domain));
+    return;
+  }
+  // acc = second OP pop(first): for a non-commutative op, second must be `left`.
+  const Expr* first = &right;
+  const Expr* second = &left;
+  if (commutative && StackNeed(left) > StackNeed(right)) std::swap(first, second);
+  Compile(*first, domain);
+  Emit(VM_PUSH);
+  if (++depth_ > VM_MAX_STACK)
+    throw DeviceLimitError("expression nests too deeply for the device expression machine");
+  Compile(*second, domain);
+  Emit(op, {VM_OPND_POP, 0, 0});
+  --depth_;
+}
+
+void ExpressionProgram::CompileArithmetic(const Expr& e, Domain domain) {
+  const bool real = domain == Domain::kReal;
+  std::uint32_t op = 0;
+  switch (e.binary_op) {
+    case BinaryOp::kAdd:
+      op = real ? VM_ADD_R : VM_ADD_I;
+      break;
+    case BinaryOp::kSubtract:
+      op = real ? VM_SUB_R : VM_SUB_I;
+      break;
+    case BinaryOp::kMultiply:
+      op = real ? VM_MUL_R : VM_MUL_I;
+      break;
+    case BinaryOp::kDivide:
+      op = real ? VM_DIV_R : VM_DIV_I;
+      break;
+    default:
+      op = real ? VM_MOD_R : VM_MOD_I;
+      break;
+  }
+  const bool commutative = e.binary_op == BinaryOp::kAdd || e.binary_op == BinaryOp::kMultiply;
+  CompileBinary(e.children[0], e.children[1], op, domain, commutative);
+}
+
+void ExpressionProgram::CompileComparison(const Expr& e) {
+  const Expr& left = e.children[0];
+  const Expr& right = e.children[1];
+  if (left.type == ValueType::kText || right.type == ValueType::kText) {
+    const bool left_column = left.kind == Expr::Kind::kColumnRef;
+    const bool right_column = right.kind == Expr::Kind::kColumnRef;
+    if (left_column && right.kind == Expr::Kind::kConstant && right.type == ValueType::kText) {
+      CompileTextComparison(left, right, static_cast<int>(ComparisonIndex(e.binary_op)), e.position);
+      return;
+    }
+    if (right_column && left.kind == Expr::Kind::kConstant && left.type == ValueType::kText) {
+      CompileTextComparison(right, left, static_cast<int>(ComparisonIndex(Flip(e.binary_op))),
+                            e.position);
+      return;
+    }
+    if (left.type == ValueType::kNull || right.type == ValueType::kNull) {
+      Emit(VM_LOAD, {VM_OPND_NULL, 0, 0});
+      return;
+    }
+    throw DeviceLimitError(
+        "only comparisons of a CHAR column with a string literal are supported on devices");
+  }
+  const Domain domain = (left.type == ValueType::kReal || right.type == ValueType::kReal)
+                            ? Domain::kReal
+                            : Domain::kInteger;
+  const std::uint32_t base = domain == Domain::kInteger ? VM_EQ_I : VM_EQ_R;
+  const bool commutative = e.binary_op == BinaryOp::kEqual || e.binary_op == BinaryOp::kNotEqual;
+  if (!commutative && !IsLeaf(right) && IsLeaf(left)) {
+    CompileBinary(right, left, base + ComparisonIndex(Flip(e.binary_op)), domain, false);
+  } else {
+    CompileBinary(left, right, base + ComparisonIndex(e.binary_op), domain, commutative);
+  }
+}
+
+void ExpressionProgram::CompileTextComparison(const Expr& column, const Expr& literal, int cmp,
+                                              std::size_t /*position*/) {
+  const std::size_t index = mapper_(column.source, column.index);
+  const std::uint32_t slot = Slot(index);
+  if (columns_[index].nullable)
+    throw DeviceLimitError("comparisons of nullable TEXT values are not supported on devices");
+  const std::string& text = literal.constant.text;
+  const std::uint32_t descriptor = static_cast<std::uint32_t>(constants_.size());
+  constants_.push_back(static_cast<std::int64_t>(text.size()) |
+                       (static_cast<std::int64_t>(cmp) << 32));
+  for (std::size_t i = 0; i < text.size(); i += 8) {
+    std::int64_t packed = 0;
+    std::memcpy(&packed, text.data() + i, std::min<std::size_t>(8, text.size() - i));
+    constants_.push_back(packed);
+  }
+  Emit(VM_STR_CMP, {slot, columns_[index].type.width, descriptor});
+}
+
+void ExpressionProgram::CompileLogic(const Expr& e) {
+  const Expr* first = &e.children[0];
+  const Expr* second = &e.children[1];
+  if (StackNeed(*second) > StackNeed(*first)) std::swap(first, second);
+  CompileBoolean(*first);
+  Emit(VM_PUSH);
+  if (++depth_ > VM_MAX_STACK)
+    throw DeviceLimitError("expression nests too deeply for the device expression machine");
+  CompileBoolean(*second);
+  Emit(e.binary_op == BinaryOp::kAnd ? VM_AND : VM_OR, {VM_OPND_POP, 0, 0});
+  --depth_;
+}
+
+void ExpressionProgram::CompileBetween(const Expr& e) {
+  const Expr& value = e.children[0];
+  Expr both = MakeLogic(BinaryOp::kAnd,
+                        MakeComparison(BinaryOp::kGreaterEqual, value, e.children[1], e.position),
+                        MakeComparison(BinaryOp::kLessEqual, value, e.children[2], e.position),
+                        e.position);
+  CompileLogic(both);
+  if (e.negated) Emit(VM_NOT);
+}
+
+void ExpressionProgram::CompileInList(const Expr& e) {
+  const Expr& value = e.children[0];
+  bool all_constant = true;
+  bool any_real = value.type == ValueType::kReal;
+  for (std::size_t i = 1; i < e.children.size(); ++i) {
+    all_constant &= e.children[i].kind == Expr::Kind::kConstant;
+    any_real |= e.children[i].type == ValueType::kReal;
+  }
+  if (value.type == ValueType::kText || !all_constant) {
+    // value = item1 OR value = item2 ...
+    Expr chain = MakeComparison(BinaryOp::kEqual, value, e.children[1], e.position);
+    for (std::size_t i = 2; i < e.children.size(); ++i) {
+      chain = MakeLogic(BinaryOp::kOr, std::move(chain),
+                        MakeComparison(BinaryOp::kEqual, value, e.children[i], e.position),
+                        e.position);
+    }
+    if (chain.kind == Expr::Kind::kBinary && IsComparison(chain.binary_op)) {
+      CompileComparison(chain);
+    } else {
+      CompileLogic(chain);
+    }
+    if (e.negated) Emit(VM_NOT);
+    return;
+  }
+  const Domain domain = any_real ? Domain::kReal : Domain::kInteger;
+  bool list_has_null = false;
+  std::vector<std::int64_t> items;
+  for (std::size_t i = 1; i < e.children.size(); ++i) {
+    const sql::Value& c = e.children[i].constant;
+    if (c.is_null()) {
+      list_has_null = true;
+    } else if (domain == Domain::kInteger) {
+      items.push_back(c.integer);
+    } else {
+      const double v = c.type == ValueType::kReal ? c.real : static_cast<double>(c.integer);
+      items.push_back(std::bit_cast<std::int64_t>(v));
+    }
+  }
+  const std::uint32_t first = static_cast<std::uint32_t>(constants_.size());
+  constants_.insert(constants_.end(), items.begin(), items.end());
+  Compile(value, domain);
+  if (items.size() > 0xFFFF) throw DeviceLimitError("IN lists hold at most 65535 values on devices");
+  Emit(domain == Domain::kInteger ? VM_IN_I : VM_IN_R,
+       {list_has_null ? 1u : 0u, static_cast<std::uint32_t>(items.size()), first});
+  if (e.negated) Emit(VM_NOT);
+}
+
+std::string ExpressionProgram::Disassemble() const {
+  std::string text;
+  for (std::size_t e = 0; e < entries_.size(); ++e) {
+    text += "entry " + std::to_string(e) + ": [" + std::to_string(entries_[e].begin) + ", " +
+            std::to_string(entries_[e].end) + ")\n";
+  }
+  for (std::size_t s = 0; s < slots_.size(); ++s) {
+    text += "slot " + std::to_string(s) + ": column " + std::to_string(slots_[s].column) + " " +
+            slots_[s].type.ToString() + (slots_[s].nullable ? " nullable" : "") + "\n";
+  }
+  for (std::size_t pc = 0; pc < code_.size(); ++pc) {
+    const std::uint32_t word0 = code_[pc].s[0];
+    const std::uint32_t op = word0 & 0xFF;
+    const std::uint32_t kind = (word0 >> 8) & 0xFF;
+    const std::uint32_t arg = word0 >> 16;
+    text += std::to_string(pc) + ": " + OpcodeName(op);
+    if (op == VM_STR_CMP) {
+      text += " slot " + std::to_string(kind) + " width " + std::to_string(arg);
+    } else if (op == VM_IN_I || op == VM_IN_R) {
+      text += " " + std::to_string(arg) + " constants" + (kind ? " +NULL" : "");
+    } else {
+      switch (kind & 0x7F) {
+        case VM_OPND_CONST:
+          text += " const " + std::to_string(constants_[code_[pc].s[1]]);
+          break;
+        case VM_OPND_NULL:
+          text += " NULL";
+          break;
+        case VM_OPND_POP:
+          text += " pop";
+          break;
+        case VM_OPND_NONE:
+          break;
+        default:
+          text += " slot " + std::to_string(arg);
+          break;
+      }
+    }
+    text += "\n";
+  }
+  return text;
+}
+
+}  // namespace clq

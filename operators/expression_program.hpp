@@ -1,0 +1,114 @@
+// Compiles bound SQL expressions into bytecode for the expression virtual
+// machine (kernels_cl/vm.cl, opcodes in kernels_cl/vm_shared.h).
+//
+// A program runs over one relation (a table's tablet, or intermediate device
+// vectors): column references are mapped to the relation's columns, and each
+// distinct column read gets one of VM_MAX_SLOTS slots. One program holds
+// several entries (a predicate and the expressions of a projection or the
+// arguments of aggregates), so they share slots and one upload.
+//
+// Semantics are SQLite's (DESIGN.md, host/sql/bound.hpp): INTEGER is int64,
+// REAL double; division and modulo by zero give NULL; integer overflow raises
+// VM_STATUS_OVERFLOW, which the executor reports as an error; TEXT appears only
+// in comparisons of a CHAR column with string literals.
+//
+// Errors: constructs the machine cannot run (two CHAR columns compared, more
+// than VM_MAX_SLOTS columns, stack deeper than VM_MAX_STACK) throw
+// DeviceLimitError with the construct named. Not thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "host/sql/bound.hpp"
+#include "runtime/cl.hpp"
+#include "runtime/storage/types.hpp"
+
+namespace clq {
+
+struct VmInputColumn {
+  ColumnType type;
+  bool nullable = false;
+};
+
+struct VmSlot {
+  std::size_t column = 0;  // index into the relation's columns
+  ColumnType type;
+  bool nullable = false;
+};
+
+struct VmEntry {
+  std::uint32_t begin = 0;  // first instruction
+  std::uint32_t end = 0;    // one past the last
+  sql::ValueType type = sql::ValueType::kInteger;  // kInteger or kReal
+  bool may_be_null = false;
+};
+
+// Maps a kColumnRef (source, column) to the index of a relation column.
+using ColumnMapper = std::function<std::size_t(std::size_t source, std::size_t column)>;
+
+class ExpressionProgram {
+ public:
+  ExpressionProgram(std::vector<VmInputColumn> columns, ColumnMapper mapper);
+
+  // An expression of type INTEGER, REAL or NULL (a NULL-typed expression is
+  // an all-NULL INTEGER). Returns the entry index.
+  std::size_t AddValue(const sql::Expr& expr);
+  // A predicate: the entry's value is non-zero and not NULL exactly when the
+  // expression is true.
+  std::size_t AddPredicate(const sql::Expr& expr);
+
+  const VmEntry& entry(std::size_t index) const { return entries_.at(index); }
+  std::size_t entry_count() const { return entries_.size(); }
+  const std::vector<VmSlot>& slots() const { return slots_; }
+  const std::vector<cl_uint2>& code() const { return code_; }
+  const std::vector<cl_long>& constants() const { return constants_; }
+
+  // One line per instruction, for EXPLAIN and failing tests.
+  std::string Disassemble() const;
+
+ private:
+  enum class Domain { kInteger, kReal };
+  struct Operand {
+    std::uint32_t kind = 0;
+    std::uint32_t arg = 0;
+    std::uint32_t word1 = 0;
+  };
+
+  void Compile(const sql::Expr& e, Domain domain);
+  void CompileBoolean(const sql::Expr& e);
+  void CompileArithmetic(const sql::Expr& e, Domain domain);
+  void CompileComparison(const sql::Expr& e);
+  void CompileLogic(const sql::Expr& e);
+  void CompileBetween(const sql::Expr& e);
+  void CompileInList(const sql::Expr& e);
+  void CompileTextComparison(const sql::Expr& column, const sql::Expr& literal, int cmp,
+                             std::size_t position);
+  // Emits `op` combining the accumulator (left) with `right`, evaluating
+  // `left` first; uses the stack only when `right` is not a leaf.
+  void CompileBinary(const sql::Expr& left, const sql::Expr& right, std::uint32_t op,
+                     Domain domain, bool commutative);
+
+  bool IsLeaf(const sql::Expr& e) const;
+  bool IsBoolean(const sql::Expr& e) const;
+  Operand LeafOperand(const sql::Expr& e, Domain domain);
+  std::uint32_t Slot(std::size_t column);
+  std::uint32_t Constant(std::int64_t bits);
+  void Emit(std::uint32_t op, const Operand& operand);
+  void Emit(std::uint32_t op) { Emit(op, Operand{0, 0, 0}); }
+  int StackNeed(const sql::Expr& e) const;
+  bool MayBeNull(const sql::Expr& e) const;
+  static Domain DomainOf(sql::ValueType type);
+
+  std::vector<VmInputColumn> columns_;
+  ColumnMapper mapper_;
+  std::vector<VmSlot> slots_;
+  std::vector<cl_uint2> code_;
+  std::vector<cl_long> constants_;
+  std::vector<VmEntry> entries_;
+  int depth_ = 0;
+};
+
+}  // namespace clq

@@ -1,0 +1,34 @@
+#include "operators/projection.hpp"
+
+namespace clq {
+
+DeviceVector Project(QueryContext& context, Relation& relation, const DeviceProgram& program,
+                     std::size_t entry_index) {
+  Engine& engine = context.engine();
+  const VmEntry& entry = program.program().entry(entry_index);
+  const ColumnType type =
+      entry.type == sql::ValueType::kReal ? ColumnType::Double() : ColumnType::Int64();
+  DeviceVector result = AllocateVector(engine, type, relation.rows(), "projection");
+  if (entry.may_be_null) result.nulls = engine.pool().Acquire(relation.rows(), "projection NULL map");
+  cl::Kernel& kernel = engine.kernel("vm_project");
+  const std::vector<Tablet> tablets = relation.tablets();
+  for (std::size_t t = 0; t < tablets.size(); ++t) {
+    if (tablets[t].rows == 0) continue;
+    kernel.setArg(0, program.code());
+    kernel.setArg(1, program.constants());
+    kernel.setArg(2, static_cast<cl_uint>(entry.begin));
+    kernel.setArg(3, static_cast<cl_uint>(entry.end));
+    program.BindSlots(kernel, 4, relation, t);
+    kernel.setArg(20, static_cast<cl_ulong>(tablets[t].rows));
+    kernel.setArg(21, result.values.get());
+    kernel.setArg(22, static_cast<cl_uint>(0));
+    kernel.setArg(23, entry.may_be_null ? result.nulls.get() : result.values.get());
+    kernel.setArg(24, static_cast<cl_uint>(entry.may_be_null ? 1 : 0));
+    kernel.setArg(25, static_cast<cl_ulong>(tablets[t].begin));
+    kernel.setArg(26, context.status());
+    engine.Launch(kernel, engine.TilesFor(tablets[t].rows), "project");
+  }
+  return result;
+}
+
+}  // namespace clq

@@ -1,0 +1,22 @@
+#include "operators/query_context.hpp"
+
+#include "kernels_cl/vm_shared.h"
+#include "runtime/errors.hpp"
+
+namespace clq {
+
+QueryContext::QueryContext(Engine& engine)
+    : engine_(engine), status_(engine.pool().Acquire(sizeof(cl_uint), "query status")) {
+  engine_.Fill(status_.get(), 0, 0, sizeof(cl_uint), "reset status");
+}
+
+void QueryContext::CheckStatus() {
+  cl_uint status = 0;
+  engine_.Download(status_.get(), 0, sizeof(status), &status, "read status");
+  if (status & VM_STATUS_OVERFLOW) {
+    engine_.Fill(status_.get(), 0, 0, sizeof(cl_uint), "reset status");
+    throw InvalidInputError("integer overflow");
+  }
+}
+
+}  // namespace clq

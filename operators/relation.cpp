@@ -1,0 +1,51 @@
+#include "operators/relation.hpp"
+
+#include "runtime/errors.hpp"
+
+namespace clq {
+
+std::vector<VmInputColumn> Relation::columns() const {
+  std::vector<VmInputColumn> result;
+  for (std::size_t c = 0; c < column_count(); ++c) result.push_back(column(c));
+  return result;
+}
+
+TableRelation::TableRelation(Engine& engine, TablePtr table)
+    : engine_(engine), table_(std::move(table)), tablets_(engine.tables().Tablets(*table_)) {}
+
+VmInputColumn TableRelation::column(std::size_t index) const {
+  return {table_->column(index).type(), false};
+}
+
+const std::string& TableRelation::column_name(std::size_t index) const {
+  return table_->column(index).name();
+}
+
+cl::Buffer TableRelation::values(std::size_t column, std::size_t tablet) {
+  return engine_.tables().Column(table_, column, tablet);
+}
+
+void VectorRelation::Add(std::string name, DeviceVector vector) {
+  if (vectors_.empty()) rows_ = vector.size;
+  CLQ_CHECK(vector.size == rows_, "vectors of one relation differ in length");
+  names_.push_back(std::move(name));
+  vectors_.push_back(std::move(vector));
+}
+
+VmInputColumn VectorRelation::column(std::size_t index) const {
+  const DeviceVector& v = vectors_.at(index);
+  return {v.type, v.has_nulls()};
+}
+
+cl::Buffer VectorRelation::values(std::size_t column, std::size_t tablet) {
+  CLQ_CHECK(tablet == 0, "vector relations have one tablet");
+  return vectors_.at(column).values.get();
+}
+
+cl::Buffer VectorRelation::nulls(std::size_t column, std::size_t tablet) {
+  CLQ_CHECK(tablet == 0, "vector relations have one tablet");
+  const DeviceVector& v = vectors_.at(column);
+  return v.has_nulls() ? v.nulls.get() : cl::Buffer();
+}
+
+}  // namespace clq

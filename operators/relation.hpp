@@ -1,0 +1,76 @@
+// The input of an operator: device-resident columns, split into tablets.
+//
+// TableRelation is a base table (its tablets come from the engine's
+// DeviceTableCache and are uploaded on first use); VectorRelation is a set of
+// intermediate DeviceVectors of equal length (one tablet). Operators loop over
+// tablets and address rows by tablet-relative index; row ids they emit are
+// relation-wide (tablet begin + index).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "operators/device_vector.hpp"
+#include "operators/expression_program.hpp"
+#include "runtime/engine.hpp"
+#include "runtime/storage/device_table.hpp"
+#include "runtime/storage/table.hpp"
+
+namespace clq {
+
+class Relation {
+ public:
+  virtual ~Relation() = default;
+  virtual std::size_t column_count() const = 0;
+  virtual VmInputColumn column(std::size_t index) const = 0;
+  virtual const std::string& column_name(std::size_t index) const = 0;
+  virtual RowCount rows() const = 0;
+  virtual std::vector<Tablet> tablets() const = 0;
+  // Values (and NULL map, or a null cl::Buffer when the column has none) of a
+  // column in one tablet.
+  virtual cl::Buffer values(std::size_t column, std::size_t tablet) = 0;
+  virtual cl::Buffer nulls(std::size_t column, std::size_t tablet) = 0;
+
+  std::vector<VmInputColumn> columns() const;
+};
+
+class TableRelation : public Relation {
+ public:
+  TableRelation(Engine& engine, TablePtr table);
+  std::size_t column_count() const override { return table_->columns().size(); }
+  VmInputColumn column(std::size_t index) const override;
+  const std::string& column_name(std::size_t index) const override;
+  RowCount rows() const override { return table_->rows(); }
+  std::vector<Tablet> tablets() const override { return tablets_; }
+  cl::Buffer values(std::size_t column, std::size_t tablet) override;
+  cl::Buffer nulls(std::size_t, std::size_t) override { return cl::Buffer(); }
+  const TablePtr& table() const { return table_; }
+
+ private:
+  Engine& engine_;
+  TablePtr table_;
+  std::vector<Tablet> tablets_;
+};
+
+class VectorRelation : public Relation {
+ public:
+  VectorRelation() = default;
+  void Add(std::string name, DeviceVector vector);
+  std::size_t column_count() const override { return vectors_.size(); }
+  VmInputColumn column(std::size_t index) const override;
+  const std::string& column_name(std::size_t index) const override { return names_.at(index); }
+  RowCount rows() const override { return rows_; }
+  std::vector<Tablet> tablets() const override { return {{0, rows_}}; }
+  cl::Buffer values(std::size_t column, std::size_t tablet) override;
+  cl::Buffer nulls(std::size_t column, std::size_t tablet) override;
+  DeviceVector& vector(std::size_t index) { return vectors_.at(index); }
+  DeviceVector Take(std::size_t index) { return std::move(vectors_.at(index)); }
+
+ private:
+  std::vector<std::string> names_;
+  std::vector<DeviceVector> vectors_;
+  RowCount rows_ = 0;
+};
+
+}  // namespace clq

@@ -1,0 +1,17 @@
+// Exclusive prefix sum of 32-bit counts on the device (kernels scan_tiles and
+// scan_add_offsets in kernels_cl/scan.cl): work-efficient within a tile,
+// recursing over tile totals, any length. Enqueues only.
+#pragma once
+
+#include "runtime/engine.hpp"
+#include "runtime/storage/types.hpp"
+
+namespace clq {
+
+// output[i] = input[0] + ... + input[i - 1] for i < n (output may be input).
+// When `total` is given, the sum of all n inputs is written to total[0].
+// The caller guarantees that the sum fits 32 bits.
+void ExclusiveScan(Engine& engine, const cl::Buffer& input, RowCount n, const cl::Buffer& output,
+                   const cl::Buffer* total);
+
+}  // namespace clq

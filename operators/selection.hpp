@@ -1,0 +1,26 @@
+// Selection: the row ids of a relation's rows where a predicate is true, in
+// row order. Per tablet: vm_filter evaluates the predicate into a bitmap and
+// per-tile counts; the counts are scanned (operators/scan.hpp); once all
+// tablets are counted (one small read of their totals), selection_scatter
+// turns bits into row ids. The prefix scan runs over one count per tile
+// (2048 rows on GPUs), not per row, so it is never the large stage.
+//
+// The result lives on the device (late materialisation): gather the columns
+// you need with operators/gather.hpp. Blocks for the one read of the counts.
+#pragma once
+
+#include "operators/device_program.hpp"
+#include "operators/device_vector.hpp"
+#include "operators/query_context.hpp"
+#include "operators/relation.hpp"
+
+namespace clq {
+
+RowIds Select(QueryContext& context, Relation& relation, const DeviceProgram& program,
+              std::size_t predicate_entry);
+
+// Number of rows where the predicate is true, without producing row ids.
+RowCount CountWhere(QueryContext& context, Relation& relation, const DeviceProgram& program,
+                    std::size_t predicate_entry);
+
+}  // namespace clq

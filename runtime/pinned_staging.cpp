@@ -1,0 +1,65 @@
+#include "runtime/pinned_staging.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+namespace clq {
+
+void ParallelCopy(std::byte* target, const std::byte* source, std::size_t bytes) {
+  constexpr std::size_t kPerThread = 8u << 20;
+  const std::size_t hardware = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t threads = std::min<std::size_t>({hardware, 8, bytes / kPerThread});
+  if (threads <= 1) {
+    std::memcpy(target, source, bytes);
+    return;
+  }
+  const std::size_t share = (bytes / threads + 63) / 64 * 64;
+  std::vector<std::thread> workers;
+  for (std::size_t t = 1; t < threads; ++t) {
+    const std::size_t begin = std::min(bytes, t * share);
+    const std::size_t end = std::min(bytes, begin + share);
+    workers.emplace_back([=] { std::memcpy(target + begin, source + begin, end - begin); });
+  }
+  std::memcpy(target, source, std::min(bytes, share));
+  for (std::thread& w : workers) w.join();
+}
+
+PinnedStaging::PinnedStaging(const cl::Context& context, cl::CommandQueue queue)
+    : queue_(std::move(queue)) {
+  for (int i = 0; i < 2; ++i) {
+    buffers_[i] = cl::Buffer(context, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_ONLY, kChunkBytes);
+    mapped_[i] = static_cast<std::byte*>(
+        queue_.enqueueMapBuffer(buffers_[i], CL_TRUE, CL_MAP_WRITE, 0, kChunkBytes));
+  }
+}
+
+PinnedStaging::~PinnedStaging() {
+  try {
+    for (int i = 0; i < 2; ++i) queue_.enqueueUnmapMemObject(buffers_[i], mapped_[i]);
+    queue_.finish();
+  } catch (const cl::Error&) {
+    // The context's release frees the memory anyway.
+  }
+}
+
+void PinnedStaging::Upload(const cl::Buffer& target, std::uint64_t offset, std::uint64_t bytes,
+                           const std::byte* source,
+                           const std::function<void(const cl::Event&, std::uint64_t)>& on_chunk) {
+  cl::Event in_flight[2];
+  int next = 0;
+  for (std::uint64_t done = 0; done < bytes; done += kChunkBytes) {
+    const std::uint64_t chunk = std::min(kChunkBytes, bytes - done);
+    if (in_flight[next]()) in_flight[next].wait();  // the staging buffer is free again
+    ParallelCopy(mapped_[next], source + done, chunk);
+    queue_.enqueueWriteBuffer(target, CL_FALSE, offset + done, chunk, mapped_[next], nullptr,
+                              &in_flight[next]);
+    on_chunk(in_flight[next], chunk);
+    next ^= 1;
+  }
+  for (cl::Event& e : in_flight)
+    if (e()) e.wait();
+}
+
+}  // namespace clq

@@ -1,0 +1,92 @@
+#include "runtime/storage/device_table.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "runtime/engine.hpp"
+#include "runtime/errors.hpp"
+
+namespace clq {
+
+DeviceTableCache::DeviceTableCache(Engine& engine, std::uint64_t budget_bytes)
+    : engine_(engine), budget_bytes_(budget_bytes) {}
+
+RowCount DeviceTableCache::TabletRows(const Table& table) const {
+  std::uint32_t widest = 1;
+  for (const clq::Column& c : table.columns()) widest = std::max(widest, c.type().width);
+  RowCount rows = engine_.info().max_alloc_bytes / widest;
+  if (const char* cap = std::getenv("CLQ_TABLET_ROWS"); cap != nullptr && *cap != '\0') {
+    const unsigned long long value = std::strtoull(cap, nullptr, 10);
+    if (value > 0) rows = std::min<RowCount>(rows, value);
+  }
+  // Whole 32-row words keep selection bitmaps of different tablets apart.
+  if (rows >= 64) rows -= rows % 32;
+  return std::max<RowCount>(rows, 1);
+}
+
+std::vector<Tablet> DeviceTableCache::Tablets(const Table& table) const {
+  const RowCount per_tablet = TabletRows(table);
+  std::vector<Tablet> tablets;
+  for (RowCount begin = 0; begin < table.rows(); begin += per_tablet)
+    tablets.push_back({begin, std::min(per_tablet, table.rows() - begin)});
+  if (tablets.empty()) tablets.push_back({0, 0});
+  return tablets;
+}
+
+void DeviceTableCache::MakeRoom(std::uint64_t bytes, const std::string& what) {
+  // Drop entries of tables that no longer exist first.
+  for (auto it = entries_.begin(); it != entries_.end();) {
+    if (it->second.table.expired()) {
+      resident_bytes_ -= it->second.bytes;
+      it = entries_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  while (resident_bytes_ + bytes > budget_bytes_ && !entries_.empty()) {
+    auto oldest = std::min_element(entries_.begin(), entries_.end(), [](const auto& a, const auto& b) {
+      return a.second.last_use < b.second.last_use;
+    });
+    resident_bytes_ -= oldest->second.bytes;
+    entries_.erase(oldest);
+  }
+  if (resident_bytes_ + bytes > budget_bytes_) {
+    throw DeviceLimitError(what + " needs " + std::to_string(bytes) +
+                           " bytes, more than the device-memory budget for tables (" +
+                           std::to_string(budget_bytes_) + " bytes)");
+  }
+}
+
+cl::Buffer DeviceTableCache::Column(const TablePtr& table, std::size_t column, std::size_t tablet) {
+  const Key key{table->id(), column, tablet};
+  ++clock_;
+  if (auto it = entries_.find(key); it != entries_.end()) {
+    it->second.last_use = clock_;
+    return it->second.buffer.get();
+  }
+  const std::vector<Tablet> tablets = Tablets(*table);
+  CLQ_CHECK(tablet < tablets.size(), "tablet index out of range");
+  const clq::Column& c = table->column(column);
+  const std::uint64_t bytes = tablets[tablet].rows * c.type().width;
+  const std::string what = "column " + c.name() + " of " + table->name() + " (tablet " +
+                           std::to_string(tablet) + ")";
+  MakeRoom(bytes, what);
+  Entry entry;
+  entry.buffer = engine_.pool().Acquire(bytes, what);
+  entry.bytes = entry.buffer.capacity();
+  entry.last_use = clock_;
+  entry.table = table;
+  engine_.UploadStaged(entry.buffer.get(), 0, bytes, c.bytes() + tablets[tablet].begin * c.type().width,
+                       "upload " + table->name() + "." + c.name());
+  cl::Buffer buffer = entry.buffer.get();
+  resident_bytes_ += entry.bytes;
+  entries_.emplace(key, std::move(entry));
+  return buffer;
+}
+
+void DeviceTableCache::Clear() {
+  entries_.clear();
+  resident_bytes_ = 0;
+}
+
+}  // namespace clq

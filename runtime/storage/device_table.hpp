@@ -1,0 +1,79 @@
+// Tables resident on one device, as tablets.
+//
+// A table goes to the device as tablets: row ranges of equal length (the last
+// may be shorter) such that each column of a tablet fits one buffer within
+// CL_DEVICE_MAX_MEM_ALLOC_SIZE. Each (column, tablet) is a separate buffer,
+// uploaded on first use (through the engine's pinned staging) and kept
+// resident for later queries of the same process, so only the columns a
+// query reads travel. Entries are keyed by Table::id(): two tables that share
+// host data still get their own device copies.
+//
+// CLQ_TABLET_ROWS caps the rows per tablet, so tests can force tiny tablets
+// and exercise every operator across tablet boundaries.
+//
+// Memory: resident columns are limited to a budget (half the device's global
+// memory by default); least recently used columns are evicted to make room.
+// A single column tablet that does not fit throws DeviceLimitError.
+//
+// Not thread-safe; owned by (and used with) one Engine.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <utility>
+
+#include "runtime/buffer_pool.hpp"
+#include "runtime/storage/table.hpp"
+
+namespace clq {
+
+class Engine;
+
+struct Tablet {
+  RowCount begin = 0;
+  RowCount rows = 0;
+};
+
+class DeviceTableCache {
+ public:
+  DeviceTableCache(Engine& engine, std::uint64_t budget_bytes);
+
+  // Rows per tablet of `table` on this device.
+  RowCount TabletRows(const Table& table) const;
+  // The tablets of `table`; at least one, even for an empty table.
+  std::vector<Tablet> Tablets(const Table& table) const;
+
+  // The device buffer holding `column` of tablet `tablet` (uploads it on first
+  // use). The buffer stays valid while the caller holds the cl::Buffer, even if
+  // the cache evicts its entry.
+  cl::Buffer Column(const TablePtr& table, std::size_t column, std::size_t tablet);
+
+  // Drops every resident column.
+  void Clear();
+  std::uint64_t resident_bytes() const { return resident_bytes_; }
+  std::uint64_t budget_bytes() const { return budget_bytes_; }
+
+ private:
+  struct Key {
+    std::uint64_t table_id;
+    std::size_t column;
+    std::size_t tablet;
+    auto operator<=>(const Key&) const = default;
+  };
+  struct Entry {
+    DeviceBuffer buffer;
+    std::uint64_t bytes = 0;
+    std::uint64_t last_use = 0;
+    std::weak_ptr<const Table> table;
+  };
+  void MakeRoom(std::uint64_t bytes, const std::string& what);
+
+  Engine& engine_;
+  std::uint64_t budget_bytes_;
+  std::uint64_t resident_bytes_ = 0;
+  std::uint64_t clock_ = 0;
+  std::map<Key, Entry> entries_;
+};
+
+}  // namespace clq
