@@ -4,6 +4,11 @@
 
 namespace clq {
 
+VectorView View(const DeviceVector& vector) {
+  return {vector.values.get(), vector.has_nulls() ? vector.nulls.get() : cl::Buffer(), vector.type,
+          vector.size};
+}
+
 DeviceVector AllocateVector(Engine& engine, ColumnType type, RowCount size, const char* purpose) {
   DeviceVector vector;
   vector.type = type;

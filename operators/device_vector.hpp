@@ -29,6 +29,20 @@ struct DeviceVector {
   std::uint64_t byte_size() const { return size * type.width; }
 };
 
+// A read-only view of device values without ownership: a DeviceVector's
+// buffers, or one tablet of a table column. `nulls` is a null cl::Buffer when
+// no value is NULL. Valid while the viewed buffers live.
+struct VectorView {
+  cl::Buffer values;
+  cl::Buffer nulls;
+  ColumnType type = ColumnType::Int64();
+  RowCount size = 0;
+
+  bool has_nulls() const { return nulls() != nullptr; }
+};
+
+VectorView View(const DeviceVector& vector);
+
 struct RowIds {
   DeviceBuffer ids;  // size uint32 values
   RowCount size = 0;

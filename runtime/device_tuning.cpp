@@ -30,7 +30,7 @@ std::string DeviceTuning::Describe() const {
 
 DeviceTuning ChooseTuning(const DeviceInfo& info) {
   DeviceTuning tuning;
-  if (info.kind == DeviceKind::kCpu) {
+  if (UseCpuKernelPaths(info)) {
     tuning.work_group_size = 1024;
     tuning.items_per_thread = 1;
   } else {
@@ -46,13 +46,25 @@ DeviceTuning ChooseTuning(const DeviceInfo& info) {
   return tuning;
 }
 
+bool UseCpuKernelPaths(const DeviceInfo& info) {
+  // CLQ_KERNEL_PATHS=gpu lets PoCL run the GPU variants (tree reductions,
+  // Blelloch scans, striped items) so CI checks them without a GPU.
+  if (const char* paths = std::getenv("CLQ_KERNEL_PATHS"); paths != nullptr && *paths != '\0') {
+    const std::string value = paths;
+    if (value == "gpu") return false;
+    if (value == "cpu") return true;
+    throw InvalidInputError("CLQ_KERNEL_PATHS=" + value + " is neither gpu nor cpu");
+  }
+  return info.kind == DeviceKind::kCpu;
+}
+
 std::string BuildOptions(const DeviceInfo& info, const DeviceTuning& tuning) {
   std::string options = "-cl-std=CL1.2";
   options += " -DWG_SIZE=" + std::to_string(tuning.work_group_size);
   options += " -DIPT=" + std::to_string(tuning.items_per_thread);
   options += " -DHAS_FP64=" + std::string(info.fp64 ? "1" : "0");
   options += " -DHAS_INT64_ATOMICS=" + std::string(info.int64_atomics ? "1" : "0");
-  options += std::string(" -DDEVICE_IS_CPU=") + (info.kind == DeviceKind::kCpu ? "1" : "0");
+  options += std::string(" -DDEVICE_IS_CPU=") + (UseCpuKernelPaths(info) ? "1" : "0");
   return options;
 }
 

@@ -31,6 +31,10 @@ struct DeviceTuning {
 // device's maximum work-group size.
 DeviceTuning ChooseTuning(const DeviceInfo& info);
 
+// Whether kernels take their CPU variants on this device (CLQ_KERNEL_PATHS
+// overrides the device type, so the GPU variants can be tested on PoCL).
+bool UseCpuKernelPaths(const DeviceInfo& info);
+
 // The -D options every program on this device is built with.
 std::string BuildOptions(const DeviceInfo& info, const DeviceTuning& tuning);
 

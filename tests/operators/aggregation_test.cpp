@@ -1,0 +1,135 @@
+#include "operators/aggregation.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <limits>
+
+#include "kernels_cl/vm_shared.h"
+#include "runtime/errors.hpp"
+#include "tests/operators/operator_test_util.hpp"
+#include "tests/support/device_fixture.hpp"
+#include "tests/support/expr_builder.hpp"
+
+namespace clq {
+namespace {
+
+using namespace clq::testing;  // NOLINT: test helpers
+
+class AggregationTest : public DeviceTest {};
+
+struct Run {
+  std::vector<AggregateValue> values;
+};
+
+// COUNT(*), SUM(a), MIN(b), MAX(b), SUM(c), MIN(c), MAX(c), COUNT(b / a) over rows where `predicate`.
+std::vector<AggregateValue> RunAggregates(Engine& e, const TablePtr& t,
+                                          const std::optional<sql::Expr>& predicate) {
+  TableRelation relation(e, t);
+  ExpressionProgram program(relation.columns(), IdentityMapper());
+  std::optional<std::size_t> pred;
+  if (predicate) pred = program.AddPredicate(*predicate);
+  const std::size_t a = program.AddValue(IntCol(0));
+  const std::size_t b = program.AddValue(IntCol(1));
+  const std::size_t c = program.AddValue(RealCol(2));
+  const std::size_t ratio = program.AddValue(Bin(Op::kDivide, IntCol(1), IntCol(0)));
+  QueryContext context(e);
+  DeviceProgram device_program(e, program);
+  return Aggregate(context, relation, device_program, pred,
+                   {{VM_AGG_COUNT, std::nullopt},
+                    {VM_AGG_SUM_I, a},
+                    {VM_AGG_MIN_I, b},
+                    {VM_AGG_MAX_I, b},
+                    {VM_AGG_SUM_R, c},
+                    {VM_AGG_MIN_R, c},
+                    {VM_AGG_MAX_R, c},
+                    {VM_AGG_COUNT, ratio}});
+}
+
+void CheckAgainstCpu(Engine& e, const TablePtr& t, std::int32_t threshold) {
+  const auto a = t->column(0).int32s();
+  const auto b = t->column(1).int64s();
+  const auto c = t->column(2).doubles();
+  std::int64_t count = 0, sum_a = 0, count_ratio = 0;
+  std::int64_t min_b = std::numeric_limits<std::int64_t>::max();
+  std::int64_t max_b = std::numeric_limits<std::int64_t>::min();
+  double sum_c = 0, min_c = 1e300, max_c = -1e300;
+  for (RowCount i = 0; i < t->rows(); ++i) {
+    if (!(a[i] < threshold)) continue;
+    ++count;
+    sum_a += a[i];
+    min_b = std::min(min_b, b[i]);
+    max_b = std::max(max_b, b[i]);
+    sum_c += c[i];
+    min_c = std::min(min_c, c[i]);
+    max_c = std::max(max_c, c[i]);
+    count_ratio += a[i] != 0;
+  }
+  const auto got = RunAggregates(e, t, Bin(Op::kLess, IntCol(0), Int(threshold)));
+  ASSERT_EQ(got.size(), 8u);
+  EXPECT_EQ(got[0].count, static_cast<std::uint64_t>(count));
+  EXPECT_EQ(got[1].count, static_cast<std::uint64_t>(count));
+  if (count > 0) {
+    EXPECT_EQ(got[1].bits, sum_a);
+    EXPECT_EQ(got[2].bits, min_b);
+    EXPECT_EQ(got[3].bits, max_b);
+    EXPECT_NEAR(got[4].real(), sum_c, 1e-9 * std::max(1.0, std::fabs(sum_c)));
+    EXPECT_EQ(got[5].real(), min_c);
+    EXPECT_EQ(got[6].real(), max_c);
+  }
+  EXPECT_EQ(got[7].count, static_cast<std::uint64_t>(count_ratio));
+}
+
+TEST_P(AggregationTest, EdgeSizesAndSelectivities) {
+  Engine& e = engine();
+  const RowCount tile = e.tuning().tile_size();
+  const RowCount wg = e.tuning().work_group_size;
+  for (RowCount rows : {RowCount{0}, RowCount{1}, wg - 1, wg + 1, tile - 1, tile, tile + 1,
+                        tile * 7 + 3}) {
+    TablePtr t = RandomTable(rows, 300 + static_cast<std::uint32_t>(rows), false);
+    for (std::int32_t threshold : {-5000, 0, 5000}) CheckAgainstCpu(e, t, threshold);
+  }
+}
+
+TEST_P(AggregationTest, ManyGroupsNeedSeveralMergeRounds) {
+  Engine& e = engine();
+  const RowCount tile = e.tuning().tile_size();
+  TablePtr t = RandomTable(std::min<RowCount>(tile * tile + 5, 3'000'000), 41, false);
+  CheckAgainstCpu(e, t, 100);
+}
+
+TEST_P(AggregationTest, AcrossTablets) {
+  Engine& e = engine();
+  setenv("CLQ_TABLET_ROWS", "1234", 1);
+  TablePtr t = RandomTable(20'000, 43, false);
+  CheckAgainstCpu(e, t, 250);
+  unsetenv("CLQ_TABLET_ROWS");
+}
+
+TEST_P(AggregationTest, EmptyInputGivesZeroCounts) {
+  Engine& e = engine();
+  TablePtr t = RandomTable(0, 1, false);
+  const auto got = RunAggregates(e, t, std::nullopt);
+  for (const AggregateValue& v : got) EXPECT_EQ(v.count, 0u);
+}
+
+TEST_P(AggregationTest, SumOverflowIsAnError) {
+  Engine& e = engine();
+  Schema schema{{"x", ColumnType::Int64()}};
+  TableBuilder builder("big", schema, 3000);
+  for (RowCount i = 0; i < 3000; ++i)
+    builder.column_values<std::int64_t>(0)[i] = std::numeric_limits<std::int64_t>::max() / 1000;
+  TablePtr t = builder.Finish();
+  TableRelation relation(e, t);
+  ExpressionProgram program(relation.columns(), IdentityMapper());
+  const std::size_t x = program.AddValue(IntCol(0));
+  QueryContext context(e);
+  DeviceProgram device_program(e, program);
+  EXPECT_THROW(Aggregate(context, relation, device_program, std::nullopt, {{VM_AGG_SUM_I, x}}),
+               InvalidInputError);
+}
+
+CLQ_INSTANTIATE_DEVICE_TESTS(AggregationTest);
+
+}  // namespace
+}  // namespace clq

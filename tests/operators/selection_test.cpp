@@ -1,0 +1,109 @@
+#include "operators/selection.hpp"
+
+#include <gtest/gtest.h>
+
+#include "operators/gather.hpp"
+#include "tests/operators/operator_test_util.hpp"
+#include "tests/support/device_fixture.hpp"
+#include "tests/support/expr_builder.hpp"
+
+namespace clq {
+namespace {
+
+using namespace clq::testing;  // NOLINT: test helpers
+
+class SelectionTest : public DeviceTest {};
+
+std::vector<std::uint32_t> SelectOnDevice(Engine& e, const TablePtr& t, const sql::Expr& predicate,
+                                          RowCount* counted = nullptr) {
+  TableRelation relation(e, t);
+  ExpressionProgram program(relation.columns(), IdentityMapper());
+  const std::size_t entry = program.AddPredicate(predicate);
+  QueryContext context(e);
+  DeviceProgram device_program(e, program);
+  RowIds ids = Select(context, relation, device_program, entry);
+  if (counted != nullptr) *counted = CountWhere(context, relation, device_program, entry);
+  return DownloadRowIds(e, ids);
+}
+
+std::vector<std::uint32_t> Expected(const TablePtr& t, const std::function<bool(RowCount)>& keep) {
+  std::vector<std::uint32_t> rows;
+  for (RowCount i = 0; i < t->rows(); ++i)
+    if (keep(i)) rows.push_back(static_cast<std::uint32_t>(i));
+  return rows;
+}
+
+// The thesis selection: unique1 > 1000 AND unique1 < 6000 AND unique2 % 2 = 0 AND two = 0,
+// here a > -300 AND a < 500 AND b % 2 = 0 AND a % 2 = 0.
+sql::Expr ThesisLike() {
+  return Bin(Op::kAnd,
+             Bin(Op::kAnd,
+                 Bin(Op::kAnd, Bin(Op::kGreater, IntCol(0), Int(-300)), Bin(Op::kLess, IntCol(0), Int(500))),
+                 Bin(Op::kEqual, Bin(Op::kModulo, IntCol(1), Int(2)), Int(0))),
+             Bin(Op::kEqual, Bin(Op::kModulo, IntCol(0), Int(2)), Int(0)));
+}
+
+TEST_P(SelectionTest, EdgeSizesInRowOrder) {
+  Engine& e = engine();
+  const RowCount tile = e.tuning().tile_size();
+  const RowCount wg = e.tuning().work_group_size;
+  for (RowCount rows : {RowCount{0}, RowCount{1}, RowCount{31}, RowCount{32}, RowCount{33}, wg - 1,
+                        wg + 1, tile - 1, tile, tile + 1, 5 * tile + 17}) {
+    TablePtr t = RandomTable(rows, 100 + static_cast<std::uint32_t>(rows), false);
+    const auto a = t->column(0).int32s();
+    const auto b = t->column(1).int64s();
+    RowCount counted = 0;
+    const auto got = SelectOnDevice(e, t, ThesisLike(), &counted);
+    const auto want = Expected(t, [&](RowCount i) {
+      return a[i] > -300 && a[i] < 500 && b[i] % 2 == 0 && a[i] % 2 == 0;
+    });
+    EXPECT_EQ(got, want) << "rows " << rows;
+    EXPECT_EQ(counted, want.size()) << "rows " << rows;
+  }
+}
+
+TEST_P(SelectionTest, NoneAndAllRows) {
+  Engine& e = engine();
+  TablePtr t = RandomTable(3 * e.tuning().tile_size() + 3, 3, false);
+  EXPECT_TRUE(SelectOnDevice(e, t, Bin(Op::kGreater, IntCol(0), Int(5000))).empty());
+  EXPECT_EQ(SelectOnDevice(e, t, Bin(Op::kLess, IntCol(0), Int(5000))),
+            Expected(t, [](RowCount) { return true; }));
+  // NULL is not true: b / (a - a) > 0 selects nothing.
+  EXPECT_TRUE(SelectOnDevice(e, t, Bin(Op::kGreater, Bin(Op::kDivide, IntCol(1), Bin(Op::kSubtract, IntCol(0), IntCol(0))), Int(0))).empty());
+  // A bare integer column is true when non-zero (SQLite).
+  const auto a = t->column(0).int32s();
+  EXPECT_EQ(SelectOnDevice(e, t, IntCol(0)), Expected(t, [&](RowCount i) { return a[i] != 0; }));
+  const auto c = t->column(2).doubles();
+  EXPECT_EQ(SelectOnDevice(e, t, RealCol(2)), Expected(t, [&](RowCount i) { return c[i] != 0.0; }));
+}
+
+TEST_P(SelectionTest, AcrossTabletsAndGather) {
+  Engine& e = engine();
+  setenv("CLQ_TABLET_ROWS", "999", 1);
+  TablePtr t = RandomTable(10'000, 77, false);
+  ASSERT_GT(e.tables().Tablets(*t).size(), 5u);
+  const auto a = t->column(0).int32s();
+  const auto b = t->column(1).int64s();
+  const auto want = Expected(t, [&](RowCount i) {
+    return a[i] > -300 && a[i] < 500 && b[i] % 2 == 0 && a[i] % 2 == 0;
+  });
+  EXPECT_EQ(SelectOnDevice(e, t, ThesisLike()), want);
+  // Gather every column of the selected rows across tablets.
+  TableRelation relation(e, t);
+  RowIds ids = UploadRowIds(e, want);
+  DeviceVector b_values = GatherColumn(e, relation, 1, ids);
+  DeviceVector s_values = GatherColumn(e, relation, 3, ids);
+  const auto got_b = DownloadValues<std::int64_t>(e, b_values);
+  const auto got_s = DownloadValues<char>(e, s_values);
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    ASSERT_EQ(got_b[i], b[want[i]]);
+    ASSERT_EQ(std::string_view(got_s.data() + i * 8, 8),
+              std::string_view(reinterpret_cast<const char*>(t->column(3).bytes()) + want[i] * 8, 8));
+  }
+  unsetenv("CLQ_TABLET_ROWS");
+}
+
+CLQ_INSTANTIATE_DEVICE_TESTS(SelectionTest);
+
+}  // namespace
+}  // namespace clq
