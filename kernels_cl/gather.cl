@@ -47,3 +47,12 @@ KERNEL void gather_bytes(__global const uchar* source, uint width, __global cons
     }
   }
 }
+
+// target[i] = first + i: the row ids of a contiguous range.
+KERNEL void gather_iota(__global uint* target, ulong n, uint first) {
+  const ulong start = tile_start();
+  for (uint k = 0; k < IPT; ++k) {
+    const ulong i = tile_item(start, k);
+    if (i < n) target[i] = first + (uint)i;
+  }
+}

@@ -1,0 +1,132 @@
+#include "host/result_format.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+#include "host/json_writer.hpp"
+#include "host/text_table.hpp"
+
+namespace clq {
+namespace {
+
+std::string RoundTripReal(double value) {
+  if (std::isnan(value)) return "NaN";
+  if (std::isinf(value)) return value > 0 ? "Inf" : "-Inf";
+  char text[40];
+  std::snprintf(text, sizeof(text), "%.17g", value);
+  return text;
+}
+
+std::string CsvField(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) {
+    if (c == '"') quoted += '"';
+    quoted += c;
+  }
+  return quoted + "\"";
+}
+
+}  // namespace
+
+std::string FormatReal(double value) {
+  if (std::isnan(value)) return "NaN";
+  if (std::isinf(value)) return value > 0 ? "Inf" : "-Inf";
+  char text[40];
+  std::snprintf(text, sizeof(text), "%.15g", value);
+  std::string s = text;
+  if (s.find_first_of(".eE") == std::string::npos) s += ".0";
+  return s;
+}
+
+std::string FormatValue(const ResultColumn& column, RowCount row) {
+  if (column.type == sql::ValueType::kNull || column.IsNull(row)) return "NULL";
+  switch (column.type) {
+    case sql::ValueType::kInteger:
+      return std::to_string(column.integers[row]);
+    case sql::ValueType::kReal:
+      return FormatReal(column.reals[row]);
+    case sql::ValueType::kText:
+      return std::string(column.TextAt(row));
+    case sql::ValueType::kNull:
+      break;
+  }
+  return "NULL";
+}
+
+std::string FormatTable(const QueryResult& result, std::uint64_t max_rows) {
+  std::vector<std::string> header;
+  for (const ResultColumn& c : result.columns) header.push_back(c.name);
+  TextTable table(header);
+  const RowCount shown = std::min<RowCount>(result.rows, max_rows);
+  for (RowCount r = 0; r < shown; ++r) {
+    std::vector<std::string> row;
+    for (const ResultColumn& c : result.columns) row.push_back(FormatValue(c, r));
+    table.AddRow(std::move(row));
+  }
+  std::string text = table.Render();
+  if (shown < result.rows) {
+    text += "... " + std::to_string(result.rows - shown) + " more rows (" +
+            std::to_string(result.rows) + " in all; use --out FILE for everything)\n";
+  } else {
+    text += "(" + std::to_string(result.rows) + (result.rows == 1 ? " row)\n" : " rows)\n");
+  }
+  return text;
+}
+
+std::string FormatCsv(const QueryResult& result) {
+  std::string text;
+  for (std::size_t c = 0; c < result.columns.size(); ++c) {
+    if (c > 0) text += ',';
+    text += CsvField(result.columns[c].name);
+  }
+  text += "\r\n";
+  for (RowCount r = 0; r < result.rows; ++r) {
+    for (std::size_t c = 0; c < result.columns.size(); ++c) {
+      if (c > 0) text += ',';
+      const ResultColumn& column = result.columns[c];
+      if (column.type == sql::ValueType::kNull || column.IsNull(r)) continue;
+      if (column.type == sql::ValueType::kReal) {
+        text += RoundTripReal(column.reals[r]);
+      } else {
+        text += CsvField(FormatValue(column, r));
+      }
+    }
+    text += "\r\n";
+  }
+  return text;
+}
+
+std::string FormatJson(const QueryResult& result) {
+  JsonWriter json;
+  json.BeginArray();
+  for (RowCount r = 0; r < result.rows; ++r) {
+    json.BeginObject();
+    for (const ResultColumn& c : result.columns) {
+      json.Key(c.name);
+      if (c.type == sql::ValueType::kNull || c.IsNull(r)) {
+        json.Null();
+        continue;
+      }
+      switch (c.type) {
+        case sql::ValueType::kInteger:
+          json.Int(c.integers[r]);
+          break;
+        case sql::ValueType::kReal:
+          json.Double(c.reals[r]);
+          break;
+        case sql::ValueType::kText:
+          json.String(c.TextAt(r));
+          break;
+        case sql::ValueType::kNull:
+          json.Null();
+          break;
+      }
+    }
+    json.EndObject();
+  }
+  json.EndArray();
+  return json.str() + "\n";
+}
+
+}  // namespace clq

@@ -1,0 +1,63 @@
+// Physical planning of a bound SELECT: which filters run on which table,
+// how tables are joined, and which pipeline computes the outputs. The plan
+// holds decisions only; QueryExecutor runs it and ExplainPlan prints the
+// kernel pipeline it implies.
+//
+// Decisions (DESIGN.md, "Planner"):
+//  - WHERE is split into AND-conjuncts; a conjunct reading one table is pushed
+//    below the joins and evaluated by that table's filter pass;
+//  - a conjunct `expr(A) = expr(B)` between two tables with integer operands
+//    is a join edge; tables are joined greedily, the smaller estimated input
+//    building the hash table; other multi-table conjuncts are residual filters
+//    evaluated on the joined rows;
+//  - a single-table aggregate without GROUP BY fuses its filter into the
+//    aggregation pass (one read of the columns).
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "host/sql/bound.hpp"
+#include "runtime/engine.hpp"
+
+namespace clq {
+
+struct SourcePlan {
+  std::size_t source = 0;
+  std::vector<sql::Expr> filters;  // conjuncts that read only this source
+};
+
+struct JoinEdge {
+  std::size_t left_source = 0;
+  std::size_t right_source = 0;
+  sql::Expr left_key;   // reads only left_source
+  sql::Expr right_key;  // reads only right_source
+};
+
+enum class AggregationMode { kNone, kUngrouped, kGrouped };
+
+struct QueryPlan {
+  const sql::BoundSelect* select = nullptr;
+  std::vector<SourcePlan> sources;   // one per FROM entry, same order
+  std::vector<JoinEdge> join_edges;  // in the order they are applied
+  std::vector<sql::Expr> residual;   // multi-table conjuncts applied after the joins
+  AggregationMode aggregation = AggregationMode::kNone;
+  bool fused_aggregate = false;      // single source, ungrouped, filter fused
+  bool needs_radix_select = false;   // MEDIAN / QUANTILE without GROUP BY
+};
+
+QueryPlan PlanQuery(const sql::BoundSelect& select);
+
+// The kernel pipeline of a plan on an engine's device, one step per line,
+// with the work-group geometry; for EXPLAIN.
+std::string ExplainPlan(const QueryPlan& plan, const Engine& engine);
+
+// Sources (FROM indexes) an expression reads, ascending.
+std::vector<std::size_t> SourcesOf(const sql::Expr& expr);
+
+// Splits an expression into its AND-conjuncts.
+void SplitConjuncts(const sql::Expr& expr, std::vector<sql::Expr>& out);
+
+}  // namespace clq

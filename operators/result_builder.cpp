@@ -1,0 +1,116 @@
+#include "operators/result_builder.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "runtime/errors.hpp"
+
+namespace clq {
+namespace {
+
+// Fills `column` (whose type is set) from raw fixed-width values.
+void FillFromBytes(ResultColumn& column, ColumnType type, const std::byte* data, RowCount rows) {
+  switch (column.type) {
+    case sql::ValueType::kInteger:
+      column.integers.resize(rows);
+      if (type.type == DataType::kInt32) {
+        const auto* v = reinterpret_cast<const std::int32_t*>(data);
+        std::copy(v, v + rows, column.integers.begin());
+      } else if (type.type == DataType::kInt64) {
+        std::memcpy(column.integers.data(), data, rows * sizeof(std::int64_t));
+      } else {
+        throw InternalError("INTEGER result from a " + type.ToString() + " vector");
+      }
+      break;
+    case sql::ValueType::kReal:
+      column.reals.resize(rows);
+      if (type.type == DataType::kDouble) {
+        std::memcpy(column.reals.data(), data, rows * sizeof(double));
+      } else if (type.type == DataType::kInt32) {
+        const auto* v = reinterpret_cast<const std::int32_t*>(data);
+        std::copy(v, v + rows, column.reals.begin());
+      } else if (type.type == DataType::kInt64) {
+        const auto* v = reinterpret_cast<const std::int64_t*>(data);
+        for (RowCount i = 0; i < rows; ++i) column.reals[i] = static_cast<double>(v[i]);
+      } else {
+        throw InternalError("REAL result from a CHAR vector");
+      }
+      break;
+    case sql::ValueType::kText:
+      CLQ_CHECK(type.type == DataType::kChar, "TEXT result from a numeric vector");
+      column.text_width = type.width;
+      column.text.resize(rows * type.width);
+      std::memcpy(column.text.data(), data, rows * type.width);
+      break;
+    case sql::ValueType::kNull:
+      column.nulls.assign(rows, 1);
+      break;
+  }
+}
+
+}  // namespace
+
+ResultColumn DownloadResultColumn(Engine& engine, const std::string& name, sql::ValueType type,
+                                  const DeviceVector& vector) {
+  ResultColumn column;
+  column.name = name;
+  column.type = type;
+  std::vector<std::byte> bytes(vector.byte_size());
+  engine.Download(vector.values.get(), 0, bytes.size(), bytes.data(), "download result");
+  FillFromBytes(column, vector.type, bytes.data(), vector.size);
+  if (vector.has_nulls() && type != sql::ValueType::kNull) {
+    column.nulls = DownloadNulls(engine, vector);
+    if (std::none_of(column.nulls.begin(), column.nulls.end(), [](std::uint8_t n) { return n != 0; }))
+      column.nulls.clear();
+  }
+  return column;
+}
+
+ResultColumn HostResultColumn(const std::string& name, sql::ValueType type, const Column& source,
+                              RowCount begin, RowCount rows) {
+  ResultColumn column;
+  column.name = name;
+  column.type = type;
+  FillFromBytes(column, source.type(), source.bytes() + begin * source.type().width, rows);
+  return column;
+}
+
+ResultColumn ValuesResultColumn(const std::string& name, sql::ValueType type,
+                                const std::vector<sql::Value>& values) {
+  ResultColumn column;
+  column.name = name;
+  column.type = type;
+  bool any_null = false;
+  for (const sql::Value& v : values) any_null |= v.is_null();
+  if (any_null) column.nulls.resize(values.size());
+  std::uint32_t width = 1;
+  for (const sql::Value& v : values)
+    if (v.type == sql::ValueType::kText) width = std::max<std::uint32_t>(width, static_cast<std::uint32_t>(v.text.size()));
+  if (type == sql::ValueType::kText) {
+    column.text_width = width;
+    column.text.assign(values.size() * width, '\0');
+  }
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const sql::Value& v = values[i];
+    if (v.is_null()) column.nulls[i] = 1;
+    switch (type) {
+      case sql::ValueType::kInteger:
+        column.integers.push_back(v.is_null() ? 0 : v.integer);
+        break;
+      case sql::ValueType::kReal:
+        column.reals.push_back(v.is_null() ? 0.0
+                               : v.type == sql::ValueType::kReal ? v.real
+                                                                 : static_cast<double>(v.integer));
+        break;
+      case sql::ValueType::kText:
+        std::memcpy(column.text.data() + i * width, v.text.data(), v.text.size());
+        break;
+      case sql::ValueType::kNull:
+        break;
+    }
+  }
+  if (type == sql::ValueType::kNull) column.nulls.assign(values.size(), 1);
+  return column;
+}
+
+}  // namespace clq

@@ -1,0 +1,184 @@
+#include "operators/row_set.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "operators/device_program.hpp"
+#include "operators/gather.hpp"
+#include "operators/projection.hpp"
+#include "operators/selection.hpp"
+#include "runtime/errors.hpp"
+
+namespace clq {
+namespace {
+
+void CollectColumns(const sql::Expr& e, std::vector<std::pair<std::size_t, std::size_t>>& out) {
+  if (e.kind == sql::Expr::Kind::kColumnRef) {
+    const std::pair<std::size_t, std::size_t> key{e.source, e.index};
+    if (std::find(out.begin(), out.end(), key) == out.end()) out.push_back(key);
+    return;
+  }
+  for (const sql::Expr& child : e.children) CollectColumns(child, out);
+}
+
+RowIds CopyRange(Engine& engine, const RowIds& ids, RowCount begin, RowCount count) {
+  RowIds result = AllocateRowIds(engine, count, "sliced row ids");
+  engine.Copy(ids.ids.get(), begin * sizeof(cl_uint), result.ids.get(), 0, count * sizeof(cl_uint),
+              "slice");
+  return result;
+}
+
+}  // namespace
+
+RowSet::RowSet(Engine& engine, const std::vector<sql::TableRef>& from, std::size_t start)
+    : engine_(engine), joined_(from.size(), false), start_(start), ids_(from.size()) {
+  for (const sql::TableRef& ref : from)
+    tables_.push_back(std::make_unique<TableRelation>(engine, ref.table));
+  joined_.at(start) = true;
+  rows_ = TableRows(start);
+}
+
+const RowIds& RowSet::Ids(std::size_t source) {
+  CLQ_CHECK(joined_.at(source), "row ids of a source that is not joined");
+  if (implicit_) {
+    RowIds ids = AllocateRowIds(engine_, rows_, "row ids");
+    if (rows_ > 0) {
+      cl::Kernel& iota = engine_.kernel("gather_iota");
+      iota.setArg(0, ids.ids.get());
+      iota.setArg(1, static_cast<cl_ulong>(rows_));
+      iota.setArg(2, static_cast<cl_uint>(range_begin_));
+      engine_.Launch(iota, engine_.TilesFor(rows_), "row ids");
+    }
+    ids_[start_] = std::move(ids);
+    implicit_ = false;
+  }
+  return *ids_[source];
+}
+
+RowIds RowSet::Compose(const RowIds& base, const RowIds& positions) {
+  RowIds result = AllocateRowIds(engine_, positions.size, "row ids");
+  GatherBuffer(engine_, base.ids.get(), sizeof(cl_uint), 0, base.size, positions, result.ids.get());
+  return result;
+}
+
+void RowSet::SetIds(std::size_t source, RowIds ids) {
+  CLQ_CHECK(joined_.at(source), "SetIds on a source that is not joined");
+  rows_ = ids.size;
+  ids_[source] = std::move(ids);
+  implicit_ = false;
+}
+
+void RowSet::Reorder(QueryContext&, const RowIds& positions) {
+  for (std::size_t s = 0; s < joined_.size(); ++s) {
+    if (!joined_[s]) continue;
+    RowIds composed = Compose(Ids(s), positions);
+    ids_[s] = std::move(composed);
+  }
+  rows_ = positions.size;
+}
+
+void RowSet::Slice(QueryContext&, RowCount begin, RowCount count) {
+  begin = std::min(begin, rows_);
+  count = std::min(count, rows_ - begin);
+  if (implicit_) {
+    range_begin_ += begin;
+    rows_ = count;
+    return;
+  }
+  for (std::size_t s = 0; s < joined_.size(); ++s)
+    if (joined_[s]) ids_[s] = CopyRange(engine_, *ids_[s], begin, count);
+  rows_ = count;
+}
+
+void RowSet::Join(QueryContext& context, const RowIds& left_positions, std::size_t source,
+                  RowIds right_rows) {
+  CLQ_CHECK(!joined_.at(source), "source joined twice");
+  CLQ_CHECK(left_positions.size == right_rows.size, "join sides differ in length");
+  Reorder(context, left_positions);
+  joined_[source] = true;
+  ids_[source] = std::move(right_rows);
+  rows_ = left_positions.size;
+}
+
+RowSet::Materialized RowSet::Materialize(QueryContext&, const std::vector<const sql::Expr*>& exprs) {
+  Materialized result;
+  if (whole_table()) {
+    result.relation = tables_[start_].get();
+    result.mapper = [](std::size_t, std::size_t column) { return column; };
+    return result;
+  }
+  std::vector<std::pair<std::size_t, std::size_t>> columns;
+  for (const sql::Expr* e : exprs) CollectColumns(*e, columns);
+  result.gathered = std::make_unique<VectorRelation>();
+  for (const auto& [source, column] : columns) {
+    DeviceVector values = GatherColumn(engine_, *tables_.at(source), column, Ids(source));
+    result.gathered->Add(tables_[source]->column_name(column), std::move(values));
+  }
+  if (columns.empty()) {
+    // An expression without columns still needs the row count.
+    result.gathered->Add("rows", AllocateVector(engine_, ColumnType::Int32(), rows_, "row count"));
+  }
+  result.relation = result.gathered.get();
+  result.mapper = [columns](std::size_t source, std::size_t column) {
+    const auto it = std::find(columns.begin(), columns.end(), std::make_pair(source, column));
+    CLQ_CHECK(it != columns.end(), "column not materialised");
+    return static_cast<std::size_t>(it - columns.begin());
+  };
+  return result;
+}
+
+void RowSet::Filter(QueryContext& context, const sql::Expr& predicate) {
+  const bool whole = whole_table();
+  Materialized input = Materialize(context, {&predicate});
+  ExpressionProgram program(input.relation->columns(), input.mapper);
+  const std::size_t entry = program.AddPredicate(predicate);
+  DeviceProgram device_program(engine_, program);
+  RowIds selected = Select(context, *input.relation, device_program, entry);
+  if (whole) {
+    SetIds(start_, std::move(selected));  // positions are the table's row ids
+  } else {
+    Reorder(context, selected);
+  }
+}
+
+std::vector<DeviceVector> RowSet::Evaluate(QueryContext& context,
+                                           const std::vector<const sql::Expr*>& exprs) {
+  std::vector<DeviceVector> results(exprs.size());
+  std::vector<const sql::Expr*> computed;
+  std::vector<std::size_t> computed_index;
+  for (std::size_t i = 0; i < exprs.size(); ++i) {
+    const sql::Expr& e = *exprs[i];
+    if (e.kind == sql::Expr::Kind::kColumnRef && implicit_) {
+      // A range of one table: copy the column's rows tablet by tablet.
+      TableRelation& table = *tables_.at(e.source);
+      const ColumnType type = table.column(e.index).type;
+      DeviceVector v = AllocateVector(engine_, type, rows_, "column copy");
+      const std::vector<Tablet> tablets = table.tablets();
+      for (std::size_t t = 0; t < tablets.size(); ++t) {
+        const RowCount begin = std::max(tablets[t].begin, range_begin_);
+        const RowCount end = std::min(tablets[t].begin + tablets[t].rows, range_begin_ + rows_);
+        if (begin >= end) continue;
+        engine_.Copy(table.values(e.index, t), (begin - tablets[t].begin) * type.width,
+                     v.values.get(), (begin - range_begin_) * type.width, (end - begin) * type.width,
+                     "column copy");
+      }
+      results[i] = std::move(v);
+    } else if (e.kind == sql::Expr::Kind::kColumnRef) {
+      results[i] = GatherColumn(engine_, *tables_.at(e.source), e.index, Ids(e.source));
+    } else {
+      computed.push_back(&e);
+      computed_index.push_back(i);
+    }
+  }
+  if (computed.empty()) return results;
+  Materialized input = Materialize(context, computed);
+  ExpressionProgram program(input.relation->columns(), input.mapper);
+  std::vector<std::size_t> entries;
+  for (const sql::Expr* e : computed) entries.push_back(program.AddValue(*e));
+  DeviceProgram device_program(engine_, program);
+  for (std::size_t j = 0; j < computed.size(); ++j)
+    results[computed_index[j]] = Project(context, *input.relation, device_program, entries[j]);
+  return results;
+}
+
+}  // namespace clq

@@ -1,0 +1,89 @@
+// The rows that flow out of FROM and WHERE: for every FROM source, which row
+// of its base table each result row comes from (late materialisation: row ids,
+// not values). Three shapes:
+//   - all rows of a single table, in order (no ids at all),
+//   - a contiguous range of a single table (LIMIT without ORDER BY),
+//   - explicit row ids per source (after a filter, a join or a sort).
+//
+// Columns are materialised only when an expression or the result needs them:
+// Evaluate() gathers the columns an expression reads (or reads the table in
+// place when the row set is a whole single table) and runs the expression
+// machine. Not thread-safe; buffers belong to the engine's pool.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "host/sql/bound.hpp"
+#include "operators/device_vector.hpp"
+#include "operators/query_context.hpp"
+#include "operators/relation.hpp"
+
+namespace clq {
+
+class RowSet {
+ public:
+  // Every row of source `start`; the other sources join later.
+  RowSet(Engine& engine, const std::vector<sql::TableRef>& from, std::size_t start);
+
+  RowCount rows() const { return rows_; }
+  bool joined(std::size_t source) const { return joined_.at(source); }
+  // The set is every row of its one source, in order.
+  bool whole_table() const { return implicit_ && range_begin_ == 0 && rows_ == TableRows(start_); }
+  TableRelation& table(std::size_t source) { return *tables_.at(source); }
+  // While the set is a contiguous range of its one source: {source, first row}.
+  std::optional<std::pair<std::size_t, RowCount>> range() const {
+    if (!implicit_) return std::nullopt;
+    return std::make_pair(start_, range_begin_);
+  }
+
+  // Row ids of `source` for every row of the set (materialised for ranges and
+  // whole tables on demand).
+  const RowIds& Ids(std::size_t source);
+
+  // Keeps the rows at `positions` (indexes into this set), in that order.
+  void Reorder(QueryContext& context, const RowIds& positions);
+  // Keeps rows [begin, begin + count).
+  void Slice(QueryContext& context, RowCount begin, RowCount count);
+  // Keeps rows where the predicate (over kColumnRef of any source) is true.
+  void Filter(QueryContext& context, const sql::Expr& predicate);
+  // Replaces the set by joined rows: `left_positions` index this set,
+  // `right_rows` are row ids of the new source `source` (already in its
+  // table's row-id space).
+  void Join(QueryContext& context, const RowIds& left_positions, std::size_t source,
+            RowIds right_rows);
+  // Restricts a single-source set to the given base-table row ids.
+  void SetIds(std::size_t source, RowIds ids);
+
+  // The value of each expression (INTEGER, REAL; a plain column of any type)
+  // for every row, as device vectors.
+  std::vector<DeviceVector> Evaluate(QueryContext& context, const std::vector<const sql::Expr*>& exprs);
+
+  // A relation holding the columns `exprs` read, and the mapper from
+  // (source, column) to its columns. For a whole single table this is the
+  // table itself; otherwise the columns are gathered.
+  struct Materialized {
+    Relation* relation = nullptr;             // the table, or `gathered`
+    std::unique_ptr<VectorRelation> gathered;
+    ColumnMapper mapper;
+  };
+  Materialized Materialize(QueryContext& context, const std::vector<const sql::Expr*>& exprs);
+
+ private:
+  RowCount TableRows(std::size_t source) const { return tables_.at(source)->rows(); }
+  RowIds Compose(const RowIds& base, const RowIds& positions);
+
+  Engine& engine_;
+  std::vector<std::unique_ptr<TableRelation>> tables_;
+  std::vector<bool> joined_;
+  std::size_t start_ = 0;
+  // While implicit_, the set is rows [range_begin_, range_begin_ + rows_) of
+  // source start_ and ids_ is empty; Ids() materialises them.
+  bool implicit_ = true;
+  RowCount range_begin_ = 0;
+  RowCount rows_ = 0;
+  std::vector<std::optional<RowIds>> ids_;
+};
+
+}  // namespace clq
