@@ -13,11 +13,11 @@ namespace clq::sql {
 namespace {
 
 constexpr auto kReservedKeywords = std::to_array<std::string_view>({
-    "ALL",    "AND",    "AS",       "ASC",    "BETWEEN",   "BY",      "CASE", "CAST", "COLLATE",
-    "CROSS",  "DESC",   "DISTINCT", "EXCEPT", "EXISTS",    "EXPLAIN", "FROM", "FULL", "GLOB",
-    "GROUP",  "HAVING", "IN",       "INNER",  "INTERSECT", "IS",      "JOIN", "LEFT", "LIKE",
-    "LIMIT",  "MATCH",  "NATURAL",  "NOT",    "NULL",      "OFFSET",  "ON",   "OR",   "ORDER",
-    "REGEXP", "RIGHT",  "SELECT",   "UNION",  "USING",
+    "ALL",    "AND",    "AS",       "ASC",    "BETWEEN",   "BY",      "CASE",   "CAST", "COLLATE",
+    "CROSS",  "DESC",   "DISTINCT", "EXCEPT", "EXISTS",    "EXPLAIN", "FROM",   "FULL", "GLOB",
+    "GROUP",  "HAVING", "IN",       "INNER",  "INTERSECT", "IS",      "JOIN",   "LEFT", "LIKE",
+    "LIMIT",  "MATCH",  "NATURAL",  "NOT",    "NULL",      "OFFSET",  "ON",     "OR",   "ORDER",
+    "REGEXP", "RIGHT",  "SELECT",   "UNION",  "USING",     "WHERE",   "WINDOW",
 });
 
 // Two-character operators first, so that "<=" is not read as "<" then "=".

@@ -98,7 +98,7 @@ ast::Statement Parser::ParseStatement() {
     if (IsKeyword(set_operation))
       Unsupported(Peek(), std::string(set_operation) + " is not supported");
   }
-  if (IsWord("WINDOW")) Unsupported(Peek(), "window functions are not supported");
+  if (IsKeyword("WINDOW")) Unsupported(Peek(), "window functions are not supported");
   AcceptOperator(";");
   if (Peek().kind != TokenKind::kEnd) SyntaxError(Peek());
   return statement;
