@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <type_traits>
 
 #include "runtime/errors.hpp"
 
@@ -19,6 +20,10 @@ constexpr auto kReservedKeywords = std::to_array<std::string_view>({
     "LIMIT",  "MATCH",  "NATURAL",  "NOT",    "NULL",      "OFFSET",  "ON",     "OR",   "ORDER",
     "REGEXP", "RIGHT",  "SELECT",   "UNION",  "USING",     "WHERE",   "WINDOW",
 });
+
+static_assert(std::is_sorted(kReservedKeywords.begin(), kReservedKeywords.end()),
+              "IsReservedKeyword searches kReservedKeywords by bisection");
+constexpr std::size_t kLongestKeyword = 9;  // INTERSECT
 
 // Two-character operators first, so that "<=" is not read as "<" then "=".
 constexpr auto kTwoCharOperators =
@@ -60,6 +65,7 @@ class Lexer {
 
   std::vector<Token> Run() {
     std::vector<Token> tokens;
+    tokens.reserve(sql_.size() / 4 + 1);
     while (true) {
       SkipSpaceAndComments();
       if (pos_ >= sql_.size()) break;
@@ -123,13 +129,15 @@ class Lexer {
     while (end < sql_.size() && IsIdentifierChar(sql_[end]))
       ++end;
     Token token = Make(TokenKind::kIdentifier, pos_, end - pos_);
-    std::string upper = Upper(token.text);
-    if (IsReservedKeyword(upper)) {
-      token.kind = TokenKind::kKeyword;
-      token.value = std::move(upper);
-    } else {
-      token.value = std::string(token.text);
+    if (token.text.size() <= kLongestKeyword) {
+      std::string upper = Upper(token.text);
+      if (IsReservedKeyword(upper)) {
+        token.kind = TokenKind::kKeyword;
+        token.value = std::move(upper);
+        return token;
+      }
     }
+    token.value = std::string(token.text);
     return token;
   }
 
@@ -238,8 +246,7 @@ std::vector<Token> Tokenize(std::string_view sql) {
 }
 
 bool IsReservedKeyword(std::string_view upper) {
-  return std::find(kReservedKeywords.begin(), kReservedKeywords.end(), upper) !=
-         kReservedKeywords.end();
+  return std::binary_search(kReservedKeywords.begin(), kReservedKeywords.end(), upper);
 }
 
 std::string DescribeToken(const Token& token) {

@@ -28,48 +28,59 @@ std::string FormatSqlError(std::string_view sql_text, const SqlError& error) {
   const std::size_t line_number =
       1 + static_cast<std::size_t>(std::count(sql_text.begin(), sql_text.begin() + offset, '\n'));
 
-  // The line as display cells: one string per character, tabs expanded.
-  std::vector<std::string> cells;
+  // The line's characters with their display columns (tabs expanded).
+  struct Character {
+    std::size_t byte = 0;    // offset in sql_text
+    std::size_t bytes = 0;   // UTF-8 length
+    std::size_t column = 0;  // display column, 0-based
+    std::size_t width = 0;   // display cells
+  };
+  std::vector<Character> characters;
   std::size_t width = 0;
   std::size_t caret = std::string::npos;  // display column of the offset, 0-based
   std::size_t column = 1;                 // character column of the offset, 1-based
   for (std::size_t i = line_begin; i < line_end; ++i) {
     const char c = sql_text[i];
-    if (IsContinuationByte(c) && !cells.empty()) {
-      cells.back().push_back(c);
+    if (IsContinuationByte(c) && !characters.empty()) {
+      ++characters.back().bytes;
       continue;
     }
     if (i == offset) caret = width;
     if (i < offset) ++column;
     if (c == '\r' && i + 1 == line_end) break;
-    if (c == '\t') {
-      const std::size_t spaces = kTabWidth - width % kTabWidth;
-      for (std::size_t s = 0; s < spaces; ++s)
-        cells.emplace_back(" ");
-      width += spaces;
-    } else {
-      cells.emplace_back(1, static_cast<unsigned char>(c) < 0x20 ? ' ' : c);
-      ++width;
-    }
+    const std::size_t cells = c == '\t' ? kTabWidth - width % kTabWidth : 1;
+    characters.push_back(Character{i, 1, width, cells});
+    width += cells;
   }
   if (caret == std::string::npos) caret = width;
 
   // A window of the line around the caret when it is too long to show.
-  std::size_t first = 0;
-  std::size_t last = cells.size();
-  if (cells.size() > kMaxShownWidth) {
-    first = caret > kMaxShownWidth / 2 ? caret - kMaxShownWidth / 2 : 0;
-    last = std::min(cells.size(), first + kMaxShownWidth);
+  std::size_t window_begin = 0;
+  std::size_t window_end = width;
+  if (width > kMaxShownWidth) {
+    window_begin = caret > kMaxShownWidth / 2 ? caret - kMaxShownWidth / 2 : 0;
+    window_end = std::min(width, window_begin + kMaxShownWidth);
   }
   std::string line;
   std::size_t caret_shift = 0;
-  if (first > 0) {
+  if (window_begin > 0) {
     line += kEllipsis;
     caret_shift = kEllipsis.size();
   }
-  for (std::size_t i = first; i < last; ++i)
-    line += cells[i];
-  if (last < cells.size()) line += kEllipsis;
+  for (const Character& character : characters) {
+    if (character.column < window_begin || character.column + character.width > window_end)
+      continue;
+    const char first = sql_text[character.byte];
+    if (first == '\t') {
+      line.append(character.width, ' ');
+    } else if (static_cast<unsigned char>(first) < 0x20) {
+      line += ' ';
+    } else {
+      line.append(sql_text.substr(character.byte, character.bytes));
+    }
+  }
+  if (window_end < width) line += kEllipsis;
+  const std::size_t first = window_begin;
 
   std::string text = "line " + std::to_string(line_number) + ", column " + std::to_string(column) +
                      ": " + message + "\n" + line + "\n";
