@@ -3,10 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <type_traits>
 
 #include "runtime/errors.hpp"
 

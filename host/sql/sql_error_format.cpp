@@ -68,23 +68,26 @@ std::string FormatSqlError(std::string_view sql_text, const SqlError& error) {
     caret_shift = kEllipsis.size();
   }
   for (const Character& character : characters) {
-    if (character.column < window_begin || character.column + character.width > window_end)
-      continue;
     const char first = sql_text[character.byte];
     if (first == '\t') {
-      line.append(character.width, ' ');
-    } else if (static_cast<unsigned char>(first) < 0x20) {
+      // A tab may straddle an edge of the window: show the part inside.
+      const std::size_t begin = std::max(character.column, window_begin);
+      const std::size_t end = std::min(character.column + character.width, window_end);
+      if (begin < end) line.append(end - begin, ' ');
+      continue;
+    }
+    if (character.column < window_begin || character.column >= window_end) continue;
+    if (static_cast<unsigned char>(first) < 0x20) {
       line += ' ';
     } else {
       line.append(sql_text.substr(character.byte, character.bytes));
     }
   }
   if (window_end < width) line += kEllipsis;
-  const std::size_t first = window_begin;
 
   std::string text = "line " + std::to_string(line_number) + ", column " + std::to_string(column) +
                      ": " + message + "\n" + line + "\n";
-  text.append(caret - first + caret_shift, ' ');
+  text.append(caret - window_begin + caret_shift, ' ');
   text += "^";
   return text;
 }

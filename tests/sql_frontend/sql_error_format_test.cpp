@@ -75,6 +75,23 @@ TEST(SqlErrorFormatTest, LongLinesShowAWindowAroundTheCaret) {
   EXPECT_EQ(line.substr(caret.size() - 1, 4), "FROM");
 }
 
+TEST(SqlErrorFormatTest, LongLinesWithTabsKeepTheCaretAligned) {
+  for (int tabs = 20; tabs < 40; ++tabs) {
+    std::string sql = "SELECT";
+    for (int i = 0; i < tabs; ++i)
+      sql += "\tx,";
+    sql += " FROM";
+    const std::string text = FormatSqlError(sql, SqlError("m", sql.find("FROM")));
+    const std::size_t first_newline = text.find('\n');
+    const std::size_t second_newline = text.find('\n', first_newline + 1);
+    const std::string line = text.substr(first_newline + 1, second_newline - first_newline - 1);
+    const std::string caret = text.substr(second_newline + 1);
+    SCOPED_TRACE(tabs);
+    EXPECT_EQ(line.substr(0, 3), "...");
+    EXPECT_EQ(line.substr(caret.size() - 1, 4), "FROM");
+  }
+}
+
 TEST(SqlErrorFormatTest, FormatsARealParseError) {
   const std::string sql = "SELECT *\n  FORM tenktup1";
   try {
