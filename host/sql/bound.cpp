@@ -1,0 +1,180 @@
+#include "host/sql/bound.hpp"
+
+#include "host/sql/sql_literal.hpp"
+
+namespace clq::sql {
+
+const char* ValueTypeName(ValueType type) {
+  switch (type) {
+    case ValueType::kNull:
+      return "NULL";
+    case ValueType::kInteger:
+      return "INTEGER";
+    case ValueType::kReal:
+      return "REAL";
+    case ValueType::kText:
+      return "TEXT";
+  }
+  return "?";
+}
+
+ValueType ValueTypeOf(ColumnType type) {
+  switch (type.type) {
+    case DataType::kInt32:
+    case DataType::kInt64:
+      return ValueType::kInteger;
+    case DataType::kDouble:
+      return ValueType::kReal;
+    case DataType::kChar:
+      return ValueType::kText;
+  }
+  throw InternalError("unknown column type");
+}
+
+const char* UnaryOpName(UnaryOp op) {
+  switch (op) {
+    case UnaryOp::kNegate:
+      return "-";
+    case UnaryOp::kNot:
+      return "NOT";
+    case UnaryOp::kIsNull:
+      return "IS NULL";
+    case UnaryOp::kIsNotNull:
+      return "IS NOT NULL";
+  }
+  return "?";
+}
+
+const char* BinaryOpName(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::kAdd:
+      return "+";
+    case BinaryOp::kSubtract:
+      return "-";
+    case BinaryOp::kMultiply:
+      return "*";
+    case BinaryOp::kDivide:
+      return "/";
+    case BinaryOp::kModulo:
+      return "%";
+    case BinaryOp::kEqual:
+      return "=";
+    case BinaryOp::kNotEqual:
+      return "!=";
+    case BinaryOp::kLess:
+      return "<";
+    case BinaryOp::kLessEqual:
+      return "<=";
+    case BinaryOp::kGreater:
+      return ">";
+    case BinaryOp::kGreaterEqual:
+      return ">=";
+    case BinaryOp::kAnd:
+      return "AND";
+    case BinaryOp::kOr:
+      return "OR";
+  }
+  return "?";
+}
+
+const char* AggregateName(AggregateFunction f) {
+  switch (f) {
+    case AggregateFunction::kCountStar:
+    case AggregateFunction::kCount:
+      return "COUNT";
+    case AggregateFunction::kSum:
+      return "SUM";
+    case AggregateFunction::kAvg:
+      return "AVG";
+    case AggregateFunction::kMin:
+      return "MIN";
+    case AggregateFunction::kMax:
+      return "MAX";
+    case AggregateFunction::kMedian:
+      return "MEDIAN";
+    case AggregateFunction::kQuantile:
+      return "QUANTILE";
+  }
+  return "?";
+}
+
+namespace {
+
+// Appends rather than concatenates: linear in the size of the tree, and it
+// sidesteps GCC 12's false -Wrestrict on `"literal" + std::string&&`.
+void Print(const Expr& expr, std::string& out) {
+  using Kind = Expr::Kind;
+  switch (expr.kind) {
+    case Kind::kColumnRef:
+      out.append("#").append(std::to_string(expr.source)).append(".");
+      out += std::to_string(expr.index);
+      return;
+    case Kind::kConstant:
+      out += SqlLiteral(expr.constant);
+      return;
+    case Kind::kUnary:
+      out += "(";
+      if (expr.unary_op == UnaryOp::kNegate || expr.unary_op == UnaryOp::kNot) {
+        out += expr.unary_op == UnaryOp::kNegate ? "-" : "NOT ";
+        Print(expr.children.at(0), out);
+      } else {
+        Print(expr.children.at(0), out);
+        out.append(" ").append(UnaryOpName(expr.unary_op));
+      }
+      out += ")";
+      return;
+    case Kind::kBinary:
+      out += "(";
+      Print(expr.children.at(0), out);
+      out.append(" ").append(BinaryOpName(expr.binary_op)).append(" ");
+      Print(expr.children.at(1), out);
+      out += ")";
+      return;
+    case Kind::kBetween:
+      out += "(";
+      Print(expr.children.at(0), out);
+      out += expr.negated ? " NOT BETWEEN " : " BETWEEN ";
+      Print(expr.children.at(1), out);
+      out += " AND ";
+      Print(expr.children.at(2), out);
+      out += ")";
+      return;
+    case Kind::kInList:
+      out += "(";
+      Print(expr.children.at(0), out);
+      out += expr.negated ? " NOT IN (" : " IN (";
+      for (std::size_t i = 1; i < expr.children.size(); ++i) {
+        if (i > 1) out += ", ";
+        Print(expr.children[i], out);
+      }
+      out += "))";
+      return;
+    case Kind::kCast:
+      out += "CAST(";
+      Print(expr.children.at(0), out);
+      out.append(" AS ").append(ValueTypeName(expr.type)).append(")");
+      return;
+    case Kind::kGroupRef:
+      out.append("#g").append(std::to_string(expr.index));
+      return;
+    case Kind::kAggregateRef:
+      out.append("#a").append(std::to_string(expr.index));
+      return;
+    case Kind::kOutputRef:
+      out.append("#o").append(std::to_string(expr.index));
+      return;
+  }
+}
+
+}  // namespace
+
+// Column references print as #source.column and references into the
+// BoundSelect's lists as #g<i> (group key), #a<i> (aggregate), #o<i> (output),
+// so that a plan printed by EXPLAIN shows exactly what the planner received.
+std::string Expr::ToString() const {
+  std::string text;
+  Print(*this, text);
+  return text;
+}
+
+}  // namespace clq::sql

@@ -1,0 +1,169 @@
+#include "host/sql/binder.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <limits>
+
+#include "tests/sql_frontend/bind_helpers.hpp"
+
+namespace clq::sql {
+namespace {
+
+using clq::testing::BindSql;
+using clq::testing::OutputNames;
+using clq::testing::OutputStrings;
+using clq::testing::OutputTypes;
+using clq::testing::ToyCatalog;
+using VT = ValueType;
+
+TEST(BinderTest, ColumnAndExpressionTypes) {
+  auto catalog = ToyCatalog();
+  const BoundStatement bound = BindSql(
+      *catalog,
+      "SELECT a, b, c, s, a + b, a + c, a / b, a % c, c % 2, -a, -c, a = b, s = 'x', a AND c, "
+      "NOT c, a BETWEEN 1 AND 2.5, s IN ('a', 'b'), s IS NULL, CAST(c AS INTEGER), "
+      "CAST(a AS REAL), NULL, NULL + 1, -NULL, 'lit', 1.5, a = NULL, s < NULL FROM t1");
+  EXPECT_EQ(OutputTypes(bound.select),
+            (std::vector<VT>{VT::kInteger, VT::kInteger, VT::kReal,    VT::kText,    VT::kInteger,
+                             VT::kReal,    VT::kInteger, VT::kReal,    VT::kReal,    VT::kInteger,
+                             VT::kReal,    VT::kInteger, VT::kInteger, VT::kInteger, VT::kInteger,
+                             VT::kInteger, VT::kInteger, VT::kInteger, VT::kInteger, VT::kReal,
+                             VT::kNull,    VT::kNull,    VT::kNull,    VT::kText,    VT::kReal,
+                             VT::kInteger, VT::kInteger}));
+  EXPECT_FALSE(bound.select.aggregated);
+  EXPECT_EQ(bound.select.visible_outputs, bound.select.outputs.size());
+}
+
+TEST(BinderTest, ExpressionStructure) {
+  auto catalog = ToyCatalog();
+  const BoundStatement bound =
+      BindSql(*catalog,
+              "SELECT a + b * 2, s = 'it''s', a NOT BETWEEN 1 AND b, a IN (1, b), c IS NOT NULL, "
+              "NOT a, CAST(a AS REAL), -a FROM t1");
+  EXPECT_EQ(OutputStrings(bound.select),
+            (std::vector<std::string>{"(#0.0 + (#0.1 * 2))", "(#0.3 = 'it''s')",
+                                      "(#0.0 NOT BETWEEN 1 AND #0.1)", "(#0.0 IN (1, #0.1))",
+                                      "(#0.2 IS NOT NULL)", "(NOT #0.0)", "CAST(#0.0 AS REAL)",
+                                      "(-#0.0)"}));
+  const Expr& is_not_null = bound.select.outputs[4].expr;
+  EXPECT_EQ(is_not_null.kind, Expr::Kind::kUnary);
+  EXPECT_EQ(is_not_null.unary_op, UnaryOp::kIsNotNull);
+}
+
+TEST(BinderTest, NegativeLiteralsAreFolded) {
+  auto catalog = ToyCatalog();
+  const BoundStatement bound = BindSql(
+      *catalog, "SELECT -1, -1.5, -9223372036854775808, 9223372036854775808, - -2, -(3), +4");
+  const auto& outputs = bound.select.outputs;
+  ASSERT_EQ(outputs.size(), 7u);
+  for (const OutputColumn& output : outputs)
+    EXPECT_EQ(output.expr.kind, Expr::Kind::kConstant);
+  EXPECT_EQ(outputs[0].expr.constant.integer, -1);
+  EXPECT_DOUBLE_EQ(outputs[1].expr.constant.real, -1.5);
+  EXPECT_EQ(outputs[2].expr.type, VT::kInteger);
+  EXPECT_EQ(outputs[2].expr.constant.integer, std::numeric_limits<std::int64_t>::min());
+  EXPECT_EQ(outputs[3].expr.type, VT::kReal);  // beyond int64, as in SQLite
+  EXPECT_EQ(outputs[4].expr.constant.integer, 2);
+  EXPECT_EQ(outputs[5].expr.constant.integer, -3);
+  EXPECT_EQ(outputs[6].expr.constant.integer, 4);
+  EXPECT_EQ(outputs[0].expr.position, 7u);
+  EXPECT_TRUE(bound.select.from.empty());
+}
+
+TEST(BinderTest, ResolvesColumnsAcrossTablesAndAliases) {
+  auto catalog = ToyCatalog();
+  const BoundStatement bound = BindSql(*catalog, "SELECT T1.A, x.a, d, B, \"s\" FROM t1, T2 AS x");
+  EXPECT_EQ(OutputStrings(bound.select),
+            (std::vector<std::string>{"#0.0", "#1.0", "#1.1", "#0.1", "#0.3"}));
+  ASSERT_EQ(bound.select.from.size(), 2u);
+  EXPECT_EQ(bound.select.from[0].alias, "t1");
+  EXPECT_EQ(bound.select.from[1].alias, "x");
+  ASSERT_NE(bound.select.from[0].table, nullptr);
+  EXPECT_EQ(bound.select.from[0].table->name(), "t1");
+  EXPECT_EQ(bound.select.from[1].table->name(), "t2");
+  EXPECT_EQ(*catalog->materialised, 2);
+}
+
+TEST(BinderTest, OutputNames) {
+  auto catalog = ToyCatalog();
+  const BoundStatement bound = BindSql(
+      *catalog,
+      "SELECT A, t1.b, (c), a+1, a  +  1 AS total, CAST(a AS REAL), 'x', -c, \"S\" FROM t1");
+  EXPECT_EQ(OutputNames(bound.select),
+            (std::vector<std::string>{"a", "b", "c", "a+1", "total", "CAST(a AS REAL)", "'x'", "-c",
+                                      "s"}));
+}
+
+TEST(BinderTest, StarExpansion) {
+  auto catalog = ToyCatalog();
+  const BoundStatement all = BindSql(*catalog, "SELECT * FROM t1, t2");
+  EXPECT_EQ(OutputNames(all.select), (std::vector<std::string>{"a", "b", "c", "s", "a", "d"}));
+  EXPECT_EQ(OutputStrings(all.select),
+            (std::vector<std::string>{"#0.0", "#0.1", "#0.2", "#0.3", "#1.0", "#1.1"}));
+  EXPECT_EQ(all.select.outputs[0].expr.position, 7u);
+
+  const BoundStatement one = BindSql(*catalog, "SELECT y.*, t1.a AS first FROM t1, t2 y");
+  EXPECT_EQ(OutputNames(one.select), (std::vector<std::string>{"a", "d", "first"}));
+  EXPECT_EQ(OutputStrings(one.select), (std::vector<std::string>{"#1.0", "#1.1", "#0.0"}));
+}
+
+TEST(BinderTest, JoinConditionsAreAndedIntoWhere) {
+  auto catalog = ToyCatalog();
+  const BoundStatement bound = BindSql(
+      *catalog, "SELECT t1.a FROM t1 JOIN t2 ON t1.a = t2.a JOIN t2 z ON z.d = t2.d WHERE b > 1");
+  ASSERT_TRUE(bound.select.where.has_value());
+  EXPECT_EQ(bound.select.where->ToString(), "(((#0.0 = #1.0) AND (#2.1 = #1.1)) AND (#0.1 > 1))");
+  EXPECT_EQ(bound.select.where->type, VT::kInteger);
+  EXPECT_EQ(bound.select.from.size(), 3u);
+}
+
+TEST(BinderTest, OnConditionSeesOnlyTheTablesJoinedSoFar) {
+  auto catalog = ToyCatalog();
+  // Both t2 and z have d, but z is not yet joined in the first ON.
+  const BoundStatement bound =
+      BindSql(*catalog, "SELECT 1 FROM t1 JOIN t2 ON d = 1 JOIN t2 z ON z.d = 2");
+  EXPECT_EQ(bound.select.where->ToString(), "((#1.1 = 1) AND (#2.1 = 2))");
+}
+
+TEST(BinderTest, LimitOffsetExplainAndText) {
+  auto catalog = ToyCatalog();
+  const std::string sql = "EXPLAIN SELECT a FROM t1 LIMIT 10 OFFSET 5";
+  const BoundStatement bound = BindSql(*catalog, sql);
+  EXPECT_TRUE(bound.explain);
+  EXPECT_EQ(bound.text, sql);
+  EXPECT_EQ(bound.select.limit, 10u);
+  EXPECT_EQ(bound.select.offset, 5u);
+
+  const BoundStatement sqlite_style = BindSql(*catalog, "SELECT a FROM t1 LIMIT 5, 10");
+  EXPECT_EQ(sqlite_style.select.limit, 10u);
+  EXPECT_EQ(sqlite_style.select.offset, 5u);
+  EXPECT_FALSE(sqlite_style.explain);
+
+  const BoundStatement none = BindSql(*catalog, "SELECT a FROM t1 LIMIT 0");
+  EXPECT_EQ(none.select.limit, 0u);
+  EXPECT_EQ(BindSql(*catalog, "SELECT a FROM t1").select.limit, std::nullopt);
+}
+
+TEST(BinderTest, PositionsPointAtTheExpression) {
+  auto catalog = ToyCatalog();
+  const std::string sql = "SELECT (a + b) * 2 FROM t1 WHERE b > 1";
+  const BoundStatement bound = BindSql(*catalog, sql);
+  const Expr& output = bound.select.outputs[0].expr;
+  EXPECT_EQ(output.position, 7u);
+  EXPECT_EQ(output.children[0].position, 7u);
+  EXPECT_EQ(output.children[0].children[1].position, sql.find("b)"));
+  EXPECT_EQ(output.children[1].position, sql.find('2'));
+  EXPECT_EQ(bound.select.where->position, sql.find("b > 1"));
+}
+
+TEST(BinderTest, TablesAreMaterialisedOnlyAfterASuccessfulBind) {
+  auto catalog = ToyCatalog();
+  EXPECT_THROW(BindSql(*catalog, "SELECT nope FROM t1, t2"), SqlError);
+  EXPECT_EQ(*catalog->materialised, 0);
+  BindSql(*catalog, "SELECT a FROM t1");
+  EXPECT_EQ(*catalog->materialised, 1);
+}
+
+}  // namespace
+}  // namespace clq::sql
