@@ -141,3 +141,113 @@ QueryPlan PlanQuery(const sql::BoundSelect& select) {
 }
 
 }  // namespace clq
+
+namespace clq {
+namespace {
+
+std::string Join(const std::vector<std::string>& parts, const std::string& separator) {
+  std::string text;
+  for (std::size_t i = 0; i < parts.size(); ++i) text += (i ? separator : "") + parts[i];
+  return text;
+}
+
+std::string ExprText(const sql::BoundSelect& select, const sql::Expr& e) {
+  return e.ToString([&](const sql::Expr& leaf) {
+    const sql::TableRef& ref = select.from.at(leaf.source);
+    return ref.alias + "." + ref.table->column(leaf.index).name();
+  });
+}
+
+std::string Groups(const Engine& engine, RowCount rows) {
+  return std::to_string(engine.TilesFor(rows)) + " work-groups";
+}
+
+}  // namespace
+
+std::string ExplainPlan(const QueryPlan& plan, const Engine& engine) {
+  const sql::BoundSelect& select = *plan.select;
+  const DeviceTuning& tuning = engine.tuning();
+  std::vector<std::string> lines;
+  lines.push_back("device: " + engine.info().name + " (" + engine.info().platform_name + "), " +
+                  tuning.Describe() + ", tile " + std::to_string(tuning.tile_size()) + " rows");
+  std::size_t step = 1;
+  auto add = [&](const std::string& text) { lines.push_back(std::to_string(step++) + ". " + text); };
+
+  for (const SourcePlan& source : plan.sources) {
+    const sql::TableRef& ref = select.from[source.source];
+    const RowCount rows = ref.table->rows();
+    const std::size_t tablets = engine.TabletCountFor(*ref.table);
+    std::string scan = "scan " + ref.table->name() + (ref.alias != ref.table->name() ? " AS " + ref.alias : "") +
+                       ": " + std::to_string(rows) + " rows in " + std::to_string(tablets) +
+                       (tablets == 1 ? " tablet" : " tablets") + ", columns uploaded on first use";
+    add(scan);
+    if (source.filters.empty()) continue;
+    std::vector<std::string> filters;
+    for (const sql::Expr& f : source.filters) filters.push_back(ExprText(select, f));
+    if (plan.fused_aggregate) {
+      add("filter fused into vm_aggregate: " + Join(filters, " AND "));
+      continue;
+    }
+    add("vm_filter (" + Groups(engine, rows) + "): " + Join(filters, " AND ") +
+        " -> bitmap + count per tile");
+    add("scan_tiles / scan_add_offsets: exclusive scan of " + std::to_string(engine.TilesFor(rows)) +
+        " tile counts");
+    add("selection_scatter (" + Groups(engine, rows) + ") -> row ids");
+  }
+  for (const JoinEdge& edge : plan.join_edges) {
+    add("hash join " + select.from[edge.left_source].alias + " with " +
+        select.from[edge.right_source].alias + " on " + ExprText(select, edge.left_key) + " = " +
+        ExprText(select, edge.right_key) +
+        ": keys by vm_project/gather, cuckoo build on the smaller side, probe count -> scan -> "
+        "write row-id pairs");
+  }
+  if (!plan.residual.empty()) {
+    std::vector<std::string> residual;
+    for (const sql::Expr& f : plan.residual) residual.push_back(ExprText(select, f));
+    add("gather columns, vm_filter + scan + selection_scatter on joined rows: " +
+        Join(residual, " AND "));
+  }
+  std::vector<std::string> aggregates;
+  for (const sql::Aggregate& a : select.aggregates)
+    aggregates.push_back(std::string(sql::AggregateName(a.function)) + "(" +
+                         (a.argument ? ExprText(select, *a.argument) : "*") + ")");
+  switch (plan.aggregation) {
+    case AggregationMode::kNone:
+      break;
+    case AggregationMode::kUngrouped:
+      add(std::string(plan.fused_aggregate ? "" : "gather arguments, ") +
+          "vm_aggregate (local-memory reduction per work-group) + vm_aggregate_merge: " +
+          Join(aggregates, ", "));
+      if (plan.needs_radix_select) add("radix select for MEDIAN / QUANTILE");
+      break;
+    case AggregationMode::kGrouped: {
+      std::vector<std::string> keys;
+      for (const sql::Expr& k : select.group_keys) keys.push_back(ExprText(select, k));
+      add("group by " + Join(keys, ", ") + " (hash aggregation): " +
+          (aggregates.empty() ? std::string("no aggregates") : Join(aggregates, ", ")));
+      if (select.having) add("HAVING filter on groups");
+      break;
+    }
+  }
+  if (plan.aggregation != AggregationMode::kUngrouped) {
+    std::size_t computed = 0, gathered = 0;
+    for (std::size_t o = 0; o < select.outputs.size(); ++o) {
+      if (select.outputs[o].expr.kind == sql::Expr::Kind::kColumnRef) {
+        ++gathered;
+      } else {
+        ++computed;
+      }
+    }
+    add("outputs: " + std::to_string(gathered) + " columns gathered by row id, " +
+        std::to_string(computed) + " computed by vm_project");
+  }
+  if (select.distinct) add("DISTINCT: group by every output");
+  if (!select.order_by.empty())
+    add(std::string("ORDER BY: LSD radix sort") + (select.limit ? " (top-k for LIMIT)" : "") +
+        " -> permutation -> gather");
+  if (select.limit || select.offset) add("LIMIT/OFFSET");
+  add("download the result");
+  return Join(lines, "\n") + "\n";
+}
+
+}  // namespace clq

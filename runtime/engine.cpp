@@ -53,6 +53,8 @@ Engine::Engine(const DeviceHandle& device, const EngineOptions& options)
 
 Engine::~Engine() = default;
 
+std::size_t Engine::TabletCountFor(const Table& table) const { return tables_->Tablets(table).size(); }
+
 void Engine::BuildProgram(const EngineOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   const std::string build_options = BuildOptions(info_, tuning_);

@@ -30,6 +30,7 @@ namespace clq {
 
 class DeviceTableCache;
 class PinnedStaging;
+class Table;
 
 struct EngineOptions {
   bool use_program_cache = true;
@@ -60,6 +61,8 @@ class Engine {
   Profiler& profiler() { return profiler_; }
   // Tables resident on this device (runtime/storage/device_table.hpp).
   DeviceTableCache& tables() { return *tables_; }
+  // Number of tablets `table` has on this device.
+  std::size_t TabletCountFor(const Table& table) const;
 
   // The kernel of that name; throws InternalError when no such kernel exists.
   cl::Kernel& kernel(std::string_view name);

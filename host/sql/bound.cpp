@@ -102,10 +102,14 @@ namespace {
 
 // Appends rather than concatenates: linear in the size of the tree, and it
 // sidesteps GCC 12's false -Wrestrict on `"literal" + std::string&&`.
-void Print(const Expr& expr, std::string& out) {
+void Print(const Expr& expr, std::string& out, const LeafNamer* namer) {
   using Kind = Expr::Kind;
   switch (expr.kind) {
     case Kind::kColumnRef:
+      if (namer != nullptr && *namer) {
+        out += (*namer)(expr);
+        return;
+      }
       out.append("#").append(std::to_string(expr.source)).append(".");
       out += std::to_string(expr.index);
       return;
@@ -116,42 +120,42 @@ void Print(const Expr& expr, std::string& out) {
       out += "(";
       if (expr.unary_op == UnaryOp::kNegate || expr.unary_op == UnaryOp::kNot) {
         out += expr.unary_op == UnaryOp::kNegate ? "-" : "NOT ";
-        Print(expr.children.at(0), out);
+        Print(expr.children.at(0), out, namer);
       } else {
-        Print(expr.children.at(0), out);
+        Print(expr.children.at(0), out, namer);
         out.append(" ").append(UnaryOpName(expr.unary_op));
       }
       out += ")";
       return;
     case Kind::kBinary:
       out += "(";
-      Print(expr.children.at(0), out);
+      Print(expr.children.at(0), out, namer);
       out.append(" ").append(BinaryOpName(expr.binary_op)).append(" ");
-      Print(expr.children.at(1), out);
+      Print(expr.children.at(1), out, namer);
       out += ")";
       return;
     case Kind::kBetween:
       out += "(";
-      Print(expr.children.at(0), out);
+      Print(expr.children.at(0), out, namer);
       out += expr.negated ? " NOT BETWEEN " : " BETWEEN ";
-      Print(expr.children.at(1), out);
+      Print(expr.children.at(1), out, namer);
       out += " AND ";
-      Print(expr.children.at(2), out);
+      Print(expr.children.at(2), out, namer);
       out += ")";
       return;
     case Kind::kInList:
       out += "(";
-      Print(expr.children.at(0), out);
+      Print(expr.children.at(0), out, namer);
       out += expr.negated ? " NOT IN (" : " IN (";
       for (std::size_t i = 1; i < expr.children.size(); ++i) {
         if (i > 1) out += ", ";
-        Print(expr.children[i], out);
+        Print(expr.children[i], out, namer);
       }
       out += "))";
       return;
     case Kind::kCast:
       out += "CAST(";
-      Print(expr.children.at(0), out);
+      Print(expr.children.at(0), out, namer);
       out.append(" AS ").append(ValueTypeName(expr.type)).append(")");
       return;
     case Kind::kGroupRef:
@@ -173,7 +177,13 @@ void Print(const Expr& expr, std::string& out) {
 // so that a plan printed by EXPLAIN shows exactly what the planner received.
 std::string Expr::ToString() const {
   std::string text;
-  Print(*this, text);
+  Print(*this, text, nullptr);
+  return text;
+}
+
+std::string Expr::ToString(const LeafNamer& namer) const {
+  std::string text;
+  Print(*this, text, &namer);
   return text;
 }
 

@@ -18,6 +18,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -63,6 +64,10 @@ const char* UnaryOpName(UnaryOp op);         // "-", "NOT", "IS NULL", "IS NOT N
 const char* BinaryOpName(BinaryOp op);       // "+", "=", "AND", ...
 const char* AggregateName(AggregateFunction f);  // "COUNT", "SUM", ...
 
+struct Expr;
+// Names a column reference for printing ("t1.unique1").
+using LeafNamer = std::function<std::string(const Expr&)>;
+
 struct Expr {
   enum class Kind : std::uint8_t {
     kColumnRef,     // source, column
@@ -89,6 +94,7 @@ struct Expr {
   std::size_t position = 0;  // byte offset of the expression in the statement text
 
   std::string ToString() const;  // debugging and EXPLAIN: "(#0.3 + 1)"
+  std::string ToString(const LeafNamer& namer) const;  // column refs named by `namer`
 };
 
 struct Aggregate {
