@@ -47,6 +47,7 @@ static_assert(kSegmentSteps % kLanes == 0);
 // Below this many raw steps per thread, extra threads cost more than they save.
 constexpr std::uint64_t kMinStepsPerThread = 1 << 18;
 constexpr unsigned kChunksPerThread = 4;
+constexpr unsigned kMaxThreads = 256;
 
 // Walks the seeds of raw steps [begin, end) in order, kLanes at a time.
 class StepWalker {
@@ -134,7 +135,7 @@ void RunTasks(unsigned threads, std::size_t tasks, const std::function<void(std:
 }
 
 unsigned ChooseThreads(const GenerateOptions& options, std::uint64_t steps) {
-  if (options.threads > 0) return options.threads;
+  if (options.threads > 0) return std::min(options.threads, kMaxThreads);
   const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
   const std::uint64_t useful = std::max<std::uint64_t>(1, steps / kMinStepsPerThread);
   return static_cast<unsigned>(std::min<std::uint64_t>(hardware, useful));

@@ -420,10 +420,14 @@ std::string ReadWholeFile(const std::string& path) {
   std::error_code error;
   if (std::filesystem::is_directory(path, error))
     throw FileError("cannot read " + path + ": it is a directory");
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
-                                                       &std::fclose);
+  struct Close {
+    void operator()(std::FILE* f) const { std::fclose(f); }
+  };
+  std::unique_ptr<std::FILE, Close> file(std::fopen(path.c_str(), "rb"));
   if (!file) throw FileError("cannot open " + path + ": " + std::strerror(errno));
   std::string text;
+  const std::uintmax_t size = std::filesystem::file_size(path, error);
+  if (!error) text.reserve(static_cast<std::size_t>(size));
   char buffer[1 << 16];
   std::size_t got;
   while ((got = std::fread(buffer, 1, sizeof(buffer), file.get())) > 0)
