@@ -27,6 +27,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   clq::RegisterDevicesCommand(app);
   clq::RegisterBandwidthCommand(app);
+  clq::RegisterGenCommand(app);
+  clq::RegisterImportCommand(app);
 
   try {
     app.parse(argc, argv);
