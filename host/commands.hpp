@@ -9,6 +9,7 @@ namespace clq {
 
 void RegisterDevicesCommand(CLI::App& app);
 void RegisterBandwidthCommand(CLI::App& app);
+void RegisterQueryCommand(CLI::App& app);
 void RegisterGenCommand(CLI::App& app);
 void RegisterImportCommand(CLI::App& app);
 

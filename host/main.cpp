@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   clq::RegisterDevicesCommand(app);
   clq::RegisterBandwidthCommand(app);
+  clq::RegisterQueryCommand(app);
   clq::RegisterGenCommand(app);
   clq::RegisterImportCommand(app);
 

@@ -1,0 +1,147 @@
+// `clq query`: runs SQL statements on one device and prints their results.
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <memory>
+#include <sstream>
+
+#include "host/cli_common.hpp"
+#include "host/commands.hpp"
+#include "host/dataset_options.hpp"
+#include "host/result_format.hpp"
+#include "host/sql/binder.hpp"
+#include "host/sql/parser.hpp"
+#include "host/sql/sql_error_format.hpp"
+#include "host/sql/statement_split.hpp"
+#include "host/text_table.hpp"
+#include "operators/query_executor.hpp"
+#include "operators/query_plan.hpp"
+#include "runtime/errors.hpp"
+#include "runtime/profiler.hpp"
+
+namespace clq {
+namespace {
+
+constexpr std::uint64_t kTableRowsShown = 100;
+
+struct QueryOptions {
+  DeviceOptions device;
+  DatasetOptions dataset;
+  std::string format = "table";
+  bool profile = false;
+  std::string out;
+  std::string file;
+  std::string sql;
+};
+
+std::string ReadScript(const QueryOptions& options) {
+  if (!options.file.empty() && !options.sql.empty())
+    throw InvalidInputError("give the SQL either as an argument or with -f, not both");
+  if (!options.file.empty()) {
+    std::ifstream in(options.file, std::ios::binary);
+    if (!in) throw FileError("cannot open " + options.file);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  if (options.sql == "-") {
+    return std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  }
+  if (options.sql.empty()) throw InvalidInputError("no SQL given (an argument, -f FILE, or - for stdin)");
+  return options.sql;
+}
+
+std::string FormatProfile(const std::vector<StageTiming>& stages, double wall_ms) {
+  TextTable table({"stage", "kind", "launches", "device ms", "MB"});
+  double total = 0;
+  for (const StageTiming& s : stages) {
+    total += s.milliseconds;
+    table.AddRow({s.name, StageKindName(s.kind), std::to_string(s.launches),
+                  FormatFixed(s.milliseconds, 3),
+                  s.bytes ? FormatFixed(static_cast<double>(s.bytes) / 1e6, 1) : ""});
+  }
+  table.AddRow({"total device time", "", "", FormatFixed(total, 3), ""});
+  return table.Render() + "wall time " + FormatFixed(wall_ms, 3) +
+         " ms (programs were built at startup and are not included)\n";
+}
+
+std::string Render(const QueryResult& result, const QueryOptions& options) {
+  if (options.format == "csv") return FormatCsv(result);
+  if (options.format == "json") return FormatJson(result);
+  return FormatTable(result, options.out.empty() ? kTableRowsShown : ~std::uint64_t{0});
+}
+
+void RunQuery(const QueryOptions& options) {
+  const std::string script = ReadScript(options);
+  const std::vector<sql::StatementText> statements = sql::SplitStatements(script);
+  if (statements.empty()) throw InvalidInputError("no SQL statement given");
+  // Parse everything first: a syntax error in the last statement should not
+  // wait for the first to run.
+  std::vector<sql::ast::Statement> parsed;
+  for (const sql::StatementText& statement : statements) {
+    try {
+      parsed.push_back(sql::Parse(statement.text));
+    } catch (const SqlError& error) {
+      const std::size_t at = error.offset() == std::string::npos ? error.offset()
+                                                                 : statement.offset + error.offset();
+      throw SqlError(sql::FormatSqlError(script, SqlError(error.what(), at)));
+    }
+  }
+  Catalog catalog = BuildCatalog(options.dataset);
+  std::unique_ptr<Engine> engine = std::move(OpenEngines(options.device, false).front());
+  QueryExecutor executor(*engine);
+  std::string output;
+  for (std::size_t i = 0; i < statements.size(); ++i) {
+    sql::BoundStatement bound;
+    try {
+      bound = sql::Bind(parsed[i], catalog, statements[i].text);
+    } catch (const SqlError& error) {
+      const std::size_t at = error.offset() == std::string::npos
+                                 ? error.offset()
+                                 : statements[i].offset + error.offset();
+      throw SqlError(sql::FormatSqlError(script, SqlError(error.what(), at)));
+    }
+    if (i > 0 && options.format == "table") output += "\n";
+    if (bound.explain) {
+      output += ExplainPlan(PlanQuery(bound.select), *engine);
+    } else {
+      if (options.profile) engine->profiler().Start();
+      const auto start = std::chrono::steady_clock::now();
+      const QueryResult result = executor.Execute(bound.select);
+      const double wall_ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+              .count();
+      output += Render(result, options);
+      if (options.profile) {
+        std::cout << std::flush;
+        std::cerr << "profile of statement " << i + 1 << " on " << engine->info().name << " ("
+                  << engine->tuning().Describe() << "):\n"
+                  << FormatProfile(engine->profiler().Stop(), wall_ms);
+      }
+    }
+    if (options.out.empty()) {
+      std::cout << output << std::flush;
+      output.clear();
+    }
+  }
+  if (!options.out.empty()) WriteOutput(options.out, output);
+}
+
+}  // namespace
+
+void RegisterQueryCommand(CLI::App& app) {
+  auto options = std::make_shared<QueryOptions>();
+  CLI::App* command = app.add_subcommand("query", "Run SQL statements on one device");
+  AddDeviceOptions(*command, options->device, false);
+  AddDatasetOptions(*command, options->dataset);
+  command->add_option("--format", options->format, "Output format (default table)")
+      ->check(CLI::IsMember({"table", "csv", "json"}));
+  command->add_flag("--profile", options->profile,
+                    "Print each pipeline stage's device time to stderr");
+  command->add_option("--out,-o", options->out, "Write the results to FILE");
+  command->add_option("-f,--file", options->file, "Read the SQL from FILE");
+  command->add_option("sql", options->sql,
+                      "SQL statements separated by ';' (or - to read standard input)");
+  command->callback([options] { RunQuery(*options); });
+}
+
+}  // namespace clq
