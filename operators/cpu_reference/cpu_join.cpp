@@ -1,0 +1,131 @@
+#include "operators/cpu_reference/cpu_join.hpp"
+
+#include <numeric>
+
+#include "operators/cpu_reference/cpu_filter.hpp"
+#include "operators/cpu_reference/row_hash.hpp"
+#include "runtime/errors.hpp"
+
+namespace clq::cpu_reference {
+namespace {
+
+std::vector<RowIndex> GatherRows(const std::vector<RowIndex>& rows,
+                                 std::span<const Position> positions) {
+  std::vector<RowIndex> result(positions.size());
+  for (std::size_t i = 0; i < positions.size(); ++i)
+    result[i] = rows[positions[i]];
+  return result;
+}
+
+// Combines matched pairs into one JoinedRows: left rows at left_positions,
+// right rows at right_positions.
+JoinedRows Combine(const JoinedRows& left, const JoinedRows& right,
+                   std::span<const Position> left_positions,
+                   std::span<const Position> right_positions) {
+  JoinedRows result;
+  result.size = left_positions.size();
+  result.sources = left.sources;
+  result.sources.insert(result.sources.end(), right.sources.begin(), right.sources.end());
+  for (const std::vector<RowIndex>& rows : left.table_rows)
+    result.table_rows.push_back(GatherRows(rows, left_positions));
+  for (const std::vector<RowIndex>& rows : right.table_rows)
+    result.table_rows.push_back(GatherRows(rows, right_positions));
+  return result;
+}
+
+std::vector<ValueVector> EvaluateKeys(const std::vector<sql::TableRef>& from,
+                                      const JoinedRows& rows, const std::vector<JoinKey>& keys,
+                                      bool joined_side) {
+  const EvalContext context = ContextOf(from, rows);
+  std::vector<ValueVector> values;
+  for (const JoinKey& key : keys)
+    values.push_back(Evaluate(joined_side ? *key.joined_side : *key.new_side, context));
+  return values;
+}
+
+}  // namespace
+
+JoinedRows JoinedRows::AllRowsOf(const std::vector<sql::TableRef>& from, std::size_t source) {
+  const RowCount rows = from.at(source).table->rows();
+  JoinedRows result;
+  result.sources = {source};
+  result.table_rows.emplace_back(static_cast<std::size_t>(rows));
+  std::iota(result.table_rows[0].begin(), result.table_rows[0].end(), RowIndex{0});
+  result.size = static_cast<std::size_t>(rows);
+  return result;
+}
+
+EvalContext ContextOf(const std::vector<sql::TableRef>& from, const JoinedRows& rows) {
+  EvalContext context;
+  context.rows = rows.size;
+  context.from = &from;
+  context.table_rows.assign(from.size(), nullptr);
+  for (std::size_t k = 0; k < rows.sources.size(); ++k)
+    context.table_rows.at(rows.sources[k]) = &rows.table_rows[k];
+  return context;
+}
+
+JoinedRows SelectRows(const JoinedRows& rows, std::span<const Position> positions) {
+  JoinedRows result;
+  result.sources = rows.sources;
+  result.size = positions.size();
+  for (const std::vector<RowIndex>& table_rows : rows.table_rows)
+    result.table_rows.push_back(GatherRows(table_rows, positions));
+  return result;
+}
+
+JoinedRows FilterRows(const std::vector<sql::TableRef>& from, const JoinedRows& rows,
+                      const sql::Expr& predicate) {
+  const std::vector<Position> kept = TruePositions(Evaluate(predicate, ContextOf(from, rows)));
+  if (kept.size() == rows.size) return rows;
+  return SelectRows(rows, kept);
+}
+
+JoinedRows HashJoin(const std::vector<sql::TableRef>& from, const JoinedRows& left,
+                    const JoinedRows& right, const std::vector<JoinKey>& keys) {
+  CLQ_CHECK(!keys.empty(), "hash join without keys");
+  const std::vector<ValueVector> build_keys = EvaluateKeys(from, right, keys, false);
+  const std::vector<ValueVector> probe_keys = EvaluateKeys(from, left, keys, true);
+  for (std::size_t k = 0; k < keys.size(); ++k) {
+    CLQ_CHECK(build_keys[k].type == probe_keys[k].type ||
+                  build_keys[k].type == sql::ValueType::kNull ||
+                  probe_keys[k].type == sql::ValueType::kNull,
+              "hash join keys of different types");
+  }
+  const std::vector<std::uint64_t> build_hashes = HashRows(build_keys, right.size);
+  const std::vector<std::uint64_t> probe_hashes = HashRows(probe_keys, left.size);
+
+  // Inserting backwards leaves each chain in build order.
+  HashChains chains(right.size);
+  for (std::size_t b = right.size; b-- > 0;)
+    if (!AnyNull(build_keys, b)) chains.Insert(build_hashes[b], b);
+
+  std::vector<Position> left_positions;
+  std::vector<Position> right_positions;
+  for (std::size_t p = 0; p < left.size; ++p) {
+    if (AnyNull(probe_keys, p)) continue;
+    const std::uint64_t hash = probe_hashes[p];
+    for (std::size_t b = chains.First(hash); b != HashChains::kEnd; b = chains.Next(b)) {
+      if (build_hashes[b] != hash || !RowsEqual(probe_keys, p, build_keys, b)) continue;
+      left_positions.push_back(p);
+      right_positions.push_back(b);
+    }
+  }
+  return Combine(left, right, left_positions, right_positions);
+}
+
+JoinedRows CrossJoin(const JoinedRows& left, const JoinedRows& right) {
+  std::vector<Position> left_positions;
+  std::vector<Position> right_positions;
+  left_positions.reserve(left.size * right.size);
+  right_positions.reserve(left.size * right.size);
+  for (std::size_t p = 0; p < left.size; ++p) {
+    for (std::size_t b = 0; b < right.size; ++b) {
+      left_positions.push_back(p);
+      right_positions.push_back(b);
+    }
+  }
+  return Combine(left, right, left_positions, right_positions);
+}
+
+}  // namespace clq::cpu_reference

@@ -1,0 +1,113 @@
+#include "operators/cpu_reference/row_hash.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <string_view>
+
+#include "runtime/errors.hpp"
+
+namespace clq::cpu_reference {
+namespace {
+
+// splitmix64's finalizer: spreads every input bit over the whole word.
+std::uint64_t Mix(std::uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ull;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebull;
+  x ^= x >> 31;
+  return x;
+}
+
+constexpr std::uint64_t kNullHash = 0x6e756c6c6e756c6cull;
+
+// Equal REAL keys: ==, except that NaN (which SQLite never stores) is one key.
+bool RealKeysEqual(double x, double y) {
+  return x == y || (std::isnan(x) && std::isnan(y));
+}
+
+std::uint64_t RealBits(double x) {
+  if (x == 0.0) x = 0.0;  // -0.0 == 0.0, so they must hash alike
+  if (std::isnan(x)) x = std::numeric_limits<double>::quiet_NaN();
+  return std::bit_cast<std::uint64_t>(x);
+}
+
+}  // namespace
+
+std::vector<std::uint64_t> HashRows(std::span<const ValueVector> keys, std::size_t rows) {
+  std::vector<std::uint64_t> hashes(rows, 0x9e3779b97f4a7c15ull);
+  for (const ValueVector& key : keys) {
+    CLQ_CHECK(key.size() == rows, "key columns of different lengths");
+    for (std::size_t i = 0; i < rows; ++i) {
+      std::uint64_t h = kNullHash;
+      if (key.nulls[i] == 0) {
+        switch (key.type) {
+          case sql::ValueType::kInteger:
+            h = static_cast<std::uint64_t>(key.integers[i]);
+            break;
+          case sql::ValueType::kReal:
+            h = RealBits(key.reals[i]);
+            break;
+          case sql::ValueType::kText:
+            h = std::hash<std::string_view>()(key.texts[i]);
+            break;
+          case sql::ValueType::kNull:
+            break;
+        }
+      }
+      hashes[i] = Mix(hashes[i] ^ Mix(h));
+    }
+  }
+  return hashes;
+}
+
+bool RowsEqual(std::span<const ValueVector> a, std::size_t i, std::span<const ValueVector> b,
+               std::size_t j) {
+  for (std::size_t c = 0; c < a.size(); ++c) {
+    const ValueVector& x = a[c];
+    const ValueVector& y = b[c];
+    const bool x_null = x.nulls[i] != 0;
+    const bool y_null = y.nulls[j] != 0;
+    if (x_null || y_null) {
+      if (x_null != y_null) return false;
+      continue;
+    }
+    switch (x.type) {
+      case sql::ValueType::kInteger:
+        if (x.integers[i] != y.integers[j]) return false;
+        break;
+      case sql::ValueType::kReal:
+        if (!RealKeysEqual(x.reals[i], y.reals[j])) return false;
+        break;
+      case sql::ValueType::kText:
+        if (x.texts[i] != y.texts[j]) return false;
+        break;
+      case sql::ValueType::kNull:
+        break;
+    }
+  }
+  return true;
+}
+
+bool AnyNull(std::span<const ValueVector> keys, std::size_t i) {
+  for (const ValueVector& key : keys)
+    if (key.nulls[i] != 0) return true;
+  return false;
+}
+
+HashChains::HashChains(std::size_t capacity) : next_(capacity, kEnd) {
+  std::size_t buckets = std::bit_ceil(std::max<std::size_t>(capacity * 2, 16));
+  heads_.assign(buckets, kEnd);
+  mask_ = buckets - 1;
+}
+
+void HashChains::Insert(std::uint64_t hash, std::size_t id) {
+  std::size_t& head = heads_[hash & mask_];
+  next_[id] = head;
+  head = id;
+}
+
+}  // namespace clq::cpu_reference
