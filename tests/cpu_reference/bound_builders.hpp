@@ -212,7 +212,11 @@ inline sql::Aggregate MakeAggregate(AggregateFunction function, std::optional<Ex
 // --- Selects and results -------------------------------------------------------
 
 inline void AddOutput(sql::BoundSelect& select, Expr expr, std::string name = {}) {
-  if (name.empty()) name = "c" + std::to_string(select.outputs.size());
+  if (name.empty()) {
+    // Appending, not "c" + to_string(): GCC 12 warns falsely (-Wrestrict) on the latter.
+    name = "c";
+    name += std::to_string(select.outputs.size());
+  }
   select.outputs.push_back({std::move(name), std::move(expr)});
   select.visible_outputs = select.outputs.size();
 }
