@@ -213,9 +213,10 @@ inline sql::Aggregate MakeAggregate(AggregateFunction function, std::optional<Ex
 
 inline void AddOutput(sql::BoundSelect& select, Expr expr, std::string name = {}) {
   if (name.empty()) {
-    // Appending, not "c" + to_string(): GCC 12 warns falsely (-Wrestrict) on the latter.
-    name = "c";
-    name += std::to_string(select.outputs.size());
+    // snprintf, not "c" + to_string(): GCC 12 warns falsely (-Wrestrict) on string building here.
+    char text[32];
+    std::snprintf(text, sizeof(text), "c%zu", select.outputs.size());
+    name = text;
   }
   select.outputs.push_back({std::move(name), std::move(expr)});
   select.visible_outputs = select.outputs.size();
