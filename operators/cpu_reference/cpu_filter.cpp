@@ -35,22 +35,27 @@ std::vector<std::size_t> ReferencedSources(const sql::Expr& expr) {
 
 std::vector<Position> TruePositions(const ValueVector& predicate) {
   std::vector<Position> kept;
+  AppendTruePositions(predicate, 0, kept);
+  return kept;
+}
+
+void AppendTruePositions(const ValueVector& predicate, Position offset,
+                         std::vector<Position>& kept) {
   const std::size_t n = predicate.size();
   switch (predicate.type) {
     case sql::ValueType::kInteger:
       for (std::size_t i = 0; i < n; ++i)
-        if (predicate.nulls[i] == 0 && predicate.integers[i] != 0) kept.push_back(i);
+        if (predicate.nulls[i] == 0 && predicate.integers[i] != 0) kept.push_back(offset + i);
       break;
     case sql::ValueType::kReal:
       for (std::size_t i = 0; i < n; ++i)
-        if (predicate.nulls[i] == 0 && predicate.reals[i] != 0.0) kept.push_back(i);
+        if (predicate.nulls[i] == 0 && predicate.reals[i] != 0.0) kept.push_back(offset + i);
       break;
     case sql::ValueType::kText:
       throw InvalidInputError("TEXT used as a truth value");
     case sql::ValueType::kNull:
       break;
   }
-  return kept;
 }
 
 }  // namespace clq::cpu_reference

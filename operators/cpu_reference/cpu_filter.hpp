@@ -22,5 +22,8 @@ std::vector<std::size_t> ReferencedSources(const sql::Expr& expr);
 
 // Positions where `predicate` is true. A TEXT predicate is an InvalidInputError.
 std::vector<Position> TruePositions(const ValueVector& predicate);
+// Appends offset + i for every row i where `predicate` is true.
+void AppendTruePositions(const ValueVector& predicate, Position offset,
+                         std::vector<Position>& kept);
 
 }  // namespace clq::cpu_reference

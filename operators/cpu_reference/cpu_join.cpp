@@ -1,5 +1,6 @@
 #include "operators/cpu_reference/cpu_join.hpp"
 
+#include <algorithm>
 #include <numeric>
 
 #include "operators/cpu_reference/cpu_filter.hpp"
@@ -59,9 +60,19 @@ EvalContext ContextOf(const std::vector<sql::TableRef>& from, const JoinedRows& 
   EvalContext context;
   context.rows = rows.size;
   context.from = &from;
-  context.table_rows.assign(from.size(), nullptr);
+  context.table_rows.assign(from.size(), std::nullopt);
   for (std::size_t k = 0; k < rows.sources.size(); ++k)
-    context.table_rows.at(rows.sources[k]) = &rows.table_rows[k];
+    context.table_rows.at(rows.sources[k]) = std::span<const RowIndex>(rows.table_rows[k]);
+  return context;
+}
+
+EvalContext ContextOf(const std::vector<sql::TableRef>& from, const JoinedRows& rows,
+                      std::size_t begin, std::size_t count) {
+  CLQ_CHECK(begin + count <= rows.size, "batch outside the joined rows");
+  EvalContext context = ContextOf(from, rows);
+  context.rows = count;
+  for (std::optional<std::span<const RowIndex>>& table_rows : context.table_rows)
+    if (table_rows) table_rows = table_rows->subspan(begin, count);
   return context;
 }
 
@@ -76,7 +87,17 @@ JoinedRows SelectRows(const JoinedRows& rows, std::span<const Position> position
 
 JoinedRows FilterRows(const std::vector<sql::TableRef>& from, const JoinedRows& rows,
                       const sql::Expr& predicate) {
-  const std::vector<Position> kept = TruePositions(Evaluate(predicate, ContextOf(from, rows)));
+  // A batch at a time, so that the intermediate vectors of the predicate stay
+  // in cache and memory does not grow with the table.
+  std::vector<Position> kept;
+  for (std::size_t begin = 0; begin < rows.size; begin += kFilterBatchRows) {
+    const std::size_t count = std::min(kFilterBatchRows, rows.size - begin);
+    AppendTruePositions(Evaluate(predicate, ContextOf(from, rows, begin, count)), begin, kept);
+  }
+  if (rows.size == 0) {
+    // Still evaluate once, so that a broken predicate fails on empty input too.
+    AppendTruePositions(Evaluate(predicate, ContextOf(from, rows)), 0, kept);
+  }
   if (kept.size() == rows.size) return rows;
   return SelectRows(rows, kept);
 }

@@ -26,8 +26,14 @@ struct JoinedRows {
   static JoinedRows AllRowsOf(const std::vector<sql::TableRef>& from, std::size_t source);
 };
 
+// Rows per batch when FilterRows evaluates a predicate.
+inline constexpr std::size_t kFilterBatchRows = 16384;
+
 // A context that evaluates expressions over `rows` (borrowing both arguments).
 EvalContext ContextOf(const std::vector<sql::TableRef>& from, const JoinedRows& rows);
+// The same over rows [begin, begin + count).
+EvalContext ContextOf(const std::vector<sql::TableRef>& from, const JoinedRows& rows,
+                      std::size_t begin, std::size_t count);
 
 // The rows at `positions`, in that order.
 JoinedRows SelectRows(const JoinedRows& rows, std::span<const Position> positions);

@@ -15,12 +15,12 @@ using sql::ValueType;
 
 ValueVector LoadColumn(const Expr& expr, const EvalContext& context) {
   CLQ_CHECK(context.from != nullptr && expr.source < context.table_rows.size() &&
-                context.table_rows[expr.source] != nullptr,
+                context.table_rows[expr.source].has_value(),
             "column reference to a source outside the batch");
   const Table& table = *(*context.from)[expr.source].table;
   CLQ_CHECK(expr.index < table.columns().size(), "column index out of range");
   const Column& column = table.column(expr.index);
-  const std::vector<RowIndex>& rows = *context.table_rows[expr.source];
+  const std::span<const RowIndex> rows = *context.table_rows[expr.source];
   CLQ_CHECK(rows.size() == context.rows, "batch rows and table rows differ");
   const std::size_t n = rows.size();
   ValueVector r = ValueVector::Make(ColumnValueType(column.type()), n);

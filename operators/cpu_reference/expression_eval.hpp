@@ -15,6 +15,8 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
+#include <span>
 #include <vector>
 
 #include "host/sql/bound.hpp"
@@ -25,9 +27,9 @@ namespace clq::cpu_reference {
 struct EvalContext {
   std::size_t rows = 0;  // rows in the batch
   // kColumnRef: the FROM list, and for each of its sources the table row of
-  // every batch row (nullptr for a source that this batch does not cover).
+  // every batch row (nullopt for a source that this batch does not cover).
   const std::vector<sql::TableRef>* from = nullptr;
-  std::vector<const std::vector<RowIndex>*> table_rows;
+  std::vector<std::optional<std::span<const RowIndex>>> table_rows;
   // kGroupRef / kAggregateRef: one value per batch row each.
   const std::vector<ValueVector>* group_keys = nullptr;
   const std::vector<ValueVector>* aggregates = nullptr;

@@ -85,6 +85,25 @@ TEST(CpuExecutorTest, AllAndNoRowsSelected) {
   EXPECT_EQ(Render(ExecuteOnCpu(real_true)), "0;1;2;4;5");
 }
 
+TEST(CpuExecutorTest, SelectionAcrossSeveralBatches) {
+  // More rows than one filter batch, and a count that is no multiple of it.
+  std::vector<std::int64_t> values(50001);
+  for (std::size_t i = 0; i < values.size(); ++i)
+    values[i] = static_cast<std::int64_t>(i);
+  sql::BoundSelect select;
+  select.from.push_back({MakeTable("big", {Int32Column("v", values)}), "big"});
+  const Expr v = ColumnRef(0, 0, ValueType::kInteger);
+  select.where =
+      Binary(BinaryOp::kAnd, Binary(BinaryOp::kEqual, Binary(BinaryOp::kModulo, v, Int(7)), Int(3)),
+             Binary(BinaryOp::kGreaterEqual, v, Int(16380)));
+  AddOutput(select, v);
+  const QueryResult r = ExecuteOnCpu(select);
+  std::vector<std::int64_t> expected;
+  for (std::int64_t i = 16380; i <= 50000; ++i)
+    if (i % 7 == 3) expected.push_back(i);
+  EXPECT_EQ(r.columns[0].integers, expected);
+}
+
 TEST(CpuExecutorTest, NullColumnsAndNullMaps) {
   sql::BoundSelect select = FromSample();
   AddOutput(select, Null());
