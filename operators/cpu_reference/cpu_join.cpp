@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "operators/cpu_reference/cpu_filter.hpp"
+#include "operators/cpu_reference/cpu_simple_filter.hpp"
 #include "operators/cpu_reference/row_hash.hpp"
 #include "runtime/errors.hpp"
 
@@ -90,13 +91,15 @@ JoinedRows FilterRows(const std::vector<sql::TableRef>& from, const JoinedRows& 
   // A batch at a time, so that the intermediate vectors of the predicate stay
   // in cache and memory does not grow with the table.
   std::vector<Position> kept;
-  for (std::size_t begin = 0; begin < rows.size; begin += kFilterBatchRows) {
-    const std::size_t count = std::min(kFilterBatchRows, rows.size - begin);
-    AppendTruePositions(Evaluate(predicate, ContextOf(from, rows, begin, count)), begin, kept);
-  }
-  if (rows.size == 0) {
-    // Still evaluate once, so that a broken predicate fails on empty input too.
-    AppendTruePositions(Evaluate(predicate, ContextOf(from, rows)), 0, kept);
+  if (!TrySimpleFilter(from, rows, predicate, kept)) {
+    for (std::size_t begin = 0; begin < rows.size; begin += kFilterBatchRows) {
+      const std::size_t count = std::min(kFilterBatchRows, rows.size - begin);
+      AppendTruePositions(Evaluate(predicate, ContextOf(from, rows, begin, count)), begin, kept);
+    }
+    if (rows.size == 0) {
+      // Still evaluate once, so that a broken predicate fails on empty input too.
+      AppendTruePositions(Evaluate(predicate, ContextOf(from, rows)), 0, kept);
+    }
   }
   if (kept.size() == rows.size) return rows;
   return SelectRows(rows, kept);

@@ -27,7 +27,7 @@ struct JoinedRows {
 };
 
 // Rows per batch when FilterRows evaluates a predicate.
-inline constexpr std::size_t kFilterBatchRows = 16384;
+inline constexpr std::size_t kFilterBatchRows = 4096;
 
 // A context that evaluates expressions over `rows` (borrowing both arguments).
 EvalContext ContextOf(const std::vector<sql::TableRef>& from, const JoinedRows& rows);

@@ -25,18 +25,26 @@ void RequireNumeric(const ValueVector& v, const char* what) {
 }
 
 // op(x, y, is_null) on every row where neither side is NULL.
+// (Local pointers: a store through uint8_t* may alias the vectors' own data
+// pointers, which would otherwise be reloaded on every row.)
 template <typename Op>
 ValueVector IntegerLoop(const ValueVector& a, const ValueVector& b, Op op) {
   const std::size_t n = a.size();
   ValueVector r = ValueVector::Make(ValueType::kInteger, n);
+  const std::int64_t* x = a.integers.data();
+  const std::int64_t* y = b.integers.data();
+  const std::uint8_t* x_null = a.nulls.data();
+  const std::uint8_t* y_null = b.nulls.data();
+  std::int64_t* out = r.integers.data();
+  std::uint8_t* out_null = r.nulls.data();
   for (std::size_t i = 0; i < n; ++i) {
-    if ((a.nulls[i] | b.nulls[i]) != 0) {
-      r.nulls[i] = 1;
+    if ((x_null[i] | y_null[i]) != 0) {
+      out_null[i] = 1;
       continue;
     }
     bool is_null = false;
-    r.integers[i] = op(a.integers[i], b.integers[i], is_null);
-    r.nulls[i] = is_null ? 1 : 0;
+    out[i] = op(x[i], y[i], is_null);
+    out_null[i] = is_null ? 1 : 0;
   }
   return r;
 }
@@ -46,17 +54,17 @@ template <typename Op>
 ValueVector RealLoop(const ValueVector& a, const ValueVector& b, Op op) {
   const std::size_t n = a.size();
   ValueVector r = ValueVector::Make(ValueType::kReal, n);
+  const double* x = a.reals.data();
+  const double* y = b.reals.data();
+  const std::uint8_t* x_null = a.nulls.data();
+  const std::uint8_t* y_null = b.nulls.data();
+  double* out = r.reals.data();
+  std::uint8_t* out_null = r.nulls.data();
   for (std::size_t i = 0; i < n; ++i) {
-    if ((a.nulls[i] | b.nulls[i]) != 0) {
-      r.nulls[i] = 1;
-      continue;
-    }
-    const double value = op(a.reals[i], b.reals[i]);
-    if (std::isnan(value)) {
-      r.nulls[i] = 1;
-    } else {
-      r.reals[i] = value;
-    }
+    const double value = op(x[i], y[i]);
+    const bool is_null = (x_null[i] | y_null[i]) != 0 || std::isnan(value);
+    out[i] = is_null ? 0.0 : value;
+    out_null[i] = is_null ? 1 : 0;
   }
   return r;
 }

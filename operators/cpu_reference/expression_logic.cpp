@@ -1,5 +1,6 @@
 #include "operators/cpu_reference/expression_logic.hpp"
 
+#include <functional>
 #include <string>
 
 #include "runtime/errors.hpp"
@@ -11,65 +12,79 @@ using sql::BinaryOp;
 using sql::ValueType;
 
 // Three-valued truth of one row.
-enum Truth : std::uint8_t { kFalse = 0, kTrue = 1, kUnknown = 2 };
+constexpr std::uint8_t kFalse = 0;
+constexpr std::uint8_t kTrue = 1;
+constexpr std::uint8_t kUnknown = 2;
 
-// Runs `compare(i) -> int` (negative, zero, positive) on every row where
-// neither side is NULL and maps the sign through `op`.
-template <typename Compare3>
-ValueVector CompareLoop(BinaryOp op, const ValueVector& a, const ValueVector& b, Compare3 compare) {
+// The loops below read and write through local pointers: a store through a
+// uint8_t* may alias anything, so indexing the vectors directly would make
+// the compiler reload their data pointers on every row and not vectorize.
+
+// out[i] = holds(x[i], y[i]) for every row. NULL rows hold zeros or empty
+// strings, so comparing them anyway is harmless and keeps the loop free of
+// branches; the caller masks them with the NULL map.
+template <typename T, typename Holds>
+void CompareValues(const T* x, const T* y, std::size_t n, Holds holds, std::int64_t* out) {
+  for (std::size_t i = 0; i < n; ++i)
+    out[i] = holds(x[i], y[i]) ? 1 : 0;
+}
+
+template <typename T>
+ValueVector CompareTyped(BinaryOp op, const std::vector<T>& x, const std::vector<T>& y,
+                         const ValueVector& a, const ValueVector& b) {
   const std::size_t n = a.size();
   ValueVector r = ValueVector::Make(ValueType::kInteger, n);
-  // One loop per operator keeps the mapping out of the inner loop.
-  auto run = [&](auto holds) {
-    for (std::size_t i = 0; i < n; ++i) {
-      if ((a.nulls[i] | b.nulls[i]) != 0) {
-        r.nulls[i] = 1;
-        continue;
-      }
-      r.integers[i] = holds(compare(i)) ? 1 : 0;
-    }
-  };
+  std::int64_t* out = r.integers.data();
   switch (op) {
     case BinaryOp::kEqual:
-      run([](int c) { return c == 0; });
+      CompareValues(x.data(), y.data(), n, std::equal_to<>(), out);
       break;
     case BinaryOp::kNotEqual:
-      run([](int c) { return c != 0; });
+      CompareValues(x.data(), y.data(), n, std::not_equal_to<>(), out);
       break;
     case BinaryOp::kLess:
-      run([](int c) { return c < 0; });
+      CompareValues(x.data(), y.data(), n, std::less<>(), out);
       break;
     case BinaryOp::kLessEqual:
-      run([](int c) { return c <= 0; });
+      CompareValues(x.data(), y.data(), n, std::less_equal<>(), out);
       break;
     case BinaryOp::kGreater:
-      run([](int c) { return c > 0; });
+      CompareValues(x.data(), y.data(), n, std::greater<>(), out);
       break;
     case BinaryOp::kGreaterEqual:
-      run([](int c) { return c >= 0; });
+      CompareValues(x.data(), y.data(), n, std::greater_equal<>(), out);
       break;
     default:
       throw InternalError("not a comparison operator");
   }
+  const std::uint8_t* a_null = a.nulls.data();
+  const std::uint8_t* b_null = b.nulls.data();
+  std::uint8_t* r_null = r.nulls.data();
+  for (std::size_t i = 0; i < n; ++i) {
+    r_null[i] = static_cast<std::uint8_t>(a_null[i] | b_null[i]);
+    if (r_null[i] != 0) out[i] = 0;
+  }
   return r;
 }
 
-template <typename T>
-int ThreeWay(T x, T y) {
-  return x < y ? -1 : (y < x ? 1 : 0);
-}
-
 std::vector<std::uint8_t> TruthOf(const ValueVector& v) {
-  std::vector<std::uint8_t> truth(v.size(), kUnknown);
+  const std::size_t n = v.size();
+  std::vector<std::uint8_t> truth(n, kUnknown);
+  std::uint8_t* t = truth.data();
+  const std::uint8_t* is_null = v.nulls.data();
   switch (v.type) {
-    case ValueType::kInteger:
-      for (std::size_t i = 0; i < v.size(); ++i)
-        if (v.nulls[i] == 0) truth[i] = v.integers[i] != 0 ? kTrue : kFalse;
+    case ValueType::kInteger: {
+      const std::int64_t* x = v.integers.data();
+      for (std::size_t i = 0; i < n; ++i)
+        t[i] = is_null[i] != 0 ? kUnknown : static_cast<std::uint8_t>(x[i] != 0);
       break;
-    case ValueType::kReal:
-      for (std::size_t i = 0; i < v.size(); ++i)
-        if (v.nulls[i] == 0) truth[i] = v.reals[i] != 0.0 ? kTrue : kFalse;
+    }
+    case ValueType::kReal: {
+      const double* x = v.reals.data();
+      for (std::size_t i = 0; i < n; ++i)
+        t[i] = is_null[i] != 0 ? kUnknown : static_cast<std::uint8_t>(x[i] != 0.0);
       break;
+    }
     case ValueType::kText:
       throw InvalidInputError("TEXT used as a truth value");
     case ValueType::kNull:
@@ -79,13 +94,14 @@ std::vector<std::uint8_t> TruthOf(const ValueVector& v) {
 }
 
 ValueVector FromTruth(const std::vector<std::uint8_t>& truth) {
-  ValueVector r = ValueVector::Make(ValueType::kInteger, truth.size());
-  for (std::size_t i = 0; i < truth.size(); ++i) {
-    if (truth[i] == kUnknown) {
-      r.nulls[i] = 1;
-    } else {
-      r.integers[i] = truth[i];
-    }
+  const std::size_t n = truth.size();
+  ValueVector r = ValueVector::Make(ValueType::kInteger, n);
+  const std::uint8_t* t = truth.data();
+  std::uint8_t* r_null = r.nulls.data();
+  std::int64_t* out = r.integers.data();
+  for (std::size_t i = 0; i < n; ++i) {
+    r_null[i] = t[i] == kUnknown ? 1 : 0;
+    out[i] = t[i] == kTrue ? 1 : 0;
   }
   return r;
 }
@@ -101,35 +117,31 @@ ValueVector Compare(BinaryOp op, const ValueVector& left, const ValueVector& rig
     if (left.type != right.type)
       throw InvalidInputError(std::string("cannot compare ") + TypeName(left.type) + " with " +
                               TypeName(right.type));
-    // string_view::compare is memcmp over unsigned bytes, then shorter first.
-    return CompareLoop(op, left, right,
-                       [&](std::size_t i) { return left.texts[i].compare(right.texts[i]); });
+    // string_view compares like memcmp over unsigned bytes, then shorter first.
+    return CompareTyped(op, left.texts, right.texts, left, right);
   }
-  if (left.type == ValueType::kInteger && right.type == ValueType::kInteger) {
-    return CompareLoop(op, left, right, [&](std::size_t i) {
-      return ThreeWay(left.integers[i], right.integers[i]);
-    });
-  }
+  if (left.type == ValueType::kInteger && right.type == ValueType::kInteger)
+    return CompareTyped(op, left.integers, right.integers, left, right);
   const ValueVector a = ToReal(left);
   const ValueVector b = ToReal(right);
-  return CompareLoop(op, a, b, [&](std::size_t i) { return ThreeWay(a.reals[i], b.reals[i]); });
+  return CompareTyped(op, a.reals, b.reals, a, b);
 }
 
 ValueVector Logic(BinaryOp op, const ValueVector& left, const ValueVector& right) {
   CLQ_CHECK(left.size() == right.size(), "operands of different lengths");
   std::vector<std::uint8_t> a = TruthOf(left);
   const std::vector<std::uint8_t> b = TruthOf(right);
-  // The dominant value (false for AND, true for OR) wins over unknown.
-  const std::uint8_t dominant = op == BinaryOp::kAnd ? kFalse : kTrue;
   CLQ_CHECK(op == BinaryOp::kAnd || op == BinaryOp::kOr, "not a logical operator");
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (a[i] == dominant || b[i] == dominant) {
-      a[i] = dominant;
-    } else if (a[i] == kUnknown || b[i] == kUnknown) {
-      a[i] = kUnknown;
-    }
-    // else both are the non-dominant value, which a[i] already holds.
-  }
+  // Truth tables indexed [left * 3 + right] over kFalse, kTrue, kUnknown.
+  static constexpr std::uint8_t kAndTable[9] = {kFalse,   kFalse, kFalse,   kFalse,  kTrue,
+                                                kUnknown, kFalse, kUnknown, kUnknown};
+  static constexpr std::uint8_t kOrTable[9] = {kFalse, kTrue,    kUnknown, kTrue,   kTrue,
+                                               kTrue,  kUnknown, kTrue,    kUnknown};
+  const std::uint8_t* table = op == BinaryOp::kAnd ? kAndTable : kOrTable;
+  std::uint8_t* x = a.data();
+  const std::uint8_t* y = b.data();
+  for (std::size_t i = 0; i < a.size(); ++i)
+    x[i] = table[x[i] * 3 + y[i]];
   return FromTruth(a);
 }
 

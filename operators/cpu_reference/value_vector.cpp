@@ -35,8 +35,11 @@ ValueVector Gather(const ValueVector& values, std::span<const Position> position
   r.type = values.type;
   const std::size_t n = positions.size();
   r.nulls.resize(n);
+  // Local pointers: a uint8_t store may alias the vectors' data pointers.
+  const std::uint8_t* from_null = values.nulls.data();
+  std::uint8_t* to_null = r.nulls.data();
   for (std::size_t i = 0; i < n; ++i)
-    r.nulls[i] = values.nulls[positions[i]];
+    to_null[i] = from_null[positions[i]];
   switch (values.type) {
     case sql::ValueType::kInteger:
       r.integers.resize(n);
