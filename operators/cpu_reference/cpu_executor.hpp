@@ -5,7 +5,7 @@
 // SQLite) and the "CPU" column of benchmarks, so it favours obvious
 // correctness over speed while avoiding per-row allocation: expressions are
 // evaluated a column at a time over typed arrays, joins keep row-index
-// tuples, and hashing uses flat chained tables.
+// tuples, and hashing uses flat open-addressing tables.
 //
 // Pipeline: FROM/WHERE (per-table filters, hash joins on equalities, cross
 // products otherwise; cpu_from_where.hpp) -> GROUP BY, aggregates, HAVING

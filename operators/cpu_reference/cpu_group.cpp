@@ -1,35 +1,52 @@
 #include "operators/cpu_reference/cpu_group.hpp"
 
-#include "operators/cpu_reference/row_hash.hpp"
 #include "runtime/errors.hpp"
 
 namespace clq::cpu_reference {
 
-Grouping GroupRows(std::span<const ValueVector> keys, std::size_t rows) {
-  CLQ_CHECK(!keys.empty(), "grouping without keys");
+GroupTable::GroupTable(const std::vector<sql::ValueType>& key_types) : slots_(1024) {
+  CLQ_CHECK(!key_types.empty(), "grouping without keys");
+  for (sql::ValueType type : key_types)
+    keys_.push_back(ValueVector::Make(type, 0));
+}
+
+void GroupTable::Assign(std::span<const ValueVector> keys, std::vector<std::size_t>& group_of_row) {
+  CLQ_CHECK(keys.size() == keys_.size(), "key columns differ from the group table's");
+  const std::size_t rows = keys.front().size();
+  for (std::size_t k = 0; k < keys.size(); ++k)
+    CLQ_CHECK(keys[k].type == keys_[k].type, "key of another type than the group table's");
   const std::vector<std::uint64_t> hashes = HashRows(keys, rows);
-  // Chains hold group numbers; a group is identified by its first row.
-  HashChains chains(rows);
-  Grouping grouping;
-  grouping.group_of_row.resize(rows);
+  group_of_row.resize(rows);
   for (std::size_t i = 0; i < rows; ++i) {
     const std::uint64_t hash = hashes[i];
-    std::size_t group = HashChains::kEnd;
-    for (std::size_t g = chains.First(hash); g != HashChains::kEnd; g = chains.Next(g)) {
-      const Position first = grouping.first_row[g];
-      if (hashes[first] == hash && RowsEqual(keys, first, keys, i)) {
-        group = g;
-        break;
-      }
+    const std::size_t new_group = groups();
+    std::size_t group = new_group;
+    slots_.ForEach(hash, [&](std::size_t g) {
+      if (!RowsEqual(keys_, g, keys, i)) return true;
+      group = g;
+      return false;
+    });
+    if (group == new_group) {
+      for (std::size_t k = 0; k < keys.size(); ++k)
+        AppendRow(keys_[k], keys[k], i);
+      slots_.Insert(hash, group);
     }
-    if (group == HashChains::kEnd) {
-      group = grouping.first_row.size();
-      grouping.first_row.push_back(i);
-      chains.Insert(hash, group);
-    }
-    grouping.group_of_row[i] = group;
+    group_of_row[i] = group;
   }
-  return grouping;
+}
+
+std::vector<Position> FirstOfEachGroup(std::span<const ValueVector> columns, std::size_t rows) {
+  std::vector<sql::ValueType> types;
+  for (const ValueVector& c : columns)
+    types.push_back(c.type);
+  GroupTable table(types);
+  std::vector<std::size_t> group_of_row;
+  table.Assign(columns, group_of_row);
+  // Groups are numbered in order of their first row.
+  std::vector<Position> first;
+  for (std::size_t i = 0; i < rows; ++i)
+    if (group_of_row[i] == first.size()) first.push_back(i);
+  return first;
 }
 
 }  // namespace clq::cpu_reference

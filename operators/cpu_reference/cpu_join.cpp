@@ -35,10 +35,8 @@ JoinedRows Combine(const JoinedRows& left, const JoinedRows& right,
   return result;
 }
 
-std::vector<ValueVector> EvaluateKeys(const std::vector<sql::TableRef>& from,
-                                      const JoinedRows& rows, const std::vector<JoinKey>& keys,
+std::vector<ValueVector> EvaluateKeys(const EvalContext& context, const std::vector<JoinKey>& keys,
                                       bool joined_side) {
-  const EvalContext context = ContextOf(from, rows);
   std::vector<ValueVector> values;
   for (const JoinKey& key : keys)
     values.push_back(Evaluate(joined_side ? *key.joined_side : *key.new_side, context));
@@ -92,8 +90,8 @@ JoinedRows FilterRows(const std::vector<sql::TableRef>& from, const JoinedRows& 
   // in cache and memory does not grow with the table.
   std::vector<Position> kept;
   if (!TrySimpleFilter(from, rows, predicate, kept)) {
-    for (std::size_t begin = 0; begin < rows.size; begin += kFilterBatchRows) {
-      const std::size_t count = std::min(kFilterBatchRows, rows.size - begin);
+    for (std::size_t begin = 0; begin < rows.size; begin += kBatchRows) {
+      const std::size_t count = std::min(kBatchRows, rows.size - begin);
       AppendTruePositions(Evaluate(predicate, ContextOf(from, rows, begin, count)), begin, kept);
     }
     if (rows.size == 0) {
@@ -108,31 +106,32 @@ JoinedRows FilterRows(const std::vector<sql::TableRef>& from, const JoinedRows& 
 JoinedRows HashJoin(const std::vector<sql::TableRef>& from, const JoinedRows& left,
                     const JoinedRows& right, const std::vector<JoinKey>& keys) {
   CLQ_CHECK(!keys.empty(), "hash join without keys");
-  const std::vector<ValueVector> build_keys = EvaluateKeys(from, right, keys, false);
-  const std::vector<ValueVector> probe_keys = EvaluateKeys(from, left, keys, true);
-  for (std::size_t k = 0; k < keys.size(); ++k) {
-    CLQ_CHECK(build_keys[k].type == probe_keys[k].type ||
-                  build_keys[k].type == sql::ValueType::kNull ||
-                  probe_keys[k].type == sql::ValueType::kNull,
-              "hash join keys of different types");
-  }
+  const std::vector<ValueVector> build_keys = EvaluateKeys(ContextOf(from, right), keys, false);
   const std::vector<std::uint64_t> build_hashes = HashRows(build_keys, right.size);
-  const std::vector<std::uint64_t> probe_hashes = HashRows(probe_keys, left.size);
+  HashSlots table(right.size);
+  for (std::size_t b = 0; b < right.size; ++b)
+    if (!AnyNull(build_keys, b)) table.Insert(build_hashes[b], b);
 
-  // Inserting backwards leaves each chain in build order.
-  HashChains chains(right.size);
-  for (std::size_t b = right.size; b-- > 0;)
-    if (!AnyNull(build_keys, b)) chains.Insert(build_hashes[b], b);
-
+  // Probe a batch of left rows at a time, so that probe keys stay in cache.
   std::vector<Position> left_positions;
   std::vector<Position> right_positions;
-  for (std::size_t p = 0; p < left.size; ++p) {
-    if (AnyNull(probe_keys, p)) continue;
-    const std::uint64_t hash = probe_hashes[p];
-    for (std::size_t b = chains.First(hash); b != HashChains::kEnd; b = chains.Next(b)) {
-      if (build_hashes[b] != hash || !RowsEqual(probe_keys, p, build_keys, b)) continue;
-      left_positions.push_back(p);
-      right_positions.push_back(b);
+  for (std::size_t begin = 0; begin < left.size; begin += kBatchRows) {
+    const std::size_t count = std::min(kBatchRows, left.size - begin);
+    const std::vector<ValueVector> probe_keys =
+        EvaluateKeys(ContextOf(from, left, begin, count), keys, true);
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+      CLQ_CHECK(build_keys[k].type == probe_keys[k].type, "hash join keys of different types");
+    }
+    const std::vector<std::uint64_t> probe_hashes = HashRows(probe_keys, count);
+    for (std::size_t p = 0; p < count; ++p) {
+      if (AnyNull(probe_keys, p)) continue;
+      table.ForEach(probe_hashes[p], [&](std::size_t b) {
+        if (RowsEqual(probe_keys, p, build_keys, b)) {
+          left_positions.push_back(begin + p);
+          right_positions.push_back(b);
+        }
+        return true;
+      });
     }
   }
   return Combine(left, right, left_positions, right_positions);

@@ -26,9 +26,6 @@ struct JoinedRows {
   static JoinedRows AllRowsOf(const std::vector<sql::TableRef>& from, std::size_t source);
 };
 
-// Rows per batch when FilterRows evaluates a predicate.
-inline constexpr std::size_t kFilterBatchRows = 4096;
-
 // A context that evaluates expressions over `rows` (borrowing both arguments).
 EvalContext ContextOf(const std::vector<sql::TableRef>& from, const JoinedRows& rows);
 // The same over rows [begin, begin + count).

@@ -60,7 +60,7 @@ void SortPositions(std::span<const ValueVector> outputs, const std::vector<sql::
 
 std::vector<Position> DistinctPositions(std::span<const ValueVector> columns, std::size_t rows) {
   if (columns.empty()) return rows == 0 ? std::vector<Position>{} : std::vector<Position>{0};
-  return GroupRows(columns, rows).first_row;
+  return FirstOfEachGroup(columns, rows);
 }
 
 }  // namespace clq::cpu_reference

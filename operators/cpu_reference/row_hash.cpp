@@ -98,16 +98,37 @@ bool AnyNull(std::span<const ValueVector> keys, std::size_t i) {
   return false;
 }
 
-HashChains::HashChains(std::size_t capacity) : next_(capacity, kEnd) {
-  std::size_t buckets = std::bit_ceil(std::max<std::size_t>(capacity * 2, 16));
-  heads_.assign(buckets, kEnd);
-  mask_ = buckets - 1;
+HashSlots::HashSlots(std::size_t expected) {
+  // At most half full, so that probe sequences stay short.
+  const std::size_t slots = std::bit_ceil(std::max<std::size_t>(expected * 2, 16));
+  slots_.resize(slots);
+  mask_ = slots - 1;
 }
 
-void HashChains::Insert(std::uint64_t hash, std::size_t id) {
-  std::size_t& head = heads_[hash & mask_];
-  next_[id] = head;
-  head = id;
+void HashSlots::Place(const Slot& slot) {
+  std::size_t i = slot.hash & mask_;
+  while (slots_[i].id != kEmpty)
+    i = (i + 1) & mask_;
+  slots_[i] = slot;
+}
+
+void HashSlots::Insert(std::uint64_t hash, std::size_t id) {
+  if ((size_ + 1) * 2 > slots_.size()) Grow();
+  Place({hash, id});
+  ++size_;
+}
+
+void HashSlots::Grow() {
+  std::vector<Slot> old;
+  old.reserve(size_);
+  for (const Slot& slot : slots_)
+    if (slot.id != kEmpty) old.push_back(slot);
+  // Re-placing in id order keeps equal hashes in insertion order.
+  std::sort(old.begin(), old.end(), [](const Slot& a, const Slot& b) { return a.id < b.id; });
+  slots_.assign(slots_.size() * 2, Slot{});
+  mask_ = slots_.size() - 1;
+  for (const Slot& slot : old)
+    Place(slot);
 }
 
 }  // namespace clq::cpu_reference

@@ -1,4 +1,4 @@
-// Hashing and equality of rows over key columns, and a chained hash index,
+// Hashing and equality of rows over key columns, and a flat hash multimap,
 // shared by the CPU reference's hash join, GROUP BY and DISTINCT.
 //
 // Rows are identified by their position in a set of key ValueVectors of
@@ -29,24 +29,39 @@ bool RowsEqual(std::span<const ValueVector> a, std::size_t i, std::span<const Va
 // Whether row `i` has a NULL in any key column.
 bool AnyNull(std::span<const ValueVector> keys, std::size_t i);
 
-// Buckets of chained ids 0..capacity-1, keyed by a 64-bit hash. The caller
-// stores the hash of each id and filters candidates; chains hold ids in the
-// reverse order of insertion.
-class HashChains {
+// A hash multimap from 64-bit hashes to ids, by open addressing with
+// linear probing: each probe usually touches one cache line, which matters
+// for joins whose build side exceeds the cache. The table doubles when half
+// full. Ids with equal hashes are visited in insertion order, provided ids
+// are inserted in increasing order (as both users do). The caller compares
+// keys.
+class HashSlots {
  public:
-  static constexpr std::size_t kEnd = std::numeric_limits<std::size_t>::max();
-
-  // REQUIRES: ids inserted later are < capacity.
-  explicit HashChains(std::size_t capacity);
+  // `expected`: the number of inserts to size for (more are allowed).
+  explicit HashSlots(std::size_t expected);
 
   void Insert(std::uint64_t hash, std::size_t id);
-  std::size_t First(std::uint64_t hash) const { return heads_[hash & mask_]; }
-  std::size_t Next(std::size_t id) const { return next_[id]; }
+
+  // Calls visit(id) for each id inserted with `hash`, in insertion order,
+  // until visit returns false.
+  template <typename Visit>
+  void ForEach(std::uint64_t hash, Visit visit) const {
+    for (std::size_t i = hash & mask_; slots_[i].id != kEmpty; i = (i + 1) & mask_)
+      if (slots_[i].hash == hash && !visit(slots_[i].id)) return;
+  }
 
  private:
-  std::vector<std::size_t> heads_;
-  std::vector<std::size_t> next_;
+  static constexpr std::size_t kEmpty = std::numeric_limits<std::size_t>::max();
+  struct Slot {
+    std::uint64_t hash = 0;
+    std::size_t id = kEmpty;
+  };
+  void Place(const Slot& slot);
+  void Grow();
+
+  std::vector<Slot> slots_;
   std::uint64_t mask_ = 0;
+  std::size_t size_ = 0;
 };
 
 }  // namespace clq::cpu_reference

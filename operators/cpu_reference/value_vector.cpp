@@ -62,6 +62,24 @@ ValueVector Gather(const ValueVector& values, std::span<const Position> position
   return r;
 }
 
+void AppendRow(ValueVector& to, const ValueVector& from, std::size_t row) {
+  CLQ_CHECK(to.type == from.type, "appending a value of another type");
+  to.nulls.push_back(from.nulls[row]);
+  switch (from.type) {
+    case sql::ValueType::kInteger:
+      to.integers.push_back(from.integers[row]);
+      break;
+    case sql::ValueType::kReal:
+      to.reals.push_back(from.reals[row]);
+      break;
+    case sql::ValueType::kText:
+      to.texts.push_back(from.texts[row]);
+      break;
+    case sql::ValueType::kNull:
+      break;
+  }
+}
+
 ValueVector ToReal(const ValueVector& values) {
   if (values.type != sql::ValueType::kInteger) return values;
   ValueVector r;

@@ -25,6 +25,12 @@ using RowIndex = std::uint32_t;
 // which may exceed 2^32 for large joins.
 using Position = std::size_t;
 
+// Rows per batch where the CPU reference evaluates a batch at a time
+// (filters, join probes, aggregation): small enough that the intermediate
+// vectors of an expression stay in cache, large enough to amortise the
+// per-batch work.
+inline constexpr std::size_t kBatchRows = 4096;
+
 struct ValueVector {
   sql::ValueType type = sql::ValueType::kNull;
   std::vector<std::int64_t> integers;   // kInteger: one per row (0 where NULL)
@@ -43,6 +49,9 @@ struct ValueVector {
 
 // The values at `positions`, in that order.
 ValueVector Gather(const ValueVector& values, std::span<const Position> positions);
+
+// Appends row `row` of `from` to `to`. REQUIRES: the same type.
+void AppendRow(ValueVector& to, const ValueVector& from, std::size_t row);
 
 // INTEGER widened to REAL; REAL and kNull are returned unchanged.
 ValueVector ToReal(const ValueVector& values);

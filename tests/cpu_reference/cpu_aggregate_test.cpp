@@ -1,6 +1,7 @@
 // GROUP BY, aggregates and HAVING of the CPU reference.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <limits>
 
 #include "runtime/errors.hpp"
@@ -262,6 +263,46 @@ TEST(CpuAggregateTest, OrderByAggregateWithLimit) {
   select.order_by.push_back({OutputRef(1, ValueType::kReal), true});
   select.limit = 2;
   EXPECT_EQ(Render(ExecuteOnCpu(select)), "1,9.5;3,4");
+}
+
+TEST(CpuAggregateTest, GroupsSpanningSeveralBatches) {
+  // More rows than one batch; every group has rows in every batch.
+  const std::int64_t n = 10007;
+  std::vector<std::int64_t> g(n), x(n);
+  for (std::int64_t i = 0; i < n; ++i) {
+    g[i] = (i * 13) % 37;
+    x[i] = (i * 7919) % 1000 - 500;
+  }
+  sql::BoundSelect select;
+  select.from.push_back({MakeTable("t", {Int32Column("g", g), Int64Column("x", x)}), "t"});
+  select.aggregated = true;
+  const Expr x_ref = ColumnRef(0, 1, ValueType::kInteger);
+  AddGroupKey(select, ColumnRef(0, 0, ValueType::kInteger));
+  AddAllFunctions(select, x_ref);
+  const QueryResult r = ExecuteOnCpu(select);
+  ASSERT_EQ(r.rows, 37u);
+  for (RowCount row = 0; row < r.rows; ++row) {
+    const std::int64_t group = r.columns[0].integers[row];
+    std::vector<std::int64_t> values;
+    for (std::int64_t i = 0; i < n; ++i)
+      if (g[i] == group) values.push_back(x[i]);
+    std::int64_t sum = 0;
+    for (std::int64_t v : values)
+      sum += v;
+    std::vector<std::int64_t> sorted = values;
+    std::sort(sorted.begin(), sorted.end());
+    EXPECT_EQ(r.columns[1].integers[row], static_cast<std::int64_t>(values.size()));
+    EXPECT_EQ(r.columns[3].integers[row], sum);
+    EXPECT_DOUBLE_EQ(r.columns[4].reals[row],
+                     static_cast<double>(sum) / static_cast<double>(values.size()));
+    EXPECT_EQ(r.columns[5].integers[row], sorted.front());
+    EXPECT_EQ(r.columns[6].integers[row], sorted.back());
+    EXPECT_EQ(r.columns[7].integers[row], sorted[(sorted.size() - 1) / 2]);
+  }
+  // Groups come in the order of their first row: g = 0, 13, 26, 2, ...
+  EXPECT_EQ(r.columns[0].integers[0], 0);
+  EXPECT_EQ(r.columns[0].integers[1], 13);
+  EXPECT_EQ(r.columns[0].integers[3], 2);
 }
 
 TEST(CpuAggregateTest, OverAJoin) {

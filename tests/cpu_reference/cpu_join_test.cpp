@@ -203,5 +203,27 @@ TEST(CpuJoinTest, HashJoinMatchesCrossProduct) {
   EXPECT_EQ(CompareResults(nested, hashed, {.ignore_row_order = true}), "");
 }
 
+TEST(CpuJoinTest, ProbeSideSpanningSeveralBatches) {
+  const std::int64_t probe_rows = 10007, build_rows = 301;
+  std::vector<std::int64_t> xs(probe_rows), ys(build_rows);
+  for (std::int64_t i = 0; i < probe_rows; ++i)
+    xs[i] = (i * 31) % 500;
+  for (std::int64_t i = 0; i < build_rows; ++i)
+    ys[i] = (i * 17) % 97 * 3;
+  sql::BoundSelect select;
+  select.from.push_back({MakeTable("a", {Int32Column("x", xs)}), "a"});
+  select.from.push_back({MakeTable("b", {Int64Column("y", ys)}), "b"});
+  select.where = Eq(IntCol(0, 0), IntCol(1, 0));
+  AddOutput(select, IntCol(0, 0));
+  const QueryResult r = ExecuteOnCpu(select);
+  // Probe order: the matches of each a row, a rows in table order.
+  std::vector<std::int64_t> expected;
+  for (std::int64_t x : xs)
+    for (std::int64_t y : ys)
+      if (x == y) expected.push_back(x);
+  EXPECT_GT(expected.size(), 4096u);
+  EXPECT_EQ(r.columns[0].integers, expected);
+}
+
 }  // namespace
 }  // namespace clq::cpu_reference_test
