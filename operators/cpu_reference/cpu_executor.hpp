@@ -3,9 +3,12 @@
 //
 // It is the oracle that device results are checked against (besides
 // SQLite) and the "CPU" column of benchmarks, so it favours obvious
-// correctness over speed while avoiding per-row allocation: expressions are
-// evaluated a column at a time over typed arrays, joins keep row-index
-// tuples, and hashing uses flat open-addressing tables.
+// correctness over speed while avoiding gratuitous cost: expressions are
+// evaluated a column at a time over typed arrays, in batches of kBatchRows
+// rows where the values need not be kept (filters, join probes,
+// aggregation); `column <op> constant` selections run as one typed loop
+// (cpu_simple_filter.hpp); joins keep row-index tuples; hashing uses flat
+// open-addressing tables. Single-threaded.
 //
 // Pipeline: FROM/WHERE (per-table filters, hash joins on equalities, cross
 // products otherwise; cpu_from_where.hpp) -> GROUP BY, aggregates, HAVING

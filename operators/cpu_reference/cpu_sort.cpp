@@ -1,6 +1,8 @@
 #include "operators/cpu_reference/cpu_sort.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <utility>
 
 #include "operators/cpu_reference/cpu_group.hpp"
 #include "runtime/errors.hpp"
@@ -38,6 +40,36 @@ struct SortKey {
   bool descending;
 };
 
+// The same order for a single INTEGER or REAL key, sorting (value,
+// position) pairs so that comparisons need no indirection or type switch.
+template <typename T>
+void SortByOneKey(const std::vector<T>& values, const std::vector<std::uint8_t>& nulls,
+                  bool descending, std::vector<Position>& positions) {
+  std::vector<Position> null_positions;
+  std::vector<std::pair<T, Position>> items;
+  items.reserve(positions.size());
+  for (Position p : positions) {
+    if (nulls[p] != 0) {
+      null_positions.push_back(p);
+    } else {
+      items.emplace_back(values[p], p);
+    }
+  }
+  if (descending) {
+    std::stable_sort(items.begin(), items.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+  } else {
+    std::stable_sort(items.begin(), items.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+  }
+  // NULL first ascending, last descending; each part keeps its input order.
+  positions.clear();
+  if (!descending) positions = null_positions;
+  for (const auto& item : items)
+    positions.push_back(item.second);
+  if (descending) positions.insert(positions.end(), null_positions.begin(), null_positions.end());
+}
+
 }  // namespace
 
 void SortPositions(std::span<const ValueVector> outputs, const std::vector<sql::OrderKey>& order_by,
@@ -49,6 +81,14 @@ void SortPositions(std::span<const ValueVector> outputs, const std::vector<sql::
     keys.push_back({&outputs[key.expr.index], key.descending});
   }
   if (keys.empty()) return;
+  if (keys.size() == 1 && keys[0].column->type == sql::ValueType::kInteger) {
+    SortByOneKey(keys[0].column->integers, keys[0].column->nulls, keys[0].descending, positions);
+    return;
+  }
+  if (keys.size() == 1 && keys[0].column->type == sql::ValueType::kReal) {
+    SortByOneKey(keys[0].column->reals, keys[0].column->nulls, keys[0].descending, positions);
+    return;
+  }
   std::stable_sort(positions.begin(), positions.end(), [&](Position a, Position b) {
     for (const SortKey& key : keys) {
       const int c = CompareValues(*key.column, a, b);

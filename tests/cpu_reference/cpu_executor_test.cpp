@@ -148,6 +148,42 @@ TEST(CpuExecutorTest, OrderByPutsNullFirstAscendingAndLastDescending) {
   EXPECT_EQ(Render(ExecuteOnCpu(select)), "6,3;3,0;3,2;3,5;NULL,1;NULL,4");
 }
 
+// One INTEGER or REAL key takes a shortcut; a second, constant key forces
+// the general comparator, which must give the same order.
+TEST(CpuExecutorTest, SingleKeySortMatchesTheGeneralSort) {
+  std::vector<std::int64_t> ids, values, divisors;
+  std::vector<double> reals;
+  for (std::int64_t i = 0; i < 500; ++i) {
+    ids.push_back(i);
+    values.push_back((i * 37) % 11 - 5);
+    divisors.push_back(i % 7 == 0 ? 0 : 1);
+    reals.push_back(static_cast<double>((i * 53) % 13) / 4 - 1);
+  }
+  sql::BoundSelect base;
+  base.from.push_back({MakeTable("t", {Int32Column("id", ids), Int64Column("v", values),
+                                       Int32Column("z", divisors), DoubleColumn("r", reals)}),
+                       "t"});
+  const Expr z = ColumnRef(0, 2, ValueType::kInteger);
+  // v / z and r / z: NULL where z = 0.
+  const std::vector<Expr> keys = {
+      Binary(BinaryOp::kDivide, ColumnRef(0, 1, ValueType::kInteger), z),
+      Binary(BinaryOp::kDivide, ColumnRef(0, 3, ValueType::kReal), z)};
+  for (const Expr& key : keys) {
+    for (bool descending : {false, true}) {
+      sql::BoundSelect one = base;
+      AddOutput(one, key);
+      AddOutput(one, ColumnRef(0, 0, ValueType::kInteger));
+      AddOutput(one, Int(1));
+      one.order_by.push_back({OutputRef(0, key.type), descending});
+      sql::BoundSelect two = one;
+      two.order_by.push_back({OutputRef(2, ValueType::kInteger), false});
+      const QueryResult a = ExecuteOnCpu(one);
+      EXPECT_EQ(Render(a), Render(ExecuteOnCpu(two)));
+      EXPECT_EQ(a.columns[0].IsNull(0), !descending);
+    }
+  }
+}
+
 TEST(CpuExecutorTest, HiddenOrderByOutputsAreDropped) {
   sql::BoundSelect select = FromSample();
   AddOutput(select, kS);
