@@ -1,0 +1,114 @@
+#include "operators/cpu_reference/cpu_executor.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+#include <span>
+#include <string>
+
+#include "operators/cpu_reference/cpu_aggregate.hpp"
+#include "operators/cpu_reference/cpu_from_where.hpp"
+#include "operators/cpu_reference/cpu_sort.hpp"
+#include "operators/cpu_reference/expression_eval.hpp"
+#include "runtime/errors.hpp"
+
+namespace clq {
+namespace {
+
+using cpu_reference::Position;
+using cpu_reference::ValueVector;
+
+// Every output of `select` for each row (or group) it produces.
+std::vector<ValueVector> ComputeOutputs(const sql::BoundSelect& select) {
+  const cpu_reference::JoinedRows rows = cpu_reference::EvaluateFromWhere(select);
+  std::vector<ValueVector> outputs;
+  if (select.aggregated) {
+    const cpu_reference::GroupedRows groups =
+        cpu_reference::ApplyHaving(select, cpu_reference::AggregateRows(select, rows));
+    const cpu_reference::EvalContext context = cpu_reference::ContextOf(groups);
+    for (const sql::OutputColumn& output : select.outputs)
+      outputs.push_back(cpu_reference::Evaluate(output.expr, context));
+  } else {
+    CLQ_CHECK(select.group_keys.empty() && select.aggregates.empty() && !select.having,
+              "grouping in a query that is not aggregated");
+    const cpu_reference::EvalContext context = cpu_reference::ContextOf(select.from, rows);
+    for (const sql::OutputColumn& output : select.outputs)
+      outputs.push_back(cpu_reference::Evaluate(output.expr, context));
+  }
+  return outputs;
+}
+
+// The values of `v` at `positions` as a result column.
+ResultColumn ToResultColumn(const std::string& name, const ValueVector& v,
+                            std::span<const Position> positions) {
+  ResultColumn column;
+  column.name = name;
+  column.type = v.type;
+  const std::size_t n = positions.size();
+  bool any_null = false;
+  for (Position p : positions)
+    any_null = any_null || v.nulls[p] != 0;
+  if (any_null || v.type == sql::ValueType::kNull) {
+    column.nulls.resize(n);
+    for (std::size_t i = 0; i < n; ++i)
+      column.nulls[i] = v.nulls[positions[i]];
+  }
+  switch (v.type) {
+    case sql::ValueType::kInteger:
+      column.integers.resize(n);
+      for (std::size_t i = 0; i < n; ++i)
+        column.integers[i] = v.integers[positions[i]];
+      break;
+    case sql::ValueType::kReal:
+      column.reals.resize(n);
+      for (std::size_t i = 0; i < n; ++i)
+        column.reals[i] = v.reals[positions[i]];
+      break;
+    case sql::ValueType::kText: {
+      std::size_t width = 1;
+      for (Position p : positions)
+        width = std::max(width, v.texts[p].size());
+      column.text_width = static_cast<std::uint32_t>(width);
+      column.text.assign(n * width, '\0');
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::string_view s = v.texts[positions[i]];
+        if (!s.empty()) std::memcpy(column.text.data() + i * width, s.data(), s.size());
+      }
+      break;
+    }
+    case sql::ValueType::kNull:
+      break;
+  }
+  return column;
+}
+
+}  // namespace
+
+QueryResult ExecuteOnCpu(const sql::BoundSelect& select) {
+  CLQ_CHECK(select.visible_outputs <= select.outputs.size(), "more visible outputs than outputs");
+  CLQ_CHECK(!select.distinct || select.visible_outputs == select.outputs.size(),
+            "hidden ORDER BY outputs with DISTINCT");
+  const std::vector<ValueVector> outputs = ComputeOutputs(select);
+  const std::size_t rows = outputs.empty() ? 0 : outputs[0].size();
+  const std::span<const ValueVector> visible(outputs.data(), select.visible_outputs);
+
+  std::vector<Position> positions(rows);
+  std::iota(positions.begin(), positions.end(), Position{0});
+  if (select.distinct) positions = cpu_reference::DistinctPositions(visible, rows);
+  cpu_reference::SortPositions(outputs, select.order_by, positions);
+
+  const std::size_t begin =
+      static_cast<std::size_t>(std::min<std::uint64_t>(select.offset, positions.size()));
+  std::size_t end = positions.size();
+  if (select.limit)
+    end = begin + static_cast<std::size_t>(std::min<std::uint64_t>(*select.limit, end - begin));
+  const std::span<const Position> kept(positions.data() + begin, end - begin);
+
+  QueryResult result;
+  result.rows = kept.size();
+  for (std::size_t c = 0; c < select.visible_outputs; ++c)
+    result.columns.push_back(ToResultColumn(select.outputs[c].name, outputs[c], kept));
+  return result;
+}
+
+}  // namespace clq

@@ -1,0 +1,130 @@
+#include "operators/cpu_reference/cpu_from_where.hpp"
+
+#include <optional>
+
+#include "operators/cpu_reference/cpu_filter.hpp"
+#include "runtime/errors.hpp"
+
+namespace clq::cpu_reference {
+namespace {
+
+using sql::Expr;
+
+struct Conjunct {
+  const Expr* expr = nullptr;
+  std::vector<std::size_t> sources;  // FROM indices it reads
+  // For `a = b`: the sources of each side, to recognise join keys.
+  std::vector<std::size_t> left_sources;
+  std::vector<std::size_t> right_sources;
+  bool applied = false;
+};
+
+Conjunct Analyze(const Expr& expr) {
+  Conjunct c;
+  c.expr = &expr;
+  c.sources = ReferencedSources(expr);
+  if (expr.kind == Expr::Kind::kBinary && expr.binary_op == sql::BinaryOp::kEqual &&
+      expr.children.size() == 2) {
+    c.left_sources = ReferencedSources(expr.children[0]);
+    c.right_sources = ReferencedSources(expr.children[1]);
+  }
+  return c;
+}
+
+bool HashableTypes(const Expr& a, const Expr& b) {
+  return a.type == b.type &&
+         (a.type == sql::ValueType::kInteger || a.type == sql::ValueType::kText);
+}
+
+// The conjunct as a key joining `joined` tables with table `next`, if it is one.
+std::optional<JoinKey> AsJoinKey(const Conjunct& c, const std::vector<bool>& joined,
+                                 std::size_t next) {
+  if (c.applied || c.left_sources.size() != 1 || c.right_sources.size() != 1) return std::nullopt;
+  const Expr& left = c.expr->children[0];
+  const Expr& right = c.expr->children[1];
+  if (!HashableTypes(left, right)) return std::nullopt;
+  const std::size_t l = c.left_sources[0];
+  const std::size_t r = c.right_sources[0];
+  if (r == next && l != next && joined[l]) return JoinKey{&left, &right};
+  if (l == next && r != next && joined[r]) return JoinKey{&right, &left};
+  return std::nullopt;
+}
+
+bool AllJoined(const Conjunct& c, const std::vector<bool>& joined) {
+  for (std::size_t s : c.sources)
+    if (!joined[s]) return false;
+  return true;
+}
+
+// The table to join next: the first one connected by an equality, else the
+// first one not joined yet.
+std::size_t ChooseNext(const std::vector<Conjunct>& conjuncts, const std::vector<bool>& joined) {
+  std::optional<std::size_t> first_unjoined;
+  for (std::size_t t = 0; t < joined.size(); ++t) {
+    if (joined[t]) continue;
+    if (!first_unjoined) first_unjoined = t;
+    for (const Conjunct& c : conjuncts)
+      if (AsJoinKey(c, joined, t)) return t;
+  }
+  CLQ_CHECK(first_unjoined.has_value(), "no table left to join");
+  return *first_unjoined;
+}
+
+}  // namespace
+
+JoinedRows EvaluateFromWhere(const sql::BoundSelect& select) {
+  const std::vector<sql::TableRef>& from = select.from;
+  std::vector<const Expr*> parts;
+  if (select.where) SplitConjuncts(*select.where, parts);
+  std::vector<Conjunct> conjuncts;
+  for (const Expr* part : parts) {
+    conjuncts.push_back(Analyze(*part));
+    for (std::size_t s : conjuncts.back().sources)
+      CLQ_CHECK(s < from.size(), "column reference to a source outside FROM");
+  }
+
+  if (from.empty()) {
+    JoinedRows one_row;
+    one_row.size = 1;
+    for (const Conjunct& c : conjuncts)
+      one_row = FilterRows(from, one_row, *c.expr);
+    return one_row;
+  }
+
+  // Filter each table by the conjuncts that read only it.
+  std::vector<JoinedRows> tables;
+  for (std::size_t s = 0; s < from.size(); ++s)
+    tables.push_back(JoinedRows::AllRowsOf(from, s));
+  for (Conjunct& c : conjuncts) {
+    if (c.sources.size() > 1) continue;
+    const std::size_t s = c.sources.empty() ? 0 : c.sources[0];
+    tables[s] = FilterRows(from, tables[s], *c.expr);
+    c.applied = true;
+  }
+
+  std::vector<bool> joined(from.size(), false);
+  joined[0] = true;
+  JoinedRows rows = std::move(tables[0]);
+  for (std::size_t step = 1; step < from.size(); ++step) {
+    const std::size_t next = ChooseNext(conjuncts, joined);
+    std::vector<JoinKey> keys;
+    for (Conjunct& c : conjuncts) {
+      if (std::optional<JoinKey> key = AsJoinKey(c, joined, next)) {
+        keys.push_back(*key);
+        c.applied = true;
+      }
+    }
+    rows = keys.empty() ? CrossJoin(rows, tables[next]) : HashJoin(from, rows, tables[next], keys);
+    joined[next] = true;
+    for (Conjunct& c : conjuncts) {
+      if (c.applied || !AllJoined(c, joined)) continue;
+      rows = FilterRows(from, rows, *c.expr);
+      c.applied = true;
+    }
+  }
+  for (const Conjunct& c : conjuncts)
+    CLQ_CHECK(c.applied, "a WHERE conjunct was not applied");
+  return rows;
+}
+
+}  // namespace clq::cpu_reference

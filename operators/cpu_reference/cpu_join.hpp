@@ -1,0 +1,58 @@
+// Joins in the CPU reference, over row-index tuples rather than copied values.
+//
+// JoinedRows is the result of a join in progress, stored by column: for each
+// joined source (an index into BoundSelect::from), the table row of every
+// joined row. Hash joins build on the table being added and probe with the
+// rows joined so far; output comes in probe order and, within a probe row,
+// in build-table order, so results are deterministic.
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "host/sql/bound.hpp"
+#include "operators/cpu_reference/expression_eval.hpp"
+#include "operators/cpu_reference/value_vector.hpp"
+
+namespace clq::cpu_reference {
+
+struct JoinedRows {
+  std::vector<std::size_t> sources;               // FROM indices, in join order
+  std::vector<std::vector<RowIndex>> table_rows;  // parallel to sources, each `size` long
+  std::size_t size = 0;
+
+  // Every row of one table, in table order.
+  static JoinedRows AllRowsOf(const std::vector<sql::TableRef>& from, std::size_t source);
+};
+
+// A context that evaluates expressions over `rows` (borrowing both arguments).
+EvalContext ContextOf(const std::vector<sql::TableRef>& from, const JoinedRows& rows);
+// The same over rows [begin, begin + count).
+EvalContext ContextOf(const std::vector<sql::TableRef>& from, const JoinedRows& rows,
+                      std::size_t begin, std::size_t count);
+
+// The rows at `positions`, in that order.
+JoinedRows SelectRows(const JoinedRows& rows, std::span<const Position> positions);
+
+// The rows where `predicate` is true.
+JoinedRows FilterRows(const std::vector<sql::TableRef>& from, const JoinedRows& rows,
+                      const sql::Expr& predicate);
+
+// One equality of a hash join: `joined_side` reads only sources already in
+// the left input, `new_side` only the source being added; both are INTEGER
+// or both TEXT.
+struct JoinKey {
+  const sql::Expr* joined_side = nullptr;
+  const sql::Expr* new_side = nullptr;
+};
+
+// Joins `left` with `right` (rows of one source) on equality of every key
+// (NULL keys never match). REQUIRES: keys not empty.
+JoinedRows HashJoin(const std::vector<sql::TableRef>& from, const JoinedRows& left,
+                    const JoinedRows& right, const std::vector<JoinKey>& keys);
+
+// Every pair of a left row and a right row.
+JoinedRows CrossJoin(const JoinedRows& left, const JoinedRows& right);
+
+}  // namespace clq::cpu_reference

@@ -1,0 +1,193 @@
+#include "operators/cpu_reference/expression_eval.hpp"
+
+#include <string>
+
+#include "operators/cpu_reference/expression_arith.hpp"
+#include "operators/cpu_reference/expression_logic.hpp"
+#include "runtime/errors.hpp"
+
+namespace clq::cpu_reference {
+namespace {
+
+using sql::BinaryOp;
+using sql::Expr;
+using sql::ValueType;
+
+ValueVector LoadColumn(const Expr& expr, const EvalContext& context) {
+  CLQ_CHECK(context.from != nullptr && expr.source < context.table_rows.size() &&
+                context.table_rows[expr.source].has_value(),
+            "column reference to a source outside the batch");
+  const Table& table = *(*context.from)[expr.source].table;
+  CLQ_CHECK(expr.index < table.columns().size(), "column index out of range");
+  const Column& column = table.column(expr.index);
+  const std::span<const RowIndex> rows = *context.table_rows[expr.source];
+  CLQ_CHECK(rows.size() == context.rows, "batch rows and table rows differ");
+  const std::size_t n = rows.size();
+  ValueVector r = ValueVector::Make(ColumnValueType(column.type()), n);
+  switch (column.type().type) {
+    case DataType::kInt32: {
+      const std::span<const std::int32_t> values = column.int32s();
+      for (std::size_t i = 0; i < n; ++i)
+        r.integers[i] = values[rows[i]];
+      break;
+    }
+    case DataType::kInt64: {
+      const std::span<const std::int64_t> values = column.int64s();
+      for (std::size_t i = 0; i < n; ++i)
+        r.integers[i] = values[rows[i]];
+      break;
+    }
+    case DataType::kDouble: {
+      const std::span<const double> values = column.doubles();
+      for (std::size_t i = 0; i < n; ++i)
+        r.reals[i] = values[rows[i]];
+      break;
+    }
+    case DataType::kChar:
+      for (std::size_t i = 0; i < n; ++i)
+        r.texts[i] = column.StringAt(rows[i]);
+      break;
+  }
+  return r;
+}
+
+ValueVector Broadcast(const sql::Value& value, std::size_t rows) {
+  ValueVector r = ValueVector::Make(value.type, rows);
+  switch (value.type) {
+    case ValueType::kInteger:
+      r.integers.assign(rows, value.integer);
+      break;
+    case ValueType::kReal:
+      r.reals.assign(rows, value.real);
+      break;
+    case ValueType::kText:
+      r.texts.assign(rows, std::string_view(value.text));
+      break;
+    case ValueType::kNull:
+      break;
+  }
+  return r;
+}
+
+ValueVector Reference(const std::vector<ValueVector>* values, std::size_t index,
+                      const EvalContext& context, const char* what) {
+  CLQ_CHECK(values != nullptr && index < values->size(),
+            std::string(what) + " reference outside the batch");
+  CLQ_CHECK((*values)[index].size() == context.rows, std::string(what) + " of another length");
+  return (*values)[index];
+}
+
+// Gives a computed vector the expression's declared type. A NULL result
+// takes any declared type; INTEGER widens to a declared REAL; anything else
+// means the binder and the evaluator disagree.
+ValueVector ToDeclaredType(ValueVector v, const Expr& expr) {
+  if (v.type == expr.type) return v;
+  if (expr.type == ValueType::kNull || v.type == ValueType::kNull) {
+    bool all_null = true;
+    for (std::uint8_t is_null : v.nulls)
+      all_null = all_null && is_null != 0;
+    CLQ_CHECK(all_null, "an expression typed NULL has a value");
+    return ValueVector::AllNull(expr.type, v.size());
+  }
+  if (v.type == ValueType::kInteger && expr.type == ValueType::kReal) return ToReal(v);
+  throw InternalError(std::string("an expression typed ") + TypeName(expr.type) + " computes " +
+                      TypeName(v.type));
+}
+
+ValueVector EvaluateBinary(const Expr& expr, const EvalContext& context) {
+  CLQ_CHECK(expr.children.size() == 2, "binary operator without two operands");
+  const ValueVector left = Evaluate(expr.children[0], context);
+  const ValueVector right = Evaluate(expr.children[1], context);
+  switch (expr.binary_op) {
+    case BinaryOp::kAdd:
+    case BinaryOp::kSubtract:
+    case BinaryOp::kMultiply:
+    case BinaryOp::kDivide:
+    case BinaryOp::kModulo:
+      return Arithmetic(expr.binary_op, left, right);
+    case BinaryOp::kEqual:
+    case BinaryOp::kNotEqual:
+    case BinaryOp::kLess:
+    case BinaryOp::kLessEqual:
+    case BinaryOp::kGreater:
+    case BinaryOp::kGreaterEqual:
+      return Compare(expr.binary_op, left, right);
+    case BinaryOp::kAnd:
+    case BinaryOp::kOr:
+      return Logic(expr.binary_op, left, right);
+  }
+  throw InternalError("unknown binary operator");
+}
+
+ValueVector EvaluateUnary(const Expr& expr, const EvalContext& context) {
+  CLQ_CHECK(expr.children.size() == 1, "unary operator without one operand");
+  const ValueVector value = Evaluate(expr.children[0], context);
+  switch (expr.unary_op) {
+    case sql::UnaryOp::kNegate:
+      return Negate(value);
+    case sql::UnaryOp::kNot:
+      return Not(value);
+    case sql::UnaryOp::kIsNull:
+      return NullTest(value, true);
+    case sql::UnaryOp::kIsNotNull:
+      return NullTest(value, false);
+  }
+  throw InternalError("unknown unary operator");
+}
+
+ValueVector EvaluateUntyped(const Expr& expr, const EvalContext& context) {
+  switch (expr.kind) {
+    case Expr::Kind::kColumnRef:
+      return LoadColumn(expr, context);
+    case Expr::Kind::kConstant:
+      return Broadcast(expr.constant, context.rows);
+    case Expr::Kind::kUnary:
+      return EvaluateUnary(expr, context);
+    case Expr::Kind::kBinary:
+      return EvaluateBinary(expr, context);
+    case Expr::Kind::kBetween:
+      CLQ_CHECK(expr.children.size() == 3, "BETWEEN without three operands");
+      return Between(Evaluate(expr.children[0], context), Evaluate(expr.children[1], context),
+                     Evaluate(expr.children[2], context), expr.negated);
+    case Expr::Kind::kInList: {
+      CLQ_CHECK(!expr.children.empty(), "IN without a value");
+      const ValueVector value = Evaluate(expr.children[0], context);
+      std::vector<ValueVector> items;
+      items.reserve(expr.children.size() - 1);
+      for (std::size_t i = 1; i < expr.children.size(); ++i)
+        items.push_back(Evaluate(expr.children[i], context));
+      return InList(value, items, expr.negated);
+    }
+    case Expr::Kind::kCast:
+      CLQ_CHECK(expr.children.size() == 1, "CAST without one operand");
+      return Cast(Evaluate(expr.children[0], context), expr.type);
+    case Expr::Kind::kGroupRef:
+      return Reference(context.group_keys, expr.index, context, "group key");
+    case Expr::Kind::kAggregateRef:
+      return Reference(context.aggregates, expr.index, context, "aggregate");
+    case Expr::Kind::kOutputRef:
+      break;
+  }
+  throw InternalError("output reference outside ORDER BY");
+}
+
+}  // namespace
+
+ValueVector Evaluate(const Expr& expr, const EvalContext& context) {
+  return ToDeclaredType(EvaluateUntyped(expr, context), expr);
+}
+
+sql::ValueType ColumnValueType(ColumnType type) {
+  switch (type.type) {
+    case DataType::kInt32:
+    case DataType::kInt64:
+      return ValueType::kInteger;
+    case DataType::kDouble:
+      return ValueType::kReal;
+    case DataType::kChar:
+      return ValueType::kText;
+  }
+  throw InternalError("unknown column type");
+}
+
+}  // namespace clq::cpu_reference
