@@ -126,6 +126,38 @@ void Engine::BuildProgram(const EngineOptions& options) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+std::map<std::string, cl::Kernel, std::less<>> Engine::BuildExtraKernels(
+    std::span<const KernelSource> extra) {
+  cl::Program::Sources sources;
+  for (const KernelSource& source : EmbeddedKernelSources()) {
+    const std::string name = source.file_name;
+    if (name == "common.cl" || name.ends_with(".h")) sources.emplace_back(source.text);
+  }
+  for (const KernelSource& source : extra) sources.emplace_back(source.text);
+  const std::string options = BuildOptions(info_, tuning_);
+  cl::Program program;
+  try {
+    program = cl::Program(context_, sources);
+    program.build(std::vector<cl::Device>{device_}, options.c_str());
+  } catch (const cl::Error& error) {
+    std::string log;
+    try {
+      log = program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device_);
+    } catch (const cl::Error&) {
+    }
+    throw DeviceError(error.what(), error.err(), "building extra kernels for " + info_.name, log);
+  }
+  std::vector<cl::Kernel> kernels;
+  program.createKernels(&kernels);
+  std::map<std::string, cl::Kernel, std::less<>> result;
+  for (cl::Kernel& kernel : kernels) {
+    std::string name = kernel.getInfo<CL_KERNEL_FUNCTION_NAME>();
+    while (!name.empty() && name.back() == '\0') name.pop_back();
+    result.emplace(std::move(name), kernel);
+  }
+  return result;
+}
+
 cl::Kernel& Engine::kernel(std::string_view name) {
   auto it = kernels_.find(name);
   if (it == kernels_.end()) throw InternalError("no kernel named " + std::string(name));

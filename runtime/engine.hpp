@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -24,6 +25,7 @@
 #include "runtime/cl.hpp"
 #include "runtime/device_info.hpp"
 #include "runtime/device_tuning.hpp"
+#include "runtime/kernel_sources.hpp"
 #include "runtime/profiler.hpp"
 
 namespace clq {
@@ -63,6 +65,11 @@ class Engine {
   DeviceTableCache& tables() { return *tables_; }
   // Number of tablets `table` has on this device.
   std::size_t TabletCountFor(const Table& table) const;
+
+  // Builds extra kernels (benchmark yardsticks) with this device's options,
+  // after the shared headers and common.cl; not cached.
+  std::map<std::string, cl::Kernel, std::less<>> BuildExtraKernels(
+      std::span<const KernelSource> sources);
 
   // The kernel of that name; throws InternalError when no such kernel exists.
   cl::Kernel& kernel(std::string_view name);

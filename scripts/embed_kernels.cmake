@@ -1,8 +1,12 @@
 # Generates a C++ file holding every OpenCL source verbatim.
-# Usage: cmake -DOUT=<file.cpp> "-DSOURCES=<a.cl;b.cl>" -P embed_kernels.cmake
+# Usage: cmake -DOUT=<file.cpp> "-DSOURCES=<a.cl;b.cl>" [-DFUNCTION=Name] -P embed_kernels.cmake
+# FUNCTION names the generated accessor (default EmbeddedKernelSources).
 # Headers shared with the host (*.h) go first, then common.cl, because every
 # other file uses their definitions; the rest keep their sorted order. Each source starts with #line 1 "<name>" so that
 # build-log line numbers point into the real file.
+if(NOT FUNCTION)
+  set(FUNCTION EmbeddedKernelSources)
+endif()
 set(headers "")
 set(common "")
 set(rest "")
@@ -33,7 +37,7 @@ foreach(path IN LISTS ordered)
   string(APPEND entries "    {\"${name}\", kSource${index}},\n")
   math(EXPR index "${index} + 1")
 endforeach()
-string(APPEND body "}  // namespace\n\nstd::span<const KernelSource> EmbeddedKernelSources() {\n")
+string(APPEND body "}  // namespace\n\nstd::span<const KernelSource> ${FUNCTION}() {\n")
 string(APPEND body "  static const KernelSource kSources[] = {\n${entries}  };\n  return kSources;\n}\n\n}  // namespace clq\n")
 
 file(WRITE ${OUT}.tmp "${body}")

@@ -1,0 +1,37 @@
+// Shared pieces of the Google Benchmark binaries: the device under test
+// ($CLQ_DEVICE, default as the clq command line), the table size
+// ($CLQ_BENCH_ROWS), Wisconsin tables resident on the device, device time from
+// profiling events, and the device's copy bandwidth measured in the same run
+// (the ceiling every number is reported against).
+#pragma once
+
+#include <functional>
+#include <span>
+
+#include "runtime/engine.hpp"
+#include "runtime/kernel_sources.hpp"
+#include "runtime/storage/table.hpp"
+
+namespace clq {
+std::span<const KernelSource> YardstickKernelSources();
+}
+
+namespace clq::bench {
+
+Engine& BenchEngine();
+
+// $CLQ_BENCH_ROWS, else `fallback`.
+RowCount BenchRows(RowCount fallback);
+
+// tenktup1 with `rows` rows (generated once per size).
+TablePtr Tenktup1(RowCount rows);
+
+// Device milliseconds of the kernels and device copies `work` enqueues
+// (uploads and downloads excluded), from profiling events.
+double DeviceMilliseconds(Engine& engine, const std::function<void()>& work);
+
+// The device's copy bandwidth (GB/s, read + write) with bandwidth_copy over
+// the largest buffer up to 1 GiB; measured once.
+double CopyGbps(Engine& engine);
+
+}  // namespace clq::bench

@@ -1,0 +1,96 @@
+// Hand-written kernels, one per thesis query, as the yardstick the generic
+// expression machine is measured against (bench/operators_bench.cpp). They
+// use the same tile geometry as the engine's kernels; constants arrive as
+// arguments.
+
+inline long yardstick_group_max(long value, __local long* scratch) {
+  const uint lid = get_local_id(0);
+  scratch[lid] = value;
+  barrier(CLK_LOCAL_MEM_FENCE);
+#if DEVICE_IS_CPU
+  if (lid == 0) {
+    long m = scratch[0];
+    for (uint i = 1; i < WG_SIZE; ++i) m = max(m, scratch[i]);
+    scratch[0] = m;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+#else
+  for (uint offset = WG_SIZE / 2; offset > 0; offset >>= 1) {
+    if (lid < offset) scratch[lid] = max(scratch[lid], scratch[lid + offset]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+#endif
+  return scratch[0];
+}
+
+// SELECT unique1 + unique2 FROM tenktup1
+KERNEL void yardstick_projection(__global const int* a, __global const int* b, ulong n,
+                                 __global long* out) {
+  const ulong start = tile_start();
+  for (uint k = 0; k < IPT; ++k) {
+    const ulong i = tile_item(start, k);
+    if (i < n) out[i] = (long)a[i] + b[i];
+  }
+}
+
+// SELECT MAX(unique1 * tenpercent / divisor) FROM tenktup1
+KERNEL void yardstick_max_int(__global const int* a, __global const int* b, ulong n, long divisor,
+                              __global long* partials) {
+  __local long scratch[WG_SIZE];
+  const ulong start = tile_start();
+  long m = LONG_MIN;
+  for (uint k = 0; k < IPT; ++k) {
+    const ulong i = tile_item(start, k);
+    if (i < n) m = max(m, ((long)a[i] * b[i]) / divisor);
+  }
+  m = yardstick_group_max(m, scratch);
+  if (get_local_id(0) == 0) partials[get_group_id(0)] = m;
+}
+
+// SELECT MAX(unique1 / (offset + onepercent)) FROM tenktup1 (as ordered bits:
+// the values are non-negative, so the double bits order like the values).
+KERNEL void yardstick_max_real(__global const int* a, __global const int* b, ulong n, double offset,
+                               __global long* partials) {
+  __local long scratch[WG_SIZE];
+  const ulong start = tile_start();
+  long m = LONG_MIN;
+  for (uint k = 0; k < IPT; ++k) {
+    const ulong i = tile_item(start, k);
+    if (i < n) m = max(m, as_long((double)a[i] / (offset + (double)b[i])));
+  }
+  m = yardstick_group_max(m, scratch);
+  if (get_local_id(0) == 0) partials[get_group_id(0)] = m;
+}
+
+// First pass of the thesis selection:
+// unique1 > lo AND unique1 < hi AND unique2 % 2 = 0 AND two = 0 -> bitmap + tile counts.
+KERNEL void yardstick_selection(__global const int* u1, __global const int* u2,
+                                __global const int* two, ulong n, int lo, int hi,
+                                __global uint* bits, __global uint* tile_counts) {
+  __local uchar flags[TILE + TILE / 8];
+  __local uint word_counts[TILE / 32];
+  const ulong start = tile_start();
+  for (uint k = 0; k < IPT; ++k) {
+    const ulong i = tile_item(start, k);
+    const uint p = (uint)(i - start);
+    uchar keep = 0;
+    if (i < n) keep = u1[i] > lo && u1[i] < hi && u2[i] % 2 == 0 && two[i] == 0;
+    flags[p + (p / 32) * 4] = keep;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const uint lid = get_local_id(0);
+  for (uint w = lid; w < TILE / 32; w += WG_SIZE) {
+    __local const uchar* f = flags + w * 36;
+    uint word = 0;
+    for (uint b = 0; b < 32; ++b) word |= (uint)f[b] << b;
+    const ulong word_index = start / 32 + w;
+    if (word_index * 32 < n) bits[word_index] = word;
+    word_counts[w] = popcount(word);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid == 0) {
+    uint count = 0;
+    for (uint w = 0; w < TILE / 32; ++w) count += word_counts[w];
+    tile_counts[get_group_id(0)] = count;
+  }
+}
