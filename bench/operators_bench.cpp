@@ -202,11 +202,12 @@ void BM_SelectionFilter_Machine(benchmark::State& state) {
   k.setArg(1, device_program.constants());
   k.setArg(2, static_cast<cl_uint>(program.entry(entry).begin));
   k.setArg(3, static_cast<cl_uint>(program.entry(entry).end));
-  device_program.BindSlots(k, 4, f.relation, 0);
-  k.setArg(20, static_cast<cl_ulong>(f.rows));
-  k.setArg(21, bits.get());
-  k.setArg(22, counts.get());
-  k.setArg(23, context.status());
+  k.setArg(4, static_cast<cl_uint>(program.entry(entry).track_nulls ? 1 : 0));
+  device_program.BindSlots(k, 5, f.relation, 0);
+  k.setArg(21, static_cast<cl_ulong>(f.rows));
+  k.setArg(22, bits.get());
+  k.setArg(23, counts.get());
+  k.setArg(24, context.status());
   Loop(state, "selection_filter/machine", kSelectionBytes, f, [&] { f.engine.Launch(k, groups, "filter"); });
 }
 

@@ -41,68 +41,59 @@ typedef struct {
 
 #define VM_FOR_ITEMS for (uint k = 0; k < IPT; ++k)
 
-// Loads the operand of one instruction into opd/opn.
+// Loads a column operand. Full tiles skip the bounds test so that the loads
+// vectorise; rows past n read as 0.
+#define VM_LOAD_COLUMN(TYPE, CONVERT)                                  \
+  {                                                                    \
+    __global const TYPE* v = (__global const TYPE*)p;                  \
+    if (full) {                                                        \
+      VM_FOR_ITEMS opd[k] = CONVERT(v[tile_item(start, k)]);           \
+    } else {                                                           \
+      VM_FOR_ITEMS {                                                   \
+        const ulong i = tile_item(start, k);                           \
+        opd[k] = i < n ? CONVERT(v[i]) : CONVERT((TYPE)0);             \
+      }                                                                \
+    }                                                                  \
+  }
+#define VM_AS_LONG(x) ((long)(x))
+#define VM_AS_REAL_BITS(x) as_long((double)(x))
+
+// Loads the operand of one instruction into opd (and opn when tracking NULLs).
 inline void vm_fetch(uint kind, uint arg, uint word1, __constant const long* consts,
-                     const vm_slots* slots, ulong start, ulong n, long* opd, uchar* opn,
-                     const long* stack, const uchar* stackn, uint* sp) {
-  const uint base = kind & 0x7f;
+                     const vm_slots* slots, ulong start, ulong n, uint track, long* opd,
+                     uchar* opn, const long* stack, const uchar* stackn, uint* sp) {
+  const uint base = kind & VM_OPND_BASE_MASK;
+  if (base == VM_OPND_NONE) return;
   if (base == VM_OPND_CONST) {
     const long c = consts[word1];
-    VM_FOR_ITEMS {
-      opd[k] = c;
-      opn[k] = 0;
-    }
+    VM_FOR_ITEMS opd[k] = c;
+    if (track) VM_FOR_ITEMS opn[k] = 0;
     return;
   }
   if (base == VM_OPND_NULL) {
-    VM_FOR_ITEMS {
-      opd[k] = 0;
-      opn[k] = 1;
-    }
+    VM_FOR_ITEMS opd[k] = 0;
+    if (track) VM_FOR_ITEMS opn[k] = 1;
     return;
   }
   if (base == VM_OPND_POP) {
     *sp -= 1;
     const uint b = *sp * IPT;
-    VM_FOR_ITEMS {
-      opd[k] = stack[b + k];
-      opn[k] = stackn[b + k];
-    }
+    VM_FOR_ITEMS opd[k] = stack[b + k];
+    if (track) VM_FOR_ITEMS opn[k] = stackn[b + k];
     return;
   }
-  if (base == VM_OPND_NONE) return;
+  const bool full = start + TILE <= n;
   __global const uchar* p = slots->values[arg];
   if (base == VM_OPND_COL_I32) {
-    __global const int* v = (__global const int*)p;
-    VM_FOR_ITEMS {
-      const ulong i = tile_item(start, k);
-      opd[k] = i < n ? (long)v[i] : 0;
-    }
-  } else if (base == VM_OPND_COL_I64) {
-    __global const long* v = (__global const long*)p;
-    VM_FOR_ITEMS {
-      const ulong i = tile_item(start, k);
-      opd[k] = i < n ? v[i] : 0;
-    }
-  } else if (base == VM_OPND_COL_F64) {
-    __global const long* v = (__global const long*)p;  // double bits
-    VM_FOR_ITEMS {
-      const ulong i = tile_item(start, k);
-      opd[k] = i < n ? v[i] : 0;
-    }
+    VM_LOAD_COLUMN(int, VM_AS_LONG)
+  } else if (base == VM_OPND_COL_I64 || base == VM_OPND_COL_F64) {
+    VM_LOAD_COLUMN(long, VM_AS_LONG)
   } else if (base == VM_OPND_COL_I32_R) {
-    __global const int* v = (__global const int*)p;
-    VM_FOR_ITEMS {
-      const ulong i = tile_item(start, k);
-      opd[k] = as_long(i < n ? (double)v[i] : 0.0);
-    }
+    VM_LOAD_COLUMN(int, VM_AS_REAL_BITS)
   } else {  // VM_OPND_COL_I64_R
-    __global const long* v = (__global const long*)p;
-    VM_FOR_ITEMS {
-      const ulong i = tile_item(start, k);
-      opd[k] = as_long(i < n ? (double)v[i] : 0.0);
-    }
+    VM_LOAD_COLUMN(long, VM_AS_REAL_BITS)
   }
+  if (!track) return;
   if (kind & VM_OPND_NULLABLE) {
     __global const uchar* z = slots->nulls[arg];
     VM_FOR_ITEMS {
@@ -145,19 +136,35 @@ inline long vm_compare_result(int c, uint cmp) {
   }
 }
 
+// Signed division by a constant through its magic number (vm_shared.h).
+inline long vm_div_magic(long n, long magic, uint shift, uint mode) {
+  long q = mul_hi(magic, n);
+  if (mode == 1) q += n;
+  if (mode == 2) q -= n;
+  q >>= shift;
+  return q + (long)(as_ulong(q) >> 63);
+}
+
+// The operands of a non-commutative operation: acc OP opd, or opd OP acc
+// when the instruction is reversed.
+#define VM_LEFT (reversed ? opd[k] : acc[k])
+#define VM_RIGHT (reversed ? acc[k] : opd[k])
+
 // Runs program instructions [pc, end) over this work-item's IPT items of the
-// tile starting at `start`; leaves the result in acc/accn. Returns
-// VM_STATUS_* bits raised by valid, non-NULL items.
+// tile starting at `start`; leaves the result in acc (and accn when `track`,
+// which the host sets whenever a NULL can occur anywhere in the entry).
+// Returns VM_STATUS_* bits raised by valid, non-NULL items.
 inline uint vm_run(__constant const uint2* code, uint pc, uint end, __constant const long* consts,
-                   const vm_slots* slots, ulong start, ulong n, long* acc, uchar* accn) {
+                   const vm_slots* slots, ulong start, ulong n, uint track, long* acc,
+                   uchar* accn) {
   long stack[VM_MAX_STACK * IPT];
   uchar stackn[VM_MAX_STACK * IPT];
   uchar pass[IPT];
   uint sp = 0;
-  uint status = 0;
+  uint overflow = 0;
   VM_FOR_ITEMS {
     acc[k] = 0;
-    accn[k] = 1;
+    accn[k] = 0;
     pass[k] = 1;
   }
   for (; pc < end; ++pc) {
@@ -165,22 +172,19 @@ inline uint vm_run(__constant const uint2* code, uint pc, uint end, __constant c
     const uint op = ins.x & 0xffu;
     const uint kind = (ins.x >> 8) & 0xffu;
     const uint arg = ins.x >> 16;
+    const bool reversed = (kind & VM_OPND_REVERSED) != 0;
     long opd[IPT];
     uchar opn[IPT];
-    if (op != VM_STR_CMP) vm_fetch(kind, arg, ins.y, consts, slots, start, n, opd, opn, stack, stackn, &sp);
+    if (op != VM_STR_CMP) vm_fetch(kind, arg, ins.y, consts, slots, start, n, track, opd, opn, stack, stackn, &sp);
     switch (op) {
       case VM_LOAD:
-        VM_FOR_ITEMS {
-          acc[k] = opd[k];
-          accn[k] = opn[k];
-        }
+        VM_FOR_ITEMS acc[k] = opd[k];
+        if (track) VM_FOR_ITEMS accn[k] = opn[k];
         break;
       case VM_PUSH: {
         const uint b = sp * IPT;
-        VM_FOR_ITEMS {
-          stack[b + k] = acc[k];
-          stackn[b + k] = accn[k];
-        }
+        VM_FOR_ITEMS stack[b + k] = acc[k];
+        if (track) VM_FOR_ITEMS stackn[b + k] = accn[k];
         sp += 1;
         break;
       }
@@ -188,41 +192,41 @@ inline uint vm_run(__constant const uint2* code, uint pc, uint end, __constant c
         VM_FOR_ITEMS {
           const long a = acc[k], b = opd[k];
           const long r = as_long(as_ulong(a) + as_ulong(b));
-          const uchar nul = accn[k] | opn[k];
-          if (((a ^ r) & (b ^ r)) < 0 && !nul) status |= VM_STATUS_OVERFLOW;
+          const uint nul = track ? (accn[k] | opn[k]) : 0;
+          overflow |= (uint)(((a ^ r) & (b ^ r)) < 0) & (nul ^ 1u);
           acc[k] = r;
-          accn[k] = nul;
         }
+        if (track) VM_FOR_ITEMS accn[k] |= opn[k];
         break;
       case VM_SUB_I:
         VM_FOR_ITEMS {
-          const long a = acc[k], b = opd[k];
+          const long a = VM_LEFT, b = VM_RIGHT;
           const long r = as_long(as_ulong(a) - as_ulong(b));
-          const uchar nul = accn[k] | opn[k];
-          if (((a ^ b) & (a ^ r)) < 0 && !nul) status |= VM_STATUS_OVERFLOW;
+          const uint nul = track ? (accn[k] | opn[k]) : 0;
+          overflow |= (uint)(((a ^ b) & (a ^ r)) < 0) & (nul ^ 1u);
           acc[k] = r;
-          accn[k] = nul;
         }
+        if (track) VM_FOR_ITEMS accn[k] |= opn[k];
         break;
       case VM_MUL_I:
         VM_FOR_ITEMS {
           const long a = acc[k], b = opd[k];
           const long r = as_long(as_ulong(a) * as_ulong(b));
-          const uchar nul = accn[k] | opn[k];
-          if (mul_hi(a, b) != (r >> 63) && !nul) status |= VM_STATUS_OVERFLOW;
+          const uint nul = track ? (accn[k] | opn[k]) : 0;
+          overflow |= (uint)(mul_hi(a, b) != (r >> 63)) & (nul ^ 1u);
           acc[k] = r;
-          accn[k] = nul;
         }
+        if (track) VM_FOR_ITEMS accn[k] |= opn[k];
         break;
       case VM_DIV_I:
         VM_FOR_ITEMS {
-          const long a = acc[k], b = opd[k];
-          const uchar nul = accn[k] | opn[k] | (b == 0);
+          const long a = VM_LEFT, b = VM_RIGHT;
+          const uint nul = (track ? (accn[k] | opn[k]) : 0) | (b == 0);
           long r;
           if (b == 0) {
             r = 0;
           } else if (b == -1) {
-            if (a == LONG_MIN && !nul) status |= VM_STATUS_OVERFLOW;
+            overflow |= (uint)(a == LONG_MIN) & (nul ^ 1u);
             r = as_long(0ul - as_ulong(a));
           } else if (a == (long)(int)a && b == (long)(int)b) {
             r = (long)((int)a / (int)b);  // 32-bit division is several times cheaper
@@ -235,8 +239,8 @@ inline uint vm_run(__constant const uint2* code, uint pc, uint end, __constant c
         break;
       case VM_MOD_I:
         VM_FOR_ITEMS {
-          const long a = acc[k], b = opd[k];
-          const uchar nul = accn[k] | opn[k] | (b == 0);
+          const long a = VM_LEFT, b = VM_RIGHT;
+          const uint nul = (track ? (accn[k] | opn[k]) : 0) | (b == 0);
           long r;
           if (b == 0 || b == -1) {
             r = 0;
@@ -249,43 +253,54 @@ inline uint vm_run(__constant const uint2* code, uint pc, uint end, __constant c
           accn[k] = nul;
         }
         break;
-      case VM_ADD_R:
-        VM_FOR_ITEMS {
-          acc[k] = as_long(as_double(acc[k]) + as_double(opd[k]));
-          accn[k] |= opn[k];
+      case VM_DIV_CONST_I:
+      case VM_MOD_CONST_I: {
+        const long magic = consts[ins.y];
+        const long shift_mode = consts[ins.y + 1];
+        const long d = consts[ins.y + 2];
+        const uint shift = (uint)(shift_mode & 0xff);
+        const uint mode = (uint)(shift_mode >> 8);
+        if (op == VM_DIV_CONST_I) {
+          VM_FOR_ITEMS acc[k] = vm_div_magic(acc[k], magic, shift, mode);
+        } else {
+          VM_FOR_ITEMS acc[k] = acc[k] - vm_div_magic(acc[k], magic, shift, mode) * d;
         }
+        break;
+      }
+      case VM_ADD_R:
+        VM_FOR_ITEMS acc[k] = as_long(as_double(acc[k]) + as_double(opd[k]));
+        if (track) VM_FOR_ITEMS accn[k] |= opn[k];
         break;
       case VM_SUB_R:
-        VM_FOR_ITEMS {
-          acc[k] = as_long(as_double(acc[k]) - as_double(opd[k]));
-          accn[k] |= opn[k];
-        }
+        VM_FOR_ITEMS acc[k] = as_long(as_double(VM_LEFT) - as_double(VM_RIGHT));
+        if (track) VM_FOR_ITEMS accn[k] |= opn[k];
         break;
       case VM_MUL_R:
-        VM_FOR_ITEMS {
-          acc[k] = as_long(as_double(acc[k]) * as_double(opd[k]));
-          accn[k] |= opn[k];
-        }
+        VM_FOR_ITEMS acc[k] = as_long(as_double(acc[k]) * as_double(opd[k]));
+        if (track) VM_FOR_ITEMS accn[k] |= opn[k];
         break;
       case VM_DIV_R:
         VM_FOR_ITEMS {
-          const double b = as_double(opd[k]);
-          accn[k] |= opn[k] | (b == 0.0);
-          acc[k] = as_long(b == 0.0 ? 0.0 : as_double(acc[k]) / b);
+          const double b = as_double(VM_RIGHT);
+          const uint nul = (track ? (accn[k] | opn[k]) : 0) | (b == 0.0);
+          acc[k] = as_long(b == 0.0 ? 0.0 : as_double(VM_LEFT) / b);
+          accn[k] = nul;
         }
         break;
       case VM_MOD_R:
         // SQLite: both operands cast to INTEGER, integer remainder, REAL result.
         VM_FOR_ITEMS {
-          const long a = convert_long_sat_rtz(as_double(acc[k]));
-          const long b = convert_long_sat_rtz(as_double(opd[k]));
-          accn[k] |= opn[k] | (b == 0);
+          const long a = convert_long_sat_rtz(as_double(VM_LEFT));
+          const long b = convert_long_sat_rtz(as_double(VM_RIGHT));
+          const uint nul = (track ? (accn[k] | opn[k]) : 0) | (b == 0);
           acc[k] = as_long((b == 0 || b == -1) ? 0.0 : (double)(a % b));
+          accn[k] = nul;
         }
         break;
       case VM_NEG_I:
         VM_FOR_ITEMS {
-          if (acc[k] == LONG_MIN && !accn[k]) status |= VM_STATUS_OVERFLOW;
+          const uint nul = track ? accn[k] : 0;
+          overflow |= (uint)(acc[k] == LONG_MIN) & (nul ^ 1u);
           acc[k] = as_long(0ul - as_ulong(acc[k]));
         }
         break;
@@ -298,12 +313,10 @@ inline uint vm_run(__constant const uint2* code, uint pc, uint end, __constant c
       case VM_R2I:
         VM_FOR_ITEMS acc[k] = convert_long_sat_rtz(as_double(acc[k]));
         break;
-#define VM_COMPARE(OPCODE, TYPE_CAST, OPERATOR)                 \
-  case OPCODE:                                                  \
-    VM_FOR_ITEMS {                                              \
-      acc[k] = TYPE_CAST(acc[k]) OPERATOR TYPE_CAST(opd[k]);    \
-      accn[k] |= opn[k];                                        \
-    }                                                           \
+#define VM_COMPARE(OPCODE, TYPE_CAST, OPERATOR)                \
+  case OPCODE:                                                 \
+    VM_FOR_ITEMS acc[k] = TYPE_CAST(acc[k]) OPERATOR TYPE_CAST(opd[k]); \
+    if (track) VM_FOR_ITEMS accn[k] |= opn[k];                 \
     break;
         VM_COMPARE(VM_EQ_I, , ==)
         VM_COMPARE(VM_NE_I, , !=)
@@ -330,31 +343,33 @@ inline uint vm_run(__constant const uint2* code, uint pc, uint end, __constant c
       case VM_AND:
         // Three-valued: false wins over NULL, NULL over true.
         VM_FOR_ITEMS {
-          const uchar a_false = !accn[k] && acc[k] == 0;
-          const uchar b_false = !opn[k] && opd[k] == 0;
-          const uchar nul = !(a_false || b_false) && (accn[k] || opn[k]);
+          const uchar an = track ? accn[k] : 0, bn = track ? opn[k] : 0;
+          const uchar a_false = !an && acc[k] == 0;
+          const uchar b_false = !bn && opd[k] == 0;
+          const uchar nul = !(a_false || b_false) && (an || bn);
           acc[k] = !(a_false || b_false) && !nul;
-          accn[k] = nul;
+          if (track) accn[k] = nul;
         }
         break;
       case VM_OR:
         VM_FOR_ITEMS {
-          const uchar a_true = !accn[k] && acc[k] != 0;
-          const uchar b_true = !opn[k] && opd[k] != 0;
-          const uchar nul = !(a_true || b_true) && (accn[k] || opn[k]);
+          const uchar an = track ? accn[k] : 0, bn = track ? opn[k] : 0;
+          const uchar a_true = !an && acc[k] != 0;
+          const uchar b_true = !bn && opd[k] != 0;
+          const uchar nul = !(a_true || b_true) && (an || bn);
           acc[k] = a_true || b_true;
-          accn[k] = nul;
+          if (track) accn[k] = nul;
         }
         break;
       case VM_IS_NULL:
         VM_FOR_ITEMS {
-          acc[k] = accn[k] != 0;
+          acc[k] = track ? accn[k] != 0 : 0;
           accn[k] = 0;
         }
         break;
       case VM_IS_NOT_NULL:
         VM_FOR_ITEMS {
-          acc[k] = accn[k] == 0;
+          acc[k] = track ? accn[k] == 0 : 1;
           accn[k] = 0;
         }
         break;
@@ -366,7 +381,7 @@ inline uint vm_run(__constant const uint2* code, uint pc, uint end, __constant c
             const long c = consts[ins.y + j];
             found |= op == VM_IN_I ? acc[k] == c : as_double(acc[k]) == as_double(c);
           }
-          accn[k] = accn[k] || (!found && kind != 0);
+          if (track) accn[k] = accn[k] || (!found && (kind & VM_OPND_BASE_MASK) != 0);
           acc[k] = found;
         }
         break;
@@ -381,12 +396,16 @@ inline uint vm_run(__constant const uint2* code, uint pc, uint end, __constant c
           int c = 0;
           if (i < n) c = vm_compare_text(column + i * (ulong)arg, arg, literal, length);
           acc[k] = vm_compare_result(c, cmp);
-          accn[k] = 0;
         }
+        if (track) VM_FOR_ITEMS accn[k] = 0;
         break;
       }
       case VM_KEEP:
-        VM_FOR_ITEMS pass[k] &= !accn[k] && acc[k] != 0;
+        if (track) {
+          VM_FOR_ITEMS pass[k] &= !accn[k] && acc[k] != 0;
+        } else {
+          VM_FOR_ITEMS pass[k] &= acc[k] != 0;
+        }
         break;
       case VM_TAKE_PASS:
         VM_FOR_ITEMS {
@@ -398,7 +417,7 @@ inline uint vm_run(__constant const uint2* code, uint pc, uint end, __constant c
         break;
     }
   }
-  return status;
+  return overflow ? VM_STATUS_OVERFLOW : 0u;
 }
 
 inline void vm_raise(__global uint* status, uint bits) {
@@ -412,14 +431,14 @@ inline void vm_raise(__global uint* status, uint bits) {
 KERNEL void vm_project(__constant const uint2* code, __constant const long* consts, uint begin,
                        uint end, VM_SLOT_PARAMS, ulong n, __global uchar* out_values,
                        uint out_kind, __global uchar* out_null_map, uint write_nulls,
-                       ulong out_base, __global uint* status) {
+                       uint track, ulong out_base, __global uint* status) {
   VM_SLOTS_INIT(slots);
   __global uchar* out = out_values + out_base * (out_kind == 0 ? 8 : 4);
   __global uchar* out_nulls = out_null_map + (write_nulls ? out_base : 0);
   const ulong start = tile_start();
   long acc[IPT];
   uchar accn[IPT];
-  const uint raised = vm_run(code, begin, end, consts, &slots, start, n, acc, accn);
+  const uint raised = vm_run(code, begin, end, consts, &slots, start, n, track, acc, accn);
   if (out_kind == 0) {
     __global long* o = (__global long*)out;
     VM_FOR_ITEMS {
@@ -446,7 +465,7 @@ KERNEL void vm_project(__constant const uint2* code, __constant const long* cons
 // 1 = the predicate is true) and the number of true rows per tile. TILE is a
 // multiple of 32, so a tile owns whole words.
 KERNEL void vm_filter(__constant const uint2* code, __constant const long* consts, uint begin,
-                      uint end, VM_SLOT_PARAMS, ulong n, __global uint* bits,
+                      uint end, uint track, VM_SLOT_PARAMS, ulong n, __global uint* bits,
                       __global uint* tile_counts, __global uint* status) {
   // One byte per item, with 4 bytes of padding after every 32 so that the
   // work-items assembling words read different banks.
@@ -456,11 +475,11 @@ KERNEL void vm_filter(__constant const uint2* code, __constant const long* const
   const ulong start = tile_start();
   long acc[IPT];
   uchar accn[IPT];
-  const uint raised = vm_run(code, begin, end, consts, &slots, start, n, acc, accn);
+  const uint raised = vm_run(code, begin, end, consts, &slots, start, n, track, acc, accn);
   VM_FOR_ITEMS {
     const ulong i = tile_item(start, k);
     const uint p = (uint)(i - start);
-    flags[p + (p / 32) * 4] = (i < n) && !accn[k] && acc[k] != 0;
+    flags[p + (p / 32) * 4] = (i < n) && !(track && accn[k]) && acc[k] != 0;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   const uint lid = get_local_id(0);
@@ -481,7 +500,8 @@ KERNEL void vm_filter(__constant const uint2* code, __constant const long* const
   vm_raise(status, raised);
 }
 
-// Aggregate descriptors: (operation VM_AGG_*, first instruction, end, 0). A
+// Aggregate descriptors: (operation VM_AGG_*, first instruction, end, whether
+// the argument can be NULL). A
 // COUNT(*) has an empty program. Rows count when the predicate [pred_begin,
 // pred_end) is true (an empty predicate is true) and the aggregate's value is
 // not NULL. partials[((group_base + group) * count + a) * 2] is the value,
@@ -557,7 +577,8 @@ inline void vm_agg_group_reduce(uint op, long value, ulong count, __local long* 
 }
 
 KERNEL void vm_aggregate(__constant const uint2* code, __constant const long* consts,
-                         uint pred_begin, uint pred_end, __constant const uint4* aggregates,
+                         uint pred_begin, uint pred_end, uint pred_track,
+                         __constant const uint4* aggregates,
                          uint aggregate_count, VM_SLOT_PARAMS, ulong n,
                          __global long* partials, ulong group_base, __global uint* status) {
   __local long values[WG_SIZE];
@@ -569,15 +590,16 @@ KERNEL void vm_aggregate(__constant const uint2* code, __constant const long* co
   uchar accn[IPT];
   uchar pass[IPT];
   if (pred_begin < pred_end) {
-    raised |= vm_run(code, pred_begin, pred_end, consts, &slots, start, n, acc, accn);
-    VM_FOR_ITEMS pass[k] = tile_item(start, k) < n && !accn[k] && acc[k] != 0;
+    raised |= vm_run(code, pred_begin, pred_end, consts, &slots, start, n, pred_track, acc, accn);
+    VM_FOR_ITEMS pass[k] = tile_item(start, k) < n && !(pred_track && accn[k]) && acc[k] != 0;
   } else {
     VM_FOR_ITEMS pass[k] = tile_item(start, k) < n;
   }
   for (uint a = 0; a < aggregate_count; ++a) {
     const uint4 agg = aggregates[a];
     if (agg.y < agg.z) {
-      raised |= vm_run(code, agg.y, agg.z, consts, &slots, start, n, acc, accn);
+      raised |= vm_run(code, agg.y, agg.z, consts, &slots, start, n, agg.w, acc, accn);
+      if (!agg.w) VM_FOR_ITEMS accn[k] = 0;
     } else {
       VM_FOR_ITEMS {
         acc[k] = 1;

@@ -32,6 +32,11 @@
 #define VM_OPND_COL_I32_R 7
 #define VM_OPND_COL_I64_R 8
 #define VM_OPND_NULLABLE 0x80
+/* Operand flag: the operand is the LEFT side of the operation and the
+ * accumulator the right (acc = operand OP acc), so `leaf OP expression` needs
+ * no stack. Used by non-commutative arithmetic. */
+#define VM_OPND_REVERSED 0x40
+#define VM_OPND_BASE_MASK 0x3f
 
 /* Opcodes. _I work on int64, _R on double (bits kept in a long). Comparisons
  * and logic leave 0/1 in the accumulator; NULL propagates per SQL. */
@@ -84,7 +89,13 @@
  * TAKE_PASS loads the flag into the accumulator. */
 #define VM_KEEP 38
 #define VM_TAKE_PASS 39
-#define VM_OPCODE_COUNT 40
+/* Integer division and remainder by a constant d (not 0, 1 or -1), by
+ * multiplication with a precomputed magic number (Granlund & Montgomery;
+ * Hacker's Delight 10-4): constants[word1] = magic, constants[word1 + 1] =
+ * shift, constants[word1 + 2] = d. */
+#define VM_DIV_CONST_I 40
+#define VM_MOD_CONST_I 41
+#define VM_OPCODE_COUNT 42
 
 /* Aggregate operations of vm_aggregate. */
 #define VM_AGG_COUNT 0

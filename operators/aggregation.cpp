@@ -26,6 +26,7 @@ std::vector<AggregateValue> Aggregate(QueryContext& context, Relation& relation,
     if (aggregates[a].entry) {
       descriptors[a].s[1] = code.entry(*aggregates[a].entry).begin;
       descriptors[a].s[2] = code.entry(*aggregates[a].entry).end;
+      descriptors[a].s[3] = code.entry(*aggregates[a].entry).track_nulls ? 1 : 0;
     }
   }
   DeviceBuffer descriptor_buffer =
@@ -42,10 +43,11 @@ std::vector<AggregateValue> Aggregate(QueryContext& context, Relation& relation,
   DeviceBuffer partials =
       engine.pool().Acquire(groups * count * 2 * sizeof(cl_long), "aggregate partials");
   cl::Kernel& kernel = engine.kernel("vm_aggregate");
-  std::uint32_t pred_begin = 0, pred_end = 0;
+  std::uint32_t pred_begin = 0, pred_end = 0, pred_track = 0;
   if (predicate_entry) {
     pred_begin = code.entry(*predicate_entry).begin;
     pred_end = code.entry(*predicate_entry).end;
+    pred_track = code.entry(*predicate_entry).track_nulls ? 1 : 0;
   }
   std::uint64_t group_base = 0;
   for (std::size_t t = 0; t < tablets.size(); ++t) {
@@ -55,13 +57,14 @@ std::vector<AggregateValue> Aggregate(QueryContext& context, Relation& relation,
     kernel.setArg(1, program.constants());
     kernel.setArg(2, static_cast<cl_uint>(pred_begin));
     kernel.setArg(3, static_cast<cl_uint>(pred_end));
-    kernel.setArg(4, descriptor_buffer.get());
-    kernel.setArg(5, static_cast<cl_uint>(count));
-    program.BindSlots(kernel, 6, relation, t);
-    kernel.setArg(22, static_cast<cl_ulong>(tablets[t].rows));
-    kernel.setArg(23, partials.get());
-    kernel.setArg(24, static_cast<cl_ulong>(group_base));
-    kernel.setArg(25, context.status());
+    kernel.setArg(4, static_cast<cl_uint>(pred_track));
+    kernel.setArg(5, descriptor_buffer.get());
+    kernel.setArg(6, static_cast<cl_uint>(count));
+    program.BindSlots(kernel, 7, relation, t);
+    kernel.setArg(23, static_cast<cl_ulong>(tablets[t].rows));
+    kernel.setArg(24, partials.get());
+    kernel.setArg(25, static_cast<cl_ulong>(group_base));
+    kernel.setArg(26, context.status());
     engine.Launch(kernel, tiles, "aggregate");
     group_base += tiles;
   }

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "kernels_cl/vm_shared.h"
+#include "operators/constant_division.hpp"
 #include "runtime/errors.hpp"
 
 namespace clq {
@@ -92,7 +93,8 @@ const char* OpcodeName(std::uint32_t op) {
       "SUB_R",  "MUL_R",  "DIV_R",  "MOD_R",     "NEG_I",       "NEG_R",   "I2R",     "R2I",
       "EQ_I",   "NE_I",   "LT_I",   "LE_I",      "GT_I",        "GE_I",    "EQ_R",    "NE_R",
       "LT_R",   "LE_R",   "GT_R",   "GE_R",      "TRUTH_I",     "TRUTH_R", "NOT",     "AND",
-      "OR",     "IS_NULL", "IS_NOT_NULL", "IN_I", "IN_R", "STR_CMP", "KEEP",  "TAKE_PASS"};
+      "OR",     "IS_NULL", "IS_NOT_NULL", "IN_I", "IN_R", "STR_CMP", "KEEP",  "TAKE_PASS",
+      "DIV_CONST_I", "MOD_CONST_I"};
   return op < VM_OPCODE_COUNT ? kNames[op] : "?";
 }
 
@@ -223,6 +225,35 @@ bool ExpressionProgram::MayBeNull(const Expr& e) const {
   }
 }
 
+bool ExpressionProgram::AnyNull(const Expr& e) const {
+  switch (e.kind) {
+    case Expr::Kind::kConstant:
+      return e.constant.is_null();
+    case Expr::Kind::kColumnRef:
+      return columns_[mapper_(e.source, e.index)].nullable;
+    case Expr::Kind::kBinary:
+      if ((e.binary_op == BinaryOp::kDivide || e.binary_op == BinaryOp::kModulo) && MayBeNull(e))
+        return true;  // division by zero
+      break;
+    default:
+      break;
+  }
+  for (const Expr& child : e.children)
+    if (AnyNull(child)) return true;
+  return false;
+}
+
+bool ExpressionProgram::EmitConstantDivision(std::uint32_t op, std::int64_t divisor) {
+  const std::optional<DivisionMagic> magic = DivisionMagicFor(divisor);
+  if (!magic) return false;
+  const std::uint32_t first = static_cast<std::uint32_t>(constants_.size());
+  constants_.push_back(magic->magic);
+  constants_.push_back(static_cast<std::int64_t>(magic->shift | (magic->mode << 8)));
+  constants_.push_back(divisor);
+  Emit(op, {VM_OPND_NONE, 0, first});
+  return true;
+}
+
 std::size_t ExpressionProgram::AddValue(const Expr& expr) {
   VmEntry entry;
   entry.begin = static_cast<std::uint32_t>(code_.size());
@@ -232,6 +263,7 @@ std::size_t ExpressionProgram::AddValue(const Expr& expr) {
   Compile(expr, DomainOf(expr.type));
   entry.end = static_cast<std::uint32_t>(code_.size());
   entry.may_be_null = MayBeNull(expr);
+  entry.track_nulls = AnyNull(expr);
   entries_.push_back(entry);
   return entries_.size() - 1;
 }
@@ -261,6 +293,7 @@ std::size_t ExpressionProgram::AddPredicate(const Expr& expr) {
   entry.end = static_cast<std::uint32_t>(code_.size());
   entry.type = ValueType::kInteger;
   entry.may_be_null = MayBeNull(expr);
+  entry.track_nulls = AnyNull(expr);
   entries_.push_back(entry);
   return entries_.size() - 1;
 }
@@ -345,9 +378,16 @@ void ExpressionProgram::CompileBinary(const Expr& left, const Expr& right, std::
     Emit(op, LeafOperand(right, domain));
     return;
   }
-  if (commutative && IsLeaf(left) && !(left.type == ValueType::kReal && domain == Domain::kInteger)) {
+  const bool reversible = op == VM_SUB_I || op == VM_DIV_I || op == VM_MOD_I || op == VM_SUB_R ||
+                          op == VM_DIV_R || op == VM_MOD_R;
+  if ((commutative || reversible) && IsLeaf(left) &&
+      !(left.type == ValueType::kReal && domain == Domain::kInteger)) {
+    // leaf OP expression: evaluate the expression, then combine with the leaf
+    // as the left operand, without the stack.
     Compile(right, domain);
-    Emit(op, LeafOperand(left, domain));
+    Operand operand = LeafOperand(left, domain);
+    if (!commutative) operand.kind |= VM_OPND_REVERSED;
+    Emit(op, operand);
     return;
   }
   // acc = second OP pop(first): for a non-commutative op, second must be `left`.
@@ -382,6 +422,13 @@ void ExpressionProgram::CompileArithmetic(const Expr& e, Domain domain) {
     default:
       op = real ? VM_MOD_R : VM_MOD_I;
       break;
+  }
+  const Expr& divisor = e.children[1];
+  if (!real && (op == VM_DIV_I || op == VM_MOD_I) && divisor.kind == Expr::Kind::kConstant &&
+      divisor.constant.type == ValueType::kInteger && DivisionMagicFor(divisor.constant.integer)) {
+    Compile(e.children[0], domain);
+    EmitConstantDivision(op == VM_DIV_I ? VM_DIV_CONST_I : VM_MOD_CONST_I, divisor.constant.integer);
+    return;
   }
   const bool commutative = e.binary_op == BinaryOp::kAdd || e.binary_op == BinaryOp::kMultiply;
   CompileBinary(e.children[0], e.children[1], op, domain, commutative);

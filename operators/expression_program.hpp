@@ -43,7 +43,8 @@ struct VmEntry {
   std::uint32_t begin = 0;  // first instruction
   std::uint32_t end = 0;    // one past the last
   sql::ValueType type = sql::ValueType::kInteger;  // kInteger or kReal
-  bool may_be_null = false;
+  bool may_be_null = false;  // the result can be NULL
+  bool track_nulls = false;  // a NULL can occur somewhere inside: the machine tracks NULL flags
 };
 
 // Maps a kColumnRef (source, column) to the index of a relation column.
@@ -100,6 +101,10 @@ class ExpressionProgram {
   void Emit(std::uint32_t op) { Emit(op, Operand{0, 0, 0}); }
   int StackNeed(const sql::Expr& e) const;
   bool MayBeNull(const sql::Expr& e) const;
+  bool AnyNull(const sql::Expr& e) const;
+  // Emits division or remainder by the constant `divisor` via its magic
+  // number; false when the divisor needs the general path (0, 1, -1, huge).
+  bool EmitConstantDivision(std::uint32_t op, std::int64_t divisor);
   static Domain DomainOf(sql::ValueType type);
 
   std::vector<VmInputColumn> columns_;

@@ -24,8 +24,9 @@ DeviceVector Project(QueryContext& context, Relation& relation, const DeviceProg
     kernel.setArg(22, static_cast<cl_uint>(0));
     kernel.setArg(23, entry.may_be_null ? result.nulls.get() : result.values.get());
     kernel.setArg(24, static_cast<cl_uint>(entry.may_be_null ? 1 : 0));
-    kernel.setArg(25, static_cast<cl_ulong>(tablets[t].begin));
-    kernel.setArg(26, context.status());
+    kernel.setArg(25, static_cast<cl_uint>(entry.track_nulls ? 1 : 0));
+    kernel.setArg(26, static_cast<cl_ulong>(tablets[t].begin));
+    kernel.setArg(27, context.status());
     engine.Launch(kernel, engine.TilesFor(tablets[t].rows), "project");
   }
   return result;

@@ -39,11 +39,12 @@ std::vector<TabletSelection> FilterTablets(QueryContext& context, Relation& rela
     filter.setArg(1, program.constants());
     filter.setArg(2, static_cast<cl_uint>(entry.begin));
     filter.setArg(3, static_cast<cl_uint>(entry.end));
-    program.BindSlots(filter, 4, relation, t);
-    filter.setArg(20, static_cast<cl_ulong>(rows));
-    filter.setArg(21, s.bits.get());
-    filter.setArg(22, s.tile_offsets.get());
-    filter.setArg(23, context.status());
+    filter.setArg(4, static_cast<cl_uint>(entry.track_nulls ? 1 : 0));
+    program.BindSlots(filter, 5, relation, t);
+    filter.setArg(21, static_cast<cl_ulong>(rows));
+    filter.setArg(22, s.bits.get());
+    filter.setArg(23, s.tile_offsets.get());
+    filter.setArg(24, context.status());
     engine.Launch(filter, s.tiles, "filter");
     // The scan total goes straight into the per-tablet totals buffer.
     cl::Buffer total_slot = totals.get();

@@ -31,8 +31,8 @@ std::string DeviceTuning::Describe() const {
 DeviceTuning ChooseTuning(const DeviceInfo& info) {
   DeviceTuning tuning;
   if (UseCpuKernelPaths(info)) {
-    tuning.work_group_size = 1024;
-    tuning.items_per_thread = 1;
+    tuning.work_group_size = 16;
+    tuning.items_per_thread = 64;
   } else {
     tuning.work_group_size = 256;
     tuning.items_per_thread = 8;
