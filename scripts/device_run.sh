@@ -10,15 +10,16 @@ mkdir -p "$OUT"
 echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
 export LD_LIBRARY_PATH="$PWD/.devlibs:${LD_LIBRARY_PATH:-}"
 export POCL_CACHE_DIR=/tmp/pocl-cache CLQ_CACHE_DIR=/tmp/clq-cache
-export CLQ_BINARY="$PWD/build/clq" CLQ_TEST_DATA="$PWD/tests"
+BUILD="${BUILD:-build}"
+export CLQ_BINARY="$PWD/$BUILD/clq" CLQ_TEST_DATA="$PWD/tests"
 # PoCL sizes its device from MemTotal, which starts small on these machines.
 export POCL_MEMORY_LIMIT="${POCL_MEMORY_LIMIT:-64}"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv 2>&1 | tee "$OUT/gpu.txt"
-./build/clq devices | tee "$OUT/devices.txt"
+"./$BUILD/clq" devices | tee "$OUT/devices.txt"
 status=0
 if [ "${1:-}" = tests ]; then
   shift
-  for t in build/tests/*_tests; do
+  for t in "$BUILD"/tests/*_tests; do
     name=$(basename "$t")
     if "$t" --gtest_brief=1 >"$OUT/$name.log" 2>&1; then
       echo "PASS $name $(tail -1 "$OUT/$name.log")"
