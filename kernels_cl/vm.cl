@@ -189,7 +189,11 @@ inline uint vm_run(__constant const uint2* code, uint pc, uint end, __constant c
         break;
       }
       case VM_ADD_I:
-        VM_FOR_ITEMS {
+        if (kind & VM_OPND_NARROW) {
+          VM_FOR_ITEMS acc[k] = (long)((int)acc[k] + (int)opd[k]);
+        } else if (kind & VM_OPND_NOCHECK) {
+          VM_FOR_ITEMS acc[k] += opd[k];
+        } else VM_FOR_ITEMS {
           const long a = acc[k], b = opd[k];
           const long r = as_long(as_ulong(a) + as_ulong(b));
           const uint nul = track ? (accn[k] | opn[k]) : 0;
@@ -199,7 +203,11 @@ inline uint vm_run(__constant const uint2* code, uint pc, uint end, __constant c
         if (track) VM_FOR_ITEMS accn[k] |= opn[k];
         break;
       case VM_SUB_I:
-        VM_FOR_ITEMS {
+        if (kind & VM_OPND_NARROW) {
+          VM_FOR_ITEMS acc[k] = (long)((int)VM_LEFT - (int)VM_RIGHT);
+        } else if (kind & VM_OPND_NOCHECK) {
+          VM_FOR_ITEMS acc[k] = VM_LEFT - VM_RIGHT;
+        } else VM_FOR_ITEMS {
           const long a = VM_LEFT, b = VM_RIGHT;
           const long r = as_long(as_ulong(a) - as_ulong(b));
           const uint nul = track ? (accn[k] | opn[k]) : 0;
@@ -209,7 +217,11 @@ inline uint vm_run(__constant const uint2* code, uint pc, uint end, __constant c
         if (track) VM_FOR_ITEMS accn[k] |= opn[k];
         break;
       case VM_MUL_I:
-        VM_FOR_ITEMS {
+        if (kind & VM_OPND_NARROW) {
+          VM_FOR_ITEMS acc[k] = (long)((int)acc[k] * (int)opd[k]);
+        } else if (kind & VM_OPND_NOCHECK) {
+          VM_FOR_ITEMS acc[k] *= opd[k];
+        } else VM_FOR_ITEMS {
           const long a = acc[k], b = opd[k];
           const long r = as_long(as_ulong(a) * as_ulong(b));
           const uint nul = track ? (accn[k] | opn[k]) : 0;
@@ -260,7 +272,16 @@ inline uint vm_run(__constant const uint2* code, uint pc, uint end, __constant c
         const long d = consts[ins.y + 2];
         const uint shift = (uint)(shift_mode & 0xff);
         const uint mode = (uint)(shift_mode >> 8);
-        if (op == VM_DIV_CONST_I) {
+        if (kind & VM_OPND_NARROW) {
+          const int divisor = (int)d;
+          VM_FOR_ITEMS {
+            const int x = (int)acc[k];
+            const uint a = x < 0 ? 0u - (uint)x : (uint)x;
+            const uint q = mul_hi(a, (uint)magic) >> shift;
+            const int signed_q = ((x < 0) != (mode == 1)) ? -(int)q : (int)q;
+            acc[k] = op == VM_DIV_CONST_I ? signed_q : x - signed_q * divisor;
+          }
+        } else if (op == VM_DIV_CONST_I) {
           VM_FOR_ITEMS acc[k] = vm_div_magic(acc[k], magic, shift, mode);
         } else {
           VM_FOR_ITEMS acc[k] = acc[k] - vm_div_magic(acc[k], magic, shift, mode) * d;
@@ -298,7 +319,9 @@ inline uint vm_run(__constant const uint2* code, uint pc, uint end, __constant c
         }
         break;
       case VM_NEG_I:
-        VM_FOR_ITEMS {
+        if (kind & VM_OPND_NOCHECK) {
+          VM_FOR_ITEMS acc[k] = -acc[k];
+        } else VM_FOR_ITEMS {
           const uint nul = track ? accn[k] : 0;
           overflow |= (uint)(acc[k] == LONG_MIN) & (nul ^ 1u);
           acc[k] = as_long(0ul - as_ulong(acc[k]));

@@ -36,7 +36,14 @@
  * accumulator the right (acc = operand OP acc), so `leaf OP expression` needs
  * no stack. Used by non-commutative arithmetic. */
 #define VM_OPND_REVERSED 0x40
-#define VM_OPND_BASE_MASK 0x3f
+/* Arithmetic flags the compiler sets from value ranges (column statistics,
+ * constants): NOCHECK, the result provably fits int64, so the overflow test
+ * is skipped; NARROW, operands and result provably fit int32 (for
+ * DIV/MOD_CONST: |dividend| < 2^31 and the constants hold the 32-bit magic),
+ * so the operation runs in 32-bit arithmetic, several times cheaper on GPUs. */
+#define VM_OPND_NOCHECK 0x20
+#define VM_OPND_NARROW 0x10
+#define VM_OPND_BASE_MASK 0x0f
 
 /* Opcodes. _I work on int64, _R on double (bits kept in a long). Comparisons
  * and logic leave 0/1 in the accumulator; NULL propagates per SQL. */

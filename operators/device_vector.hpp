@@ -11,6 +11,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <vector>
 
 #include "runtime/buffer_pool.hpp"
@@ -24,6 +26,9 @@ struct DeviceVector {
   DeviceBuffer values;  // size * type.width bytes
   DeviceBuffer nulls;   // empty: no NULLs; else size bytes, 1 = NULL
   RowCount size = 0;
+  // Integer values: known bounds, evaluated lazily (they may come from
+  // column statistics that cost a scan); empty when unknown.
+  std::function<std::optional<IntRange>()> range;
 
   bool has_nulls() const { return !nulls.empty(); }
   std::uint64_t byte_size() const { return size * type.width; }

@@ -5,6 +5,7 @@
 
 #include "kernels_cl/vm_shared.h"
 #include "operators/constant_division.hpp"
+#include "operators/value_range.hpp"
 #include "runtime/errors.hpp"
 
 namespace clq {
@@ -89,12 +90,12 @@ void FlattenAnd(const Expr& e, std::vector<const Expr*>& out) {
 
 const char* OpcodeName(std::uint32_t op) {
   static const char* const kNames[VM_OPCODE_COUNT] = {
-      "LOAD",   "PUSH",   "ADD_I",  "SUB_I",     "MUL_I",       "DIV_I",   "MOD_I",   "ADD_R",
-      "SUB_R",  "MUL_R",  "DIV_R",  "MOD_R",     "NEG_I",       "NEG_R",   "I2R",     "R2I",
-      "EQ_I",   "NE_I",   "LT_I",   "LE_I",      "GT_I",        "GE_I",    "EQ_R",    "NE_R",
-      "LT_R",   "LE_R",   "GT_R",   "GE_R",      "TRUTH_I",     "TRUTH_R", "NOT",     "AND",
-      "OR",     "IS_NULL", "IS_NOT_NULL", "IN_I", "IN_R", "STR_CMP", "KEEP",  "TAKE_PASS",
-      "DIV_CONST_I", "MOD_CONST_I"};
+      "LOAD",    "PUSH",    "ADD_I",   "SUB_I", "MUL_I",     "DIV_I",       "MOD_I",
+      "ADD_R",   "SUB_R",   "MUL_R",   "DIV_R", "MOD_R",     "NEG_I",       "NEG_R",
+      "I2R",     "R2I",     "EQ_I",    "NE_I",  "LT_I",      "LE_I",        "GT_I",
+      "GE_I",    "EQ_R",    "NE_R",    "LT_R",  "LE_R",      "GT_R",        "GE_R",
+      "TRUTH_I", "TRUTH_R", "NOT",     "AND",   "OR",        "IS_NULL",     "IS_NOT_NULL",
+      "IN_I",    "IN_R",    "STR_CMP", "KEEP",  "TAKE_PASS", "DIV_CONST_I", "MOD_CONST_I"};
   return op < VM_OPCODE_COUNT ? kNames[op] : "?";
 }
 
@@ -156,10 +157,11 @@ ExpressionProgram::Operand ExpressionProgram::LeafOperand(const Expr& e, Domain 
       case ValueType::kNull:
         return {VM_OPND_NULL, 0, 0};
       case ValueType::kInteger:
-        return {VM_OPND_CONST, 0,
-                Constant(domain == Domain::kInteger
-                             ? e.constant.integer
-                             : std::bit_cast<std::int64_t>(static_cast<double>(e.constant.integer)))};
+        return {
+            VM_OPND_CONST, 0,
+            Constant(domain == Domain::kInteger
+                         ? e.constant.integer
+                         : std::bit_cast<std::int64_t>(static_cast<double>(e.constant.integer)))};
       case ValueType::kReal:
         CLQ_CHECK(domain == Domain::kReal, "REAL constant in an INTEGER context");
         return {VM_OPND_CONST, 0, Constant(std::bit_cast<std::int64_t>(e.constant.real))};
@@ -193,7 +195,8 @@ ExpressionProgram::Operand ExpressionProgram::LeafOperand(const Expr& e, Domain 
 int ExpressionProgram::StackNeed(const Expr& e) const {
   if (IsLeaf(e)) return 0;
   int need = 0;
-  for (const Expr& child : e.children) need = std::max(need, StackNeed(child));
+  for (const Expr& child : e.children)
+    need = std::max(need, StackNeed(child));
   return e.children.size() > 1 ? need + 1 : need;
 }
 
@@ -204,7 +207,8 @@ bool ExpressionProgram::MayBeNull(const Expr& e) const {
     case Expr::Kind::kColumnRef:
       return columns_[mapper_(e.source, e.index)].nullable;
     case Expr::Kind::kUnary:
-      if (e.unary_op == sql::UnaryOp::kIsNull || e.unary_op == sql::UnaryOp::kIsNotNull) return false;
+      if (e.unary_op == sql::UnaryOp::kIsNull || e.unary_op == sql::UnaryOp::kIsNotNull)
+        return false;
       return MayBeNull(e.children[0]);
     case Expr::Kind::kBinary:
       if (e.binary_op == BinaryOp::kDivide || e.binary_op == BinaryOp::kModulo) {
@@ -213,8 +217,9 @@ bool ExpressionProgram::MayBeNull(const Expr& e) const {
             divisor.kind == Expr::Kind::kConstant &&
             ((divisor.constant.type == ValueType::kInteger && divisor.constant.integer != 0) ||
              (divisor.constant.type == ValueType::kReal &&
-              (e.binary_op == BinaryOp::kDivide ? divisor.constant.real != 0.0
-                                                : static_cast<std::int64_t>(divisor.constant.real) != 0)));
+              (e.binary_op == BinaryOp::kDivide
+                   ? divisor.constant.real != 0.0
+                   : static_cast<std::int64_t>(divisor.constant.real) != 0)));
         if (!nonzero_constant) return true;
       }
       return MayBeNull(e.children[0]) || MayBeNull(e.children[1]);
@@ -243,15 +248,42 @@ bool ExpressionProgram::AnyNull(const Expr& e) const {
   return false;
 }
 
-bool ExpressionProgram::EmitConstantDivision(std::uint32_t op, std::int64_t divisor) {
-  const std::optional<DivisionMagic> magic = DivisionMagicFor(divisor);
+bool ExpressionProgram::EmitConstantDivision(std::uint32_t op, std::int64_t divisor,
+                                             bool narrow_dividend) {
+  const std::optional<DivisionMagic> narrow =
+      narrow_dividend ? DivisionMagic32For(divisor) : std::nullopt;
+  const std::optional<DivisionMagic> magic = narrow ? narrow : DivisionMagicFor(divisor);
   if (!magic) return false;
   const std::uint32_t first = static_cast<std::uint32_t>(constants_.size());
   constants_.push_back(magic->magic);
   constants_.push_back(static_cast<std::int64_t>(magic->shift | (magic->mode << 8)));
   constants_.push_back(divisor);
-  Emit(op, {VM_OPND_NONE, 0, first});
+  Emit(op, {narrow ? std::uint32_t{VM_OPND_NARROW} : std::uint32_t{VM_OPND_NONE}, 0, first});
   return true;
+}
+
+std::optional<IntRange> ExpressionProgram::Range(const Expr& e) const {
+  return IntegerRangeOf(e, [this](const Expr& column_ref) -> std::optional<IntRange> {
+    const VmInputColumn& column = columns_[mapper_(column_ref.source, column_ref.index)];
+    std::optional<IntRange> known = column.range ? column.range() : std::nullopt;
+    if (column.type.type == DataType::kInt32) {
+      const IntRange type_bounds{INT32_MIN, INT32_MAX};
+      if (!known) return type_bounds;
+      return IntRange{std::max(known->min, type_bounds.min), std::min(known->max, type_bounds.max)};
+    }
+    return known;
+  });
+}
+
+std::uint32_t ExpressionProgram::ArithmeticFlags(const Expr& e) const {
+  const std::optional<IntRange> result = Range(e);
+  if (!result) return 0;
+  bool narrow = result->FitsInt32();
+  for (const Expr& child : e.children) {
+    const std::optional<IntRange> operand = Range(child);
+    narrow = narrow && operand && operand->FitsInt32();
+  }
+  return std::uint32_t{VM_OPND_NOCHECK} | (narrow ? std::uint32_t{VM_OPND_NARROW} : 0u);
 }
 
 std::size_t ExpressionProgram::AddValue(const Expr& expr) {
@@ -264,6 +296,7 @@ std::size_t ExpressionProgram::AddValue(const Expr& expr) {
   entry.end = static_cast<std::uint32_t>(code_.size());
   entry.may_be_null = MayBeNull(expr);
   entry.track_nulls = AnyNull(expr);
+  if (entry.type == ValueType::kInteger) entry.range = Range(expr);
   entries_.push_back(entry);
   return entries_.size() - 1;
 }
@@ -279,9 +312,11 @@ std::size_t ExpressionProgram::AddPredicate(const Expr& expr) {
     // WHERE treats NULL as false, so conjuncts can be folded into the pass flag.
     for (const Expr* c : conjuncts) {
       if (c->kind == Expr::Kind::kBetween && !c->negated) {
-        CompileComparison(MakeComparison(BinaryOp::kGreaterEqual, c->children[0], c->children[1], c->position));
+        CompileComparison(
+            MakeComparison(BinaryOp::kGreaterEqual, c->children[0], c->children[1], c->position));
         Emit(VM_KEEP);
-        CompileComparison(MakeComparison(BinaryOp::kLessEqual, c->children[0], c->children[2], c->position));
+        CompileComparison(
+            MakeComparison(BinaryOp::kLessEqual, c->children[0], c->children[2], c->position));
         Emit(VM_KEEP);
       } else {
         CompileBoolean(*c);
@@ -321,6 +356,7 @@ void ExpressionProgram::Compile(const Expr& e, Domain domain) {
         case sql::UnaryOp::kNegate:
           Compile(e.children[0], natural);
           Emit(natural == Domain::kInteger ? VM_NEG_I : VM_NEG_R);
+          if (natural == Domain::kInteger && Range(e)) FlagLast(VM_OPND_NOCHECK);
           break;
         case sql::UnaryOp::kNot:
           CompileBoolean(e.children[0]);
@@ -427,11 +463,16 @@ void ExpressionProgram::CompileArithmetic(const Expr& e, Domain domain) {
   if (!real && (op == VM_DIV_I || op == VM_MOD_I) && divisor.kind == Expr::Kind::kConstant &&
       divisor.constant.type == ValueType::kInteger && DivisionMagicFor(divisor.constant.integer)) {
     Compile(e.children[0], domain);
-    EmitConstantDivision(op == VM_DIV_I ? VM_DIV_CONST_I : VM_MOD_CONST_I, divisor.constant.integer);
+    const std::optional<IntRange> dividend = Range(e.children[0]);
+    // The 32-bit path negates the dividend, so INT32_MIN itself is excluded.
+    const bool narrow = dividend && dividend->min > INT32_MIN && dividend->max <= INT32_MAX;
+    EmitConstantDivision(op == VM_DIV_I ? VM_DIV_CONST_I : VM_MOD_CONST_I, divisor.constant.integer,
+                         narrow);
     return;
   }
   const bool commutative = e.binary_op == BinaryOp::kAdd || e.binary_op == BinaryOp::kMultiply;
   CompileBinary(e.children[0], e.children[1], op, domain, commutative);
+  if (op == VM_ADD_I || op == VM_SUB_I || op == VM_MUL_I) FlagLast(ArithmeticFlags(e));
 }
 
 void ExpressionProgram::CompileComparison(const Expr& e) {
@@ -441,7 +482,8 @@ void ExpressionProgram::CompileComparison(const Expr& e) {
     const bool left_column = left.kind == Expr::Kind::kColumnRef;
     const bool right_column = right.kind == Expr::Kind::kColumnRef;
     if (left_column && right.kind == Expr::Kind::kConstant && right.type == ValueType::kText) {
-      CompileTextComparison(left, right, static_cast<int>(ComparisonIndex(e.binary_op)), e.position);
+      CompileTextComparison(left, right, static_cast<int>(ComparisonIndex(e.binary_op)),
+                            e.position);
       return;
     }
     if (right_column && left.kind == Expr::Kind::kConstant && left.type == ValueType::kText) {
@@ -501,10 +543,9 @@ void ExpressionProgram::CompileLogic(const Expr& e) {
 
 void ExpressionProgram::CompileBetween(const Expr& e) {
   const Expr& value = e.children[0];
-  Expr both = MakeLogic(BinaryOp::kAnd,
-                        MakeComparison(BinaryOp::kGreaterEqual, value, e.children[1], e.position),
-                        MakeComparison(BinaryOp::kLessEqual, value, e.children[2], e.position),
-                        e.position);
+  Expr both = MakeLogic(
+      BinaryOp::kAnd, MakeComparison(BinaryOp::kGreaterEqual, value, e.children[1], e.position),
+      MakeComparison(BinaryOp::kLessEqual, value, e.children[2], e.position), e.position);
   CompileLogic(both);
   if (e.negated) Emit(VM_NOT);
 }
@@ -521,9 +562,9 @@ void ExpressionProgram::CompileInList(const Expr& e) {
     // value = item1 OR value = item2 ...
     Expr chain = MakeComparison(BinaryOp::kEqual, value, e.children[1], e.position);
     for (std::size_t i = 2; i < e.children.size(); ++i) {
-      chain = MakeLogic(BinaryOp::kOr, std::move(chain),
-                        MakeComparison(BinaryOp::kEqual, value, e.children[i], e.position),
-                        e.position);
+      chain =
+          MakeLogic(BinaryOp::kOr, std::move(chain),
+                    MakeComparison(BinaryOp::kEqual, value, e.children[i], e.position), e.position);
     }
     if (chain.kind == Expr::Kind::kBinary && IsComparison(chain.binary_op)) {
       CompileComparison(chain);
@@ -550,7 +591,8 @@ void ExpressionProgram::CompileInList(const Expr& e) {
   const std::uint32_t first = static_cast<std::uint32_t>(constants_.size());
   constants_.insert(constants_.end(), items.begin(), items.end());
   Compile(value, domain);
-  if (items.size() > 0xFFFF) throw DeviceLimitError("IN lists hold at most 65535 values on devices");
+  if (items.size() > 0xFFFF)
+    throw DeviceLimitError("IN lists hold at most 65535 values on devices");
   Emit(domain == Domain::kInteger ? VM_IN_I : VM_IN_R,
        {list_has_null ? 1u : 0u, static_cast<std::uint32_t>(items.size()), first});
   if (e.negated) Emit(VM_NOT);
@@ -577,7 +619,7 @@ std::string ExpressionProgram::Disassemble() const {
     } else if (op == VM_IN_I || op == VM_IN_R) {
       text += " " + std::to_string(arg) + " constants" + (kind ? " +NULL" : "");
     } else {
-      switch (kind & 0x7F) {
+      switch (kind & VM_OPND_BASE_MASK) {
         case VM_OPND_CONST:
           text += " const " + std::to_string(constants_[code_[pc].s[1]]);
           break;
@@ -593,6 +635,9 @@ std::string ExpressionProgram::Disassemble() const {
           text += " slot " + std::to_string(arg);
           break;
       }
+      if (kind & VM_OPND_REVERSED) text += " reversed";
+      if (kind & VM_OPND_NOCHECK) text += " nocheck";
+      if (kind & VM_OPND_NARROW) text += " narrow";
     }
     text += "\n";
   }

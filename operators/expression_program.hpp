@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,8 +30,15 @@
 namespace clq {
 
 struct VmInputColumn {
+  VmInputColumn(ColumnType column_type, bool is_nullable = false,
+                std::function<std::optional<IntRange>()> value_range = {})
+      : type(column_type), nullable(is_nullable), range(std::move(value_range)) {}
+
   ColumnType type;
   bool nullable = false;
+  // Known bounds of an integer column's values; called only for columns an
+  // expression reads, since computing statistics may scan the column once.
+  std::function<std::optional<IntRange>()> range;
 };
 
 struct VmSlot {
@@ -45,6 +53,7 @@ struct VmEntry {
   sql::ValueType type = sql::ValueType::kInteger;  // kInteger or kReal
   bool may_be_null = false;  // the result can be NULL
   bool track_nulls = false;  // a NULL can occur somewhere inside: the machine tracks NULL flags
+  std::optional<IntRange> range;  // INTEGER entries: bounds of every non-NULL value
 };
 
 // Maps a kColumnRef (source, column) to the index of a relation column.
@@ -104,8 +113,15 @@ class ExpressionProgram {
   bool AnyNull(const sql::Expr& e) const;
   // Emits division or remainder by the constant `divisor` via its magic
   // number; false when the divisor needs the general path (0, 1, -1, huge).
-  bool EmitConstantDivision(std::uint32_t op, std::int64_t divisor);
+  // `narrow_dividend`: |dividend| < 2^31 is proven, use the 32-bit path.
+  bool EmitConstantDivision(std::uint32_t op, std::int64_t divisor, bool narrow_dividend);
   static Domain DomainOf(sql::ValueType type);
+  // Bounds of an INTEGER expression (operators/value_range.hpp).
+  std::optional<IntRange> Range(const sql::Expr& e) const;
+  // VM_OPND_NOCHECK / VM_OPND_NARROW for integer arithmetic `e`.
+  std::uint32_t ArithmeticFlags(const sql::Expr& e) const;
+  // ORs operand flags into the last emitted instruction.
+  void FlagLast(std::uint32_t flags) { code_.back().s[0] |= flags << 8; }
 
   std::vector<VmInputColumn> columns_;
   ColumnMapper mapper_;

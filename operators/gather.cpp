@@ -30,6 +30,7 @@ void GatherBuffer(Engine& engine, const cl::Buffer& source, std::uint32_t width,
 DeviceVector GatherColumn(Engine& engine, Relation& relation, std::size_t column, const RowIds& ids) {
   const VmInputColumn input = relation.column(column);
   DeviceVector result = AllocateVector(engine, input.type, ids.size, "gathered column");
+  result.range = input.range;  // a subset of the rows keeps within the column's bounds
   if (input.nullable) result.nulls = engine.pool().Acquire(ids.size, "gathered NULL map");
   const std::vector<Tablet> tablets = relation.tablets();
   for (std::size_t t = 0; t < tablets.size(); ++t) {

@@ -14,7 +14,8 @@ TableRelation::TableRelation(Engine& engine, TablePtr table)
     : engine_(engine), table_(std::move(table)), tablets_(engine.tables().Tablets(*table_)) {}
 
 VmInputColumn TableRelation::column(std::size_t index) const {
-  return {table_->column(index).type(), false};
+  const Column& column = table_->column(index);
+  return {column.type(), false, [data = column.shared_data()] { return data->IntegerRange(); }};
 }
 
 const std::string& TableRelation::column_name(std::size_t index) const {
@@ -34,7 +35,7 @@ void VectorRelation::Add(std::string name, DeviceVector vector) {
 
 VmInputColumn VectorRelation::column(std::size_t index) const {
   const DeviceVector& v = vectors_.at(index);
-  return {v.type, v.has_nulls()};
+  return {v.type, v.has_nulls(), v.range};
 }
 
 cl::Buffer VectorRelation::values(std::size_t column, std::size_t tablet) {

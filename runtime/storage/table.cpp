@@ -1,5 +1,6 @@
 #include "runtime/storage/table.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <cstdlib>
@@ -14,7 +15,9 @@ constexpr std::size_t kAlignment = 64;
 
 }  // namespace
 
-void ColumnData::Free::operator()(std::byte* p) const { std::free(p); }
+void ColumnData::Free::operator()(std::byte* p) const {
+  std::free(p);
+}
 
 ColumnData::ColumnData(ColumnType type, RowCount rows) : type_(type), rows_(rows) {
   // At least one cache line so data() is never null, even for empty columns.
@@ -23,6 +26,30 @@ ColumnData::ColumnData(ColumnType type, RowCount rows) : type_(type), rows_(rows
   void* p = std::aligned_alloc(kAlignment, bytes);
   if (p == nullptr) throw std::bad_alloc();
   storage_.reset(static_cast<std::byte*>(p));
+}
+
+std::optional<IntRange> ColumnData::IntegerRange() const {
+  std::call_once(range_once_, [this] {
+    if (!type_.is_integer()) return;
+    // An empty column gets an empty-looking range that still bounds nothing.
+    IntRange range{0, 0};
+    const auto scan = [&](const auto* values) {
+      if (rows_ == 0) return;
+      auto lo = values[0], hi = values[0];
+      for (RowCount i = 1; i < rows_; ++i) {
+        lo = std::min(lo, values[i]);
+        hi = std::max(hi, values[i]);
+      }
+      range = {static_cast<std::int64_t>(lo), static_cast<std::int64_t>(hi)};
+    };
+    if (type_.type == DataType::kInt32) {
+      scan(reinterpret_cast<const std::int32_t*>(data()));
+    } else {
+      scan(reinterpret_cast<const std::int64_t*>(data()));
+    }
+    range_ = range;
+  });
+  return range_;
 }
 
 Column::Column(std::string name, std::shared_ptr<const ColumnData> data, RowCount offset,
@@ -51,7 +78,8 @@ std::string_view Column::StringAt(RowCount row) const {
   CLQ_CHECK(type().type == DataType::kChar, name_ + " is not CHAR");
   const char* p = reinterpret_cast<const char*>(bytes()) + row * type().width;
   std::size_t length = type().width;
-  while (length > 0 && p[length - 1] == '\0') --length;
+  while (length > 0 && p[length - 1] == '\0')
+    --length;
   return {p, length};
 }
 
@@ -93,7 +121,8 @@ Table::Table(std::string name, std::vector<Column> columns)
 
 Schema Table::schema() const {
   Schema schema;
-  for (const Column& c : columns_) schema.push_back({c.name(), c.type()});
+  for (const Column& c : columns_)
+    schema.push_back({c.name(), c.type()});
   return schema;
 }
 
@@ -111,7 +140,9 @@ TablePtr Table::Slice(std::string name, RowCount begin, RowCount count) const {
   return std::make_shared<const Table>(std::move(name), std::move(columns));
 }
 
-TablePtr Table::Renamed(std::string name) const { return Slice(std::move(name), 0, rows_); }
+TablePtr Table::Renamed(std::string name) const {
+  return Slice(std::move(name), 0, rows_);
+}
 
 TableBuilder::TableBuilder(std::string name, const Schema& schema, RowCount rows)
     : name_(std::move(name)), schema_(schema), rows_(rows) {
@@ -119,7 +150,8 @@ TableBuilder::TableBuilder(std::string name, const Schema& schema, RowCount rows
     throw InvalidInputError("table " + name_ + ": " + std::to_string(rows) +
                             " rows is more than clq supports (" + std::to_string(kMaxTableRows) +
                             ")");
-  for (const ColumnSpec& spec : schema_) data_.push_back(std::make_shared<ColumnData>(spec.type, rows));
+  for (const ColumnSpec& spec : schema_)
+    data_.push_back(std::make_shared<ColumnData>(spec.type, rows));
 }
 
 void TableBuilder::SetString(std::size_t column, RowCount row, std::string_view value) {
@@ -141,14 +173,16 @@ TablePtr TableBuilder::Finish() {
 bool IdentifierEquals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   for (std::size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
+    if (std::tolower(static_cast<unsigned char>(a[i])) !=
+        std::tolower(static_cast<unsigned char>(b[i])))
       return false;
   return true;
 }
 
 std::string LowercaseIdentifier(std::string_view name) {
   std::string result(name);
-  for (char& c : result) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char& c : result)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return result;
 }
 

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -35,6 +36,10 @@ class ColumnData {
   std::size_t byte_size() const { return static_cast<std::size_t>(rows_) * type_.width; }
   std::byte* data() { return storage_.get(); }
   const std::byte* data() const { return storage_.get(); }
+  // The smallest and largest value of an INT32 or INT64 column (nullopt for
+  // other types), computed once on first use: call it only after the data
+  // is complete. Thread-safe.
+  std::optional<IntRange> IntegerRange() const;
 
  private:
   struct Free {
@@ -43,6 +48,8 @@ class ColumnData {
   ColumnType type_;
   RowCount rows_;
   std::unique_ptr<std::byte, Free> storage_;
+  mutable std::once_flag range_once_;
+  mutable std::optional<IntRange> range_;
 };
 
 class Column {

@@ -6,6 +6,7 @@
 // in SQLite's two numeric types: INTEGER (64-bit) and REAL (double).
 #pragma once
 
+#include <climits>
 #include <cstdint>
 #include <string>
 
@@ -33,6 +34,17 @@ struct ColumnType {
   std::string ToString() const;  // "INT32", "INT64", "DOUBLE", "CHAR(52)"
 
   friend bool operator==(const ColumnType&, const ColumnType&) = default;
+};
+
+// Bounds of integer values: every value v satisfies min <= v <= max. The
+// expression compiler proves from them that arithmetic cannot overflow or
+// fits 32 bits (operators/value_range.hpp).
+struct IntRange {
+  std::int64_t min = 0;
+  std::int64_t max = 0;
+
+  bool FitsInt32() const { return min >= INT32_MIN && max <= INT32_MAX; }
+  friend bool operator==(const IntRange&, const IntRange&) = default;
 };
 
 // Largest CHAR(n) clq stores.

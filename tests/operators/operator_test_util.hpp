@@ -68,7 +68,12 @@ inline ProjectedValues ProjectOnDevice(Engine& engine, const TablePtr& table, co
   DeviceVector out = Project(context, relation, device_program, entry);
   context.CheckStatus();
   ProjectedValues result;
-  result.values = DownloadValues<std::int64_t>(engine, out);
+  if (out.type == ColumnType::Int32()) {
+    // Narrowed by the compiler's range proof: every value must fit.
+    for (const std::int32_t v : DownloadValues<std::int32_t>(engine, out)) result.values.push_back(v);
+  } else {
+    result.values = DownloadValues<std::int64_t>(engine, out);
+  }
   result.nulls = DownloadNulls(engine, out);
   return result;
 }

@@ -1,0 +1,113 @@
+#include "operators/value_range.hpp"
+
+#include <algorithm>
+#include <array>
+#include <limits>
+
+namespace clq {
+namespace {
+
+using sql::BinaryOp;
+using sql::Expr;
+using sql::ValueType;
+
+__extension__ typedef __int128 Wide;
+
+constexpr IntRange kBoolean{0, 1};
+
+std::optional<IntRange> FromWide(Wide lo, Wide hi) {
+  if (lo < std::numeric_limits<std::int64_t>::min() ||
+      hi > std::numeric_limits<std::int64_t>::max())
+    return std::nullopt;
+  return IntRange{static_cast<std::int64_t>(lo), static_cast<std::int64_t>(hi)};
+}
+
+// Bounds of a OP b over the corners of both intervals (exact for + - *,
+// which are monotone in each argument on an interval).
+template <typename Op>
+std::optional<IntRange> Corners(const IntRange& a, const IntRange& b, Op op) {
+  const std::array<Wide, 4> v = {op(Wide{a.min}, Wide{b.min}), op(Wide{a.min}, Wide{b.max}),
+                                 op(Wide{a.max}, Wide{b.min}), op(Wide{a.max}, Wide{b.max})};
+  return FromWide(*std::min_element(v.begin(), v.end()), *std::max_element(v.begin(), v.end()));
+}
+
+Wide Magnitude(const IntRange& r) {
+  return std::max(-Wide{r.min}, Wide{r.max});
+}
+
+std::optional<IntRange> Divide(const IntRange& a, const IntRange& b) {
+  if (b.min == b.max && b.min != 0) {
+    // Truncating division by a constant is monotone in the dividend.
+    if (b.min == -1 && a.min == std::numeric_limits<std::int64_t>::min()) return std::nullopt;
+    const Wide x = Wide{a.min} / b.min, y = Wide{a.max} / b.min;
+    return FromWide(std::min(x, y), std::max(x, y));
+  }
+  // |a / b| <= |a| for b != 0 (b == 0 gives NULL); only MIN / -1 overflows.
+  if (a.min == std::numeric_limits<std::int64_t>::min()) return std::nullopt;
+  const Wide m = Magnitude(a);
+  return FromWide(-m, m);
+}
+
+std::optional<IntRange> Remainder(const IntRange& a, const IntRange& b) {
+  // The remainder takes the dividend's sign and |r| < |b|, |r| <= |a|.
+  const Wide limit = std::max<Wide>(0, std::min(Magnitude(b) - 1, Magnitude(a)));
+  const Wide lo = a.min < 0 ? -limit : 0;
+  const Wide hi = a.max > 0 ? limit : 0;
+  return FromWide(lo, hi);
+}
+
+}  // namespace
+
+std::optional<IntRange> IntegerRangeOf(const Expr& e, const ColumnRangeFn& column_range) {
+  if (e.type != ValueType::kInteger) return std::nullopt;
+  const auto child = [&](std::size_t i) { return IntegerRangeOf(e.children[i], column_range); };
+  switch (e.kind) {
+    case Expr::Kind::kConstant:
+      if (e.constant.type != ValueType::kInteger) return std::nullopt;
+      return IntRange{e.constant.integer, e.constant.integer};
+    case Expr::Kind::kColumnRef:
+      return column_range(e);
+    case Expr::Kind::kUnary:
+      if (e.unary_op == sql::UnaryOp::kNegate) {
+        const auto a = child(0);
+        if (!a) return std::nullopt;
+        return FromWide(-Wide{a->max}, -Wide{a->min});
+      }
+      return kBoolean;  // NOT, IS NULL, IS NOT NULL
+    case Expr::Kind::kBinary: {
+      switch (e.binary_op) {
+        case BinaryOp::kAdd:
+        case BinaryOp::kSubtract:
+        case BinaryOp::kMultiply:
+        case BinaryOp::kDivide:
+        case BinaryOp::kModulo:
+          break;
+        default:
+          return kBoolean;  // comparisons and logic
+      }
+      const auto a = child(0), b = child(1);
+      if (!a || !b) return std::nullopt;
+      switch (e.binary_op) {
+        case BinaryOp::kAdd:
+          return Corners(*a, *b, [](Wide x, Wide y) { return x + y; });
+        case BinaryOp::kSubtract:
+          return Corners(*a, *b, [](Wide x, Wide y) { return x - y; });
+        case BinaryOp::kMultiply:
+          return Corners(*a, *b, [](Wide x, Wide y) { return x * y; });
+        case BinaryOp::kDivide:
+          return Divide(*a, *b);
+        default:
+          return Remainder(*a, *b);
+      }
+    }
+    case Expr::Kind::kBetween:
+    case Expr::Kind::kInList:
+      return kBoolean;
+    case Expr::Kind::kCast:
+      return child(0);  // INTEGER of INTEGER keeps its bounds; REAL children give nullopt
+    default:
+      return std::nullopt;
+  }
+}
+
+}  // namespace clq

@@ -1,0 +1,26 @@
+// Interval analysis of INTEGER expressions: bounds on every non-NULL value an
+// expression can take, from the bounds of the columns it reads (column
+// statistics, or the range of INT32) and its constants. The expression
+// compiler uses them to skip overflow tests that cannot fire and to run
+// arithmetic in 32 bits where operands and result provably fit
+// (VM_OPND_NOCHECK, VM_OPND_NARROW in kernels_cl/vm_shared.h).
+//
+// Sound, not tight: nullopt means "unknown", and a result that could leave
+// int64 is unknown (the machine then checks for overflow at run time).
+#pragma once
+
+#include <functional>
+#include <optional>
+
+#include "host/sql/bound.hpp"
+#include "runtime/storage/types.hpp"
+
+namespace clq {
+
+// Bounds of a column reference; nullopt when unknown.
+using ColumnRangeFn = std::function<std::optional<IntRange>(const sql::Expr& column_ref)>;
+
+// Bounds of an INTEGER-typed expression; nullopt for other types or unknown.
+std::optional<IntRange> IntegerRangeOf(const sql::Expr& expr, const ColumnRangeFn& column_range);
+
+}  // namespace clq

@@ -1,0 +1,127 @@
+// Range analysis (operators/value_range.hpp) and the machine's 32-bit and
+// unchecked arithmetic it enables: values at the edges of the proven ranges
+// must come out exactly as 64-bit C arithmetic computes them.
+#include "operators/value_range.hpp"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <random>
+
+#include "operators/expression_program.hpp"
+#include "tests/operators/operator_test_util.hpp"
+#include "tests/support/device_fixture.hpp"
+#include "tests/support/expr_builder.hpp"
+
+namespace clq {
+namespace {
+
+using namespace clq::testing;  // NOLINT: test helpers
+using sql::BinaryOp;
+
+constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
+
+std::optional<IntRange> RangeWith(const sql::Expr& e, IntRange column) {
+  return IntegerRangeOf(e, [&](const sql::Expr&) { return column; });
+}
+
+TEST(ValueRangeTest, IntervalArithmetic) {
+  const IntRange small{-10, 20};
+  EXPECT_EQ(RangeWith(Bin(BinaryOp::kAdd, IntCol(0), Int(5)), small), (IntRange{-5, 25}));
+  EXPECT_EQ(RangeWith(Bin(BinaryOp::kSubtract, Int(0), IntCol(0)), small), (IntRange{-20, 10}));
+  EXPECT_EQ(RangeWith(Bin(BinaryOp::kMultiply, IntCol(0), IntCol(0)), small),
+            (IntRange{-200, 400}));
+  EXPECT_EQ(RangeWith(Bin(BinaryOp::kDivide, IntCol(0), Int(-3)), small), (IntRange{-6, 3}));
+  EXPECT_EQ(RangeWith(Bin(BinaryOp::kModulo, IntCol(0), Int(7)), small), (IntRange{-6, 6}));
+  EXPECT_EQ(RangeWith(Bin(BinaryOp::kModulo, IntCol(0), Int(7)), (IntRange{0, 3})),
+            (IntRange{0, 3}));
+  EXPECT_EQ(RangeWith(Bin(BinaryOp::kLess, IntCol(0), Int(7)), small), (IntRange{0, 1}));
+  EXPECT_EQ(RangeWith(Un(sql::UnaryOp::kNegate, IntCol(0)), small), (IntRange{-20, 10}));
+  // Results that could leave int64 are unknown.
+  const IntRange huge{0, std::numeric_limits<std::int64_t>::max()};
+  EXPECT_FALSE(RangeWith(Bin(BinaryOp::kAdd, IntCol(0), Int(1)), huge));
+  EXPECT_FALSE(RangeWith(Bin(BinaryOp::kMultiply, IntCol(0), Int(2)), huge));
+  EXPECT_FALSE(RangeWith(Bin(BinaryOp::kDivide, IntCol(0), Int(-1)),
+                         (IntRange{std::numeric_limits<std::int64_t>::min(), 0})));
+  // Unknown columns and REAL expressions stay unknown.
+  EXPECT_FALSE(IntegerRangeOf(IntCol(0), [](const sql::Expr&) { return std::nullopt; }));
+  EXPECT_FALSE(RangeWith(Bin(BinaryOp::kAdd, RealCol(0), Real(1)), small));
+}
+
+// Columns: a INT32 over (INT32_MIN, INT32_MAX], m INT32 in [-46340, 46340]
+// (m * m fits), p INT32 in [0, INT32_MAX].
+TablePtr EdgeTable(RowCount rows) {
+  Schema schema{{"a", ColumnType::Int32()}, {"m", ColumnType::Int32()}, {"p", ColumnType::Int32()}};
+  TableBuilder builder("edges", schema, rows);
+  std::mt19937_64 rng(11);
+  auto* a = builder.column_values<std::int32_t>(0);
+  auto* m = builder.column_values<std::int32_t>(1);
+  auto* p = builder.column_values<std::int32_t>(2);
+  const std::int32_t a_edges[] = {-2147483647, 2147483647, 0, -1, 1, -100, 100, -101, 101};
+  const std::int32_t m_edges[] = {-46340, 46340, 0, -1, 1};
+  for (RowCount i = 0; i < rows; ++i) {
+    a[i] =
+        i < 9 ? a_edges[i] : static_cast<std::int32_t>(rng() % (2 * kInt32Max) - (kInt32Max - 1));
+    m[i] = i < 5 ? m_edges[i] : static_cast<std::int32_t>(rng() % 92681) - 46340;
+    p[i] = i < 3 ? static_cast<std::int32_t>(i == 0 ? 0 : kInt32Max - (i - 1))
+                 : static_cast<std::int32_t>(rng() % static_cast<std::uint64_t>(kInt32Max));
+  }
+  return builder.Finish();
+}
+
+class ValueRangeDeviceTest : public DeviceTest {};
+
+void ExpectProjection(
+    Engine& engine, const TablePtr& table, const sql::Expr& expr,
+    const std::function<std::int64_t(std::int64_t a, std::int64_t m, std::int64_t p)>& want,
+    bool expect_narrow) {
+  TableRelation relation(engine, table);
+  ExpressionProgram program(relation.columns(), IdentityMapper());
+  program.AddValue(expr);
+  const std::string code = program.Disassemble();
+  EXPECT_EQ(code.find("narrow") != std::string::npos, expect_narrow) << code;
+  const ProjectedValues got = ProjectOnDevice(engine, table, expr);
+  const auto a = table->column(0).int32s(), m = table->column(1).int32s(),
+             p = table->column(2).int32s();
+  ASSERT_EQ(got.values.size(), table->rows());
+  for (RowCount i = 0; i < table->rows(); ++i)
+    ASSERT_EQ(got.values[i], want(a[i], m[i], p[i])) << "row " << i << "\n" << code;
+}
+
+TEST_P(ValueRangeDeviceTest, NarrowArithmeticIsExact) {
+  const TablePtr table = EdgeTable(5000);
+  Engine& e = engine();
+  for (const std::int64_t d : std::initializer_list<std::int64_t>{2, 3, 7, 10, 100, 641, 65537,
+                                                                  kInt32Max, -3, -7, -kInt32Max}) {
+    ExpectProjection(
+        e, table, Bin(BinaryOp::kDivide, IntCol(0), Int(d)),
+        [d](std::int64_t a, std::int64_t, std::int64_t) { return a / d; }, true);
+    ExpectProjection(
+        e, table, Bin(BinaryOp::kModulo, IntCol(0), Int(d)),
+        [d](std::int64_t a, std::int64_t, std::int64_t) { return a % d; }, true);
+  }
+  ExpectProjection(
+      e, table, Bin(BinaryOp::kMultiply, IntCol(1), IntCol(1)),
+      [](std::int64_t, std::int64_t m, std::int64_t) { return m * m; }, true);
+  ExpectProjection(
+      e, table, Bin(BinaryOp::kSubtract, Bin(BinaryOp::kMultiply, IntCol(1), IntCol(1)), IntCol(1)),
+      [](std::int64_t, std::int64_t m, std::int64_t) { return m * m - m; }, true);
+  ExpectProjection(
+      e, table, Bin(BinaryOp::kMultiply, Bin(BinaryOp::kDivide, IntCol(2), Int(100)), Int(3)),
+      [](std::int64_t, std::int64_t, std::int64_t p) { return p / 100 * 3; }, true);
+  // Ranges beyond 32 bits: unchecked 64-bit arithmetic, still exact.
+  ExpectProjection(
+      e, table, Bin(BinaryOp::kAdd, IntCol(0), IntCol(2)),
+      [](std::int64_t a, std::int64_t, std::int64_t p) { return a + p; }, false);
+  ExpectProjection(
+      e, table, Bin(BinaryOp::kMultiply, IntCol(0), IntCol(2)),
+      [](std::int64_t a, std::int64_t, std::int64_t p) { return a * p; }, false);
+  ExpectProjection(
+      e, table, Un(sql::UnaryOp::kNegate, Bin(BinaryOp::kSubtract, IntCol(0), IntCol(2))),
+      [](std::int64_t a, std::int64_t, std::int64_t p) { return -(a - p); }, false);
+}
+
+CLQ_INSTANTIATE_DEVICE_TESTS(ValueRangeDeviceTest);
+
+}  // namespace
+}  // namespace clq
