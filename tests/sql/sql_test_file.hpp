@@ -56,9 +56,12 @@
 
 namespace clq::sql_test {
 
-// Every feature a file may require.
-inline const std::vector<std::string> kSqlFeatures = {"join", "group_by", "distinct", "order_by",
-                                                      "median"};
+// Every feature a file may require: the five being added to the device
+// executor, and two beyond its planned subset (cross_join: cross products and
+// non-integer join keys; text_expr: TEXT other than CHAR column vs literal
+// comparisons), whose files document what the device rejects today.
+inline const std::vector<std::string> kSqlFeatures = {
+    "join", "group_by", "distinct", "order_by", "median", "cross_join", "text_expr"};
 
 enum class SortMode { kNoSort, kRowSort, kValueSort };
 
