@@ -5,7 +5,9 @@
 //    tests/cpu_reference/random_query.hpp (built as a BoundSelect and as SQL
 //    from the same choices), run through QueryExecutor and through SQLite;
 //  - Wisconsin: random SQL text over the Wisconsin relations (N = 1000),
-//    parsed and bound by clq's own front end, run on the device and SQLite.
+//    parsed and bound by clq's own front end, run on the device and SQLite
+//    (queries with MEDIAN/QUANTILE, which SQLite lacks, against the CPU
+//    reference instead).
 //
 // Results must agree as multisets unless ORDER BY fixes the order (REAL
 // within 1e-9 relative). A query whose device execution throws
@@ -31,6 +33,7 @@
 
 #include "host/sql/binder.hpp"
 #include "host/sql/parser.hpp"
+#include "operators/cpu_reference/cpu_executor.hpp"
 #include "operators/query_executor.hpp"
 #include "runtime/errors.hpp"
 #include "tests/cpu_reference/random_query.hpp"
@@ -99,9 +102,12 @@ bool IsOutsideDeviceSubset(const std::exception& e) {
       [&](const std::string& known) { return message.find(known) != std::string::npos; });
 }
 
-// Runs one query on the device and compares it with SQLite's answer.
+// Runs one query on the device and compares it with SQLite's answer, or with
+// the CPU reference's where SQLite lacks a function (MEDIAN, QUANTILE; the
+// CPU reference is itself checked against SQLite by the SQL files).
 void CheckQuery(QueryExecutor& executor, SqliteOracle& oracle, const sql::BoundSelect& select,
-                const std::string& sql, bool ordered, const std::string& where, Tally& tally) {
+                const std::string& sql, bool ordered, bool cpu_oracle, const std::string& where,
+                Tally& tally) {
   ++tally.queries;
   std::vector<sql::ValueType> types;
   for (std::size_t c = 0; c < select.visible_outputs; ++c)
@@ -132,18 +138,28 @@ void CheckQuery(QueryExecutor& executor, SqliteOracle& oracle, const sql::BoundS
   }
   ++tally.supported;
   tally.rows += actual.rows;
-  const cpu_reference_test::OracleAnswer expected = oracle.Query(sql, types);
+  cpu_reference_test::OracleAnswer expected;
+  if (cpu_oracle) {
+    try {
+      expected.result = ExecuteOnCpu(select);
+    } catch (const std::exception& e) {
+      expected.error = std::string("CPU reference threw: ") + e.what();
+    }
+  } else {
+    expected = oracle.Query(sql, types);
+  }
   if (!expected.error.empty()) {
     ++tally.failures;
-    ADD_FAILURE() << where << "\n  SQLite: " << expected.error;
+    ADD_FAILURE() << where << "\n  oracle: " << expected.error;
     return;
   }
   const std::string difference =
       CompareResults(expected.result, actual, {.ignore_row_order = !ordered});
   if (!difference.empty()) {
     ++tally.failures;
-    ADD_FAILURE() << where << "\n  SQLite vs device: " << difference
-                  << "\n  SQLite: " << cpu_reference_test::Render(expected.result).substr(0, 400)
+    ADD_FAILURE() << where << "\n  " << (cpu_oracle ? "CPU reference" : "SQLite")
+                  << " vs device: " << difference
+                  << "\n  expected: " << cpu_reference_test::Render(expected.result).substr(0, 400)
                   << "\n  device: " << cpu_reference_test::Render(actual).substr(0, 400);
   }
 }
@@ -167,7 +183,7 @@ TEST_P(DeviceDifferentialTest, RandomTables) {
     const GeneratedQuery query = generator.Next();
     const std::string where =
         "seed " + std::to_string(seed) + ", query " + std::to_string(q) + ": " + query.sql;
-    CheckQuery(executor, oracle, query.select, query.sql, query.ordered, where, tally);
+    CheckQuery(executor, oracle, query.select, query.sql, query.ordered, false, where, tally);
   }
   tally.Print("random tables", seed);
   EXPECT_GE(tally.supported, std::max<std::uint64_t>(20, queries / 20))
@@ -189,6 +205,7 @@ class WisconsinQueries {
   struct Query {
     std::string sql;
     bool ordered = false;
+    bool median = false;  // has MEDIAN or QUANTILE: checked against the CPU reference
   };
 
   Query Next() {
@@ -244,10 +261,12 @@ class WisconsinQueries {
       select = Aggregate();
       for (std::int64_t i = random_.Int(0, 2); i > 0; --i)
         select += ", " + Aggregate();
+      query.median = AddMedian(select);
     } else {  // grouped
       const std::string key = Small();
       select = key + ", " + Aggregate();
       if (random_.Chance(0.5)) select += ", " + Aggregate();
+      query.median = AddMedian(select);
       tail = " GROUP BY " + key;
       if (random_.Chance(0.3)) tail += " HAVING COUNT(*) > " + std::to_string(random_.Int(0, 20));
     }
@@ -256,6 +275,18 @@ class WisconsinQueries {
   }
 
  private:
+  // Now and then appends MEDIAN or QUANTILE to an aggregate select list.
+  bool AddMedian(std::string& select) {
+    if (!random_.Chance(0.2)) return false;
+    if (random_.Chance(0.5)) {
+      select += ", MEDIAN(" + Numeric() + ")";
+    } else {
+      static const std::vector<std::string> kQ = {"0", "0.1", "0.25", "0.5", "0.9", "1"};
+      select += ", QUANTILE(" + Column() + ", " + random_.Pick(kQ) + ")";
+    }
+    return true;
+  }
+
   std::string Alias() { return random_.Pick(aliases_); }
   std::string Column() { return Alias() + "." + random_.Pick(kWisconsinIntegers); }
   std::string Constant(std::int64_t high) { return std::to_string(random_.Int(0, high)); }
@@ -348,7 +379,8 @@ TEST_P(DeviceDifferentialTest, Wisconsin) {
       ADD_FAILURE() << where << "\n  does not bind: " << e.what();
       continue;
     }
-    CheckQuery(executor, oracle, bound.select, query.sql, query.ordered, where, tally);
+    CheckQuery(executor, oracle, bound.select, query.sql, query.ordered, query.median, where,
+               tally);
   }
   tally.Print("Wisconsin N=1000", seed);
   EXPECT_GE(tally.supported, std::max<std::uint64_t>(20, queries / 10))
