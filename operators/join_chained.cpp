@@ -41,7 +41,8 @@ ChainedTable BuildChained(Engine& engine, const VectorView& build) {
   count.setArg(7, table.offsets.get());
   engine.Launch(count, tiles, "join build");
   // Scanning buckets + 1 counts (the last is 0) leaves the total in the last.
-  ExclusiveScan(engine, table.offsets.get(), table.buckets + 1, table.offsets.get(), nullptr);
+  ExclusiveScan(engine, table.offsets.get(), table.buckets + 1, table.offsets.get(), nullptr,
+                "join build");
 
   DeviceBuffer cursors =
       engine.pool().Acquire(table.buckets * sizeof(cl_uint), "join bucket cursors");
@@ -87,7 +88,7 @@ JoinResult ChainedJoin(Engine& engine, const VectorView& build, const VectorView
   const std::uint64_t pairs = SumOnDevice(engine, std::move(tile_sums), tiles);
   JoinResult result = AllocateJoinOutput(engine, pairs);
   if (pairs == 0) return result;
-  ExclusiveScan(engine, offsets.get(), probe.size, offsets.get(), nullptr);
+  ExclusiveScan(engine, offsets.get(), probe.size, offsets.get(), nullptr, "join probe scan");
 
   cl::Kernel& write = engine.kernel("hash_join_chain_probe_write");
   BindKeys(write, 0, probe);

@@ -129,7 +129,7 @@ std::optional<JoinResult> CuckooJoin(Engine& engine, const VectorView& build,
   lookup.setArg(13, offsets.get());
   engine.Launch(lookup, tiles, "join probe count");
   // At most one match per probe row: the sum fits 32 bits.
-  ExclusiveScan(engine, offsets.get(), probe.size, offsets.get(), &total.get());
+  ExclusiveScan(engine, offsets.get(), probe.size, offsets.get(), &total.get(), "join probe scan");
   cl_uint pairs = 0;
   engine.Download(total.get(), 0, sizeof(pairs), &pairs, "join output size");
   JoinResult result = AllocateJoinOutput(engine, pairs);
