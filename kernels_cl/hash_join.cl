@@ -312,10 +312,14 @@ inline uint hash_join_cuckoo_find(uint key32, __global const ulong* table, uint 
 }
 
 #if HAS_INT64_ATOMICS
-// Inserts every non-NULL build row: atomic exchange into the key's slot; an
-// evicted word moves to the slot of its next hash function; after
-// max_evictions evictions the word in hand goes to the stash; when the stash
-// is full, HASH_JOIN_FAILED is raised in *flags and the host rebuilds.
+// Inserts every non-NULL build row. First fit: the word in hand takes any
+// free slot among its four (compare-and-swap); only when all four are taken
+// does it evict, by atomic exchange, the word in the slot of its next hash
+// function (Alcantara et al.'s chain), and carries on with the evicted word.
+// After max_evictions evictions the word in hand goes to the stash; when the
+// stash is full, HASH_JOIN_FAILED is raised in *flags and the host rebuilds.
+// Trying free slots first cut the insert time on PoCL by half or more: most
+// keys then need no eviction at all at load 0.8.
 KERNEL void hash_join_cuckoo_insert(__global const uchar* keys, uint wide,
                                     __global const uchar* nulls, uint has_nulls, ulong n,
                                     long key_min, __global ulong* table, uint capacity, uint4 seeds,
@@ -327,19 +331,32 @@ KERNEL void hash_join_cuckoo_insert(__global const uchar* keys, uint wide,
     if (i >= n || hash_join_is_null(nulls, has_nulls, i)) continue;
     const uint key32 = (uint)((ulong)hash_join_key(keys, wide, i) - (ulong)key_min);
     ulong word = ((ulong)key32 << 32) | (uint)i;
-    uint slot = hash_join_cuckoo_slot(key32, seeds.s0, capacity);
+    uint next_function = 0;  // whose slot the word in hand takes by eviction
     for (uint step = 0;; ++step) {
+      const uint in_hand = (uint)(word >> 32);
+      bool placed = false;
+      for (uint f = 0; f < HASH_JOIN_FUNCTIONS && !placed; ++f) {
+        const uint slot = hash_join_cuckoo_slot(in_hand, hash_join_cuckoo_seed(seeds, f), capacity);
+        placed = table[slot] == HASH_JOIN_EMPTY &&
+                 atom_cmpxchg(&table[slot], HASH_JOIN_EMPTY, word) == HASH_JOIN_EMPTY;
+      }
+      if (placed) {
+        word = HASH_JOIN_EMPTY;
+        break;
+      }
+      if (step == max_evictions) break;
+      const uint slot =
+          hash_join_cuckoo_slot(in_hand, hash_join_cuckoo_seed(seeds, next_function), capacity);
       word = atom_xchg(&table[slot], word);
-      if (word == HASH_JOIN_EMPTY || step == max_evictions) break;
-      // The evicted word sat in the slot of one of its functions: move it to
-      // the next function's slot.
+      if (word == HASH_JOIN_EMPTY) break;
+      // The evicted word sat in the slot of one of its functions: it moves on
+      // to the next function's slot when it has to evict in turn.
       const uint evicted = (uint)(word >> 32);
       uint f = 0;
       while (f + 1 < HASH_JOIN_FUNCTIONS &&
              hash_join_cuckoo_slot(evicted, hash_join_cuckoo_seed(seeds, f), capacity) != slot)
         ++f;
-      slot = hash_join_cuckoo_slot(
-          evicted, hash_join_cuckoo_seed(seeds, (f + 1) % HASH_JOIN_FUNCTIONS), capacity);
+      next_function = (f + 1) % HASH_JOIN_FUNCTIONS;
     }
     if (word == HASH_JOIN_EMPTY) continue;
     bool stashed = false;

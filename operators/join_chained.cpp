@@ -39,7 +39,7 @@ ChainedTable BuildChained(Engine& engine, const VectorView& build) {
   count.setArg(5, kBucketSeed);
   count.setArg(6, table.mask);
   count.setArg(7, table.offsets.get());
-  engine.Launch(count, tiles, "join build");
+  engine.Launch(count, tiles, "join build count");
   // Scanning buckets + 1 counts (the last is 0) leaves the total in the last.
   ExclusiveScan(engine, table.offsets.get(), table.buckets + 1, table.offsets.get(), nullptr,
                 "join build");
@@ -57,14 +57,14 @@ ChainedTable BuildChained(Engine& engine, const VectorView& build) {
   scatter.setArg(8, cursors.get());
   scatter.setArg(9, table.keys.get());
   scatter.setArg(10, table.rows.get());
-  engine.Launch(scatter, tiles, "join build");
+  engine.Launch(scatter, tiles, "join build scatter");
 
   cl::Kernel& sort = engine.kernel("hash_join_chain_sort");
   sort.setArg(0, table.offsets.get());
   sort.setArg(1, static_cast<cl_ulong>(table.buckets));
   sort.setArg(2, table.keys.get());
   sort.setArg(3, table.rows.get());
-  engine.Launch(sort, engine.TilesFor(table.buckets), "join build");
+  engine.Launch(sort, engine.TilesFor(table.buckets), "join build sort");
   return table;
 }
 

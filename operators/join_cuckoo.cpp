@@ -86,7 +86,7 @@ std::optional<JoinResult> CuckooJoin(Engine& engine, const VectorView& build,
     insert.setArg(10, table.stash.get());
     insert.setArg(11, table.stash_size);
     insert.setArg(12, flags.get());
-    engine.Launch(insert, build_tiles, "join build");
+    engine.Launch(insert, build_tiles, "join build insert");
     BindKeys(check, 0, build);
     check.setArg(5, static_cast<cl_long>(range.min));
     check.setArg(6, table.words.get());
@@ -95,7 +95,7 @@ std::optional<JoinResult> CuckooJoin(Engine& engine, const VectorView& build,
     check.setArg(9, table.stash.get());
     check.setArg(10, table.stash_size);
     check.setArg(11, flags.get());
-    engine.Launch(check, build_tiles, "join build");
+    engine.Launch(check, build_tiles, "join build check");
     cl_uint flag = 0;
     engine.Download(flags.get(), 0, sizeof(flag), &flag, "join build flags");
     if ((flag & kDuplicate) != 0) {
