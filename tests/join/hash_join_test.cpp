@@ -7,6 +7,8 @@
 #include <limits>
 #include <numeric>
 #include <random>
+#include <set>
+#include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -345,20 +347,34 @@ TEST_P(HashJoinTest, ForcedRebuildsThenFallback) {
 TEST_P(HashJoinTest, StashAndRebuildsStillCorrect) {
   Engine& e = engine();
   if (!CuckooPossible(e)) GTEST_SKIP() << "no 64-bit atomics: the cuckoo path never runs";
-  // Short chains at a high load lean on the stash and on rebuilds; whatever
-  // the method, the answer must be exact.
+  // Short chains at high loads lean on the stash and on rebuilds (which of
+  // them succeed depends on the interleaving of the inserts); whatever the
+  // method, the answer must be exact. The easiest setting must stay cuckoo,
+  // the hardest must fall back.
   const Keys build{ColumnType::Int32(), DistinctKeys(3000, -(1 << 30), 1 << 30, 51), {}};
   const Keys probe = ProbeOf(build, 3000, 0.5, 52);
-  for (unsigned evictions : {2u, 4u, 8u}) {
-    JoinOptions options;
-    options.max_evictions = evictions;
-    options.load_factor = 0.97;
-    options.stash_size = 31;
-    options.max_rebuilds = 5;
-    const Outcome got = DeviceJoin(e, build, probe, options);
-    EXPECT_EQ(got.pairs, CpuJoin(build, probe)) << evictions << " " << got.stats.method;
-    EXPECT_LE(got.stats.rebuilds, 5u);
+  const std::vector<Pair> want = CpuJoin(build, probe);
+  std::set<std::string> methods;
+  for (double load : {0.5, 0.85, 0.9, 0.95}) {
+    for (unsigned evictions : {1u, 2u, 8u, 64u}) {
+      JoinOptions options;
+      options.max_evictions = evictions;
+      options.load_factor = load;
+      options.stash_size = 31;
+      options.max_rebuilds = 3;
+      const Outcome got = DeviceJoin(e, build, probe, options);
+      EXPECT_EQ(got.pairs, want) << load << " " << evictions << " " << got.stats.method;
+      EXPECT_LE(got.stats.rebuilds, 3u);
+      if (got.stats.method == "chained") {
+        EXPECT_EQ(got.stats.rebuilds, 3u);
+      }
+      if (load == 0.5 && evictions == 64) {
+        EXPECT_EQ(got.stats.method, "cuckoo");
+      }
+      methods.insert(got.stats.method);
+    }
   }
+  EXPECT_EQ(methods, (std::set<std::string>{"chained", "cuckoo"}));
 }
 
 TEST_P(HashJoinTest, OutputOverTwoToTheThirtyTwoPairsThrows) {
