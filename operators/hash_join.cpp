@@ -152,7 +152,7 @@ JoinResult HashJoin(QueryContext& context, const VectorView& build_keys,
       result = std::move(*cuckoo);
     } else {
       s.method = "chained";
-      result = ChainedJoin(engine, build_keys, probe_keys);
+      result = ChainedJoin(engine, build_keys, probe_keys, options.ordered_matches);
     }
   }
   s.output_rows = result.size;

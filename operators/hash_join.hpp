@@ -3,7 +3,9 @@
 //
 // Result: pairs (build_positions[i], probe_positions[i]) with equal keys,
 // ordered by probe position ascending and, among one probe row's matches, by
-// build position ascending (the same order on every device).
+// build position ascending (the same order on every device; with
+// JoinOptions::ordered_matches off, the order among one probe row's matches
+// is unspecified).
 //
 // Method (JoinStats::method):
 //  - "cuckoo": build keys unique and spanning at most 2^32 values (always
@@ -51,6 +53,11 @@ struct JoinOptions {
   unsigned max_rebuilds = 3;
   unsigned stash_size = 101;
   double load_factor = 0.8;  // build rows / cuckoo table words
+  // Order one probe row's matches by build position (chained table: sorts
+  // every bucket, one work-item per bucket). A caller that does not need the
+  // order (an aggregate on top, an ORDER BY of its own) may turn it off: a
+  // bucket of m duplicate keys then costs no O(m log m) serial sort.
+  bool ordered_matches = true;
 };
 
 JoinResult HashJoin(QueryContext& context, const VectorView& build_keys,

@@ -1,7 +1,8 @@
 // Chained hash join, the always-correct path (kernels hash_join_chain_* in
 // kernels_cl/hash_join.cl):
 //   build: count keys per bucket -> exclusive scan -> scatter (key, row) into
-//          the bucket's range -> sort each bucket by row;
+//          the bucket's range -> sort each bucket by row (unless the caller
+//          waives the order of one probe row's matches);
 //   probe: count matches per probe row (and 64-bit tile sums) -> check the
 //          total -> exclusive scan -> write pairs.
 // 32-bit atomics only; duplicate keys and any 64-bit key range are fine.
@@ -25,7 +26,7 @@ struct ChainedTable {
   cl_uint mask = 0;
 };
 
-ChainedTable BuildChained(Engine& engine, const VectorView& build) {
+ChainedTable BuildChained(Engine& engine, const VectorView& build, bool ordered_matches) {
   ChainedTable table;
   // One bucket per build row (rounded up to a power of two): short chains.
   table.buckets = std::bit_ceil(std::max<RowCount>(build.size, 1));
@@ -59,6 +60,7 @@ ChainedTable BuildChained(Engine& engine, const VectorView& build) {
   scatter.setArg(10, table.rows.get());
   engine.Launch(scatter, tiles, "join build scatter");
 
+  if (!ordered_matches) return table;
   cl::Kernel& sort = engine.kernel("hash_join_chain_sort");
   sort.setArg(0, table.offsets.get());
   sort.setArg(1, static_cast<cl_ulong>(table.buckets));
@@ -70,8 +72,9 @@ ChainedTable BuildChained(Engine& engine, const VectorView& build) {
 
 }  // namespace
 
-JoinResult ChainedJoin(Engine& engine, const VectorView& build, const VectorView& probe) {
-  ChainedTable table = BuildChained(engine, build);
+JoinResult ChainedJoin(Engine& engine, const VectorView& build, const VectorView& probe,
+                       bool ordered_matches) {
+  ChainedTable table = BuildChained(engine, build, ordered_matches);
   const std::uint64_t tiles = engine.TilesFor(probe.size);
   DeviceBuffer offsets = engine.pool().Acquire(probe.size * sizeof(cl_uint), "join probe offsets");
   DeviceBuffer tile_sums = engine.pool().Acquire(tiles * sizeof(cl_ulong), "join count sums");

@@ -25,7 +25,8 @@ std::uint64_t SumOnDevice(Engine& engine, DeviceBuffer values, RowCount n);
 JoinResult AllocateJoinOutput(Engine& engine, std::uint64_t pairs);
 
 // The always-correct path: any keys, duplicates, 32-bit atomics only.
-JoinResult ChainedJoin(Engine& engine, const VectorView& build, const VectorView& probe);
+JoinResult ChainedJoin(Engine& engine, const VectorView& build, const VectorView& probe,
+                       bool ordered_matches);
 
 // Build side summary needed by the cuckoo table.
 struct KeyRange {

@@ -226,6 +226,32 @@ TEST_P(HashJoinTest, HeavyDuplicates) {
   EXPECT_EQ(stats.method, "chained");
 }
 
+TEST_P(HashJoinTest, UnorderedMatchesOptionAndLargeBucket) {
+  Engine& e = engine();
+  // 100000 equal build keys (one bucket of 100000), interleaved with unique
+  // ones; 40 matching probe rows give 4,000,000 pairs.
+  Keys build{ColumnType::Int64(), {}, {}};
+  for (std::int64_t i = 0; i < 150000; ++i)
+    build.values.push_back(i % 3 == 2 ? i : -7);
+  Keys probe{ColumnType::Int32(), {}, {}};
+  for (std::int64_t j = 0; j < 200; ++j)
+    probe.values.push_back(j % 5 == 0 ? -7 : 3 * j + 2);
+  const std::vector<Pair> want = CpuJoin(build, probe);
+  ASSERT_EQ(want.size(), 40u * 100000u + 160u);
+  JoinOptions unordered;
+  unordered.ordered_matches = false;
+  const Outcome loose = DeviceJoin(e, build, probe, unordered);
+  EXPECT_EQ(loose.stats.method, "chained");
+  EXPECT_TRUE(std::is_sorted(loose.pairs.begin(), loose.pairs.end(),
+                             [](Pair a, Pair b) { return a.second < b.second; }));
+  std::vector<Pair> got = loose.pairs;
+  std::sort(got.begin(), got.end());
+  std::vector<Pair> want_sorted = want;
+  std::sort(want_sorted.begin(), want_sorted.end());
+  EXPECT_EQ(got, want_sorted);
+  EXPECT_EQ(DeviceJoin(e, build, probe, JoinOptions{}).pairs, want);
+}
+
 TEST_P(HashJoinTest, ExtremeKeys) {
   Engine& e = engine();
   const Keys b32{ColumnType::Int32(), {kInt32Min, kInt32Max, 0, -1, 1, kInt32Min + 1}, {}};
