@@ -187,19 +187,24 @@ inline void hash_join_sift_down(__global long* keys, __global uint* rows, uint b
   }
 }
 
-// Sorts every bucket by build row, so that a probe row's matches come out in
-// ascending build position on every device: insertion sort for the short
-// buckets of distinct keys, heapsort (O(m log m), no recursion) for long
-// buckets of duplicates.
+// Sorts every bucket of at most a tile by build row, so that a probe row's
+// matches come out in ascending build position on every device: insertion
+// sort for the short buckets of distinct keys, heapsort (O(m log m), no
+// recursion) up to a tile. Larger buckets (many duplicates) are listed in
+// large_buckets for hash_join_chain_sort_large: a serial sort of a bucket of
+// 10^6 rows would take seconds on one GPU work-item.
 KERNEL void hash_join_chain_sort(__global const uint* bucket_offsets, ulong buckets,
-                                 __global long* slot_keys, __global uint* slot_rows) {
+                                 __global long* slot_keys, __global uint* slot_rows,
+                                 __global uint* large_buckets, __global uint* large_count) {
   const ulong start = tile_start();
   for (uint k = 0; k < IPT; ++k) {
     const ulong b = tile_item(start, k);
     if (b >= buckets) continue;
     const uint base = bucket_offsets[b];
     const uint count = bucket_offsets[b + 1] - base;
-    if (count <= 16) {
+    if (count > TILE) {
+      large_buckets[atomic_inc(large_count)] = (uint)b;
+    } else if (count <= 16) {
       for (uint j = 1; j < count; ++j) {
         const long key = slot_keys[base + j];
         const uint row = slot_rows[base + j];
@@ -220,6 +225,72 @@ KERNEL void hash_join_chain_sort(__global const uint* bucket_offsets, ulong buck
         hash_join_sift_down(slot_keys, slot_rows, base, 0, end);
       }
     }
+  }
+}
+
+// Sorts the buckets listed by hash_join_chain_sort, one work-group per
+// bucket (groups stride over the list): a bottom-up merge sort of the rows
+// between slot_rows and temp_rows, each pass split evenly over the
+// work-items by merge path (a binary search for each work-item's first
+// output), so a pass costs m / WG_SIZE steps per work-item. Rows are
+// distinct, so there are no ties. The keys are then rewritten from the build
+// column. The list's length is read by every work-item: control flow around
+// the barriers is uniform.
+KERNEL void hash_join_chain_sort_large(__global const uchar* keys, uint wide,
+                                       __global const uchar* nulls, uint has_nulls, ulong n,
+                                       __global const uint* bucket_offsets,
+                                       __global const uint* large_buckets,
+                                       __global const uint* large_count, __global long* slot_keys,
+                                       __global uint* slot_rows, __global uint* temp_rows) {
+  const uint lid = get_local_id(0);
+  const uint listed = *large_count;
+  for (uint e = get_group_id(0); e < listed; e += get_num_groups(0)) {
+    const uint b = large_buckets[e];
+    const uint base = bucket_offsets[b];
+    const uint m = bucket_offsets[b + 1] - base;
+    __global uint* from = slot_rows + base;
+    __global uint* to = temp_rows + base;
+    const uint chunk = (m + WG_SIZE - 1) / WG_SIZE;
+    const uint first = min(m, lid * chunk);
+    const uint last = min(m, first + chunk);
+    for (uint width = 1; width < m; width *= 2) {
+      uint p = first;
+      while (p < last) {
+        const uint lo = p / (2 * width) * (2 * width);
+        const uint mid = min(m, lo + width);
+        const uint hi = min(m, lo + 2 * width);
+        const uint na = mid - lo, nb = hi - mid;
+        __global const uint* a = from + lo;
+        __global const uint* bb = from + mid;
+        const uint q = p - lo;
+        // Merge path: i outputs before q come from a, q - i from bb.
+        uint left = q > nb ? q - nb : 0;
+        uint right = min(q, na);
+        while (left < right) {
+          const uint probe = (left + right) / 2;
+          if (a[probe] < bb[q - probe - 1])
+            left = probe + 1;
+          else
+            right = probe;
+        }
+        uint i = left, j = q - left;
+        const uint end = min(last, hi);
+        for (uint out = p; out < end; ++out)
+          to[out] = (j >= nb || (i < na && a[i] < bb[j])) ? a[i++] : bb[j++];
+        p = end;
+      }
+      barrier(CLK_GLOBAL_MEM_FENCE);
+      __global uint* swap = from;
+      from = to;
+      to = swap;
+    }
+    // The sorted rows are in `from`; back into slot_rows with their keys.
+    for (uint x = lid; x < m; x += WG_SIZE) {
+      const uint row = from[x];
+      slot_rows[base + x] = row;
+      slot_keys[base + x] = hash_join_key(keys, wide, row);
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE);
   }
 }
 

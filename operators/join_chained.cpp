@@ -61,12 +61,34 @@ ChainedTable BuildChained(Engine& engine, const VectorView& build, bool ordered_
   engine.Launch(scatter, tiles, "join build scatter");
 
   if (!ordered_matches) return table;
+  // Buckets up to a tile: one work-item each; larger ones are listed and
+  // sorted by a work-group each (enough groups for the most there can be).
+  DeviceBuffer large = engine.pool().Acquire(
+      (build.size / (engine.tuning().tile_size() + 1) + 1) * sizeof(cl_uint), "join large buckets");
+  DeviceBuffer large_count = engine.pool().Acquire(sizeof(cl_uint), "join large buckets");
+  engine.Fill(large_count.get(), 0, 0, sizeof(cl_uint), "join build sort");
   cl::Kernel& sort = engine.kernel("hash_join_chain_sort");
   sort.setArg(0, table.offsets.get());
   sort.setArg(1, static_cast<cl_ulong>(table.buckets));
   sort.setArg(2, table.keys.get());
   sort.setArg(3, table.rows.get());
+  sort.setArg(4, large.get());
+  sort.setArg(5, large_count.get());
   engine.Launch(sort, engine.TilesFor(table.buckets), "join build sort");
+  if (build.size > engine.tuning().tile_size()) {
+    DeviceBuffer temp = engine.pool().Acquire(build.size * sizeof(cl_uint), "join sort rows");
+    cl::Kernel& sort_large = engine.kernel("hash_join_chain_sort_large");
+    BindKeys(sort_large, 0, build);
+    sort_large.setArg(5, table.offsets.get());
+    sort_large.setArg(6, large.get());
+    sort_large.setArg(7, large_count.get());
+    sort_large.setArg(8, table.keys.get());
+    sort_large.setArg(9, table.rows.get());
+    sort_large.setArg(10, temp.get());
+    const std::uint64_t groups =
+        std::min<std::uint64_t>(build.size / (engine.tuning().tile_size() + 1) + 1, 1024);
+    engine.Launch(sort_large, groups, "join build sort");
+  }
   return table;
 }
 

@@ -219,6 +219,13 @@ TEST_P(HashJoinTest, HeavyDuplicates) {
     many.values.push_back(static_cast<std::int64_t>(rng() % 50));
   CheckJoin(e, build, many, "many-to-many");
 
+  // Several buckets larger than a tile (sorted by a work-group each).
+  Keys few{ColumnType::Int32(), {}, {}};
+  for (int i = 0; i < 20000; ++i)
+    few.values.push_back(static_cast<std::int64_t>(rng() % 5) * 1000);
+  Keys few_probe{ColumnType::Int64(), {0, 4000, 1, 2000, 3000, 1000, 0, 7}, {}};
+  CheckJoin(e, few, few_probe, "few large buckets");
+
   // One duplicate among many unique keys is enough to leave cuckoo.
   Keys almost{ColumnType::Int32(), DistinctKeys(5000, 0, 1 << 20, 9), {}};
   almost.values[4000] = almost.values[17];
