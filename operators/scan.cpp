@@ -3,7 +3,7 @@
 namespace clq {
 
 void ExclusiveScan(Engine& engine, const cl::Buffer& input, RowCount n, const cl::Buffer& output,
-                   const cl::Buffer* total) {
+                   const cl::Buffer* total, std::string_view stage) {
   if (n == 0) {
     if (total != nullptr) engine.Fill(*total, 0, 0, sizeof(cl_uint), "scan total");
     return;
@@ -15,17 +15,17 @@ void ExclusiveScan(Engine& engine, const cl::Buffer& input, RowCount n, const cl
   scan.setArg(1, static_cast<cl_ulong>(n));
   scan.setArg(2, output);
   scan.setArg(3, tile_totals.get());
-  engine.Launch(scan, tiles, "scan");
+  engine.Launch(scan, tiles, stage);
   if (tiles == 1) {
     if (total != nullptr) engine.Copy(tile_totals.get(), 0, *total, 0, sizeof(cl_uint), "scan total");
     return;
   }
-  ExclusiveScan(engine, tile_totals.get(), tiles, tile_totals.get(), total);
+  ExclusiveScan(engine, tile_totals.get(), tiles, tile_totals.get(), total, stage);
   cl::Kernel& add = engine.kernel("scan_add_offsets");
   add.setArg(0, output);
   add.setArg(1, static_cast<cl_ulong>(n));
   add.setArg(2, tile_totals.get());
-  engine.Launch(add, tiles, "scan");
+  engine.Launch(add, tiles, stage);
 }
 
 }  // namespace clq

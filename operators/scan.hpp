@@ -10,8 +10,9 @@ namespace clq {
 
 // output[i] = input[0] + ... + input[i - 1] for i < n (output may be input).
 // When `total` is given, the sum of all n inputs is written to total[0].
-// The caller guarantees that the sum fits 32 bits.
+// The caller guarantees that the sum fits 32 bits. `stage` names the launches
+// in profiles (an operator passes its own, e.g. "join build").
 void ExclusiveScan(Engine& engine, const cl::Buffer& input, RowCount n, const cl::Buffer& output,
-                   const cl::Buffer* total);
+                   const cl::Buffer* total, std::string_view stage = "scan");
 
 }  // namespace clq

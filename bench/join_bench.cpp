@@ -1,0 +1,215 @@
+// The equi-join (operators/hash_join.hpp) on Wisconsin-style keys resident on
+// the device: build of tenktup1.unique1 (N unique INT32 keys), probe with
+// tenktup2.unique1 (0.6 N keys, all matching; a tenktup1 of 0.6 N rows), and
+// the full HashJoin, each for the cuckoo path and the chained fallback.
+//
+//   CLQ_BENCH_ROWS=1000000 build/bench/join_bench
+//
+// Build and probe time is device time of their stages (profiling events:
+// "join build" / "join key range" versus the "join probe ..." stages); the
+// full join is wall time including its blocking reads. Each benchmark runs
+// one join per repetition, ten repetitions, and reports min / median / max;
+// keys_per_s is per repetition (so its min / median / max are meaningful).
+// The answer is checked once per configuration before timing.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <string>
+
+#include "bench/bench_support.hpp"
+#include "operators/hash_join.hpp"
+#include "operators/relation.hpp"
+#include "runtime/errors.hpp"
+
+namespace clq::bench {
+namespace {
+
+constexpr std::size_t kUnique1 = 0;
+
+struct JoinData {
+  Engine& engine;
+  RowCount rows;
+  TablePtr tenktup1, tenktup2;
+  TableRelation r1, r2;
+  DeviceVector one_key;  // a 1-row probe, so that a join is (almost) only its build
+
+  JoinData(Engine& e, RowCount n)
+      : engine(e),
+        rows(n),
+        tenktup1(Tenktup1(n)),
+        tenktup2(Tenktup1(std::max<RowCount>(1, n * 6 / 10))),
+        r1(e, tenktup1),
+        r2(e, tenktup2),
+        one_key(UploadValues(e, ColumnType::Int32(), std::vector<std::int32_t>{1})) {
+    if (r1.tablets().size() != 1 || r2.tablets().size() != 1)
+      throw DeviceLimitError("join_bench needs each table in one tablet on this device");
+  }
+  VectorView Build() { return {r1.values(kUnique1, 0), cl::Buffer(), ColumnType::Int32(), rows}; }
+  VectorView Probe() {
+    return {r2.values(kUnique1, 0), cl::Buffer(), ColumnType::Int32(), tenktup2->rows()};
+  }
+  VectorView OneKey() { return View(one_key); }
+};
+
+JoinData& Data() {
+  Engine& engine = BenchEngine();
+  static JoinData data(engine,
+                       BenchRows(engine.info().kind == DeviceKind::kGpu ? 100'000'000 : 1'000'000));
+  return data;
+}
+
+JoinOptions OptionsFor(bool cuckoo) {
+  JoinOptions options;
+  options.allow_cuckoo = cuckoo;
+  return options;
+}
+
+struct Split {
+  double build_ms = 0, probe_ms = 0;
+};
+
+Split Profiled(Engine& engine, const std::function<void()>& work) {
+  engine.profiler().Start();
+  work();
+  Split split;
+  for (const StageTiming& s : engine.profiler().Stop()) {
+    if (s.kind != StageKind::kKernel && s.kind != StageKind::kDeviceCopy) continue;
+    const bool build = s.name.starts_with("join build") || s.name.starts_with("join key range");
+    (build ? split.build_ms : split.probe_ms) += s.milliseconds;
+  }
+  return split;
+}
+
+// Once per method: the full join gives 0.6 N pairs with equal keys, and the
+// method is the expected one.
+void CheckOnce(benchmark::State& state, bool cuckoo) {
+  static std::set<bool> checked;
+  if (!checked.insert(cuckoo).second) return;
+  JoinData& d = Data();
+  QueryContext context(d.engine);
+  JoinStats stats;
+  d.engine.profiler().Start();
+  const auto start = std::chrono::steady_clock::now();
+  JoinResult result = HashJoin(context, d.Build(), d.Probe(), OptionsFor(cuckoo), &stats);
+  d.engine.Finish();
+  const double wall_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  // The stage breakdown of one join, as --profile would print it.
+  std::printf("%s join of %llu x %llu keys: %.3f ms wall; stages:", stats.method.c_str(),
+              static_cast<unsigned long long>(stats.build_rows),
+              static_cast<unsigned long long>(stats.probe_rows), wall_ms);
+  for (const StageTiming& s : d.engine.profiler().Stop())
+    std::printf(" [%s %s %.3f ms x%u]", s.name.c_str(), StageKindName(s.kind), s.milliseconds,
+                s.launches);
+  std::printf("\n");
+  const auto b = DownloadRowIds(d.engine, result.build_positions);
+  const auto p = DownloadRowIds(d.engine, result.probe_positions);
+  const auto u1 = d.tenktup1->column(kUnique1).int32s();
+  const auto u2 = d.tenktup2->column(kUnique1).int32s();
+  bool ok = result.size == d.tenktup2->rows();
+  for (std::size_t i = 0; ok && i < b.size(); ++i)
+    ok = u1[b[i]] == u2[p[i]] && (i == 0 || p[i] > p[i - 1]);
+  if (!ok) state.SkipWithError("wrong join answer");
+  const bool cuckoo_possible = d.engine.info().int64_atomics;
+  if (stats.method != (cuckoo && cuckoo_possible ? "cuckoo" : "chained"))
+    state.SkipWithError(("unexpected method " + stats.method).c_str());
+}
+
+void BM_JoinBuild(benchmark::State& state, bool cuckoo) {
+  CheckOnce(state, cuckoo);
+  JoinData& d = Data();
+  QueryContext context(d.engine);
+  double ms = 0;
+  for (auto _ : state) {
+    ms = Profiled(d.engine, [&] {
+           HashJoin(context, d.Build(), d.OneKey(), OptionsFor(cuckoo));
+         }).build_ms;
+    state.SetIterationTime(ms * 1e-3);
+  }
+  state.counters["keys_per_s"] = static_cast<double>(d.rows) / (ms * 1e-3);
+  state.counters["rows"] = static_cast<double>(d.rows);
+}
+
+void BM_JoinProbe(benchmark::State& state, bool cuckoo) {
+  CheckOnce(state, cuckoo);
+  JoinData& d = Data();
+  QueryContext context(d.engine);
+  double ms = 0;
+  for (auto _ : state) {
+    ms = Profiled(d.engine, [&] {
+           HashJoin(context, d.Build(), d.Probe(), OptionsFor(cuckoo));
+         }).probe_ms;
+    state.SetIterationTime(ms * 1e-3);
+  }
+  state.counters["keys_per_s"] = static_cast<double>(d.tenktup2->rows()) / (ms * 1e-3);
+  state.counters["probe_rows"] = static_cast<double>(d.tenktup2->rows());
+}
+
+void BM_HashJoin(benchmark::State& state, bool cuckoo) {
+  CheckOnce(state, cuckoo);
+  JoinData& d = Data();
+  QueryContext context(d.engine);
+  double ms = 0;
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    JoinResult result = HashJoin(context, d.Build(), d.Probe(), OptionsFor(cuckoo));
+    d.engine.Finish();
+    ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    state.SetIterationTime(ms * 1e-3);
+  }
+  state.counters["keys_per_s"] =
+      static_cast<double>(d.rows + d.tenktup2->rows()) / (ms * 1e-3);  // build + probe keys
+}
+
+void Register() {
+  const RowCount rows = Data().rows;
+  const std::string size = rows % 1'000'000 == 0 ? std::to_string(rows / 1'000'000) + "M"
+                           : rows % 1'000 == 0   ? std::to_string(rows / 1'000) + "K"
+                                                 : std::to_string(rows);
+  for (bool cuckoo : {true, false}) {
+    const std::string method = cuckoo ? "cuckoo" : "chained";
+    auto add = [&](const char* name, void (*fn)(benchmark::State&, bool)) {
+      benchmark::RegisterBenchmark((std::string(name) + "/" + method + "/rows:" + size).c_str(),
+                                   [fn, cuckoo](benchmark::State& s) { fn(s, cuckoo); })
+          ->UseManualTime()
+          ->Unit(benchmark::kMillisecond)
+          ->Iterations(1)
+          ->Repetitions(10)
+          ->ComputeStatistics(
+              "min",
+              [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); })
+          ->ComputeStatistics(
+              "max",
+              [](const std::vector<double>& v) { return *std::max_element(v.begin(), v.end()); })
+          ->DisplayAggregatesOnly(true);
+    };
+    add("BM_JoinBuild", BM_JoinBuild);
+    add("BM_JoinProbe", BM_JoinProbe);
+    add("BM_HashJoin", BM_HashJoin);
+  }
+}
+
+}  // namespace
+}  // namespace clq::bench
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  try {
+    clq::Engine& engine = clq::bench::BenchEngine();
+    std::printf("device: %s (%s), %s\n", engine.info().name.c_str(),
+                engine.info().platform_name.c_str(), engine.tuning().Describe().c_str());
+    clq::bench::Register();
+    benchmark::RunSpecifiedBenchmarks();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "join_bench: %s\n", e.what());
+    return 1;
+  }
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,162 @@
+#include "operators/hash_join.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+
+#include "operators/join_internal.hpp"
+#include "runtime/errors.hpp"
+
+namespace clq {
+namespace join_detail {
+
+// Row ids are 32-bit and the cuckoo word keeps the row in its low 31 bits
+// (so that a word is never the all-ones empty marker).
+constexpr RowCount kMaxJoinInputRows = 0x7FFFFFFFull;
+
+void BindKeys(cl::Kernel& kernel, cl_uint first, const VectorView& keys) {
+  kernel.setArg(first, keys.values);
+  kernel.setArg(first + 1, static_cast<cl_uint>(keys.type.width == 8 ? 1 : 0));
+  kernel.setArg(first + 2, keys.has_nulls() ? keys.nulls : keys.values);
+  kernel.setArg(first + 3, static_cast<cl_uint>(keys.has_nulls() ? 1 : 0));
+  kernel.setArg(first + 4, static_cast<cl_ulong>(keys.size));
+}
+
+std::uint64_t SumOnDevice(Engine& engine, DeviceBuffer values, RowCount n) {
+  cl::Kernel& merge = engine.kernel("hash_join_sum_merge");
+  while (n > 1) {
+    const std::uint64_t tiles = engine.TilesFor(n);
+    DeviceBuffer sums = engine.pool().Acquire(tiles * sizeof(cl_ulong), "join count sums");
+    merge.setArg(0, values.get());
+    merge.setArg(1, static_cast<cl_ulong>(n));
+    merge.setArg(2, sums.get());
+    engine.Launch(merge, tiles, "join probe count");
+    values = std::move(sums);
+    n = tiles;
+  }
+  std::uint64_t total = 0;
+  if (n == 1) engine.Download(values.get(), 0, sizeof(total), &total, "join output size");
+  return total;
+}
+
+JoinResult AllocateJoinOutput(Engine& engine, std::uint64_t pairs) {
+  if (pairs > kMaxTableRows) {
+    throw DeviceLimitError("join output of " + std::to_string(pairs) +
+                           " pairs exceeds the 4294967295 pairs a 32-bit row-id vector holds");
+  }
+  const std::uint64_t bytes = pairs * sizeof(cl_uint);
+  if (bytes > engine.pool().max_alloc_bytes()) {
+    throw DeviceLimitError("join output of " + std::to_string(pairs) + " pairs needs " +
+                           std::to_string(bytes) +
+                           " bytes per row-id vector; the device allocates at most " +
+                           std::to_string(engine.pool().max_alloc_bytes()));
+  }
+  JoinResult result;
+  result.build_positions = AllocateRowIds(engine, pairs, "join build positions");
+  result.probe_positions = AllocateRowIds(engine, pairs, "join probe positions");
+  result.size = pairs;
+  return result;
+}
+
+KeyRange BuildKeyRange(Engine& engine, const VectorView& build) {
+  std::uint64_t tiles = engine.TilesFor(build.size);
+  DeviceBuffer lo = engine.pool().Acquire(tiles * sizeof(cl_long), "join key minima");
+  DeviceBuffer hi = engine.pool().Acquire(tiles * sizeof(cl_long), "join key maxima");
+  cl::Kernel& range = engine.kernel("hash_join_key_range");
+  BindKeys(range, 0, build);
+  range.setArg(5, lo.get());
+  range.setArg(6, hi.get());
+  engine.Launch(range, tiles, "join key range");
+  cl::Kernel& merge = engine.kernel("hash_join_range_merge");
+  while (tiles > 1) {
+    const std::uint64_t next = engine.TilesFor(tiles);
+    DeviceBuffer next_lo = engine.pool().Acquire(next * sizeof(cl_long), "join key minima");
+    DeviceBuffer next_hi = engine.pool().Acquire(next * sizeof(cl_long), "join key maxima");
+    merge.setArg(0, lo.get());
+    merge.setArg(1, hi.get());
+    merge.setArg(2, static_cast<cl_ulong>(tiles));
+    merge.setArg(3, next_lo.get());
+    merge.setArg(4, next_hi.get());
+    engine.Launch(merge, next, "join key range");
+    lo = std::move(next_lo);
+    hi = std::move(next_hi);
+    tiles = next;
+  }
+  std::int64_t bounds[2] = {0, 0};
+  engine.Download(lo.get(), 0, sizeof(std::int64_t), &bounds[0], "join key range");
+  engine.Download(hi.get(), 0, sizeof(std::int64_t), &bounds[1], "join key range");
+  KeyRange result;
+  result.any = bounds[0] <= bounds[1];
+  if (result.any) {
+    result.min = bounds[0];
+    result.span = static_cast<std::uint64_t>(bounds[1]) - static_cast<std::uint64_t>(bounds[0]);
+  }
+  return result;
+}
+
+}  // namespace join_detail
+
+using namespace join_detail;
+
+JoinResult HashJoin(QueryContext& context, const VectorView& build_keys,
+                    const VectorView& probe_keys, JoinStats* stats) {
+  return HashJoin(context, build_keys, probe_keys, JoinOptions{}, stats);
+}
+
+JoinResult HashJoin(QueryContext& context, const VectorView& build_keys,
+                    const VectorView& probe_keys, const JoinOptions& options, JoinStats* stats) {
+  Engine& engine = context.engine();
+  if (!build_keys.type.is_integer() || !probe_keys.type.is_integer()) {
+    throw InvalidInputError("hash join keys must be INT32 or INT64, not " +
+                            build_keys.type.ToString() + " and " + probe_keys.type.ToString());
+  }
+  for (const VectorView* keys : {&build_keys, &probe_keys}) {
+    if (keys->size > kMaxJoinInputRows) {
+      throw DeviceLimitError("hash join input of " + std::to_string(keys->size) +
+                             " rows exceeds the 2147483647 rows a join side may have");
+    }
+  }
+  JoinStats local;
+  JoinStats& s = stats != nullptr ? *stats : local;
+  s = JoinStats{};
+  s.build_rows = build_keys.size;
+  s.probe_rows = probe_keys.size;
+
+  JoinResult result;
+  if (build_keys.size == 0 || probe_keys.size == 0) {
+    s.method = "empty";
+    result = AllocateJoinOutput(engine, 0);
+  } else {
+    std::optional<JoinResult> cuckoo;
+    if (!options.allow_cuckoo) {
+      s.fallback_reason = "cuckoo disabled";
+    } else if (!engine.info().int64_atomics) {
+      s.fallback_reason = "device lacks 64-bit atomics";
+    } else {
+      KeyRange range;
+      if (build_keys.type.width == 4) {
+        // Every INT32 key fits 32 bits after subtracting INT32_MIN: no reduction.
+        range = {std::numeric_limits<std::int32_t>::min(), 0xFFFFFFFFull, true};
+      } else {
+        range = BuildKeyRange(engine, build_keys);
+      }
+      if (range.span > 0xFFFFFFFFull) {
+        s.fallback_reason = "build keys span more than 2^32 values";
+      } else {
+        cuckoo = CuckooJoin(engine, build_keys, probe_keys, range, options, s.rebuilds,
+                            s.fallback_reason);
+      }
+    }
+    if (cuckoo) {
+      s.method = "cuckoo";
+      result = std::move(*cuckoo);
+    } else {
+      s.method = "chained";
+      result = ChainedJoin(engine, build_keys, probe_keys, options.ordered_matches);
+    }
+  }
+  s.output_rows = result.size;
+  return result;
+}
+
+}  // namespace clq

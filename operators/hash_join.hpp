@@ -1,0 +1,70 @@
+// Inner equi-join of two device key vectors (INT32 or INT64, optional NULL
+// map; NULL never matches; mixed widths compare as 64-bit values).
+//
+// Result: pairs (build_positions[i], probe_positions[i]) with equal keys,
+// ordered by probe position ascending and, among one probe row's matches, by
+// build position ascending (the same order on every device; with
+// JoinOptions::ordered_matches off, the order among one probe row's matches
+// is unspecified).
+//
+// Method (JoinStats::method):
+//  - "cuckoo": build keys unique and spanning at most 2^32 values (always
+//    true for INT32; INT64 is checked with a min/max reduction), device with
+//    64-bit atomics. A cuckoo table of 64-bit words key32|row32 (Alcantara et
+//    al.), four hash functions, bounded eviction chain, stash, at most
+//    `max_rebuilds` rebuilds with new seeds (kernels hash_join_cuckoo_*).
+//  - "chained": everything else, and the fallback when cuckoo building fails
+//    or finds duplicate keys: a bucket-sorted chained table built with 32-bit
+//    atomics only (kernels hash_join_chain_*), probed count -> scan -> write.
+//
+// Ownership: the returned RowIds own their buffers (from the engine's pool);
+// the inputs are only read. Blocks: waits for a few small reads (build flags,
+// the output size) before allocating the output; the final write is
+// enqueued only.
+//
+// Errors: DeviceLimitError when the output would exceed 2^32-1 pairs or the
+// device's allocation limit; InvalidInputError for non-integer keys.
+#pragma once
+
+#include <string>
+
+#include "operators/device_vector.hpp"
+#include "operators/query_context.hpp"
+
+namespace clq {
+
+struct JoinStats {
+  RowCount build_rows = 0, probe_rows = 0, output_rows = 0;
+  unsigned rebuilds = 0;        // cuckoo rebuilds with new seeds
+  std::string method;           // "cuckoo", "chained", or "empty" when a side is empty
+  std::string fallback_reason;  // why cuckoo was not used (empty when it was)
+};
+
+struct JoinResult {
+  RowIds build_positions;
+  RowIds probe_positions;
+  RowCount size = 0;
+};
+
+// Knobs for experiments and tests (forcing rebuilds and the fallback).
+struct JoinOptions {
+  bool allow_cuckoo = true;
+  unsigned max_evictions = 0;  // 0: automatic (grows with log2 of the build size)
+  unsigned max_rebuilds = 3;
+  unsigned stash_size = 101;
+  double load_factor = 0.8;  // build rows / cuckoo table words
+  // Order one probe row's matches by build position (chained table: sorts
+  // every bucket, one work-item per bucket). A caller that does not need the
+  // order (an aggregate on top, an ORDER BY of its own) may turn it off: a
+  // bucket of m duplicate keys then costs no O(m log m) serial sort.
+  bool ordered_matches = true;
+};
+
+JoinResult HashJoin(QueryContext& context, const VectorView& build_keys,
+                    const VectorView& probe_keys, JoinStats* stats = nullptr);
+
+JoinResult HashJoin(QueryContext& context, const VectorView& build_keys,
+                    const VectorView& probe_keys, const JoinOptions& options,
+                    JoinStats* stats = nullptr);
+
+}  // namespace clq

@@ -1,0 +1,147 @@
+// Cuckoo hash join (Alcantara et al. 2009/2011; kernels hash_join_cuckoo_* in
+// kernels_cl/hash_join.cl). Build: words key32 << 32 | row32 inserted by
+// 64-bit atomic exchange, four hash functions, an eviction chain of at most
+// max_evictions, a stash probed linearly; one read of a flag word tells
+// success, failure (rebuild with new seeds, at most max_rebuilds times) or
+// duplicate keys (give up: the caller falls back to the chained table).
+// Probe: one lookup per probe row into a match array and 0/1 counts ->
+// exclusive scan -> write; each probe row has at most one match.
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+#include "operators/join_internal.hpp"
+#include "operators/scan.hpp"
+
+namespace clq::join_detail {
+namespace {
+
+constexpr cl_uint kFailed = 1, kDuplicate = 2;  // HASH_JOIN_FAILED, HASH_JOIN_DUPLICATE
+
+std::uint64_t SplitMix64(std::uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+// Deterministic seeds per attempt, so a run is reproducible.
+cl_uint4 SeedsFor(unsigned attempt) {
+  const std::uint64_t a = SplitMix64(2 * attempt + 1), b = SplitMix64(2 * attempt + 2);
+  cl_uint4 seeds;
+  seeds.s[0] = static_cast<cl_uint>(a);
+  seeds.s[1] = static_cast<cl_uint>(a >> 32);
+  seeds.s[2] = static_cast<cl_uint>(b);
+  seeds.s[3] = static_cast<cl_uint>(b >> 32);
+  return seeds;
+}
+
+struct CuckooTable {
+  DeviceBuffer words;
+  DeviceBuffer stash;
+  cl_uint capacity = 0;
+  cl_uint stash_size = 0;
+  cl_uint4 seeds{};
+};
+
+}  // namespace
+
+std::optional<JoinResult> CuckooJoin(Engine& engine, const VectorView& build,
+                                     const VectorView& probe, const KeyRange& range,
+                                     const JoinOptions& options, unsigned& rebuilds,
+                                     std::string& reason) {
+  const RowCount n = build.size;
+  CuckooTable table;
+  const double load = std::clamp(options.load_factor, 0.1, 1.0);
+  table.capacity =
+      static_cast<cl_uint>(std::max<double>(64.0, std::ceil(static_cast<double>(n) / load)));
+  table.stash_size = options.stash_size;
+  // Alcantara et al.: chains of about 7 log2(n) suffice at these loads.
+  const cl_uint max_evictions =
+      options.max_evictions != 0
+          ? options.max_evictions
+          : std::max<cl_uint>(16, 7 * static_cast<cl_uint>(std::bit_width(n)));
+  table.words =
+      engine.pool().Acquire(std::uint64_t{table.capacity} * sizeof(cl_ulong), "join cuckoo table");
+  table.stash = engine.pool().Acquire(std::max<cl_uint>(table.stash_size, 1) * sizeof(cl_ulong),
+                                      "join cuckoo stash");
+  DeviceBuffer flags = engine.pool().Acquire(sizeof(cl_uint), "join cuckoo flags");
+  const std::uint64_t build_tiles = engine.TilesFor(n);
+  cl::Kernel& insert = engine.kernel("hash_join_cuckoo_insert");
+  cl::Kernel& check = engine.kernel("hash_join_cuckoo_check");
+  bool built = false;
+  for (unsigned attempt = 0; attempt <= options.max_rebuilds; ++attempt) {
+    if (attempt > 0) ++rebuilds;
+    table.seeds = SeedsFor(attempt);
+    engine.Fill(table.words.get(), 0xFFFFFFFFu, 0, std::uint64_t{table.capacity} * sizeof(cl_ulong),
+                "join build");
+    engine.Fill(table.stash.get(), 0xFFFFFFFFu, 0, table.stash.capacity(), "join build");
+    engine.Fill(flags.get(), 0, 0, sizeof(cl_uint), "join build");
+    BindKeys(insert, 0, build);
+    insert.setArg(5, static_cast<cl_long>(range.min));
+    insert.setArg(6, table.words.get());
+    insert.setArg(7, table.capacity);
+    insert.setArg(8, table.seeds);
+    insert.setArg(9, max_evictions);
+    insert.setArg(10, table.stash.get());
+    insert.setArg(11, table.stash_size);
+    insert.setArg(12, flags.get());
+    engine.Launch(insert, build_tiles, "join build insert");
+    BindKeys(check, 0, build);
+    check.setArg(5, static_cast<cl_long>(range.min));
+    check.setArg(6, table.words.get());
+    check.setArg(7, table.capacity);
+    check.setArg(8, table.seeds);
+    check.setArg(9, table.stash.get());
+    check.setArg(10, table.stash_size);
+    check.setArg(11, flags.get());
+    engine.Launch(check, build_tiles, "join build check");
+    cl_uint flag = 0;
+    engine.Download(flags.get(), 0, sizeof(flag), &flag, "join build flags");
+    if ((flag & kDuplicate) != 0) {
+      reason = "duplicate build keys";
+      return std::nullopt;
+    }
+    if ((flag & kFailed) == 0) {
+      built = true;
+      break;
+    }
+  }
+  if (!built) {
+    reason = "cuckoo build failed after " + std::to_string(options.max_rebuilds) + " rebuilds";
+    return std::nullopt;
+  }
+
+  const std::uint64_t tiles = engine.TilesFor(probe.size);
+  DeviceBuffer matches = engine.pool().Acquire(probe.size * sizeof(cl_uint), "join probe matches");
+  DeviceBuffer offsets = engine.pool().Acquire(probe.size * sizeof(cl_uint), "join probe offsets");
+  DeviceBuffer total = engine.pool().Acquire(sizeof(cl_uint), "join output size");
+  cl::Kernel& lookup = engine.kernel("hash_join_cuckoo_probe");
+  BindKeys(lookup, 0, probe);
+  lookup.setArg(5, static_cast<cl_long>(range.min));
+  lookup.setArg(6, static_cast<cl_ulong>(range.span));
+  lookup.setArg(7, table.words.get());
+  lookup.setArg(8, table.capacity);
+  lookup.setArg(9, table.seeds);
+  lookup.setArg(10, table.stash.get());
+  lookup.setArg(11, table.stash_size);
+  lookup.setArg(12, matches.get());
+  lookup.setArg(13, offsets.get());
+  engine.Launch(lookup, tiles, "join probe count");
+  // At most one match per probe row: the sum fits 32 bits.
+  ExclusiveScan(engine, offsets.get(), probe.size, offsets.get(), &total.get(), "join probe scan");
+  cl_uint pairs = 0;
+  engine.Download(total.get(), 0, sizeof(pairs), &pairs, "join output size");
+  JoinResult result = AllocateJoinOutput(engine, pairs);
+  if (pairs == 0) return result;
+  cl::Kernel& write = engine.kernel("hash_join_cuckoo_write");
+  write.setArg(0, matches.get());
+  write.setArg(1, static_cast<cl_ulong>(probe.size));
+  write.setArg(2, offsets.get());
+  write.setArg(3, result.build_positions.ids.get());
+  write.setArg(4, result.probe_positions.ids.get());
+  engine.Launch(write, tiles, "join probe write");
+  return result;
+}
+
+}  // namespace clq::join_detail
