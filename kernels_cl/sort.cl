@@ -40,30 +40,79 @@ inline uint sort_digit(__global const uchar* values, __global const uchar* nulls
 
 // Digit counts of this tile into tile_counts[digit * tiles + tile]; raises
 // *varies when some digit differs from the first position's, so the host can
-// skip passes that would not move anything.
+// skip passes that would not move anything. Each work-item counts privately
+// (local atomics serialise on PoCL), then work-item b < SORT_BUCKETS adds up
+// bucket b.
 KERNEL void sort_count(__global const uint* perm, ulong n, __global const uchar* values,
                        __global const uchar* nulls, uint has_nulls, uint type, uint width,
                        uint mode, uint p, uint descending, __global uint* tile_counts, ulong tiles,
                        __global uint* varies) {
-  __local uint counts[SORT_BUCKETS];
+  __local uint counts[SORT_BUCKETS * WG_SIZE];
   const uint lid = get_local_id(0);
-  for (uint b = lid; b < SORT_BUCKETS; b += WG_SIZE) counts[b] = 0;
-  barrier(CLK_LOCAL_MEM_FENCE);
   const uint first = sort_digit(values, nulls, has_nulls, type, width, mode, p, descending, perm[0]);
   const ulong start = tile_start();
+  uint mine[SORT_BUCKETS];
+  for (uint b = 0; b < SORT_BUCKETS; ++b) mine[b] = 0;
   uint differs = 0;
   for (uint k = 0; k < IPT; ++k) {
     const ulong i = tile_item(start, k);
     if (i < n) {
       const uint d = sort_digit(values, nulls, has_nulls, type, width, mode, p, descending, perm[i]);
-      atomic_inc(&counts[d]);
+      ++mine[d];
       differs |= d != first;
     }
   }
   if (differs != 0) *varies = 1;  // every writer stores the same value
+  for (uint b = 0; b < SORT_BUCKETS; ++b) counts[b * WG_SIZE + lid] = mine[b];
   barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint b = lid; b < SORT_BUCKETS; b += WG_SIZE)
-    tile_counts[b * tiles + get_group_id(0)] = counts[b];
+  for (uint b = lid; b < SORT_BUCKETS; b += WG_SIZE) {
+    uint total = 0;
+    for (uint l = 0; l < WG_SIZE; ++l) total += counts[b * WG_SIZE + l];
+    tile_counts[b * tiles + get_group_id(0)] = total;
+  }
+}
+
+// The bits that differ between the numeric keys of non-NULL rows: OR and AND
+// of their order-preserving images into bits[0..1] (low, high word) and
+// bits[2..3], which the host initialises to 0 and ~0. A digit whose bits are
+// equal in OR and AND is the same in every row, and its pass is skipped.
+KERNEL void sort_key_bits(__global const uchar* values, __global const uchar* nulls,
+                          uint has_nulls, uint type, ulong n, __global uint* bits) {
+  __local uint words[4];
+  const uint lid = get_local_id(0);
+  if (lid == 0) {
+    words[0] = 0;
+    words[1] = 0;
+    words[2] = 0xFFFFFFFFu;
+    words[3] = 0xFFFFFFFFu;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const ulong start = tile_start();
+  ulong any = 0;
+  ulong all = ~(ulong)0;
+  for (uint k = 0; k < IPT; ++k) {
+    const ulong i = tile_item(start, k);
+    if (i < n && (has_nulls == 0 || nulls[i] == 0)) {
+      const ulong key = sort_numeric_key(values, type, i);
+      any |= key;
+      all &= key;
+    }
+  }
+  if (any != 0) {
+    atomic_or(&words[0], (uint)any);
+    atomic_or(&words[1], (uint)(any >> 32));
+  }
+  if (all != ~(ulong)0) {
+    atomic_and(&words[2], (uint)all);
+    atomic_and(&words[3], (uint)(all >> 32));
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid == 0) {
+    atomic_or(&bits[0], words[0]);
+    atomic_or(&bits[1], words[1]);
+    atomic_and(&bits[2], words[2]);
+    atomic_and(&bits[3], words[3]);
+  }
 }
 
 // Stable scatter: work-item l owns the IPT consecutive positions from

@@ -54,12 +54,33 @@ class RadixSorter {
         current_(AllocateRowIds(engine, rows, "sort permutation")),
         other_(AllocateRowIds(engine, rows, "sort permutation")),
         counts_(engine.pool().Acquire(kBuckets * tiles_ * sizeof(cl_uint), "sort digit counts")),
-        varies_(engine.pool().Acquire(sizeof(cl_uint), "sort pass flag")) {
+        varies_(engine.pool().Acquire(sizeof(cl_uint), "sort pass flag")),
+        bits_(engine.pool().Acquire(4 * sizeof(cl_uint), "sort key bits")) {
     cl::Kernel& iota = engine.kernel("gather_iota");
     iota.setArg(0, current_.ids.get());
     iota.setArg(1, static_cast<cl_ulong>(rows));
     iota.setArg(2, static_cast<cl_uint>(0));
     engine.Launch(iota, tiles_, "sort positions");
+  }
+
+  // Bits that differ between the key's non-NULL values (numeric keys).
+  std::uint64_t VaryingBits(const RadixKey& key) {
+    const bool has_nulls = key.nulls() != nullptr;
+    const std::array<cl_uint, 4> initial = {0, 0, 0xFFFFFFFFu, 0xFFFFFFFFu};
+    engine_.Upload(bits_.get(), 0, sizeof(initial), initial.data(), "sort key bits");
+    cl::Kernel& kernel = engine_.kernel("sort_key_bits");
+    kernel.setArg(0, key.values);
+    kernel.setArg(1, has_nulls ? key.nulls : key.values);
+    kernel.setArg(2, static_cast<cl_uint>(has_nulls ? 1 : 0));
+    kernel.setArg(3, static_cast<cl_uint>(key.type));
+    kernel.setArg(4, static_cast<cl_ulong>(rows_));
+    kernel.setArg(5, bits_.get());
+    engine_.Launch(kernel, tiles_, "sort key bits");
+    std::array<cl_uint, 4> words{};
+    engine_.Download(bits_.get(), 0, sizeof(words), words.data(), "sort key bits");
+    const std::uint64_t any = words[0] | static_cast<std::uint64_t>(words[1]) << 32;
+    const std::uint64_t all = words[2] | static_cast<std::uint64_t>(words[3]) << 32;
+    return any & ~all;
   }
 
   // One stable pass by digit `digit` of `key` (or its NULL flag).
@@ -94,6 +115,7 @@ class RadixSorter {
   RowIds other_;
   DeviceBuffer counts_;
   DeviceBuffer varies_;
+  DeviceBuffer bits_;
 };
 
 // Inverse of sort_numeric_key.
@@ -126,8 +148,14 @@ RowIds RadixSortPermutation(Engine& engine, const std::vector<RadixKey>& keys, R
   RadixSorter sorter(engine, rows);
   for (auto key = keys.rbegin(); key != keys.rend(); ++key) {
     CLQ_CHECK(key->type <= SORT_TYPE_UINT32, "sort key of an unknown type");
-    for (std::uint32_t digit = 0; digit < DigitCount(*key); ++digit)
-      sorter.Pass(*key, SORT_PASS_VALUE, digit);
+    // Numeric keys: one reduction finds the digits that vary, and only
+    // those get passes. CHAR keys: each pass's count kernel tells.
+    const bool text = key->type == SORT_TYPE_CHAR;
+    const std::uint64_t varying = text ? 0 : sorter.VaryingBits(*key);
+    for (std::uint32_t digit = 0; digit < DigitCount(*key); ++digit) {
+      if (text || ((varying >> (digit * SORT_RADIX_BITS)) & (kBuckets - 1)) != 0)
+        sorter.Pass(*key, SORT_PASS_VALUE, digit);
+    }
     if (key->nulls() != nullptr) sorter.Pass(*key, SORT_PASS_NULL, 0);
   }
   return sorter.Take();

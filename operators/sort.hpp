@@ -4,8 +4,10 @@
 // kernels_cl/sort.cl, ExclusiveScan between them) of row positions by 4-bit
 // digits of order-preserving unsigned images of the keys, from the last key's
 // least significant digit to the first key's most significant, so the result
-// is stable. Passes whose digit is the same for every row are skipped (one
-// 4-byte read per pass tells). SelectKth is a radix select (Govindaraju et al.
+// is stable. Passes whose digit is the same for every row are skipped: for
+// numeric keys one reduction per key (sort_key_bits: OR and AND of the keys)
+// names the digits that vary; for CHAR keys each pass's count kernel raises a
+// flag the host reads. SelectKth is a radix select (Govindaraju et al.
 // 2004): a histogram of one digit of the candidates per pass
 // (sort_select_histogram), keeping the bucket that holds rank k.
 //
