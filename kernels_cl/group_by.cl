@@ -1,9 +1,9 @@
 // Sort-based GROUP BY (operators/group_by.cpp): the positions sorted by the
 // key tuple (sort.cl) are cut where the tuple changes (group_by_boundaries),
 // the cuts scanned to group ids, each group's first sorted index and smallest
-// position recorded (group_by_starts), and every group reduced by one
-// work-item walking its segment in position order (group_by_aggregate), so a
-// double SUM adds in input order on every device.
+// position recorded (group_by_starts), and every group reduced in fixed-size
+// chunks of its rows in position order (group_by_partial, group_by_combine),
+// so a double SUM adds in the same order on every device.
 
 // Whether keys `a` and `b` differ for grouping: NULL equals NULL, -0.0 equals
 // 0.0, CHAR(n) compares all n bytes.
@@ -56,30 +56,71 @@ KERNEL void group_by_starts(__global const uint* flags, __global const uint* ids
   }
 }
 
-// Output group j is sorted group order[j], the sorted indices
-// [starts[g], starts[g + 1]) (n for the last). values[j] is the INT64 result
-// or the bits of the DOUBLE result; counts[j] the non-NULL inputs (all rows
-// for COUNT(*), has_argument == 0).
-KERNEL void group_by_aggregate(__global const uint* perm, ulong n, __global const uint* starts,
-                               __global const uint* order, ulong groups,
-                               __global const uchar* values, __global const uchar* nulls,
-                               uint has_nulls, uint type, uint op, uint has_argument,
-                               __global ulong* results, __global ulong* counts,
-                               __global uint* status) {
+// Reductions run in two levels of fixed shape, so that every device adds in
+// the same order: a group's rows (sorted indices [starts[g], end of g), in
+// position order) are cut into chunks of `chunk` rows, each chunk reduced
+// serially by one work-item (group_by_partial), then each group's chunk
+// partials combined serially in order (group_by_combine). `chunk` is a host
+// constant, not the work-group geometry.
+
+inline ulong group_by_end(__global const uint* starts, uint g, ulong groups, ulong n) {
+  return g + 1 < groups ? starts[g + 1] : n;
+}
+
+// chunk_counts[g] = the chunks of sorted group g.
+KERNEL void group_by_chunks(__global const uint* starts, ulong groups, ulong n, uint chunk,
+                            __global uint* chunk_counts) {
   const ulong start = tile_start();
-  const bool real = op == VM_AGG_SUM_R || op == VM_AGG_MIN_R || op == VM_AGG_MAX_R;
+  for (uint k = 0; k < IPT; ++k) {
+    const ulong g = tile_item(start, k);
+    if (g < groups)
+      chunk_counts[g] = (uint)((group_by_end(starts, (uint)g, groups, n) - starts[g] + chunk - 1) / chunk);
+  }
+}
+
+// task_group[chunk_offsets[g] + c] = g for every chunk c of group g.
+KERNEL void group_by_chunk_groups(__global const uint* chunk_offsets,
+                                  __global const uint* chunk_counts, ulong groups,
+                                  __global uint* task_group) {
+  const ulong start = tile_start();
+  for (uint k = 0; k < IPT; ++k) {
+    const ulong g = tile_item(start, k);
+    if (g < groups) {
+      for (uint c = 0; c < chunk_counts[g]; ++c) task_group[chunk_offsets[g] + c] = (uint)g;
+    }
+  }
+}
+
+inline bool group_by_is_real(uint op) {
+  return op == VM_AGG_SUM_R || op == VM_AGG_MIN_R || op == VM_AGG_MAX_R;
+}
+
+// Partial t (of *task_total) reduces chunk t - chunk_offsets[g] of group
+// g = task_group[t]: partials[t] is the INT64 value or DOUBLE bits, counts[t]
+// the non-NULL inputs (all rows for COUNT(*), has_argument == 0).
+KERNEL void group_by_partial(__global const uint* perm, ulong n, __global const uint* starts,
+                             ulong groups, __global const uint* chunk_offsets,
+                             __global const uint* task_group, __global const uint* task_total,
+                             uint chunk, __global const uchar* values,
+                             __global const uchar* nulls, uint has_nulls, uint type, uint op,
+                             uint has_argument, __global ulong* partials, __global ulong* counts,
+                             __global uint* status) {
+  const ulong start = tile_start();
+  const ulong tasks = task_total[0];
+  const bool real = group_by_is_real(op);
   uint raised = 0;
   for (uint k = 0; k < IPT; ++k) {
-    const ulong j = tile_item(start, k);
-    if (j >= groups) continue;
-    const uint g = order[j];
-    const ulong end = g + 1 < groups ? starts[g + 1] : n;
+    const ulong t = tile_item(start, k);
+    if (t >= tasks) continue;
+    const uint g = task_group[t];
+    const ulong begin = starts[g] + (t - chunk_offsets[g]) * chunk;
+    const ulong end = min(begin + chunk, group_by_end(starts, g, groups, n));
     ulong count = 0;
     long integer = 0;
 #if HAS_FP64
-    double sum_r = 0;
+    double real_value = 0;
 #endif
-    for (ulong i = starts[g]; i < end; ++i) {
+    for (ulong i = begin; i < end; ++i) {
       const uint row = perm[i];
       if (has_argument != 0 && has_nulls != 0 && nulls[row] != 0) continue;
       if (has_argument == 0 || op == VM_AGG_COUNT) {
@@ -103,24 +144,74 @@ KERNEL void group_by_aggregate(__global const uint* perm, ulong n, __global cons
                          : type == SORT_TYPE_INT32 ? (double)((__global const int*)values)[row]
                                                    : (double)((__global const long*)values)[row];
         if (op == VM_AGG_SUM_R) {
-          sum_r += v;
-        } else if (count == 0 || (op == VM_AGG_MIN_R ? v < sum_r : v > sum_r)) {
-          sum_r = v;
+          real_value += v;
+        } else if (count == 0 || (op == VM_AGG_MIN_R ? v < real_value : v > real_value)) {
+          real_value = v;
         }
       }
 #endif
       ++count;
     }
-    counts[j] = count;
-    if (has_argument == 0 || op == VM_AGG_COUNT) {
-      results[j] = count;
-    } else if (!real) {
-      results[j] = (ulong)integer;
-    } else {
+    counts[t] = count;
+    partials[t] = (ulong)integer;
 #if HAS_FP64
-      results[j] = as_ulong(sum_r);
+    if (real) partials[t] = as_ulong(real_value);
 #endif
+  }
+  if (raised != 0) atomic_or(status, raised);
+}
+
+// Output group j is sorted group order[j]: its chunk partials combined in
+// order into results[j] (INT64, or DOUBLE bits) and counts[j].
+KERNEL void group_by_combine(__global const uint* order, ulong groups,
+                             __global const uint* chunk_offsets,
+                             __global const uint* chunk_counts, __global const ulong* partials,
+                             __global const ulong* partial_counts, uint op, uint has_argument,
+                             __global ulong* results, __global ulong* counts,
+                             __global uint* status) {
+  const ulong start = tile_start();
+  const bool real = group_by_is_real(op);
+  uint raised = 0;
+  for (uint k = 0; k < IPT; ++k) {
+    const ulong j = tile_item(start, k);
+    if (j >= groups) continue;
+    const uint g = order[j];
+    ulong count = 0;
+    long integer = 0;
+#if HAS_FP64
+    double real_value = 0;
+#endif
+    const ulong first = chunk_offsets[g];
+    for (ulong t = first; t < first + chunk_counts[g]; ++t) {
+      const ulong c = partial_counts[t];
+      if (c == 0) continue;
+      if (has_argument != 0 && op != VM_AGG_COUNT && !real) {
+        const long v = (long)partials[t];
+        if (op == VM_AGG_SUM_I) {
+          const long r = (long)((ulong)integer + (ulong)v);
+          if (((integer ^ r) & (v ^ r)) < 0) raised = VM_STATUS_OVERFLOW;
+          integer = r;
+        } else if (count == 0 || (op == VM_AGG_MIN_I ? v < integer : v > integer)) {
+          integer = v;
+        }
+      }
+#if HAS_FP64
+      if (has_argument != 0 && real) {
+        const double v = as_double(partials[t]);
+        if (op == VM_AGG_SUM_R) {
+          real_value += v;
+        } else if (count == 0 || (op == VM_AGG_MIN_R ? v < real_value : v > real_value)) {
+          real_value = v;
+        }
+      }
+#endif
+      count += c;
     }
+    counts[j] = count;
+    results[j] = (has_argument == 0 || op == VM_AGG_COUNT) ? count : (ulong)integer;
+#if HAS_FP64
+    if (real) results[j] = as_ulong(real_value);
+#endif
   }
   if (raised != 0) atomic_or(status, raised);
 }

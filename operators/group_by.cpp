@@ -68,8 +68,44 @@ SortedGroups FindGroups(Engine& engine, const std::vector<VectorView>& keys, Row
   return sorted;
 }
 
-GroupAggregateOutput Reduce(QueryContext& context, const SortedGroups& sorted, const RowIds& order,
-                            const GroupAggregateSpec& spec, RowCount rows) {
+// The chunks of every group (group_by_chunks, group_by_chunk_groups): chunk
+// offsets per sorted group, the group of every chunk, and the chunk total.
+struct Chunks {
+  DeviceBuffer counts;
+  DeviceBuffer offsets;
+  DeviceBuffer task_group;
+  DeviceBuffer total;
+  std::uint64_t capacity = 0;  // upper bound of the chunk total, for launch sizes
+};
+
+Chunks CutChunks(Engine& engine, const SortedGroups& sorted, RowCount rows) {
+  Chunks chunks;
+  const RowCount groups = sorted.groups;
+  // Every group has at most one chunk more than its rows / chunk size.
+  chunks.capacity = rows / kGroupByChunkRows + groups;
+  chunks.counts = engine.pool().Acquire(groups * sizeof(cl_uint), "group chunk counts");
+  chunks.offsets = engine.pool().Acquire(groups * sizeof(cl_uint), "group chunk offsets");
+  chunks.task_group = engine.pool().Acquire(chunks.capacity * sizeof(cl_uint), "chunk groups");
+  chunks.total = engine.pool().Acquire(sizeof(cl_uint), "chunk total");
+  cl::Kernel& count = engine.kernel("group_by_chunks");
+  count.setArg(0, sorted.starts.get());
+  count.setArg(1, static_cast<cl_ulong>(groups));
+  count.setArg(2, static_cast<cl_ulong>(rows));
+  count.setArg(3, static_cast<cl_uint>(kGroupByChunkRows));
+  count.setArg(4, chunks.counts.get());
+  engine.Launch(count, engine.TilesFor(groups), "group by chunks");
+  ExclusiveScan(engine, chunks.counts.get(), groups, chunks.offsets.get(), &chunks.total.get());
+  cl::Kernel& assign = engine.kernel("group_by_chunk_groups");
+  assign.setArg(0, chunks.offsets.get());
+  assign.setArg(1, chunks.counts.get());
+  assign.setArg(2, static_cast<cl_ulong>(groups));
+  assign.setArg(3, chunks.task_group.get());
+  engine.Launch(assign, engine.TilesFor(groups), "group by chunks");
+  return chunks;
+}
+
+GroupAggregateOutput Reduce(QueryContext& context, const SortedGroups& sorted, const Chunks& chunks,
+                            const RowIds& order, const GroupAggregateSpec& spec, RowCount rows) {
   Engine& engine = context.engine();
   const std::uint32_t op = spec.operation;
   CLQ_CHECK(op <= VM_AGG_MAX_R, "group by: unknown aggregate operation");
@@ -95,22 +131,42 @@ GroupAggregateOutput Reduce(QueryContext& context, const SortedGroups& sorted, c
     if (has_nulls) nulls = argument.nulls;
     type = static_cast<std::uint32_t>(argument.type.type);
   }
-  cl::Kernel& kernel = engine.kernel("group_by_aggregate");
-  kernel.setArg(0, sorted.perm.ids.get());
-  kernel.setArg(1, static_cast<cl_ulong>(rows));
-  kernel.setArg(2, sorted.starts.get());
-  kernel.setArg(3, order.ids.get());
-  kernel.setArg(4, static_cast<cl_ulong>(sorted.groups));
-  kernel.setArg(5, values);
-  kernel.setArg(6, nulls);
-  kernel.setArg(7, static_cast<cl_uint>(has_nulls ? 1 : 0));
-  kernel.setArg(8, static_cast<cl_uint>(type));
-  kernel.setArg(9, static_cast<cl_uint>(op));
-  kernel.setArg(10, static_cast<cl_uint>(spec.argument ? 1 : 0));
-  kernel.setArg(11, output.values.values.get());
-  kernel.setArg(12, output.counts.values.get());
-  kernel.setArg(13, context.status());
-  engine.Launch(kernel, engine.TilesFor(sorted.groups), "group by aggregate");
+  DeviceBuffer partials =
+      engine.pool().Acquire(chunks.capacity * sizeof(cl_ulong), "group chunk partials");
+  DeviceBuffer partial_counts =
+      engine.pool().Acquire(chunks.capacity * sizeof(cl_ulong), "group chunk counts");
+  cl::Kernel& partial = engine.kernel("group_by_partial");
+  partial.setArg(0, sorted.perm.ids.get());
+  partial.setArg(1, static_cast<cl_ulong>(rows));
+  partial.setArg(2, sorted.starts.get());
+  partial.setArg(3, static_cast<cl_ulong>(sorted.groups));
+  partial.setArg(4, chunks.offsets.get());
+  partial.setArg(5, chunks.task_group.get());
+  partial.setArg(6, chunks.total.get());
+  partial.setArg(7, static_cast<cl_uint>(kGroupByChunkRows));
+  partial.setArg(8, values);
+  partial.setArg(9, nulls);
+  partial.setArg(10, static_cast<cl_uint>(has_nulls ? 1 : 0));
+  partial.setArg(11, static_cast<cl_uint>(type));
+  partial.setArg(12, static_cast<cl_uint>(op));
+  partial.setArg(13, static_cast<cl_uint>(spec.argument ? 1 : 0));
+  partial.setArg(14, partials.get());
+  partial.setArg(15, partial_counts.get());
+  partial.setArg(16, context.status());
+  engine.Launch(partial, engine.TilesFor(chunks.capacity), "group by partial aggregates");
+  cl::Kernel& combine = engine.kernel("group_by_combine");
+  combine.setArg(0, order.ids.get());
+  combine.setArg(1, static_cast<cl_ulong>(sorted.groups));
+  combine.setArg(2, chunks.offsets.get());
+  combine.setArg(3, chunks.counts.get());
+  combine.setArg(4, partials.get());
+  combine.setArg(5, partial_counts.get());
+  combine.setArg(6, static_cast<cl_uint>(op));
+  combine.setArg(7, static_cast<cl_uint>(spec.argument ? 1 : 0));
+  combine.setArg(8, output.values.values.get());
+  combine.setArg(9, output.counts.values.get());
+  combine.setArg(10, context.status());
+  engine.Launch(combine, engine.TilesFor(sorted.groups), "group by combine aggregates");
   return output;
 }
 
@@ -142,8 +198,9 @@ GroupByResult GroupBy(QueryContext& context, const std::vector<VectorView>& keys
   result.first_positions = AllocateRowIds(engine, sorted.groups, "group first positions");
   GatherBuffer(engine, sorted.first.get(), 4, 0, sorted.groups, order,
                result.first_positions.ids.get());
+  const Chunks chunks = CutChunks(engine, sorted, rows);
   for (const GroupAggregateSpec& spec : aggregates)
-    result.aggregates.push_back(Reduce(context, sorted, order, spec, rows));
+    result.aggregates.push_back(Reduce(context, sorted, chunks, order, spec, rows));
   context.CheckStatus();
   return result;
 }

@@ -2,15 +2,19 @@
 // are radix sorted by the key tuple (operators/sort.hpp), cut where the tuple
 // changes (group_by_boundaries in kernels_cl/group_by.cl), the cuts scanned
 // to group ids (ExclusiveScan), the groups ordered by their smallest position
-// (a radix sort of those positions) and each group reduced by one work-item
-// walking its rows in position order (group_by_aggregate).
+// (a radix sort of those positions) and each group reduced in two levels:
+// chunks of kGroupByChunkRows of its rows, in position order, one work-item
+// each (group_by_partial), then the chunk partials of each group in order
+// (group_by_combine).
 //
 // Deterministic on every device: groups come in order of first appearance,
-// and a double SUM adds the group's values in input (position) order, exactly
-// as a sequential loop over the rows would. Integer SUM is exact int64; an
-// overflow throws InvalidInputError("integer overflow") (QueryContext
-// status). Results are owned by the caller. Blocks (reads the group count and
-// the status word).
+// and a double SUM adds each chunk's values in position order starting from
+// 0.0, then the chunk sums in order starting from 0.0 (for groups of at most
+// kGroupByChunkRows rows exactly a sequential loop over the rows); the chunk
+// size is a constant, not the device geometry. Integer SUM is exact int64;
+// an overflow of a chunk's or the group's running sum throws
+// InvalidInputError("integer overflow") (QueryContext status). Results are owned by the caller.
+// Blocks (reads the group count and the status word).
 #pragma once
 
 #include <cstdint>
@@ -21,6 +25,9 @@
 #include "operators/query_context.hpp"
 
 namespace clq {
+
+// Rows per chunk of the two-level reductions (the double SUM order).
+inline constexpr RowCount kGroupByChunkRows = 512;
 
 struct GroupAggregateSpec {
   // VM_AGG_COUNT, SUM_I, SUM_R, MIN_I, MAX_I, MIN_R, MAX_R

@@ -23,6 +23,7 @@ struct HostAggregate {
   std::int64_t integer = 0;
   double real = 0;
   std::int64_t count = 0;
+  double chunk = 0;  // SUM_R: the running sum of the current chunk of the group's rows
 };
 
 class GroupByTest : public testing::DeviceTest {
@@ -62,13 +63,22 @@ class GroupByTest : public testing::DeviceTest {
     std::map<std::size_t, std::size_t, decltype(less)> group_of(less);
     std::vector<std::size_t> first;
     std::vector<std::vector<HostAggregate>> want;
+    std::vector<RowCount> group_rows;
     for (std::size_t r = 0; r < rows; ++r) {
       auto [it, inserted] = group_of.emplace(r, first.size());
       if (inserted) {
         first.push_back(r);
         want.emplace_back(specs.size());
+        group_rows.push_back(0);
       }
       std::vector<HostAggregate>& g = want[it->second];
+      // SUM_R adds chunks of kGroupByChunkRows rows, then the chunk sums.
+      if (group_rows[it->second]++ % kGroupByChunkRows == 0) {
+        for (HostAggregate& a : g) {
+          a.real += a.chunk;
+          a.chunk = 0;
+        }
+      }
       for (std::size_t s = 0; s < specs.size(); ++s) {
         HostAggregate& a = g[s];
         if (!specs[s].argument) {
@@ -88,7 +98,7 @@ class GroupByTest : public testing::DeviceTest {
             a.integer = a.count + 1;
             break;
           case VM_AGG_SUM_R:
-            a.real += real;
+            a.chunk += real;
             break;
           case VM_AGG_MIN_R:
             if (a.count == 0 || real < a.real) a.real = real;
@@ -108,6 +118,10 @@ class GroupByTest : public testing::DeviceTest {
         }
         ++a.count;
       }
+    }
+    for (auto& g : want) {
+      for (HostAggregate& a : g)
+        a.real += a.chunk;
     }
     ASSERT_EQ(result.groups, first.size()) << what;
     const std::vector<std::uint32_t> got_first = DownloadRowIds(e, result.first_positions);
