@@ -1,6 +1,7 @@
 // Sorting and grouping operators on random device-resident columns:
 // SortPermutation of INT32 keys, GroupBy with 10 and 1M groups (COUNT(*) and
-// SUM of an INT64 column), SelectKth (the median).
+// SUM of an INT64 column), TopK (ORDER BY DESC LIMIT 100), SelectKth (the
+// median).
 //
 //   CLQ_DEVICE=pocl CLQ_BENCH_ROWS=1000000 build/bench/sort_bench
 //
@@ -12,6 +13,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <map>
 #include <numeric>
 #include <random>
@@ -104,6 +106,27 @@ void BM_GroupBy(benchmark::State& state) {
   Loop(state, engine, rows, [&] { GroupBy(context, {View(keys)}, specs, rows); });
 }
 
+void BM_TopK(benchmark::State& state) {
+  Engine& engine = BenchEngine();
+  QueryContext context(engine);
+  const RowCount rows = Rows();
+  const auto k = static_cast<RowCount>(state.range(0));
+  const std::vector<std::int32_t> host =
+      RandomValues<std::int32_t>(rows, std::uint64_t{1} << 32, 5);
+  DeviceVector keys = UploadValues(engine, ColumnType::Int32(), host);
+  const std::vector<SortKey> sort_keys = {{View(keys), true}};
+  {
+    const std::vector<std::uint32_t> got =
+        DownloadRowIds(engine, TopK(context, sort_keys, rows, k));
+    std::vector<std::int32_t> want = host;
+    std::partial_sort(want.begin(), want.begin() + static_cast<std::ptrdiff_t>(k), want.end(),
+                      std::greater<>());
+    for (RowCount i = 0; i < k; ++i)
+      if (host[got[i]] != want[i]) throw InternalError("sort_bench: wrong top-k");
+  }
+  Loop(state, engine, rows, [&] { TopK(context, sort_keys, rows, k); });
+}
+
 void BM_SelectKth(benchmark::State& state) {
   Engine& engine = BenchEngine();
   QueryContext context(engine);
@@ -126,6 +149,7 @@ BENCHMARK(BM_GroupBy)
     ->Arg(1'000'000)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TopK)->ArgName("k")->Arg(100)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SelectKth)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -149,11 +149,12 @@ KERNEL void sort_scatter(__global const uint* perm, ulong n, __global const ucha
   }
 }
 
-// Radix select: histogram[digit] += the non-NULL values whose key matches
-// `prefix` under `mask`, by their digit at `shift`.
+// Radix select: histogram[digit] += the non-NULL values whose key (XOR
+// `flip`: all ones for DESC) matches `prefix` under `mask`, by their digit at
+// `shift`.
 KERNEL void sort_select_histogram(__global const uchar* values, __global const uchar* nulls,
-                                  uint has_nulls, uint type, ulong n, ulong prefix, ulong mask,
-                                  uint shift, __global uint* histogram) {
+                                  uint has_nulls, uint type, ulong n, ulong flip, ulong prefix,
+                                  ulong mask, uint shift, __global uint* histogram) {
   __local uint counts[SORT_BUCKETS];
   const uint lid = get_local_id(0);
   for (uint b = lid; b < SORT_BUCKETS; b += WG_SIZE) counts[b] = 0;
@@ -162,11 +163,37 @@ KERNEL void sort_select_histogram(__global const uchar* values, __global const u
   for (uint k = 0; k < IPT; ++k) {
     const ulong i = tile_item(start, k);
     if (i < n && (has_nulls == 0 || nulls[i] == 0)) {
-      const ulong key = sort_numeric_key(values, type, i);
+      const ulong key = sort_numeric_key(values, type, i) ^ flip;
       if ((key & mask) == prefix) atomic_inc(&counts[(uint)(key >> shift) & (SORT_BUCKETS - 1)]);
     }
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint b = lid; b < SORT_BUCKETS; b += WG_SIZE)
     if (counts[b] != 0) atomic_add(&histogram[b], counts[b]);
+}
+
+// Top-k candidates: flags[i] = 1 where row i sorts no later than the
+// threshold key (key XOR flip <= threshold for non-NULL rows; NULL rows when
+// take_nulls).
+KERNEL void sort_topk_flags(__global const uchar* values, __global const uchar* nulls,
+                            uint has_nulls, uint type, ulong n, ulong flip, ulong threshold,
+                            uint take_nulls, __global uint* flags) {
+  const ulong start = tile_start();
+  for (uint k = 0; k < IPT; ++k) {
+    const ulong i = tile_item(start, k);
+    if (i < n) {
+      const bool is_null = has_nulls != 0 && nulls[i] != 0;
+      flags[i] = is_null ? take_nulls : (sort_numeric_key(values, type, i) ^ flip) <= threshold;
+    }
+  }
+}
+
+// out[offsets[i]] = i where flags[i] (offsets: the exclusive scan of flags).
+KERNEL void sort_compact(__global const uint* flags, __global const uint* offsets, ulong n,
+                         __global uint* out) {
+  const ulong start = tile_start();
+  for (uint k = 0; k < IPT; ++k) {
+    const ulong i = tile_item(start, k);
+    if (i < n && flags[i] != 0) out[offsets[i]] = (uint)i;
+  }
 }

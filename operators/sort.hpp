@@ -37,6 +37,10 @@ struct SortKey {
 RowIds SortPermutation(QueryContext& context, const std::vector<SortKey>& keys, RowCount rows);
 
 // The first min(k, rows) positions of SortPermutation, in the same order.
+// When k is small against rows and the first key numeric, a radix select of
+// the first key's k-th value (SelectKth's kernel) and a filter
+// (sort_topk_flags, sort_compact) leave the rows that sort no later than it,
+// ties included; only those are gathered and sorted.
 RowIds TopK(QueryContext& context, const std::vector<SortKey>& keys, RowCount rows, RowCount k);
 
 // A numeric SQL value: INTEGER (int64) or REAL (double).

@@ -45,10 +45,12 @@ class SortTest : public testing::DeviceTest {
       return false;
     });
     ASSERT_EQ(got, want) << what << " rows " << rows;
-    const RowCount k = rows / 3 + 1;
-    const std::vector<std::uint32_t> top = DownloadRowIds(e, TopK(context, keys, rows, k));
-    ASSERT_EQ(top, std::vector<std::uint32_t>(want.begin(), want.begin() + std::min(k, rows)))
-        << what << " top " << k << " of " << rows;
+    // Small k takes the radix-select path, large k the full sort.
+    for (RowCount k : {RowCount{1}, RowCount{7}, rows / 10 + 1, rows / 3 + 1}) {
+      const std::vector<std::uint32_t> top = DownloadRowIds(e, TopK(context, keys, rows, k));
+      ASSERT_EQ(top, std::vector<std::uint32_t>(want.begin(), want.begin() + std::min(k, rows)))
+          << what << " top " << k << " of " << rows;
+    }
   }
 };
 
@@ -93,6 +95,21 @@ TEST_P(SortTest, AllEqualKeysKeepPositionOrder) {
     }
     Check({same}, {false}, rows, "equal " + type.ToString());
     Check({same}, {true}, rows, "equal DESC " + type.ToString());
+  }
+}
+
+TEST_P(SortTest, TopKWithManyNullsAndTies) {
+  std::mt19937_64 rng(15);
+  const RowCount rows = 5 * engine().tuning().tile_size() + 3;
+  for (const ColumnType& type : {ColumnType::Int32(), ColumnType::Int64(), ColumnType::Double()}) {
+    for (double null_rate : {0.0, 0.5, 0.95}) {
+      const HostColumn few = RandomColumn(type, rows, 3, null_rate, rng);  // many ties
+      const HostColumn other = RandomColumn(ColumnType::Int32(), rows, 100, 0.1, rng);
+      for (bool desc : {false, true}) {
+        Check({few}, {desc}, rows, type.ToString() + " few values");
+        Check({few, other}, {desc, !desc}, rows, type.ToString() + " few values, second key");
+      }
+    }
   }
 }
 
