@@ -1,7 +1,9 @@
 #include "operators/sort.hpp"
 
+#include <algorithm>
 #include <array>
 #include <bit>
+#include <cmath>
 #include <utility>
 
 #include "kernels_cl/sort_shared.h"
@@ -18,6 +20,11 @@ static_assert(SORT_TYPE_DOUBLE == static_cast<int>(DataType::kDouble));
 static_assert(SORT_TYPE_CHAR == static_cast<int>(DataType::kChar));
 
 constexpr std::uint32_t kBuckets = SORT_BUCKETS;
+
+RowCount QuantileRank(double q, RowCount count) {
+  q = std::clamp(q, 0.0, 1.0);
+  return std::min(count - 1, static_cast<RowCount>(std::floor(q * static_cast<double>(count - 1))));
+}
 
 // TopK selects candidates first when k is at most rows / this; otherwise the
 // full sort costs about as much.
@@ -179,9 +186,12 @@ RowIds SortPermutation(QueryContext& context, const std::vector<SortKey>& keys, 
 namespace {
 
 // Radix select over the non-NULL keys XOR `flip`: the key of rank `rank`, or
-// nullopt when there are `rank` or fewer; *non_null gets their count.
+// nullopt when there are `rank` or fewer; *non_null gets their count. With
+// `quantile`, the rank is floor(quantile * (count - 1)), known after the
+// first pass.
 std::optional<std::uint64_t> RadixSelect(Engine& engine, const RadixKey& key, RowCount rows,
-                                         std::uint64_t flip, RowCount rank, RowCount* non_null) {
+                                         std::uint64_t flip, RowCount rank, RowCount* non_null,
+                                         std::optional<double> quantile = std::nullopt) {
   const bool has_nulls = key.nulls() != nullptr;
   DeviceBuffer histogram = engine.pool().Acquire(kBuckets * sizeof(cl_uint), "select histogram");
   cl::Kernel& kernel = engine.kernel("sort_select_histogram");
@@ -203,10 +213,15 @@ std::optional<std::uint64_t> RadixSelect(Engine& engine, const RadixKey& key, Ro
     engine.Launch(kernel, engine.TilesFor(rows), "select histogram");
     std::array<cl_uint, kBuckets> counts{};
     engine.Download(histogram.get(), 0, sizeof(counts), counts.data(), "select histogram");
-    if (mask == 0 && non_null != nullptr) {
-      *non_null = 0;
+    if (mask == 0) {
+      RowCount count = 0;
       for (cl_uint c : counts)
-        *non_null += c;
+        count += c;
+      if (non_null != nullptr) *non_null = count;
+      if (quantile) {
+        if (count == 0) return std::nullopt;
+        rank = QuantileRank(*quantile, count);
+      }
     }
     std::uint32_t bucket = 0;
     while (bucket < kBuckets && rank >= counts[bucket])
@@ -326,6 +341,18 @@ std::optional<NumericValue> SelectKth(QueryContext& context, const VectorView& v
   const RadixKey key = ToRadixKey({values, false});
   const std::optional<std::uint64_t> found =
       RadixSelect(context.engine(), key, rows, 0, k, nullptr);
+  if (!found) return std::nullopt;
+  return FromKey(key.type, *found);
+}
+
+std::optional<NumericValue> SelectQuantile(QueryContext& context, const VectorView& values,
+                                           RowCount rows, double q) {
+  CLQ_CHECK(values.type.is_numeric(), "SelectQuantile of CHAR values");
+  CLQ_CHECK(values.size >= rows, "SelectQuantile over more rows than values");
+  if (rows == 0) return std::nullopt;
+  const RadixKey key = ToRadixKey({values, false});
+  const std::optional<std::uint64_t> found =
+      RadixSelect(context.engine(), key, rows, 0, 0, nullptr, q);
   if (!found) return std::nullopt;
   return FromKey(key.type, *found);
 }

@@ -57,6 +57,13 @@ struct NumericValue {
 std::optional<NumericValue> SelectKth(QueryContext& context, const VectorView& values,
                                       RowCount rows, RowCount k);
 
+// MEDIAN (q = 0.5) and QUANTILE(q): the value of rank floor(q * (n - 1))
+// among the n sorted non-NULL values (q clamped to [0, 1]), as the CPU
+// reference; nullopt when n is 0. One radix select: n is known after its
+// first pass.
+std::optional<NumericValue> SelectQuantile(QueryContext& context, const VectorView& values,
+                                           RowCount rows, double q);
+
 // Internal key description shared with group_by.cpp; `type` is SORT_TYPE_*
 // (kernels_cl/sort_shared.h), which includes unsigned 32-bit positions.
 struct RadixKey {

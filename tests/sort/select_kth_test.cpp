@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "operators/sort.hpp"
 #include "tests/sort/sort_test_util.hpp"
 #include "tests/support/device_fixture.hpp"
@@ -33,6 +35,18 @@ TEST_P(SelectKthTest, MatchesSortedNonNullValues) {
         const RowCount n = order.size();
         DeviceVector v = Upload(e, c, rows);
         std::vector<RowCount> ranks = {0, n / 2, n > 0 ? n - 1 : 0, n, n + 5};
+        for (double q : {0.0, 0.25, 0.5, 0.9, 1.0}) {
+          const std::optional<NumericValue> got = SelectQuantile(context, View(v), rows, q);
+          ASSERT_EQ(got.has_value(), n > 0) << "quantile " << q << " rows " << rows;
+          if (n == 0) continue;
+          const std::size_t row =
+              order[static_cast<std::size_t>(std::floor(q * static_cast<double>(n - 1)))];
+          const double want = type.type == DataType::kDouble  ? c.f64[row]
+                              : type.type == DataType::kInt32 ? static_cast<double>(c.i32[row])
+                                                              : static_cast<double>(c.i64[row]);
+          EXPECT_EQ(got->is_real ? got->real : static_cast<double>(got->integer), want)
+              << "quantile " << q << " rows " << rows << " " << type.ToString();
+        }
         for (RowCount k : ranks) {
           const std::optional<NumericValue> got = SelectKth(context, View(v), rows, k);
           const std::string what = type.ToString() + " rows " + std::to_string(rows) + " k " +
