@@ -215,3 +215,44 @@ KERNEL void group_by_combine(__global const uint* order, ulong groups,
   }
   if (raised != 0) atomic_or(status, raised);
 }
+
+// QUANTILE per group: `perm` sorts by the group keys and then the argument
+// (NULL first), so sorted group g's non-NULL arguments are the end of its
+// segment, in order; a binary search finds where they start. results[j] is
+// the value of rank floor(q * (n - 1)) (INT64, or DOUBLE bits), counts[j] = n.
+KERNEL void group_by_quantile(__global const uint* perm, ulong n, __global const uint* starts,
+                              __global const uint* order, ulong groups,
+                              __global const uchar* values, __global const uchar* nulls,
+                              uint has_nulls, uint type, ulong q_bits, __global ulong* results,
+                              __global ulong* counts) {
+  const ulong start = tile_start();
+  for (uint k = 0; k < IPT; ++k) {
+    const ulong j = tile_item(start, k);
+    if (j >= groups) continue;
+    const uint g = order[j];
+    const ulong end = group_by_end(starts, g, groups, n);
+    ulong low = starts[g];
+    ulong high = end;
+    while (has_nulls != 0 && low < high) {
+      const ulong middle = low + (high - low) / 2;
+      if (nulls[perm[middle]] != 0) {
+        low = middle + 1;
+      } else {
+        high = middle;
+      }
+    }
+    const ulong count = end - low;
+    counts[j] = count;
+    results[j] = 0;
+#if HAS_FP64
+    if (count != 0) {
+      const double q = clamp(as_double(q_bits), 0.0, 1.0);
+      const ulong rank = min((ulong)floor(q * (double)(count - 1)), count - 1);
+      const uint row = perm[low + rank];
+      results[j] = type == SORT_TYPE_INT32    ? (ulong)(long)((__global const int*)values)[row]
+                   : type == SORT_TYPE_INT64 ? ((__global const ulong*)values)[row]
+                                             : ((__global const ulong*)values)[row];
+    }
+#endif
+  }
+}

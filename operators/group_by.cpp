@@ -1,5 +1,7 @@
 #include "operators/group_by.hpp"
 
+#include <bit>
+
 #include "kernels_cl/sort_shared.h"
 #include "kernels_cl/vm_shared.h"
 #include "operators/gather.hpp"
@@ -14,9 +16,17 @@ bool IsRealOperation(std::uint32_t op) {
   return op == VM_AGG_SUM_R || op == VM_AGG_MIN_R || op == VM_AGG_MAX_R;
 }
 
+ColumnType ResultType(const GroupAggregateSpec& spec) {
+  const bool real_quantile = spec.operation == GROUP_AGG_QUANTILE && spec.argument &&
+                             spec.argument->type.type == DataType::kDouble;
+  return IsRealOperation(spec.operation) || real_quantile ? ColumnType::Double()
+                                                          : ColumnType::Int64();
+}
+
 // Sorted groups: the permutation, each group's first sorted index and its
 // smallest position.
 struct SortedGroups {
+  std::vector<RadixKey> keys;
   RowIds perm;
   DeviceBuffer starts;
   DeviceBuffer first;
@@ -25,7 +35,7 @@ struct SortedGroups {
 
 SortedGroups FindGroups(Engine& engine, const std::vector<VectorView>& keys, RowCount rows) {
   SortedGroups sorted;
-  std::vector<RadixKey> radix_keys;
+  std::vector<RadixKey>& radix_keys = sorted.keys;
   for (const VectorView& key : keys) {
     CLQ_CHECK(key.size >= rows, "group key shorter than the rows to group");
     radix_keys.push_back(
@@ -104,10 +114,50 @@ Chunks CutChunks(Engine& engine, const SortedGroups& sorted, RowCount rows) {
   return chunks;
 }
 
+// QUANTILE: the positions sorted again, by the group keys and then the
+// argument (a stable LSD sort gives the same group segments), and one binary
+// search and pick per group.
+GroupAggregateOutput Quantile(QueryContext& context, const SortedGroups& sorted,
+                              const RowIds& order, const GroupAggregateSpec& spec, RowCount rows) {
+  Engine& engine = context.engine();
+  CLQ_CHECK(spec.argument.has_value(), "group by: QUANTILE without an argument");
+  const VectorView& argument = *spec.argument;
+  CLQ_CHECK(argument.size >= rows, "aggregate argument shorter than the rows to group");
+  CLQ_CHECK(argument.type.is_numeric(), "group by: QUANTILE of CHAR values");
+  if (!engine.info().fp64)
+    throw DeviceLimitError("group by: QUANTILE and MEDIAN need a device with fp64");
+  std::vector<RadixKey> keys = sorted.keys;
+  keys.push_back({argument.values, argument.nulls, static_cast<std::uint32_t>(argument.type.type),
+                  argument.type.width, false});
+  const RowIds perm = RadixSortPermutation(engine, keys, rows);
+  const bool real = argument.type.type == DataType::kDouble;
+  GroupAggregateOutput output;
+  output.values = AllocateVector(engine, real ? ColumnType::Double() : ColumnType::Int64(),
+                                 sorted.groups, "group aggregate values");
+  output.counts = AllocateVector(engine, ColumnType::Int64(), sorted.groups, "group counts");
+  const bool has_nulls = argument.has_nulls();
+  cl::Kernel& kernel = engine.kernel("group_by_quantile");
+  kernel.setArg(0, perm.ids.get());
+  kernel.setArg(1, static_cast<cl_ulong>(rows));
+  kernel.setArg(2, sorted.starts.get());
+  kernel.setArg(3, order.ids.get());
+  kernel.setArg(4, static_cast<cl_ulong>(sorted.groups));
+  kernel.setArg(5, argument.values);
+  kernel.setArg(6, has_nulls ? argument.nulls : argument.values);
+  kernel.setArg(7, static_cast<cl_uint>(has_nulls ? 1 : 0));
+  kernel.setArg(8, static_cast<cl_uint>(argument.type.type));
+  kernel.setArg(9, static_cast<cl_ulong>(std::bit_cast<std::uint64_t>(spec.quantile)));
+  kernel.setArg(10, output.values.values.get());
+  kernel.setArg(11, output.counts.values.get());
+  engine.Launch(kernel, engine.TilesFor(sorted.groups), "group by quantile");
+  return output;
+}
+
 GroupAggregateOutput Reduce(QueryContext& context, const SortedGroups& sorted, const Chunks& chunks,
                             const RowIds& order, const GroupAggregateSpec& spec, RowCount rows) {
   Engine& engine = context.engine();
   const std::uint32_t op = spec.operation;
+  if (op == GROUP_AGG_QUANTILE) return Quantile(context, sorted, order, spec, rows);
   CLQ_CHECK(op <= VM_AGG_MAX_R, "group by: unknown aggregate operation");
   const bool real = IsRealOperation(op);
   if (real && !engine.info().fp64)
@@ -181,9 +231,7 @@ GroupByResult GroupBy(QueryContext& context, const std::vector<VectorView>& keys
     result.first_positions = AllocateRowIds(engine, 0, "group first positions");
     for (const GroupAggregateSpec& spec : aggregates) {
       GroupAggregateOutput output;
-      output.values = AllocateVector(
-          engine, IsRealOperation(spec.operation) ? ColumnType::Double() : ColumnType::Int64(), 0,
-          "group aggregate values");
+      output.values = AllocateVector(engine, ResultType(spec), 0, "group aggregate values");
       output.counts = AllocateVector(engine, ColumnType::Int64(), 0, "group counts");
       result.aggregates.push_back(std::move(output));
     }

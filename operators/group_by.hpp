@@ -5,7 +5,9 @@
 // (a radix sort of those positions) and each group reduced in two levels:
 // chunks of kGroupByChunkRows of its rows, in position order, one work-item
 // each (group_by_partial), then the chunk partials of each group in order
-// (group_by_combine).
+// (group_by_combine). QUANTILE (MEDIAN) sorts the positions once more, by the
+// keys and then the argument, and picks rank floor(q * (n - 1)) of each
+// group's non-NULL arguments (group_by_quantile).
 //
 // Deterministic on every device: groups come in order of first appearance,
 // and a double SUM adds each chunk's values in position order starting from
@@ -21,6 +23,7 @@
 #include <optional>
 #include <vector>
 
+#include "kernels_cl/sort_shared.h"
 #include "operators/device_vector.hpp"
 #include "operators/query_context.hpp"
 
@@ -34,7 +37,10 @@ struct GroupAggregateSpec {
   // (kernels_cl/vm_shared.h). _I operations take INT32 or INT64 arguments; _R
   // operations DOUBLE, or integers converted to double.
   std::uint32_t operation = 0;
+  // or GROUP_AGG_QUANTILE (kernels_cl/sort_shared.h; INT32, INT64 or DOUBLE
+  // argument, result of its type widened to INT64 or DOUBLE).
   std::optional<VectorView> argument;  // none: COUNT(*)
+  double quantile = 0.5;               // GROUP_AGG_QUANTILE only: q (MEDIAN: 0.5)
 };
 
 struct GroupAggregateOutput {

@@ -23,7 +23,8 @@ struct HostAggregate {
   std::int64_t integer = 0;
   double real = 0;
   std::int64_t count = 0;
-  double chunk = 0;  // SUM_R: the running sum of the current chunk of the group's rows
+  double chunk = 0;               // SUM_R: the running sum of the current chunk of the group's rows
+  std::vector<double> collected;  // QUANTILE: the non-NULL values
 };
 
 class GroupByTest : public testing::DeviceTest {
@@ -45,6 +46,8 @@ class GroupByTest : public testing::DeviceTest {
                                              {VM_AGG_SUM_R, View(arg)},
                                              {VM_AGG_MIN_R, View(arg)},
                                              {VM_AGG_MAX_R, View(arg)}};
+    specs.push_back({GROUP_AGG_QUANTILE, View(arg), 0.5});
+    specs.push_back({GROUP_AGG_QUANTILE, View(arg), 0.9});
     if (integer_arg) {
       specs.push_back({VM_AGG_SUM_I, View(arg)});
       specs.push_back({VM_AGG_MIN_I, View(arg)});
@@ -93,6 +96,11 @@ class GroupByTest : public testing::DeviceTest {
                 : argument.f64[r];
         const std::int64_t integer =
             integer_arg ? (argument.type.width == 4 ? argument.i32[r] : argument.i64[r]) : 0;
+        if (specs[s].operation == GROUP_AGG_QUANTILE) {
+          a.collected.push_back(real);  // exact: the test's integers fit a double
+          ++a.count;
+          continue;
+        }
         switch (specs[s].operation) {
           case VM_AGG_COUNT:
             a.integer = a.count + 1;
@@ -120,8 +128,16 @@ class GroupByTest : public testing::DeviceTest {
       }
     }
     for (auto& g : want) {
-      for (HostAggregate& a : g)
+      for (std::size_t s = 0; s < specs.size(); ++s) {
+        HostAggregate& a = g[s];
         a.real += a.chunk;
+        if (specs[s].operation != GROUP_AGG_QUANTILE || a.collected.empty()) continue;
+        std::sort(a.collected.begin(), a.collected.end());
+        const double v = a.collected[static_cast<std::size_t>(
+            std::floor(specs[s].quantile * static_cast<double>(a.collected.size() - 1)))];
+        a.real = v;
+        a.integer = static_cast<std::int64_t>(v);
+      }
     }
     ASSERT_EQ(result.groups, first.size()) << what;
     const std::vector<std::uint32_t> got_first = DownloadRowIds(e, result.first_positions);
@@ -133,7 +149,8 @@ class GroupByTest : public testing::DeviceTest {
       const std::vector<std::int64_t> values =
           DownloadValues<std::int64_t>(e, result.aggregates[s].values);
       const bool real = specs[s].operation == VM_AGG_SUM_R || specs[s].operation == VM_AGG_MIN_R ||
-                        specs[s].operation == VM_AGG_MAX_R;
+                        specs[s].operation == VM_AGG_MAX_R ||
+                        (specs[s].operation == GROUP_AGG_QUANTILE && !integer_arg);
       for (std::size_t g = 0; g < first.size(); ++g) {
         const HostAggregate& w = want[g][s];
         ASSERT_EQ(counts[g], w.count) << what << " aggregate " << s << " group " << g;
