@@ -1,0 +1,199 @@
+// LSD radix sort of row positions by key (operators/sort.cpp) and radix
+// select (SelectKth). A pass sorts a permutation stably by one 4-bit digit of
+// one key: sort_count histograms the digits of each tile, the host scans the
+// digit-major counts [digit][tile], and sort_scatter writes every position to
+// its digit's offset in tile order.
+//
+// Keys map to order-preserving unsigned integers: ints flip the sign bit,
+// doubles flip all bits when negative and the sign bit otherwise (-0.0 first
+// becomes +0.0 so the two tie), CHAR(n) compares bytewise with byte 0 most
+// significant. DESC complements the digit. NULL has its own pass (flag 0 in
+// ASC, so NULL sorts first; complemented in DESC) and value digit 0.
+
+// The order-preserving unsigned image of numeric value `row`.
+inline ulong sort_numeric_key(__global const uchar* values, uint type, ulong row) {
+  if (type == SORT_TYPE_INT32) return (ulong)((uint)((__global const int*)values)[row] ^ 0x80000000u);
+  if (type == SORT_TYPE_UINT32) return (ulong)((__global const uint*)values)[row];
+  ulong bits = ((__global const ulong*)values)[row];
+  if (type == SORT_TYPE_INT64) return bits ^ 0x8000000000000000UL;
+  if (bits == 0x8000000000000000UL) bits = 0;  // -0.0 ties with +0.0
+  return (bits >> 63) != 0 ? ~bits : (bits | 0x8000000000000000UL);
+}
+
+// Digit `p` (4-bit digits counted from the least significant) of key `row`.
+inline uint sort_digit(__global const uchar* values, __global const uchar* nulls, uint has_nulls,
+                       uint type, uint width, uint mode, uint p, uint descending, ulong row) {
+  const bool is_null = has_nulls != 0 && nulls[row] != 0;
+  uint d;
+  if (mode == SORT_PASS_NULL) {
+    d = is_null ? 0 : 1;
+  } else if (is_null) {
+    d = 0;
+  } else if (type == SORT_TYPE_CHAR) {
+    const uint byte = values[row * width + (width - 1 - p / 2)];
+    d = (p & 1) != 0 ? byte >> 4 : byte & 15;
+  } else {
+    d = (uint)(sort_numeric_key(values, type, row) >> (SORT_RADIX_BITS * p)) & (SORT_BUCKETS - 1);
+  }
+  return descending != 0 ? SORT_BUCKETS - 1 - d : d;
+}
+
+// Digit counts of this tile into tile_counts[digit * tiles + tile]; raises
+// *varies when some digit differs from the first position's, so the host can
+// skip passes that would not move anything. Each work-item counts privately
+// (local atomics serialise on PoCL), then work-item b < SORT_BUCKETS adds up
+// bucket b.
+KERNEL void sort_count(__global const uint* perm, ulong n, __global const uchar* values,
+                       __global const uchar* nulls, uint has_nulls, uint type, uint width,
+                       uint mode, uint p, uint descending, __global uint* tile_counts, ulong tiles,
+                       __global uint* varies) {
+  __local uint counts[SORT_BUCKETS * WG_SIZE];
+  const uint lid = get_local_id(0);
+  const uint first = sort_digit(values, nulls, has_nulls, type, width, mode, p, descending, perm[0]);
+  const ulong start = tile_start();
+  uint mine[SORT_BUCKETS];
+  for (uint b = 0; b < SORT_BUCKETS; ++b) mine[b] = 0;
+  uint differs = 0;
+  for (uint k = 0; k < IPT; ++k) {
+    const ulong i = tile_item(start, k);
+    if (i < n) {
+      const uint d = sort_digit(values, nulls, has_nulls, type, width, mode, p, descending, perm[i]);
+      ++mine[d];
+      differs |= d != first;
+    }
+  }
+  if (differs != 0) *varies = 1;  // every writer stores the same value
+  for (uint b = 0; b < SORT_BUCKETS; ++b) counts[b * WG_SIZE + lid] = mine[b];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint b = lid; b < SORT_BUCKETS; b += WG_SIZE) {
+    uint total = 0;
+    for (uint l = 0; l < WG_SIZE; ++l) total += counts[b * WG_SIZE + l];
+    tile_counts[b * tiles + get_group_id(0)] = total;
+  }
+}
+
+// The bits that differ between the numeric keys of non-NULL rows: OR and AND
+// of their order-preserving images into bits[0..1] (low, high word) and
+// bits[2..3], which the host initialises to 0 and ~0. A digit whose bits are
+// equal in OR and AND is the same in every row, and its pass is skipped.
+KERNEL void sort_key_bits(__global const uchar* values, __global const uchar* nulls,
+                          uint has_nulls, uint type, ulong n, __global uint* bits) {
+  __local uint words[4];
+  const uint lid = get_local_id(0);
+  if (lid == 0) {
+    words[0] = 0;
+    words[1] = 0;
+    words[2] = 0xFFFFFFFFu;
+    words[3] = 0xFFFFFFFFu;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const ulong start = tile_start();
+  ulong any = 0;
+  ulong all = ~(ulong)0;
+  for (uint k = 0; k < IPT; ++k) {
+    const ulong i = tile_item(start, k);
+    if (i < n && (has_nulls == 0 || nulls[i] == 0)) {
+      const ulong key = sort_numeric_key(values, type, i);
+      any |= key;
+      all &= key;
+    }
+  }
+  if (any != 0) {
+    atomic_or(&words[0], (uint)any);
+    atomic_or(&words[1], (uint)(any >> 32));
+  }
+  if (all != ~(ulong)0) {
+    atomic_and(&words[2], (uint)all);
+    atomic_and(&words[3], (uint)(all >> 32));
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid == 0) {
+    atomic_or(&bits[0], words[0]);
+    atomic_or(&bits[1], words[1]);
+    atomic_and(&bits[2], words[2]);
+    atomic_and(&bits[3], words[3]);
+  }
+}
+
+// Stable scatter: work-item l owns the IPT consecutive positions from
+// tile_start + l * IPT, so (work-item, item) order is input order; a
+// work-group scan per digit gives each work-item its offset among the tile's
+// positions with that digit, added to the scanned tile offset.
+KERNEL void sort_scatter(__global const uint* perm, ulong n, __global const uchar* values,
+                         __global const uchar* nulls, uint has_nulls, uint type, uint width,
+                         uint mode, uint p, uint descending, __global const uint* tile_offsets,
+                         ulong tiles, __global uint* perm_out) {
+  __local uint scratch[WG_SIZE + 1];
+  const uint lid = get_local_id(0);
+  const ulong first = tile_start() + (ulong)lid * IPT;
+  uint rows[IPT];
+  uchar digits[IPT];
+  uint offsets[SORT_BUCKETS];
+  for (uint b = 0; b < SORT_BUCKETS; ++b) offsets[b] = 0;
+  for (uint k = 0; k < IPT; ++k) {
+    const ulong i = first + k;
+    if (i < n) {
+      rows[k] = perm[i];
+      const uint d = sort_digit(values, nulls, has_nulls, type, width, mode, p, descending, rows[k]);
+      digits[k] = (uchar)d;
+      ++offsets[d];
+    }
+  }
+  for (uint b = 0; b < SORT_BUCKETS; ++b) {
+    uint total;
+    const uint before = work_group_scan_exclusive_uint(offsets[b], scratch, &total);
+    offsets[b] = tile_offsets[b * tiles + get_group_id(0)] + before;
+  }
+  for (uint k = 0; k < IPT; ++k) {
+    if (first + k < n) perm_out[offsets[digits[k]]++] = rows[k];
+  }
+}
+
+// Radix select: histogram[digit] += the non-NULL values whose key (XOR
+// `flip`: all ones for DESC) matches `prefix` under `mask`, by their digit at
+// `shift`.
+KERNEL void sort_select_histogram(__global const uchar* values, __global const uchar* nulls,
+                                  uint has_nulls, uint type, ulong n, ulong flip, ulong prefix,
+                                  ulong mask, uint shift, __global uint* histogram) {
+  __local uint counts[SORT_BUCKETS];
+  const uint lid = get_local_id(0);
+  for (uint b = lid; b < SORT_BUCKETS; b += WG_SIZE) counts[b] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const ulong start = tile_start();
+  for (uint k = 0; k < IPT; ++k) {
+    const ulong i = tile_item(start, k);
+    if (i < n && (has_nulls == 0 || nulls[i] == 0)) {
+      const ulong key = sort_numeric_key(values, type, i) ^ flip;
+      if ((key & mask) == prefix) atomic_inc(&counts[(uint)(key >> shift) & (SORT_BUCKETS - 1)]);
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint b = lid; b < SORT_BUCKETS; b += WG_SIZE)
+    if (counts[b] != 0) atomic_add(&histogram[b], counts[b]);
+}
+
+// Top-k candidates: flags[i] = 1 where row i sorts no later than the
+// threshold key (key XOR flip <= threshold for non-NULL rows; NULL rows when
+// take_nulls).
+KERNEL void sort_topk_flags(__global const uchar* values, __global const uchar* nulls,
+                            uint has_nulls, uint type, ulong n, ulong flip, ulong threshold,
+                            uint take_nulls, __global uint* flags) {
+  const ulong start = tile_start();
+  for (uint k = 0; k < IPT; ++k) {
+    const ulong i = tile_item(start, k);
+    if (i < n) {
+      const bool is_null = has_nulls != 0 && nulls[i] != 0;
+      flags[i] = is_null ? take_nulls : (sort_numeric_key(values, type, i) ^ flip) <= threshold;
+    }
+  }
+}
+
+// out[offsets[i]] = i where flags[i] (offsets: the exclusive scan of flags).
+KERNEL void sort_compact(__global const uint* flags, __global const uint* offsets, ulong n,
+                         __global uint* out) {
+  const ulong start = tile_start();
+  for (uint k = 0; k < IPT; ++k) {
+    const ulong i = tile_item(start, k);
+    if (i < n && flags[i] != 0) out[offsets[i]] = (uint)i;
+  }
+}

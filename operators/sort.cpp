@@ -1,0 +1,360 @@
+#include "operators/sort.hpp"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cmath>
+#include <utility>
+
+#include "kernels_cl/sort_shared.h"
+#include "operators/gather.hpp"
+#include "operators/scan.hpp"
+#include "runtime/errors.hpp"
+
+namespace clq {
+namespace {
+
+static_assert(SORT_TYPE_INT32 == static_cast<int>(DataType::kInt32));
+static_assert(SORT_TYPE_INT64 == static_cast<int>(DataType::kInt64));
+static_assert(SORT_TYPE_DOUBLE == static_cast<int>(DataType::kDouble));
+static_assert(SORT_TYPE_CHAR == static_cast<int>(DataType::kChar));
+
+constexpr std::uint32_t kBuckets = SORT_BUCKETS;
+
+RowCount QuantileRank(double q, RowCount count) {
+  q = std::clamp(q, 0.0, 1.0);
+  return std::min(count - 1, static_cast<RowCount>(std::floor(q * static_cast<double>(count - 1))));
+}
+
+// TopK selects candidates first when k is at most rows / this; otherwise the
+// full sort costs about as much.
+constexpr RowCount kTopKSelectFraction = 8;
+
+RadixKey ToRadixKey(const SortKey& key) {
+  return {key.values.values, key.values.nulls, static_cast<std::uint32_t>(key.values.type.type),
+          key.values.type.width, key.descending};
+}
+
+// Number of 4-bit digits of a key's value.
+std::uint32_t DigitCount(const RadixKey& key) {
+  if (key.type == SORT_TYPE_CHAR) return key.width * 2;
+  return key.width * 8 / SORT_RADIX_BITS;
+}
+
+// Sets the arguments sort_count and sort_scatter share (0..9).
+void SetPassArgs(cl::Kernel& kernel, const cl::Buffer& perm, RowCount rows, const RadixKey& key,
+                 std::uint32_t mode, std::uint32_t digit) {
+  const bool has_nulls = key.nulls() != nullptr;
+  kernel.setArg(0, perm);
+  kernel.setArg(1, static_cast<cl_ulong>(rows));
+  kernel.setArg(2, key.values);
+  kernel.setArg(3, has_nulls ? key.nulls : key.values);
+  kernel.setArg(4, static_cast<cl_uint>(has_nulls ? 1 : 0));
+  kernel.setArg(5, static_cast<cl_uint>(key.type));
+  kernel.setArg(6, static_cast<cl_uint>(key.width));
+  kernel.setArg(7, static_cast<cl_uint>(mode));
+  kernel.setArg(8, static_cast<cl_uint>(digit));
+  kernel.setArg(9, static_cast<cl_uint>(key.descending ? 1 : 0));
+}
+
+class RadixSorter {
+ public:
+  RadixSorter(Engine& engine, RowCount rows)
+      : engine_(engine),
+        rows_(rows),
+        tiles_(engine.TilesFor(rows)),
+        current_(AllocateRowIds(engine, rows, "sort permutation")),
+        other_(AllocateRowIds(engine, rows, "sort permutation")),
+        counts_(engine.pool().Acquire(kBuckets * tiles_ * sizeof(cl_uint), "sort digit counts")),
+        varies_(engine.pool().Acquire(sizeof(cl_uint), "sort pass flag")),
+        bits_(engine.pool().Acquire(4 * sizeof(cl_uint), "sort key bits")) {
+    cl::Kernel& iota = engine.kernel("gather_iota");
+    iota.setArg(0, current_.ids.get());
+    iota.setArg(1, static_cast<cl_ulong>(rows));
+    iota.setArg(2, static_cast<cl_uint>(0));
+    engine.Launch(iota, tiles_, "sort positions");
+  }
+
+  // Bits that differ between the key's non-NULL values (numeric keys).
+  std::uint64_t VaryingBits(const RadixKey& key) {
+    const bool has_nulls = key.nulls() != nullptr;
+    const std::array<cl_uint, 4> initial = {0, 0, 0xFFFFFFFFu, 0xFFFFFFFFu};
+    engine_.Upload(bits_.get(), 0, sizeof(initial), initial.data(), "sort key bits");
+    cl::Kernel& kernel = engine_.kernel("sort_key_bits");
+    kernel.setArg(0, key.values);
+    kernel.setArg(1, has_nulls ? key.nulls : key.values);
+    kernel.setArg(2, static_cast<cl_uint>(has_nulls ? 1 : 0));
+    kernel.setArg(3, static_cast<cl_uint>(key.type));
+    kernel.setArg(4, static_cast<cl_ulong>(rows_));
+    kernel.setArg(5, bits_.get());
+    engine_.Launch(kernel, tiles_, "sort key bits");
+    std::array<cl_uint, 4> words{};
+    engine_.Download(bits_.get(), 0, sizeof(words), words.data(), "sort key bits");
+    const std::uint64_t any = words[0] | static_cast<std::uint64_t>(words[1]) << 32;
+    const std::uint64_t all = words[2] | static_cast<std::uint64_t>(words[3]) << 32;
+    return any & ~all;
+  }
+
+  // One stable pass by digit `digit` of `key` (or its NULL flag).
+  void Pass(const RadixKey& key, std::uint32_t mode, std::uint32_t digit) {
+    engine_.Fill(varies_.get(), 0, 0, sizeof(cl_uint), "sort pass flag");
+    cl::Kernel& count = engine_.kernel("sort_count");
+    SetPassArgs(count, current_.ids.get(), rows_, key, mode, digit);
+    count.setArg(10, counts_.get());
+    count.setArg(11, static_cast<cl_ulong>(tiles_));
+    count.setArg(12, varies_.get());
+    engine_.Launch(count, tiles_, "sort count");
+    cl_uint varies = 0;
+    engine_.Download(varies_.get(), 0, sizeof(varies), &varies, "sort pass flag");
+    if (varies == 0) return;  // every row has the same digit: a stable pass moves nothing
+    ExclusiveScan(engine_, counts_.get(), kBuckets * tiles_, counts_.get(), nullptr);
+    cl::Kernel& scatter = engine_.kernel("sort_scatter");
+    SetPassArgs(scatter, current_.ids.get(), rows_, key, mode, digit);
+    scatter.setArg(10, counts_.get());
+    scatter.setArg(11, static_cast<cl_ulong>(tiles_));
+    scatter.setArg(12, other_.ids.get());
+    engine_.Launch(scatter, tiles_, "sort pass");
+    std::swap(current_, other_);
+  }
+
+  RowIds Take() { return std::move(current_); }
+
+ private:
+  Engine& engine_;
+  RowCount rows_;
+  std::uint64_t tiles_;
+  RowIds current_;
+  RowIds other_;
+  DeviceBuffer counts_;
+  DeviceBuffer varies_;
+  DeviceBuffer bits_;
+};
+
+// Inverse of sort_numeric_key.
+NumericValue FromKey(std::uint32_t type, std::uint64_t key) {
+  NumericValue value;
+  switch (type) {
+    case SORT_TYPE_INT32:
+      value.integer = static_cast<std::int32_t>(static_cast<std::uint32_t>(key) ^ 0x80000000u);
+      break;
+    case SORT_TYPE_INT64:
+      value.integer = static_cast<std::int64_t>(key ^ 0x8000000000000000ull);
+      break;
+    case SORT_TYPE_DOUBLE: {
+      const std::uint64_t bits = (key >> 63) != 0 ? key ^ 0x8000000000000000ull : ~key;
+      value.is_real = true;
+      value.real = std::bit_cast<double>(bits);
+      break;
+    }
+    default:
+      throw InternalError("SelectKth of a non-numeric type");
+  }
+  return value;
+}
+
+}  // namespace
+
+RowIds RadixSortPermutation(Engine& engine, const std::vector<RadixKey>& keys, RowCount rows) {
+  if (rows > kMaxTableRows) throw DeviceLimitError("sort: too many rows");
+  if (rows == 0) return AllocateRowIds(engine, 0, "sort permutation");
+  RadixSorter sorter(engine, rows);
+  for (auto key = keys.rbegin(); key != keys.rend(); ++key) {
+    CLQ_CHECK(key->type <= SORT_TYPE_UINT32, "sort key of an unknown type");
+    // Numeric keys: one reduction finds the digits that vary, and only
+    // those get passes. CHAR keys: each pass's count kernel tells.
+    const bool text = key->type == SORT_TYPE_CHAR;
+    const std::uint64_t varying = text ? 0 : sorter.VaryingBits(*key);
+    for (std::uint32_t digit = 0; digit < DigitCount(*key); ++digit) {
+      if (text || ((varying >> (digit * SORT_RADIX_BITS)) & (kBuckets - 1)) != 0)
+        sorter.Pass(*key, SORT_PASS_VALUE, digit);
+    }
+    if (key->nulls() != nullptr) sorter.Pass(*key, SORT_PASS_NULL, 0);
+  }
+  return sorter.Take();
+}
+
+RowIds SortPermutation(QueryContext& context, const std::vector<SortKey>& keys, RowCount rows) {
+  std::vector<RadixKey> radix_keys;
+  radix_keys.reserve(keys.size());
+  for (const SortKey& key : keys) {
+    CLQ_CHECK(key.values.size >= rows, "sort key shorter than the rows to sort");
+    radix_keys.push_back(ToRadixKey(key));
+  }
+  return RadixSortPermutation(context.engine(), radix_keys, rows);
+}
+
+namespace {
+
+// Radix select over the non-NULL keys XOR `flip`: the key of rank `rank`, or
+// nullopt when there are `rank` or fewer; *non_null gets their count. With
+// `quantile`, the rank is floor(quantile * (count - 1)), known after the
+// first pass.
+std::optional<std::uint64_t> RadixSelect(Engine& engine, const RadixKey& key, RowCount rows,
+                                         std::uint64_t flip, RowCount rank, RowCount* non_null,
+                                         std::optional<double> quantile = std::nullopt) {
+  const bool has_nulls = key.nulls() != nullptr;
+  DeviceBuffer histogram = engine.pool().Acquire(kBuckets * sizeof(cl_uint), "select histogram");
+  cl::Kernel& kernel = engine.kernel("sort_select_histogram");
+  kernel.setArg(0, key.values);
+  kernel.setArg(1, has_nulls ? key.nulls : key.values);
+  kernel.setArg(2, static_cast<cl_uint>(has_nulls ? 1 : 0));
+  kernel.setArg(3, static_cast<cl_uint>(key.type));
+  kernel.setArg(4, static_cast<cl_ulong>(rows));
+  kernel.setArg(5, static_cast<cl_ulong>(flip));
+  std::uint64_t prefix = 0;
+  std::uint64_t mask = 0;
+  for (std::uint32_t shift = key.width * 8; shift > 0;) {
+    shift -= SORT_RADIX_BITS;
+    engine.Fill(histogram.get(), 0, 0, kBuckets * sizeof(cl_uint), "select histogram");
+    kernel.setArg(6, static_cast<cl_ulong>(prefix));
+    kernel.setArg(7, static_cast<cl_ulong>(mask));
+    kernel.setArg(8, static_cast<cl_uint>(shift));
+    kernel.setArg(9, histogram.get());
+    engine.Launch(kernel, engine.TilesFor(rows), "select histogram");
+    std::array<cl_uint, kBuckets> counts{};
+    engine.Download(histogram.get(), 0, sizeof(counts), counts.data(), "select histogram");
+    if (mask == 0) {
+      RowCount count = 0;
+      for (cl_uint c : counts)
+        count += c;
+      if (non_null != nullptr) *non_null = count;
+      if (quantile) {
+        if (count == 0) return std::nullopt;
+        rank = QuantileRank(*quantile, count);
+      }
+    }
+    std::uint32_t bucket = 0;
+    while (bucket < kBuckets && rank >= counts[bucket])
+      rank -= counts[bucket++];
+    if (bucket == kBuckets) return std::nullopt;  // only in the first pass: too few values
+    prefix |= static_cast<std::uint64_t>(bucket) << shift;
+    mask |= static_cast<std::uint64_t>(kBuckets - 1) << shift;
+  }
+  return prefix;
+}
+
+// The positions of the rows whose first key sorts no later than the k-th
+// row's (ties included), ascending; nullopt when that would not narrow the
+// sort down (DESC with the k-th row NULL).
+std::optional<RowIds> TopKCandidates(Engine& engine, const RadixKey& key, RowCount rows,
+                                     RowCount k) {
+  const std::uint64_t all = key.width == 4 ? 0xFFFFFFFFull : ~std::uint64_t{0};
+  const std::uint64_t flip = key.descending ? all : 0;
+  const bool has_nulls = key.nulls() != nullptr;
+  // With NULLs: their count, and the smallest non-NULL key in sort order.
+  RowCount non_null = rows;
+  std::optional<std::uint64_t> threshold;
+  if (has_nulls) threshold = RadixSelect(engine, key, rows, flip, 0, &non_null);
+  const RowCount nulls = rows - non_null;
+  bool take_nulls = false;
+  std::uint64_t limit = 0;
+  if (key.descending) {
+    if (k > non_null) return std::nullopt;
+    limit = *RadixSelect(engine, key, rows, flip, k - 1, nullptr);
+  } else if (k <= nulls) {
+    take_nulls = true;  // every candidate is NULL; no non-NULL key is <= the limit
+    if (!threshold || *threshold == 0) return std::nullopt;
+    limit = *threshold - 1;
+  } else {
+    take_nulls = true;
+    limit = *RadixSelect(engine, key, rows, flip, k - 1 - nulls, nullptr);
+  }
+  DeviceBuffer flags = engine.pool().Acquire(rows * sizeof(cl_uint), "top-k flags");
+  DeviceBuffer offsets = engine.pool().Acquire(rows * sizeof(cl_uint), "top-k offsets");
+  DeviceBuffer total = engine.pool().Acquire(sizeof(cl_uint), "top-k count");
+  cl::Kernel& mark = engine.kernel("sort_topk_flags");
+  mark.setArg(0, key.values);
+  mark.setArg(1, has_nulls ? key.nulls : key.values);
+  mark.setArg(2, static_cast<cl_uint>(has_nulls ? 1 : 0));
+  mark.setArg(3, static_cast<cl_uint>(key.type));
+  mark.setArg(4, static_cast<cl_ulong>(rows));
+  mark.setArg(5, static_cast<cl_ulong>(flip));
+  mark.setArg(6, static_cast<cl_ulong>(limit));
+  mark.setArg(7, static_cast<cl_uint>(take_nulls ? 1 : 0));
+  mark.setArg(8, flags.get());
+  engine.Launch(mark, engine.TilesFor(rows), "top-k filter");
+  ExclusiveScan(engine, flags.get(), rows, offsets.get(), &total.get());
+  cl_uint count = 0;
+  engine.Download(total.get(), 0, sizeof(count), &count, "top-k count");
+  RowIds candidates = AllocateRowIds(engine, count, "top-k candidates");
+  cl::Kernel& compact = engine.kernel("sort_compact");
+  compact.setArg(0, flags.get());
+  compact.setArg(1, offsets.get());
+  compact.setArg(2, static_cast<cl_ulong>(rows));
+  compact.setArg(3, candidates.ids.get());
+  engine.Launch(compact, engine.TilesFor(rows), "top-k filter");
+  return candidates;
+}
+
+// The first `take` of `sorted` as new row ids.
+RowIds Slice(Engine& engine, const RowIds& sorted, RowCount take) {
+  RowIds result = AllocateRowIds(engine, take, "top-k positions");
+  if (take != 0)
+    engine.Copy(sorted.ids.get(), 0, result.ids.get(), 0, take * sizeof(cl_uint), "top-k slice");
+  return result;
+}
+
+}  // namespace
+
+RowIds TopK(QueryContext& context, const std::vector<SortKey>& keys, RowCount rows, RowCount k) {
+  Engine& engine = context.engine();
+  const RowCount take = std::min(k, rows);
+  if (take == 0) return AllocateRowIds(engine, 0, "top-k positions");
+  // Radix select pays off when it leaves a small part of the rows to sort.
+  const bool select_first =
+      !keys.empty() && keys[0].values.type.is_numeric() && take <= rows / kTopKSelectFraction;
+  if (!select_first) {
+    RowIds sorted = SortPermutation(context, keys, rows);
+    return take == rows ? std::move(sorted) : Slice(engine, sorted, take);
+  }
+  std::optional<RowIds> candidates = TopKCandidates(engine, ToRadixKey(keys[0]), rows, take);
+  if (!candidates) return Slice(engine, SortPermutation(context, keys, rows), take);
+  // Sort the candidates (ascending positions, so ties stay in position
+  // order) by every key gathered for them, then map back to positions.
+  const RowCount m = candidates->size;
+  std::vector<DeviceVector> gathered;
+  std::vector<SortKey> candidate_keys;
+  for (const SortKey& key : keys) {
+    DeviceVector v = AllocateVector(engine, key.values.type, m, "top-k keys");
+    GatherBuffer(engine, key.values.values, key.values.type.width, 0, rows, *candidates,
+                 v.values.get());
+    if (key.values.has_nulls()) {
+      v.nulls = engine.pool().Acquire(m, "top-k NULL map");
+      GatherBuffer(engine, key.values.nulls, 1, 0, rows, *candidates, v.nulls.get());
+    }
+    gathered.push_back(std::move(v));
+  }
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    candidate_keys.push_back({View(gathered[i]), keys[i].descending});
+  const RowIds order = SortPermutation(context, candidate_keys, m);
+  RowIds first = Slice(engine, order, take);
+  RowIds result = AllocateRowIds(engine, take, "top-k positions");
+  GatherBuffer(engine, candidates->ids.get(), 4, 0, m, first, result.ids.get());
+  return result;
+}
+
+std::optional<NumericValue> SelectKth(QueryContext& context, const VectorView& values,
+                                      RowCount rows, RowCount k) {
+  CLQ_CHECK(values.type.is_numeric(), "SelectKth of CHAR values");
+  CLQ_CHECK(values.size >= rows, "SelectKth over more rows than values");
+  if (rows == 0) return std::nullopt;
+  const RadixKey key = ToRadixKey({values, false});
+  const std::optional<std::uint64_t> found =
+      RadixSelect(context.engine(), key, rows, 0, k, nullptr);
+  if (!found) return std::nullopt;
+  return FromKey(key.type, *found);
+}
+
+std::optional<NumericValue> SelectQuantile(QueryContext& context, const VectorView& values,
+                                           RowCount rows, double q) {
+  CLQ_CHECK(values.type.is_numeric(), "SelectQuantile of CHAR values");
+  CLQ_CHECK(values.size >= rows, "SelectQuantile over more rows than values");
+  if (rows == 0) return std::nullopt;
+  const RadixKey key = ToRadixKey({values, false});
+  const std::optional<std::uint64_t> found =
+      RadixSelect(context.engine(), key, rows, 0, 0, nullptr, q);
+  if (!found) return std::nullopt;
+  return FromKey(key.type, *found);
+}
+
+}  // namespace clq

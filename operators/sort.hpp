@@ -1,0 +1,80 @@
+// ORDER BY permutations, top-k and k-th element selection on the device.
+//
+// SortPermutation is an LSD radix sort (kernels sort_count and sort_scatter in
+// kernels_cl/sort.cl, ExclusiveScan between them) of row positions by 4-bit
+// digits of order-preserving unsigned images of the keys, from the last key's
+// least significant digit to the first key's most significant, so the result
+// is stable. Passes whose digit is the same for every row are skipped: for
+// numeric keys one reduction per key (sort_key_bits: OR and AND of the keys)
+// names the digits that vary; for CHAR keys each pass's count kernel raises a
+// flag the host reads. SelectKth is a radix select (Govindaraju et al.
+// 2004): a histogram of one digit of the candidates per pass
+// (sort_select_histogram), keeping the bucket that holds rank k.
+//
+// Results are owned by the caller (pool buffers). The keys' buffers must live
+// until the call returns. Every function blocks (it reads small counts back).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "operators/device_vector.hpp"
+#include "operators/query_context.hpp"
+
+namespace clq {
+
+// One ORDER BY key: INT32, INT64, DOUBLE or CHAR(n), `rows` values.
+struct SortKey {
+  VectorView values;
+  bool descending = false;
+};
+
+// REQUIRES: every key has at least `rows` values; rows < 2^32.
+// Positions 0..rows-1 in ORDER BY order, ties in position order. NULL sorts as
+// the smallest value (first in ASC, last in DESC) as in SQLite; doubles in
+// numeric order with -0.0 equal to 0.0 (no NaN); CHAR(n) bytewise.
+RowIds SortPermutation(QueryContext& context, const std::vector<SortKey>& keys, RowCount rows);
+
+// The first min(k, rows) positions of SortPermutation, in the same order.
+// When k is small against rows and the first key numeric, a radix select of
+// the first key's k-th value (SelectKth's kernel) and a filter
+// (sort_topk_flags, sort_compact) leave the rows that sort no later than it,
+// ties included; only those are gathered and sorted.
+RowIds TopK(QueryContext& context, const std::vector<SortKey>& keys, RowCount rows, RowCount k);
+
+// A numeric SQL value: INTEGER (int64) or REAL (double).
+struct NumericValue {
+  bool is_real = false;
+  std::int64_t integer = 0;
+  double real = 0;
+};
+
+// REQUIRES: `values` is INT32, INT64 or DOUBLE with at least `rows` values.
+// The value of rank k (0-based) among the sorted non-NULL values of rows
+// 0..rows-1; nullopt when there are k or fewer of them. For MEDIAN/QUANTILE
+// (rank floor(q * (n - 1))). A -0.0 result comes back as 0.0.
+std::optional<NumericValue> SelectKth(QueryContext& context, const VectorView& values,
+                                      RowCount rows, RowCount k);
+
+// MEDIAN (q = 0.5) and QUANTILE(q): the value of rank floor(q * (n - 1))
+// among the n sorted non-NULL values (q clamped to [0, 1]), as the CPU
+// reference; nullopt when n is 0. One radix select: n is known after its
+// first pass.
+std::optional<NumericValue> SelectQuantile(QueryContext& context, const VectorView& values,
+                                           RowCount rows, double q);
+
+// Internal key description shared with group_by.cpp; `type` is SORT_TYPE_*
+// (kernels_cl/sort_shared.h), which includes unsigned 32-bit positions.
+struct RadixKey {
+  cl::Buffer values;
+  cl::Buffer nulls;  // null buffer: no NULLs
+  std::uint32_t type = 0;
+  std::uint32_t width = 4;
+  bool descending = false;
+};
+
+// SortPermutation over RadixKeys.
+RowIds RadixSortPermutation(Engine& engine, const std::vector<RadixKey>& keys, RowCount rows);
+
+}  // namespace clq
