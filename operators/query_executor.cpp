@@ -3,11 +3,18 @@
 #include <algorithm>
 #include <bit>
 
+#include "host/sql/expr_equality.hpp"
 #include "kernels_cl/vm_shared.h"
 #include "operators/aggregation.hpp"
 #include "operators/device_program.hpp"
+#include "operators/gather.hpp"
+#include "operators/group_by.hpp"
+#include "operators/hash_join.hpp"
+#include "operators/host_rows.hpp"
+#include "operators/projection.hpp"
 #include "operators/result_builder.hpp"
 #include "operators/scalar_eval.hpp"
+#include "operators/sort.hpp"
 #include "runtime/errors.hpp"
 
 namespace clq {
@@ -52,6 +59,42 @@ std::uint32_t AggregateOperation(const sql::Aggregate& a) {
                          " is not supported in this position yet");
 }
 
+bool IsQuantile(const sql::Aggregate& a) {
+  return a.function == AggregateFunction::kMedian || a.function == AggregateFunction::kQuantile;
+}
+
+// COUNT of a TEXT argument counts rows: CHAR columns and text literals are
+// never NULL.
+bool CountsRows(const sql::Aggregate& a) {
+  return a.function == AggregateFunction::kCountStar ||
+         (a.function == AggregateFunction::kCount && a.argument &&
+          a.argument->type == ValueType::kText);
+}
+
+sql::Value QuantileResult(const std::optional<NumericValue>& v) {
+  if (!v) return sql::Value::Null();
+  return v->is_real ? sql::Value::Real(v->real) : sql::Value::Integer(v->integer);
+}
+
+// Host values of a device vector at `positions` (one gather, one download).
+std::vector<sql::Value> ValuesAt(Engine& engine, const DeviceVector& vector, sql::ValueType type,
+                                 const RowIds& positions) {
+  DeviceVector picked = AllocateVector(engine, vector.type, positions.size, "group keys");
+  if (positions.size > 0) {
+    GatherBuffer(engine, vector.values.get(), vector.type.width, 0, vector.size, positions,
+                 picked.values.get());
+    if (vector.has_nulls()) {
+      picked.nulls = engine.pool().Acquire(positions.size, "group key NULL map");
+      GatherBuffer(engine, vector.nulls.get(), 1, 0, vector.size, positions, picked.nulls.get());
+    }
+  }
+  const ResultColumn column = DownloadResultColumn(engine, "", type, picked);
+  std::vector<sql::Value> values;
+  for (RowCount g = 0; g < positions.size; ++g)
+    values.push_back(column.ValueAt(g));
+  return values;
+}
+
 // The SQL value of an aggregate from its reduced device value.
 sql::Value AggregateResult(const sql::Aggregate& a, const AggregateValue& v) {
   const bool real = a.argument && a.argument->type == ValueType::kReal;
@@ -90,8 +133,21 @@ RowSet QueryExecutor::BuildRowSet(const QueryPlan& plan, QueryContext& context) 
   const std::size_t start = plan.join_edges.empty() ? 0 : plan.join_edges.front().left_source;
   RowSet rows(engine_, select.from, start);
   if (auto filter = AndAll(plan.sources[start].filters)) rows.Filter(context, *filter);
-  if (!plan.join_edges.empty()) {
-    throw DeviceLimitError("joins are not available in this build yet");
+  for (const JoinEdge& edge : plan.join_edges) {
+    // The incoming table, filtered by its own conjuncts, joins the rows so
+    // far; the smaller side builds the hash table.
+    RowSet incoming(engine_, select.from, edge.right_source);
+    if (auto filter = AndAll(plan.sources[edge.right_source].filters))
+      incoming.Filter(context, *filter);
+    DeviceVector left_keys = std::move(rows.Evaluate(context, {&edge.left_key})[0]);
+    DeviceVector right_keys = std::move(incoming.Evaluate(context, {&edge.right_key})[0]);
+    const bool left_builds = rows.rows() <= incoming.rows();
+    JoinResult joined = left_builds ? HashJoin(context, View(left_keys), View(right_keys))
+                                    : HashJoin(context, View(right_keys), View(left_keys));
+    RowIds& left_positions = left_builds ? joined.build_positions : joined.probe_positions;
+    RowIds& right_positions = left_builds ? joined.probe_positions : joined.build_positions;
+    incoming.Reorder(context, right_positions);
+    rows.Join(context, left_positions, edge.right_source, incoming.TakeIds(edge.right_source));
   }
   if (auto residual = AndAll(plan.residual)) rows.Filter(context, *residual);
   return rows;
@@ -100,8 +156,47 @@ RowSet QueryExecutor::BuildRowSet(const QueryPlan& plan, QueryContext& context) 
 QueryResult QueryExecutor::ExecuteRows(const QueryPlan& plan, QueryContext& context) {
   const sql::BoundSelect& select = *plan.select;
   RowSet rows = BuildRowSet(plan, context);
-  if (select.distinct) throw DeviceLimitError("DISTINCT is not available in this build yet");
-  if (!select.order_by.empty()) throw DeviceLimitError("ORDER BY is not available in this build yet");
+  if (select.distinct) {
+    // DISTINCT groups the rows by their visible outputs and keeps the first
+    // row of each group, in input order.
+    std::vector<const Expr*> outputs;
+    for (std::size_t o = 0; o < select.visible_outputs; ++o)
+      if (sql::ContainsKind(select.outputs[o].expr, Expr::Kind::kColumnRef))
+        outputs.push_back(&select.outputs[o].expr);
+    if (outputs.empty()) {
+      rows.Slice(context, 0, std::min<RowCount>(rows.rows(), 1));
+    } else {
+      const std::vector<DeviceVector> vectors = rows.Evaluate(context, outputs);
+      std::vector<VectorView> keys;
+      for (const DeviceVector& v : vectors)
+        keys.push_back(View(v));
+      const GroupByResult groups = GroupBy(context, keys, {}, rows.rows());
+      rows.Reorder(context, groups.first_positions);
+    }
+  }
+  if (!select.order_by.empty()) {
+    std::vector<const Expr*> key_exprs;
+    std::vector<bool> descending;
+    for (const sql::OrderKey& key : select.order_by) {
+      const Expr& e = select.outputs.at(key.expr.index).expr;
+      if (!sql::ContainsKind(e, Expr::Kind::kColumnRef)) continue;  // a constant orders nothing
+      key_exprs.push_back(&e);
+      descending.push_back(key.descending);
+    }
+    if (!key_exprs.empty() && rows.rows() > 1) {
+      const std::vector<DeviceVector> vectors = rows.Evaluate(context, key_exprs);
+      std::vector<SortKey> keys;
+      for (std::size_t k = 0; k < vectors.size(); ++k)
+        keys.push_back({View(vectors[k]), descending[k]});
+      RowIds order;
+      if (select.limit && select.offset + *select.limit < rows.rows()) {
+        order = TopK(context, keys, rows.rows(), select.offset + *select.limit);
+      } else {
+        order = SortPermutation(context, keys, rows.rows());
+      }
+      rows.Reorder(context, order);
+    }
+  }
   if (select.offset > 0 || select.limit) {
     rows.Slice(context, select.offset, select.limit.value_or(rows.rows()));
   }
@@ -113,7 +208,14 @@ QueryResult QueryExecutor::ExecuteRows(const QueryPlan& plan, QueryContext& cont
   result.columns.resize(select.visible_outputs);
   for (std::size_t o = 0; o < select.visible_outputs; ++o) {
     const sql::OutputColumn& out = select.outputs[o];
-    if (out.expr.kind == Expr::Kind::kColumnRef && rows.range()) {
+    if (!sql::ContainsKind(out.expr, Expr::Kind::kColumnRef)) {
+      // A constant output (text literals included) is the same on every row.
+      const sql::Value value = EvaluateScalar(out.expr, [](const Expr&) -> sql::Value {
+        throw InternalError("unexpected reference in a constant output");
+      });
+      result.columns[o] =
+          ValuesResultColumn(out.name, out.expr.type, std::vector<sql::Value>(rows.rows(), value));
+    } else if (out.expr.kind == Expr::Kind::kColumnRef && rows.range()) {
       // Whole table or a range of it: the host already has these values.
       const auto [source, begin] = *rows.range();
       const Column& column = select.from[source].table->column(out.expr.index);
@@ -137,17 +239,18 @@ QueryResult QueryExecutor::ExecuteRows(const QueryPlan& plan, QueryContext& cont
 
 QueryResult QueryExecutor::ExecuteUngrouped(const QueryPlan& plan, QueryContext& context) {
   const sql::BoundSelect& select = *plan.select;
-  if (plan.needs_radix_select) throw DeviceLimitError("MEDIAN and QUANTILE are not available in this build yet");
 
   // The input relation: the table itself with the filter fused into the
-  // aggregation pass, or the materialised arguments of joined rows.
+  // aggregation pass, or the materialised arguments of filtered/joined rows.
+  // MEDIAN and QUANTILE need the filtered values, so they take the second.
   std::unique_ptr<RowSet> rows;
   RowSet::Materialized input;
   std::optional<Expr> predicate;
   std::vector<const Expr*> arguments;
   for (const sql::Aggregate& a : select.aggregates)
-    if (a.argument) arguments.push_back(&*a.argument);
-  if (plan.fused_aggregate) {
+    if (a.argument && !CountsRows(a)) arguments.push_back(&*a.argument);
+  const bool fused = plan.fused_aggregate && !plan.needs_radix_select;
+  if (fused) {
     rows = std::make_unique<RowSet>(engine_, select.from, 0);
     input = rows->Materialize(context, arguments);
     predicate = AndAll(plan.sources[0].filters);
@@ -160,19 +263,42 @@ QueryResult QueryExecutor::ExecuteUngrouped(const QueryPlan& plan, QueryContext&
   std::optional<std::size_t> predicate_entry;
   if (predicate) predicate_entry = program.AddPredicate(*predicate);
   std::vector<AggregateSpec> specs;
-  for (const sql::Aggregate& a : select.aggregates) {
+  std::vector<std::size_t> spec_of(select.aggregates.size(), 0);
+  std::vector<std::size_t> quantile_entries(select.aggregates.size(), 0);
+  for (std::size_t i = 0; i < select.aggregates.size(); ++i) {
+    const sql::Aggregate& a = select.aggregates[i];
+    if (IsQuantile(a)) {
+      quantile_entries[i] = program.AddValue(*a.argument);
+      continue;
+    }
     AggregateSpec spec;
     spec.operation = AggregateOperation(a);
-    if (a.argument) spec.entry = program.AddValue(*a.argument);
+    if (a.argument && !CountsRows(a)) spec.entry = program.AddValue(*a.argument);
+    spec_of[i] = specs.size();
     specs.push_back(spec);
   }
   DeviceProgram device_program(engine_, program);
   const std::vector<AggregateValue> values =
-      Aggregate(context, *input.relation, device_program, predicate_entry, specs);
+      specs.empty() ? std::vector<AggregateValue>{}
+                    : Aggregate(context, *input.relation, device_program, predicate_entry, specs);
 
   std::vector<sql::Value> aggregate_values;
-  for (std::size_t a = 0; a < select.aggregates.size(); ++a)
-    aggregate_values.push_back(AggregateResult(select.aggregates[a], values[a]));
+  for (std::size_t i = 0; i < select.aggregates.size(); ++i) {
+    const sql::Aggregate& a = select.aggregates[i];
+    if (IsQuantile(a)) {
+      if (a.type == ValueType::kNull) {
+        aggregate_values.push_back(sql::Value::Null());
+        continue;
+      }
+      const DeviceVector argument =
+          Project(context, *input.relation, device_program, quantile_entries[i]);
+      context.CheckStatus();
+      aggregate_values.push_back(
+          QuantileResult(SelectQuantile(context, View(argument), argument.size, a.quantile)));
+    } else {
+      aggregate_values.push_back(AggregateResult(a, values[spec_of[i]]));
+    }
+  }
   const LeafResolver resolve = [&](const Expr& leaf) -> sql::Value {
     if (leaf.kind == Expr::Kind::kAggregateRef) return aggregate_values.at(leaf.index);
     throw InternalError("unexpected reference in an ungrouped aggregate output");
@@ -192,8 +318,86 @@ QueryResult QueryExecutor::ExecuteUngrouped(const QueryPlan& plan, QueryContext&
   return result;
 }
 
-QueryResult QueryExecutor::ExecuteGrouped(const QueryPlan&, QueryContext&) {
-  throw DeviceLimitError("GROUP BY is not available in this build yet");
+QueryResult QueryExecutor::ExecuteGrouped(const QueryPlan& plan, QueryContext& context) {
+  const sql::BoundSelect& select = *plan.select;
+  RowSet rows = BuildRowSet(plan, context);
+
+  // Device vectors of the group keys, then of the aggregate arguments.
+  std::vector<const Expr*> exprs;
+  for (const Expr& key : select.group_keys) {
+    if (!sql::ContainsKind(key, Expr::Kind::kColumnRef))
+      throw DeviceLimitError("GROUP BY a constant expression is not supported on devices");
+    exprs.push_back(&key);
+  }
+  std::vector<std::optional<std::size_t>> argument_of(select.aggregates.size());
+  for (std::size_t i = 0; i < select.aggregates.size(); ++i) {
+    const sql::Aggregate& a = select.aggregates[i];
+    if (!a.argument || CountsRows(a) || a.type == ValueType::kNull) continue;
+    if (a.argument->type == ValueType::kText)
+      throw DeviceLimitError(std::string(sql::AggregateName(a.function)) +
+                             " of TEXT is not supported on devices");
+    argument_of[i] = exprs.size();
+    exprs.push_back(&*a.argument);
+  }
+  const std::vector<DeviceVector> vectors = rows.Evaluate(context, exprs);
+  context.CheckStatus();
+
+  std::vector<VectorView> keys;
+  for (std::size_t k = 0; k < select.group_keys.size(); ++k)
+    keys.push_back(View(vectors[k]));
+  std::vector<GroupAggregateSpec> specs;
+  for (std::size_t i = 0; i < select.aggregates.size(); ++i) {
+    const sql::Aggregate& a = select.aggregates[i];
+    GroupAggregateSpec spec;
+    if (a.type == ValueType::kNull) {
+      spec.operation = VM_AGG_COUNT;  // placeholder: the result is NULL for every group
+    } else if (IsQuantile(a)) {
+      spec.operation = GROUP_AGG_QUANTILE;
+      spec.quantile = a.quantile;
+    } else {
+      spec.operation = AggregateOperation(a);
+    }
+    if (argument_of[i]) spec.argument = View(vectors[*argument_of[i]]);
+    specs.push_back(spec);
+  }
+  const GroupByResult groups = GroupBy(context, keys, specs, rows.rows());
+  context.CheckStatus();
+
+  std::vector<std::vector<sql::Value>> key_values;
+  for (std::size_t k = 0; k < select.group_keys.size(); ++k)
+    key_values.push_back(
+        ValuesAt(engine_, vectors[k], select.group_keys[k].type, groups.first_positions));
+  std::vector<std::vector<sql::Value>> aggregate_values;
+  for (std::size_t i = 0; i < select.aggregates.size(); ++i) {
+    const sql::Aggregate& a = select.aggregates[i];
+    const GroupAggregateOutput& out = groups.aggregates[i];
+    const std::vector<std::int64_t> counts = DownloadValues<std::int64_t>(engine_, out.counts);
+    const std::vector<std::int64_t> bits = DownloadValues<std::int64_t>(engine_, out.values);
+    std::vector<sql::Value> column;
+    for (RowCount g = 0; g < groups.groups; ++g) {
+      if (a.type == ValueType::kNull) {
+        column.push_back(a.function == AggregateFunction::kCount ? sql::Value::Integer(0)
+                                                                 : sql::Value::Null());
+        continue;
+      }
+      if (IsQuantile(a)) {
+        if (counts[g] == 0) {
+          column.push_back(sql::Value::Null());
+        } else if (a.type == ValueType::kReal) {
+          column.push_back(sql::Value::Real(std::bit_cast<double>(bits[g])));
+        } else {
+          column.push_back(sql::Value::Integer(bits[g]));
+        }
+        continue;
+      }
+      AggregateValue v;
+      v.bits = bits[g];
+      v.count = static_cast<std::uint64_t>(counts[g]);
+      column.push_back(AggregateResult(a, v));
+    }
+    aggregate_values.push_back(std::move(column));
+  }
+  return FinishGroupedRows(select, key_values, aggregate_values, groups.groups);
 }
 
 }  // namespace clq

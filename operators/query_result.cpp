@@ -82,8 +82,9 @@ bool ValuesEqual(const sql::Value& a, const sql::Value& b, double tolerance) {
   return false;
 }
 
-// Orders rows for multiset comparison: NULL first, then numbers, then text.
-int CompareForSort(const sql::Value& a, const sql::Value& b) {
+}  // namespace
+
+int CompareSqlValues(const sql::Value& a, const sql::Value& b) {
   auto rank = [](const sql::Value& v) {
     return v.type == sql::ValueType::kNull ? 0 : v.type == sql::ValueType::kText ? 2 : 1;
   };
@@ -98,12 +99,14 @@ int CompareForSort(const sql::Value& a, const sql::Value& b) {
   return 0;
 }
 
+namespace {
+
 std::vector<RowCount> SortedOrder(const QueryResult& r) {
   std::vector<RowCount> order(r.rows);
   std::iota(order.begin(), order.end(), RowCount{0});
   std::stable_sort(order.begin(), order.end(), [&](RowCount x, RowCount y) {
     for (const ResultColumn& c : r.columns) {
-      const int cmp = CompareForSort(c.ValueAt(x), c.ValueAt(y));
+      const int cmp = CompareSqlValues(c.ValueAt(x), c.ValueAt(y));
       if (cmp != 0) return cmp < 0;
     }
     return false;

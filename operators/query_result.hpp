@@ -42,6 +42,10 @@ struct CompareOptions {
   double real_relative_tolerance = 1e-9;  // |a - b| <= tol * max(|a|, |b|, 1)
 };
 
+// SQLite's ORDER BY order of two values: NULL first, then numbers (compared
+// numerically across INTEGER and REAL), then text (bytewise). Returns <0, 0, >0.
+int CompareSqlValues(const sql::Value& a, const sql::Value& b);
+
 // Empty string when equal; else a description of the first difference
 // ("row 17, column sum: 12 vs 13").
 std::string CompareResults(const QueryResult& expected, const QueryResult& actual,

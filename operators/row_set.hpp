@@ -41,6 +41,12 @@ class RowSet {
   // Row ids of `source` for every row of the set (materialised for ranges and
   // whole tables on demand).
   const RowIds& Ids(std::size_t source);
+  // Moves the row ids of `source` out (materialised first); the set must not
+  // be used afterwards.
+  RowIds TakeIds(std::size_t source) {
+    Ids(source);
+    return std::move(*ids_[source]);
+  }
 
   // Keeps the rows at `positions` (indexes into this set), in that order.
   void Reorder(QueryContext& context, const RowIds& positions);

@@ -1,0 +1,21 @@
+// The last steps of a grouped query on the host: one row of values per group
+// (group keys and aggregates, already reduced on the device) runs through
+// HAVING, the output expressions, DISTINCT, ORDER BY and LIMIT/OFFSET.
+// Groups are few compared with the input rows, so this is host work; the
+// ordering matches SQLite (CompareSqlValues) and is stable.
+#pragma once
+
+#include <vector>
+
+#include "host/sql/bound.hpp"
+#include "operators/query_result.hpp"
+
+namespace clq {
+
+// keys[i][g]: group key i of group g; aggregates[j][g]: aggregate j of group g.
+QueryResult FinishGroupedRows(const sql::BoundSelect& select,
+                              const std::vector<std::vector<sql::Value>>& keys,
+                              const std::vector<std::vector<sql::Value>>& aggregates,
+                              std::size_t groups);
+
+}  // namespace clq
