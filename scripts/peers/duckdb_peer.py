@@ -9,7 +9,8 @@ every query and table size is the one clq ran), or else the thesis suite at
 execute + fetchnumpy() of the whole result (the result lands in host arrays,
 as clq's does; fetchall() when pandas, which fetchnumpy needs for TEXT, is
 missing: the JSON's "fetch" says which), median/min/max over --repeat runs after one warm-up. Tables
-are native DuckDB tables loaded before timing.
+are native DuckDB tables loaded before timing. `SET integer_division = true`
+gives INTEGER / INTEGER clq's (SQLite's) truncating semantics.
 
 When duckdb or numpy is not importable it prints
 {"peer": "duckdb", "status": "skipped", "reason": ...} and exits 0.
@@ -132,6 +133,8 @@ def main():
     args = parser.parse_args()
 
     con = duckdb.connect()
+    # clq follows SQLite: INTEGER / INTEGER truncates; DuckDB's / is REAL by default.
+    con.execute("SET integer_division = true")
     if args.threads:
         con.execute(f"SET threads = {args.threads}")
     results, data = [], None
