@@ -173,9 +173,11 @@ std::string RenderBenchJson(const BenchReport& report) {
       .UInt(kSqliteRowLimit)
       .Key("bytes_formula")
       .String(
-          "bytes_read = sum over (table reference, column) read of rows x width; "
-          "bytes_output = result rows x sum of result column widths (8 per number); "
-          "gbps = (bytes_read + bytes_output) / hot median")
+          "bytes_read = sum over (table reference, column) scanned by a filter, join, "
+          "group key or aggregate of rows x width, plus min(rows, result rows) x width for "
+          "columns only in the output list; bytes_output = result rows x sum of result "
+          "column widths (8 per number, the width for text); gbps = (bytes_read + "
+          "bytes_output) / hot median")
       .Key("sizes")
       .BeginArray();
   for (RowCount n : report.sizes)

@@ -80,21 +80,29 @@ void CollectColumns(const sql::Expr& expr, std::set<std::pair<std::size_t, std::
     CollectColumns(child, out);
 }
 
-// See bench_runner.hpp: rows x width of every (table reference, column) read.
-std::uint64_t BytesRead(const sql::BoundSelect& select) {
-  std::set<std::pair<std::size_t, std::size_t>> columns;
-  if (select.where) CollectColumns(*select.where, columns);
+// See bench_runner.hpp: rows x width of every (table reference, column) a
+// filter, join, grouping or aggregate reads; columns only in the output list
+// are gathered for the result rows alone (at most the table's rows).
+std::uint64_t BytesRead(const sql::BoundSelect& select, RowCount result_rows) {
+  std::set<std::pair<std::size_t, std::size_t>> scanned;
+  if (select.where) CollectColumns(*select.where, scanned);
   for (const sql::Expr& key : select.group_keys)
-    CollectColumns(key, columns);
+    CollectColumns(key, scanned);
   for (const sql::Aggregate& a : select.aggregates)
-    if (a.argument) CollectColumns(*a.argument, columns);
-  if (select.having) CollectColumns(*select.having, columns);
+    if (a.argument) CollectColumns(*a.argument, scanned);
+  if (select.having) CollectColumns(*select.having, scanned);
+  std::set<std::pair<std::size_t, std::size_t>> outputs;
   for (const sql::OutputColumn& output : select.outputs)
-    CollectColumns(output.expr, columns);
+    CollectColumns(output.expr, outputs);
   std::uint64_t bytes = 0;
-  for (const auto& [source, column] : columns) {
+  for (const auto& [source, column] : scanned) {
     const Table& table = *select.from.at(source).table;
     bytes += table.rows() * table.column(column).type().width;
+  }
+  for (const auto& [source, column] : outputs) {
+    if (scanned.contains({source, column})) continue;
+    const Table& table = *select.from.at(source).table;
+    bytes += std::min(table.rows(), result_rows) * table.column(column).type().width;
   }
   return bytes;
 }
@@ -354,10 +362,15 @@ BenchReport RunBench(std::vector<std::unique_ptr<Engine>>& engines, const BenchO
         const sql::BoundSelect& select = bound.select;
         for (const sql::TableRef& ref : select.from)
           c.tables.emplace_back(ref.table->name(), ref.table->rows());
-        c.bytes_read = BytesRead(select);
         QueryResult reference;
         progress.Show(label + ": CPU reference");
         RunCpuReference(select, options, c, reference);
+        // Without a reference answer, assume every row is in the result (an upper bound).
+        RowCount result_rows = c.result_rows;
+        if (!c.reference_error.empty())
+          for (const sql::TableRef& ref : select.from)
+            result_rows = std::max(result_rows, ref.table->rows());
+        c.bytes_read = BytesRead(select, result_rows);
         progress.Show(label + ": SQLite");
         RunSqlite(select, options, data.SqliteFor(query.tenktup2_fraction), c);
         const bool have_reference = c.reference_error.empty();

@@ -15,9 +15,13 @@
 // and never timed.
 //
 // Bytes a query must move (the GB/s column):
-//   bytes_read   = sum over the distinct (table reference, column) pairs the
-//                  query reads of rows(table) x width(column); a self-join
-//                  counts its table once per reference
+//   bytes_read   = sum over the distinct (table reference, column) pairs that
+//                  a filter, join key, group key or aggregate reads of
+//                  rows(table) x width(column), plus, for columns that only
+//                  appear in the output list (SELECT *), min(rows(table),
+//                  result rows) x width(column): they are gathered for the
+//                  result rows alone. A self-join counts its table once per
+//                  reference.
 //   bytes_output = result rows x sum of the result columns' widths (8 bytes
 //                  per INTEGER or REAL value, the text width for TEXT)
 //   GB/s         = (bytes_read + bytes_output) / hot median
