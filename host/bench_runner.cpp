@@ -213,7 +213,7 @@ void RunSqlite(const sql::BoundSelect& select, const BenchOptions& options, Sqli
   Guarded(c.sqlite.status, c.sqlite.error, [&] {
     for (const sql::TableRef& ref : select.from)
       peer.Load(*ref.table);
-    for (std::uint32_t r = 0; r < options.repeat; ++r)
+    for (std::uint32_t r = 0; r < std::min(options.repeat, kSqliteMaxRuns); ++r)
       runs.push_back(TimeMs([&] { peer.Run(c.query.sql); }));
   });
   if (c.sqlite.status == "ok") c.sqlite.time = TimeStats::Of(runs);
@@ -390,6 +390,8 @@ BenchReport RunBench(std::vector<std::unique_ptr<Engine>>& engines, const BenchO
         report.cases.push_back(std::move(c));
       }
     }
+    // The next size uses new tables: free the device memory of these now.
+    for (const auto& engine : engines) engine->tables().Clear();
   }
   return report;
 }

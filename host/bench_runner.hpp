@@ -29,6 +29,12 @@
 // bandwidth (read + write) measured in the same run with a buffer of about the
 // size of the tables (runtime/bandwidth.hpp).
 //
+// Peers, once per query and size, on the host: the CPU reference
+// (ExecuteOnCpu, single-threaded) `repeat` times, and SQLite (in-memory, the
+// same rows loaded untimed before the first run; prepare + step + reading
+// every value) min(repeat, kSqliteMaxRuns) times, skipped ("skipped (size)")
+// when a table it reads has more than kSqliteRowLimit rows.
+//
 // A query the engine cannot run yet (DeviceLimitError "... not available in
 // this build yet") is "unsupported"; any other clq::Error or OpenCL error is
 // recorded with its message; neither stops the run. Blocking; one thread.
@@ -47,6 +53,8 @@ namespace clq {
 inline constexpr double kBenchRealTolerance = 1e-9;
 // SQLite runs only where every table the query reads has at most this many rows.
 inline constexpr RowCount kSqliteRowLimit = 10000000;
+// SQLite is slow (seconds per join at 1M rows): at most this many timed runs.
+inline constexpr std::uint32_t kSqliteMaxRuns = 3;
 
 struct BenchOptions {
   std::string suite = "thesis";
