@@ -331,7 +331,7 @@ BenchReport RunBench(std::vector<std::unique_ptr<Engine>>& engines, const BenchO
   Progress progress(total);
   for (const auto& [n, size_suites] : plan) {
     for (std::size_t d = 0; d < engines.size(); ++d) {
-      progress.Show("copy bandwidth on " + engines[d]->info().name);
+      progress.Show("copy bandwidth on " + engines[d]->info().PairSelector());
       report.devices[d].bandwidth.push_back(MeasureCopy(*engines[d], n, options.repeat));
     }
     SizeData data(n);
@@ -371,13 +371,13 @@ BenchReport RunBench(std::vector<std::unique_ptr<Engine>>& engines, const BenchO
           for (const sql::TableRef& ref : select.from)
             result_rows = std::max(result_rows, ref.table->rows());
         c.bytes_read = BytesRead(select, result_rows);
-        progress.Show(label + ": SQLite");
+        if (options.sqlite_peer) progress.Show(label + ": SQLite");
         RunSqlite(select, options, data.SqliteFor(query.tenktup2_fraction), c);
         const bool have_reference = c.reference_error.empty();
         for (std::size_t d = 0; d < engines.size(); ++d, progress.Step()) {
           DeviceResult r =
               RunOnDevice(*engines[d], d, select, have_reference ? &reference : nullptr, options,
-                          progress, label + " on " + engines[d]->info().name);
+                          progress, label + " on " + engines[d]->info().PairSelector());
           if (r.status == "ok" && r.hot.median_ms > 0) {
             const double bytes = static_cast<double>(c.bytes_read + c.bytes_output);
             r.gbps = bytes / (r.hot.median_ms * 1e6);
@@ -391,7 +391,8 @@ BenchReport RunBench(std::vector<std::unique_ptr<Engine>>& engines, const BenchO
       }
     }
     // The next size uses new tables: free the device memory of these now.
-    for (const auto& engine : engines) engine->tables().Clear();
+    for (const auto& engine : engines)
+      engine->tables().Clear();
   }
   return report;
 }
