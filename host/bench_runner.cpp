@@ -136,6 +136,10 @@ void Guarded(std::string& status, std::string& error, F&& body) {
   } catch (const std::bad_alloc&) {
     status = "error";
     error = "out of host memory";
+  } catch (const std::exception& e) {
+    // A bug in clq for this query; the other queries still run.
+    status = "error";
+    error = std::string("internal error: ") + e.what();
   }
 }
 
