@@ -3,14 +3,18 @@
 
   time_per_row_<device>.png  hot median time per row (ns) against table size
                              N, log-log, one line per query (dashed: cold)
+  query_<query>.png          the same for one query, one line per device/peer
   copy_fraction_<N>.png      GB/s of each query as a fraction of the same
                              device's copy bandwidth, bars per query and device,
                              one figure per size
 
 Several reports (say one per machine) can be given; their devices are told
-apart by name. Queries that are unsupported or failed are left out.
+apart by name. Outputs of scripts/peers/duckdb_peer.py and cupy_peer.py add
+their own series to the time-per-row plots, as do the CPU reference and SQLite
+times of clq's reports with --host-peers. Queries that are unsupported or
+failed are left out.
 
-  python3 scripts/plot_bench.py bench.json [more.json ...] --out plots/
+  python3 scripts/plot_bench.py bench.json [duckdb.json cupy.json ...] --out plots/
 """
 
 import argparse
@@ -25,12 +29,42 @@ def slug(text):
     return re.sub(r"[^A-Za-z0-9]+", "_", text).strip("_")[:60]
 
 
-def load(paths):
+def peer_rows(report):
+    """Rows from a duckdb_peer.py / cupy_peer.py output (no copy fraction)."""
+    rows = []
+    if report.get("status") != "ok":
+        return rows
+    name = report["peer"]
+    if "device" in report:
+        name += " on " + report["device"]["name"]
+    for r in report["results"]:
+        if r.get("status") != "ok":
+            continue
+        hot = r["hot"]["median_ms"] if "hot" in r else r["median_ms"]
+        cold = r["cold"]["median_ms"] if "cold" in r else hot
+        rows.append({"device": name, "query": r["query"], "rows": r["rows"], "hot_ms": hot,
+                     "cold_ms": cold, "copy_fraction": None})
+    return rows
+
+
+def load(paths, with_host_peers):
     """Rows of (device name, query, N, hot ms, cold ms, copy fraction)."""
     rows = []
     for path in paths:
         with open(path) as f:
             report = json.load(f)
+        if "peer" in report:
+            rows += peer_rows(report)
+            continue
+        if with_host_peers:  # the CPU reference and SQLite times of clq's report
+            for case in report["cases"]:
+                for key, name in (("cpu_reference", "clq CPU reference (host)"),
+                                  ("sqlite", "SQLite (host)")):
+                    peer = case["peers"][key]
+                    if peer["status"] == "ok":
+                        t = peer["time"]["median_ms"]
+                        rows.append({"device": name, "query": case["query"], "rows": case["rows"],
+                                     "hot_ms": t, "cold_ms": t, "copy_fraction": None})
         devices = report["devices"]
         for case in report["cases"]:
             for result in case["devices"]:
@@ -48,7 +82,11 @@ def load(paths):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("reports", nargs="+", help="clq bench --format json outputs")
+    parser.add_argument("reports", nargs="+",
+                        help="clq bench --format json outputs and peer outputs "
+                             "(scripts/peers/*_peer.py)")
+    parser.add_argument("--host-peers", action="store_true",
+                        help="also plot the CPU reference and SQLite times of clq's reports")
     parser.add_argument("--out", default="bench_plots", help="folder for the PNGs")
     args = parser.parse_args()
     try:
@@ -57,7 +95,7 @@ def main():
         import matplotlib.pyplot as plt
     except ImportError:
         sys.exit("plot_bench.py needs matplotlib (pip install matplotlib)")
-    rows = load(args.reports)
+    rows = load(args.reports, args.host_peers)
     if not rows:
         sys.exit("no successful measurements in the reports")
     os.makedirs(args.out, exist_ok=True)
@@ -92,9 +130,35 @@ def main():
         plt.close(fig)
         written.append(path)
 
+    by_query = defaultdict(list)
+    for r in rows:
+        by_query[r["query"]].append(r)
+    for query, items in sorted(by_query.items()):
+        fig, ax = plt.subplots(figsize=(8, 5))
+        series = defaultdict(list)
+        for r in items:
+            series[r["device"]].append(r)
+        for i, (device, points) in enumerate(sorted(series.items())):
+            points.sort(key=lambda r: r["rows"])
+            ax.plot([p["rows"] for p in points], [p["hot_ms"] * 1e6 / p["rows"] for p in points],
+                    "o-", color=f"C{i % 10}", label=device)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("rows N of tenktup1")
+        ax.set_ylabel("time per row (ns), hot median")
+        ax.set_title(f"clq bench: {query}, time per row by device and peer", fontsize=9)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7)
+        path = os.path.join(args.out, f"query_{slug(query)}.png")
+        fig.tight_layout()
+        fig.savefig(path, dpi=120)
+        plt.close(fig)
+        written.append(path)
+
     by_size = defaultdict(list)
     for r in rows:
-        by_size[r["rows"]].append(r)
+        if r["copy_fraction"] is not None:  # peers have no copy bandwidth
+            by_size[r["rows"]].append(r)
     for n, items in sorted(by_size.items()):
         queries = sorted({r["query"] for r in items})
         devices = sorted({r["device"] for r in items})

@@ -165,7 +165,7 @@ def main():
         xp = np
         set_to_host(lambda a: a)
         sync = lambda: None  # noqa: E731
-        device = {"name": "numpy on the host CPU"}
+        device = {"name": "the host CPU"}
     else:
         try:
             import cupy as cp
