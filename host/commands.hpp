@@ -12,5 +12,6 @@ void RegisterBandwidthCommand(CLI::App& app);
 void RegisterQueryCommand(CLI::App& app);
 void RegisterGenCommand(CLI::App& app);
 void RegisterImportCommand(CLI::App& app);
+void RegisterBenchCommand(CLI::App& app);
 
 }  // namespace clq

@@ -30,6 +30,7 @@ int main(int argc, char** argv) {
   clq::RegisterQueryCommand(app);
   clq::RegisterGenCommand(app);
   clq::RegisterImportCommand(app);
+  clq::RegisterBenchCommand(app);
 
   try {
     app.parse(argc, argv);

@@ -1,0 +1,124 @@
+// `clq bench`: runs a query suite at one or more sizes on one or more devices
+// and reports hot and cold times, bandwidth against the device's copy
+// bandwidth, speedup over the CPU reference, SQLite's time and whether each
+// device's answer agrees with the CPU reference (host/bench_runner.hpp says
+// what is measured and how). The DuckDB and CuPy peers are standalone scripts
+// (scripts/peers/), run on the same data and SQL.
+#include <memory>
+#include <sstream>
+
+#include "host/bench_report.hpp"
+#include "host/bench_runner.hpp"
+#include "host/bench_suites.hpp"
+#include "host/cli_common.hpp"
+#include "host/commands.hpp"
+#include "host/dataset_options.hpp"
+#include "runtime/errors.hpp"
+
+namespace clq {
+namespace {
+
+struct BenchCommandOptions {
+  std::string devices = "all";
+  bool no_cache = false;
+  std::string rows;  // "N[,N...]"; empty: the suite's defaults
+  std::string suite = "thesis";
+  std::uint32_t repeat = 5;
+  std::string format = "table";
+  std::string out;
+  std::string peers = "cpu,sqlite";
+};
+
+std::vector<std::string> SplitList(const std::string& text) {
+  std::vector<std::string> items;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ','))
+    items.push_back(item);
+  if (!text.empty() && text.back() == ',') items.emplace_back();
+  return items;
+}
+
+std::vector<RowCount> ParseRowList(const std::string& text) {
+  std::vector<RowCount> rows;
+  for (const std::string& item : SplitList(text)) {
+    const RowCount n = ParseRowCount(item, "--rows");
+    if (n == 0) throw InvalidInputError("--rows: a benchmark needs at least 1 row");
+    rows.push_back(n);
+  }
+  if (rows.empty()) throw InvalidInputError("--rows: give at least one row count, e.g. 1M");
+  return rows;
+}
+
+void ParsePeers(const std::string& text, BenchOptions& options) {
+  options.cpu_peer = options.sqlite_peer = false;
+  for (const std::string& peer : SplitList(text)) {
+    if (peer == "cpu") {
+      options.cpu_peer = true;
+    } else if (peer == "sqlite") {
+      options.sqlite_peer = true;
+    } else if (peer == "none") {
+      continue;
+    } else if (peer == "duckdb" || peer == "cupy") {
+      throw InvalidInputError("--peers: " + peer + " runs standalone: python3 scripts/peers/" +
+                              peer + "_peer.py --rows N (prints JSON)");
+    } else {
+      throw InvalidInputError("--peers: unknown peer '" + peer + "' (choose cpu, sqlite, none)");
+    }
+  }
+}
+
+void RunBenchCommand(const BenchCommandOptions& command) {
+  BenchOptions options;
+  options.suite = command.suite;
+  BenchQueries(options.suite, 1000);  // an unknown suite fails before devices start
+  if (!command.rows.empty()) options.rows = ParseRowList(command.rows);
+  options.repeat = command.repeat;
+  ParsePeers(command.peers, options);
+  DeviceOptions device;
+  device.selector = command.devices;
+  device.no_cache = command.no_cache;
+  std::vector<std::unique_ptr<Engine>> engines = OpenEngines(device, true);
+  const BenchReport report = RunBench(engines, options);
+  std::string text;
+  if (command.format == "json") {
+    text = RenderBenchJson(report);
+  } else if (command.format == "csv") {
+    text = RenderBenchCsv(report);
+  } else {
+    text = RenderBenchTable(report);
+  }
+  WriteOutput(command.out, text);
+}
+
+}  // namespace
+
+void RegisterBenchCommand(CLI::App& app) {
+  auto options = std::make_shared<BenchCommandOptions>();
+  CLI::App* command = app.add_subcommand(
+      "bench", "Benchmark a query suite on devices: hot/cold times, GB/s, agreement, peers");
+  command->add_option("--devices,--device,-d", options->devices,
+                      "Devices: all (default), index, platform:device, gpu|cpu|accelerator, "
+                      "name substring; comma-separated");
+  command->add_flag("--no-cache", options->no_cache,
+                    "Build kernels from source, bypassing the program-binary cache");
+  command
+      ->add_option("--rows", options->rows,
+                   "Table sizes N, comma-separated, e.g. 1K,1M (default: thesis 1K,10K,100K,1M; "
+                   "wisconsin 1M)")
+      ->type_name("N[,N...]");
+  command->add_option("--suite", options->suite, "thesis (default), wisconsin or all");
+  command->add_option("--repeat", options->repeat, "Timed runs per measurement (default 5)")
+      ->check(CLI::Range(1, 1000));
+  command->add_option("--format", options->format, "Output format (default table)")
+      ->check(CLI::IsMember({"table", "csv", "json"}));
+  command->add_option("--out,-o", options->out, "Write the report to FILE");
+  command
+      ->add_option("--peers", options->peers,
+                   "Host peers, comma-separated: cpu (CPU reference), sqlite, none (default "
+                   "cpu,sqlite); agreement is always checked against the CPU reference")
+      ->type_name("LIST");
+  command->callback([options] { RunBenchCommand(*options); });
+}
+
+}  // namespace clq

@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""DuckDB peer of `clq bench`: the same generated Wisconsin rows (the exact
+port in wisconsin_data.py, or `clq gen --format csv` files with --csv-dir) and
+the same SQL, timed in DuckDB; prints one JSON object on stdout.
+
+Queries and sizes come from a `clq bench --format json` report (--report, so
+every query and table size is the one clq ran), or else the thesis suite at
+--rows (tenktup2 with 0.6 N rows for the joins, as in clq). A run is
+execute + fetchnumpy() of the whole result (the result lands in host arrays,
+as clq's does; fetchall() when pandas, which fetchnumpy needs for TEXT, is
+missing: the JSON's "fetch" says which), median/min/max over --repeat runs after one warm-up. Tables
+are native DuckDB tables loaded before timing. `SET integer_division = true`
+gives INTEGER / INTEGER clq's (SQLite's) truncating semantics.
+
+When duckdb or numpy is not importable it prints
+{"peer": "duckdb", "status": "skipped", "reason": ...} and exits 0.
+
+  python3 scripts/peers/duckdb_peer.py --rows 1000000 --repeat 5
+  python3 scripts/peers/duckdb_peer.py --report bench.json > duckdb.json
+"""
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+
+def skipped(reason):
+    print(json.dumps({"peer": "duckdb", "status": "skipped", "reason": reason}))
+    sys.exit(0)
+
+
+try:
+    import numpy as np
+except ImportError:
+    skipped("numpy is not importable")
+try:
+    import duckdb
+except ImportError:
+    skipped("duckdb is not importable (pip install duckdb)")
+
+import wisconsin_data as wd  # noqa: E402
+
+try:  # DuckDB's fetchnumpy() needs pandas for TEXT columns
+    import pandas  # noqa: F401
+    FETCH = "fetchnumpy"
+except ImportError:
+    FETCH = "fetchall"
+
+
+def fetch(con, sql):
+    """Runs sql and brings its whole result to the host; returns the row count."""
+    result = con.execute(sql)
+    if FETCH == "fetchnumpy":
+        out = result.fetchnumpy()
+        return len(next(iter(out.values()))) if out else 0
+    return len(result.fetchall())
+
+
+def parse_rows(text):
+    out = []
+    for item in text.split(","):
+        mult = {"K": 1000, "M": 1000000, "G": 1000000000}.get(item[-1:].upper(), 1)
+        out.append(int(item[:-1] if mult > 1 else item) * mult)
+    return out
+
+
+def cases_from_args(args):
+    """[(query id, sql, N, {table: rows})]"""
+    if args.report:
+        with open(args.report) as f:
+            report = json.load(f)
+        return [(c["query"], c["sql"], c["rows"], c.get("tables", {})) for c in report["cases"]]
+    cases = []
+    for n in parse_rows(args.rows):
+        for qid, sql in wd.THESIS_QUERIES:
+            tables = {"tenktup1": n}
+            if "tenktup2" in sql:
+                tables["tenktup2"] = max(1, int(n * wd.THESIS_TENKTUP2_FRACTION))
+            cases.append((qid, sql, n, tables))
+    return cases
+
+
+class Data:
+    """Native DuckDB tables for one N; tenktup2 is a view onto the variant a query needs."""
+
+    def __init__(self, con, n, csv_dir):
+        self.con, self.n, self.csv_dir, self.loaded = con, n, csv_dir, set()
+
+    def _load(self, name, rows, n_of_relation, prefix_of=None):
+        if name in self.loaded:
+            return
+        self.con.execute(f"DROP TABLE IF EXISTS {name}")
+        if self.csv_dir:
+            path = os.path.join(self.csv_dir, f"{name}.csv")
+            self.con.execute(f"CREATE TABLE {name} AS SELECT * FROM read_csv_auto('{path}')")
+        else:
+            columns = wd.table(n_of_relation, np)
+            if rows < n_of_relation:
+                columns = {k: v[:rows] for k, v in columns.items()}
+            self.con.register("source_arrays", columns)
+            self.con.execute(f"CREATE TABLE {name} AS SELECT * FROM source_arrays")
+            self.con.unregister("source_arrays")
+        self.loaded.add(name)
+
+    def prepare(self, tables):
+        n = self.n
+        self._load("tenktup1", n, n)
+        t2 = tables.get("tenktup2", n)
+        variant = "tenktup2_full" if t2 >= n else f"tenktup2_{t2}"
+        if t2 >= n:
+            self._load(variant, n, n)
+        else:
+            self._load(variant, t2, t2)  # a relation of its own, as in clq
+        self.con.execute(f"CREATE OR REPLACE VIEW tenktup2 AS SELECT * FROM {variant}")
+        if "onektup" in tables:
+            self._load("onektup", n // 10, n // 10)
+        if "bprime" in tables:
+            self._load("bprime", n // 10, n)  # the first N/10 rows of the N-row relation
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rows", default="1000000", help="N[,N...] for the thesis suite")
+    parser.add_argument("--report", help="take queries and sizes from a clq bench JSON report")
+    parser.add_argument("--csv-dir", help="load NAME.csv files from `clq gen` instead")
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--threads", type=int, default=0, help="DuckDB threads (0: its default)")
+    args = parser.parse_args()
+
+    con = duckdb.connect()
+    # clq follows SQLite: INTEGER / INTEGER truncates; DuckDB's / is REAL by default.
+    con.execute("SET integer_division = true")
+    if args.threads:
+        con.execute(f"SET threads = {args.threads}")
+    results, data = [], None
+    for qid, sql, n, tables in cases_from_args(args):
+        if data is None or data.n != n:
+            data = Data(con, n, args.csv_dir)
+        record = {"query": qid, "rows": n, "sql": sql}
+        try:
+            data.prepare(tables)
+            fetch(con, sql)  # warm-up
+            runs = []
+            for _ in range(args.repeat):
+                start = time.perf_counter()
+                result_rows = fetch(con, sql)
+                runs.append((time.perf_counter() - start) * 1e3)
+            record.update(status="ok", runs_ms=runs, median_ms=statistics.median(runs),
+                          min_ms=min(runs), max_ms=max(runs), result_rows=result_rows)
+        except Exception as e:  # one failing query must not stop the others
+            record.update(status="error", error=str(e))
+        results.append(record)
+    threads = con.execute("SELECT current_setting('threads')").fetchone()[0]
+    print(json.dumps({"peer": "duckdb", "status": "ok", "version": duckdb.__version__,
+                      "threads": threads, "fetch": FETCH, "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                      "results": results}, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,53 @@
+// The bench suites are data: every query must bind against the Wisconsin
+// catalog, constants must scale with N, and unknown names must be rejected.
+#include "host/bench_suites.hpp"
+
+#include <gtest/gtest.h>
+
+#include "host/sql/binder.hpp"
+#include "host/sql/parser.hpp"
+#include "runtime/errors.hpp"
+#include "wisconsin/dataset.hpp"
+
+namespace clq {
+namespace {
+
+TEST(BenchSuitesTest, EveryQueryBinds) {
+  Catalog catalog;
+  AddWisconsinTables(catalog, 1000);
+  const std::vector<BenchQuery> queries = BenchQueries("all", 1000);
+  EXPECT_EQ(queries.size(), 17u);
+  for (const BenchQuery& q : queries) {
+    EXPECT_NO_THROW(sql::Bind(sql::Parse(q.sql), catalog, q.sql)) << q.id << ": " << q.sql;
+  }
+}
+
+TEST(BenchSuitesTest, WisconsinConstantsScaleWithN) {
+  const std::vector<BenchQuery> at_10k = BenchQueries("wisconsin", 10000);
+  EXPECT_NE(at_10k[0].sql.find("BETWEEN 0 AND 99"), std::string::npos) << at_10k[0].sql;
+  EXPECT_NE(at_10k[1].sql.find("BETWEEN 792 AND 1791"), std::string::npos) << at_10k[1].sql;
+  EXPECT_NE(at_10k[2].sql.find("< 1000"), std::string::npos) << at_10k[2].sql;
+  const std::vector<BenchQuery> at_1m = BenchQueries("wisconsin", 1000000);
+  EXPECT_NE(at_1m[1].sql.find("BETWEEN 79200 AND 179199"), std::string::npos) << at_1m[1].sql;
+}
+
+TEST(BenchSuitesTest, ThesisKeepsConstantsAndUsesSmallerTenktup2) {
+  for (const BenchQuery& q : BenchQueries("thesis", 1000000)) {
+    if (q.id == "L8_selection") {
+      EXPECT_NE(q.sql.find("unique1 < 6000"), std::string::npos);
+    }
+    const bool join = q.id == "L11_join" || q.id == "L13_combined";
+    EXPECT_EQ(q.tenktup2_fraction, join ? 0.6 : 1.0) << q.id;
+  }
+  EXPECT_EQ(Tenktup2Rows(1000, 0.6), 600u);
+  EXPECT_EQ(Tenktup2Rows(1, 0.6), 1u);
+  EXPECT_EQ(Tenktup2Rows(1000, 1.0), 1000u);
+  EXPECT_EQ(DefaultBenchRows("thesis").size(), 4u);
+}
+
+TEST(BenchSuitesTest, UnknownSuiteThrows) {
+  EXPECT_THROW(BenchQueries("tpch", 1000), InvalidInputError);
+}
+
+}  // namespace
+}  // namespace clq
