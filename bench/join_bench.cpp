@@ -36,6 +36,7 @@ struct JoinData {
   TablePtr tenktup1, tenktup2;
   TableRelation r1, r2;
   DeviceVector one_key;  // a 1-row probe, so that a join is (almost) only its build
+  DeviceVector quarter;  // tenktup1.unique1 / 4: every key four times (many-to-one)
 
   JoinData(Engine& e, RowCount n)
       : engine(e),
@@ -44,7 +45,8 @@ struct JoinData {
         tenktup2(Tenktup1(std::max<RowCount>(1, n * 6 / 10))),
         r1(e, tenktup1),
         r2(e, tenktup2),
-        one_key(UploadValues(e, ColumnType::Int32(), std::vector<std::int32_t>{1})) {
+        one_key(UploadValues(e, ColumnType::Int32(), std::vector<std::int32_t>{1})),
+        quarter(UploadValues(e, ColumnType::Int32(), Quarter(tenktup1))) {
     if (r1.tablets().size() != 1 || r2.tablets().size() != 1)
       throw DeviceLimitError("join_bench needs each table in one tablet on this device");
   }
@@ -53,6 +55,15 @@ struct JoinData {
     return {r2.values(kUnique1, 0), cl::Buffer(), ColumnType::Int32(), tenktup2->rows()};
   }
   VectorView OneKey() { return View(one_key); }
+  VectorView Quartered() { return View(quarter); }
+
+  static std::vector<std::int32_t> Quarter(const TablePtr& table) {
+    const auto u1 = table->column(kUnique1).int32s();
+    std::vector<std::int32_t> keys(u1.begin(), u1.end());
+    for (auto& k : keys)
+      k /= 4;
+    return keys;
+  }
 };
 
 JoinData& Data() {
@@ -166,6 +177,29 @@ void BM_HashJoin(benchmark::State& state, bool cuckoo) {
       static_cast<double>(d.rows + d.tenktup2->rows()) / (ms * 1e-3);  // build + probe keys
 }
 
+// Duplicate build keys (always the chained table): tenktup1.unique1 / 4 x
+// tenktup2.unique1, about 0.6 N pairs (N / 4 keys, four rows each, the probe
+// keys below N / 4 match), with and without ordering one probe row's matches.
+void BM_HashJoinDuplicates(benchmark::State& state, bool ordered) {
+  JoinData& d = Data();
+  QueryContext context(d.engine);
+  JoinOptions options;
+  options.ordered_matches = ordered;
+  JoinStats stats;
+  double ms = 0;
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    JoinResult result = HashJoin(context, d.Quartered(), d.Probe(), options, &stats);
+    d.engine.Finish();
+    ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    state.SetIterationTime(ms * 1e-3);
+  }
+  if (stats.method != "chained") state.SkipWithError("expected the chained table");
+  state.counters["pairs"] = static_cast<double>(stats.output_rows);
+  state.counters["keys_per_s"] = static_cast<double>(d.rows + d.tenktup2->rows()) / (ms * 1e-3);
+}
+
 void Register() {
   const RowCount rows = Data().rows;
   const std::string size = rows % 1'000'000 == 0 ? std::to_string(rows / 1'000'000) + "M"
@@ -191,6 +225,24 @@ void Register() {
     add("BM_JoinBuild", BM_JoinBuild);
     add("BM_JoinProbe", BM_JoinProbe);
     add("BM_HashJoin", BM_HashJoin);
+  }
+  for (bool ordered : {true, false}) {
+    benchmark::RegisterBenchmark(
+        (std::string("BM_HashJoinDuplicates/") + (ordered ? "ordered" : "unordered") +
+         "/rows:" + size)
+            .c_str(),
+        [ordered](benchmark::State& s) { BM_HashJoinDuplicates(s, ordered); })
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond)
+        ->Iterations(1)
+        ->Repetitions(10)
+        ->ComputeStatistics(
+            "min",
+            [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); })
+        ->ComputeStatistics(
+            "max",
+            [](const std::vector<double>& v) { return *std::max_element(v.begin(), v.end()); })
+        ->DisplayAggregatesOnly(true);
   }
 }
 

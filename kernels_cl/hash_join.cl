@@ -389,8 +389,9 @@ inline uint hash_join_cuckoo_find(uint key32, __global const ulong* table, uint 
 // function (Alcantara et al.'s chain), and carries on with the evicted word.
 // After max_evictions evictions the word in hand goes to the stash; when the
 // stash is full, HASH_JOIN_FAILED is raised in *flags and the host rebuilds.
-// Trying free slots first cut the insert time on PoCL by half or more: most
-// keys then need no eviction at all at load 0.8.
+// A word that meets its own key raises HASH_JOIN_DUPLICATE; any raised flag
+// stops every work-item early. Trying free slots first cut the insert time on PoCL by half or more:
+// most keys then need no eviction at all at load 0.8.
 KERNEL void hash_join_cuckoo_insert(__global const uchar* keys, uint wide,
                                     __global const uchar* nulls, uint has_nulls, ulong n,
                                     long key_min, __global ulong* table, uint capacity, uint4 seeds,
@@ -404,14 +405,25 @@ KERNEL void hash_join_cuckoo_insert(__global const uchar* keys, uint wide,
     ulong word = ((ulong)key32 << 32) | (uint)i;
     uint next_function = 0;  // whose slot the word in hand takes by eviction
     for (uint step = 0;; ++step) {
+      // Once any work-item has failed or met a duplicate, this build is lost:
+      // stop instead of walking long eviction chains (duplicates make them).
+      if (*(volatile __global uint*)flags != 0) {
+        word = HASH_JOIN_EMPTY;
+        break;
+      }
       const uint in_hand = (uint)(word >> 32);
-      bool placed = false;
-      for (uint f = 0; f < HASH_JOIN_FUNCTIONS && !placed; ++f) {
+      bool placed = false, duplicate = false;
+      for (uint f = 0; f < HASH_JOIN_FUNCTIONS && !placed && !duplicate; ++f) {
         const uint slot = hash_join_cuckoo_slot(in_hand, hash_join_cuckoo_seed(seeds, f), capacity);
-        placed = table[slot] == HASH_JOIN_EMPTY &&
+        const ulong current = table[slot];
+        // The word in hand exists nowhere else: the same key in the table is
+        // another row's, a genuine duplicate.
+        duplicate = current != HASH_JOIN_EMPTY && (uint)(current >> 32) == in_hand;
+        placed = current == HASH_JOIN_EMPTY &&
                  atom_cmpxchg(&table[slot], HASH_JOIN_EMPTY, word) == HASH_JOIN_EMPTY;
       }
-      if (placed) {
+      if (duplicate) atomic_or(flags, HASH_JOIN_DUPLICATE);
+      if (placed || duplicate) {
         word = HASH_JOIN_EMPTY;
         break;
       }

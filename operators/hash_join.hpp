@@ -16,14 +16,21 @@
 //  - "chained": everything else, and the fallback when cuckoo building fails
 //    or finds duplicate keys: a bucket-sorted chained table built with 32-bit
 //    atomics only (kernels hash_join_chain_*), probed count -> scan -> write.
+//    Buckets are sorted by build row (one work-item per bucket up to a tile,
+//    one work-group per larger bucket), which gives the order above.
+//
+// Limits: each side at most 2^31-1 rows (row ids are 32-bit and the cuckoo
+// word keeps the row in 31 bits); the output at most 2^32-1 pairs. The match
+// count is summed in 64 bits before the 32-bit scan, so nothing wraps.
 //
 // Ownership: the returned RowIds own their buffers (from the engine's pool);
 // the inputs are only read. Blocks: waits for a few small reads (build flags,
 // the output size) before allocating the output; the final write is
 // enqueued only.
 //
-// Errors: DeviceLimitError when the output would exceed 2^32-1 pairs or the
-// device's allocation limit; InvalidInputError for non-integer keys.
+// Errors: DeviceLimitError when an input or the output exceeds those limits
+// or the device's allocation limit; InvalidInputError for non-integer keys.
+// Not thread-safe (one thread drives an engine).
 #pragma once
 
 #include <string>

@@ -1,9 +1,14 @@
 // Cuckoo hash join (Alcantara et al. 2009/2011; kernels hash_join_cuckoo_* in
 // kernels_cl/hash_join.cl). Build: words key32 << 32 | row32 inserted by
 // 64-bit atomic exchange, four hash functions, an eviction chain of at most
-// max_evictions, a stash probed linearly; one read of a flag word tells
+// max_evictions, a stash probed linearly. A flag word, read after the insert
+// and again after a check pass (every build row looks itself up), tells
 // success, failure (rebuild with new seeds, at most max_rebuilds times) or
-// duplicate keys (give up: the caller falls back to the chained table).
+// duplicate keys (give up: the caller falls back to the chained table). The
+// insert raises the duplicate flag itself when a word meets its own key, and
+// every work-item stops once a flag is up: without that, duplicate keys made
+// eviction chains run to their limit (3.3 s instead of 94 ms for a 1M-row
+// build with each key four times, PoCL).
 // Probe: one lookup per probe row into a match array and 0/1 counts ->
 // exclusive scan -> write; each probe row has at most one match.
 #include <algorithm>
@@ -87,17 +92,21 @@ std::optional<JoinResult> CuckooJoin(Engine& engine, const VectorView& build,
     insert.setArg(11, table.stash_size);
     insert.setArg(12, flags.get());
     engine.Launch(insert, build_tiles, "join build insert");
-    BindKeys(check, 0, build);
-    check.setArg(5, static_cast<cl_long>(range.min));
-    check.setArg(6, table.words.get());
-    check.setArg(7, table.capacity);
-    check.setArg(8, table.seeds);
-    check.setArg(9, table.stash.get());
-    check.setArg(10, table.stash_size);
-    check.setArg(11, flags.get());
-    engine.Launch(check, build_tiles, "join build check");
     cl_uint flag = 0;
     engine.Download(flags.get(), 0, sizeof(flag), &flag, "join build flags");
+    if ((flag & kDuplicate) == 0 && (flag & kFailed) == 0) {
+      // The insert sees duplicates only when they meet; the check finds all.
+      BindKeys(check, 0, build);
+      check.setArg(5, static_cast<cl_long>(range.min));
+      check.setArg(6, table.words.get());
+      check.setArg(7, table.capacity);
+      check.setArg(8, table.seeds);
+      check.setArg(9, table.stash.get());
+      check.setArg(10, table.stash_size);
+      check.setArg(11, flags.get());
+      engine.Launch(check, build_tiles, "join build check");
+      engine.Download(flags.get(), 0, sizeof(flag), &flag, "join build flags");
+    }
     if ((flag & kDuplicate) != 0) {
       reason = "duplicate build keys";
       return std::nullopt;
