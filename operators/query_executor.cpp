@@ -334,8 +334,9 @@ QueryResult QueryExecutor::ExecuteGrouped(const QueryPlan& plan, QueryContext& c
     const sql::Aggregate& a = select.aggregates[i];
     if (!a.argument || CountsRows(a) || a.type == ValueType::kNull) continue;
     if (a.argument->type == ValueType::kText)
-      throw DeviceLimitError(std::string(sql::AggregateName(a.function)) +
-                             " of TEXT is not supported on devices");
+      throw DeviceLimitError(
+          "TEXT expressions other than comparisons are not supported on devices (" +
+          std::string(sql::AggregateName(a.function)) + " of a CHAR column with GROUP BY)");
     argument_of[i] = exprs.size();
     exprs.push_back(&*a.argument);
   }

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <map>
 
+#include "kernels_cl/vm_shared.h"
 #include "operators/device_program.hpp"
 #include "operators/gather.hpp"
 #include "operators/projection.hpp"
+#include "operators/query_plan.hpp"
 #include "operators/selection.hpp"
 #include "runtime/errors.hpp"
 
@@ -18,7 +20,30 @@ void CollectColumns(const sql::Expr& e, std::vector<std::pair<std::size_t, std::
     if (std::find(out.begin(), out.end(), key) == out.end()) out.push_back(key);
     return;
   }
-  for (const sql::Expr& child : e.children) CollectColumns(child, out);
+  for (const sql::Expr& child : e.children)
+    CollectColumns(child, out);
+}
+
+// Splits expressions into batches that each read at most VM_MAX_SLOTS
+// distinct columns, the most one machine program holds (an expression that
+// alone reads more stays alone, and the compiler reports it).
+std::vector<std::vector<const sql::Expr*>> BatchByColumns(
+    const std::vector<const sql::Expr*>& exprs) {
+  std::vector<std::vector<const sql::Expr*>> batches;
+  std::vector<std::pair<std::size_t, std::size_t>> columns;
+  for (const sql::Expr* e : exprs) {
+    std::vector<std::pair<std::size_t, std::size_t>> with = columns;
+    CollectColumns(*e, with);
+    if (!batches.empty() && with.size() <= VM_MAX_SLOTS) {
+      batches.back().push_back(e);
+      columns = std::move(with);
+    } else {
+      batches.push_back({e});
+      columns.clear();
+      CollectColumns(*e, columns);
+    }
+  }
+  return batches;
 }
 
 RowIds CopyRange(Engine& engine, const RowIds& ids, RowCount begin, RowCount count) {
@@ -100,7 +125,8 @@ void RowSet::Join(QueryContext& context, const RowIds& left_positions, std::size
   rows_ = left_positions.size;
 }
 
-RowSet::Materialized RowSet::Materialize(QueryContext&, const std::vector<const sql::Expr*>& exprs) {
+RowSet::Materialized RowSet::Materialize(QueryContext&,
+                                         const std::vector<const sql::Expr*>& exprs) {
   Materialized result;
   if (whole_table()) {
     result.relation = tables_[start_].get();
@@ -108,7 +134,8 @@ RowSet::Materialized RowSet::Materialize(QueryContext&, const std::vector<const 
     return result;
   }
   std::vector<std::pair<std::size_t, std::size_t>> columns;
-  for (const sql::Expr* e : exprs) CollectColumns(*e, columns);
+  for (const sql::Expr* e : exprs)
+    CollectColumns(*e, columns);
   result.gathered = std::make_unique<VectorRelation>();
   for (const auto& [source, column] : columns) {
     DeviceVector values = GatherColumn(engine_, *tables_.at(source), column, Ids(source));
@@ -128,6 +155,32 @@ RowSet::Materialized RowSet::Materialize(QueryContext&, const std::vector<const 
 }
 
 void RowSet::Filter(QueryContext& context, const sql::Expr& predicate) {
+  // Conjuncts in batches the machine can hold, one filter pass per batch.
+  std::vector<sql::Expr> conjuncts;
+  SplitConjuncts(predicate, conjuncts);
+  std::vector<const sql::Expr*> pointers;
+  for (const sql::Expr& c : conjuncts)
+    pointers.push_back(&c);
+  const auto batches = BatchByColumns(pointers);
+  if (batches.size() > 1) {
+    for (const auto& batch : batches) {
+      sql::Expr all = *batch[0];
+      for (std::size_t i = 1; i < batch.size(); ++i) {
+        sql::Expr both;
+        both.kind = sql::Expr::Kind::kBinary;
+        both.type = sql::ValueType::kInteger;
+        both.binary_op = sql::BinaryOp::kAnd;
+        both.children = {std::move(all), *batch[i]};
+        all = std::move(both);
+      }
+      FilterBatch(context, all);
+    }
+    return;
+  }
+  FilterBatch(context, predicate);
+}
+
+void RowSet::FilterBatch(QueryContext& context, const sql::Expr& predicate) {
   const bool whole = whole_table();
   Materialized input = Materialize(context, {&predicate});
   ExpressionProgram program(input.relation->columns(), input.mapper);
@@ -159,8 +212,8 @@ std::vector<DeviceVector> RowSet::Evaluate(QueryContext& context,
         const RowCount end = std::min(tablets[t].begin + tablets[t].rows, range_begin_ + rows_);
         if (begin >= end) continue;
         engine_.Copy(table.values(e.index, t), (begin - tablets[t].begin) * type.width,
-                     v.values.get(), (begin - range_begin_) * type.width, (end - begin) * type.width,
-                     "column copy");
+                     v.values.get(), (begin - range_begin_) * type.width,
+                     (end - begin) * type.width, "column copy");
       }
       results[i] = std::move(v);
     } else if (e.kind == sql::Expr::Kind::kColumnRef) {
@@ -170,14 +223,17 @@ std::vector<DeviceVector> RowSet::Evaluate(QueryContext& context,
       computed_index.push_back(i);
     }
   }
-  if (computed.empty()) return results;
-  Materialized input = Materialize(context, computed);
-  ExpressionProgram program(input.relation->columns(), input.mapper);
-  std::vector<std::size_t> entries;
-  for (const sql::Expr* e : computed) entries.push_back(program.AddValue(*e));
-  DeviceProgram device_program(engine_, program);
-  for (std::size_t j = 0; j < computed.size(); ++j)
-    results[computed_index[j]] = Project(context, *input.relation, device_program, entries[j]);
+  std::size_t next = 0;
+  for (const auto& batch : BatchByColumns(computed)) {
+    Materialized input = Materialize(context, batch);
+    ExpressionProgram program(input.relation->columns(), input.mapper);
+    std::vector<std::size_t> entries;
+    for (const sql::Expr* e : batch)
+      entries.push_back(program.AddValue(*e));
+    DeviceProgram device_program(engine_, program);
+    for (std::size_t j = 0; j < batch.size(); ++j, ++next)
+      results[computed_index[next]] = Project(context, *input.relation, device_program, entries[j]);
+  }
   return results;
 }
 

@@ -79,6 +79,8 @@ class RowSet {
  private:
   RowCount TableRows(std::size_t source) const { return tables_.at(source)->rows(); }
   RowIds Compose(const RowIds& base, const RowIds& positions);
+  // One filter pass with a predicate the machine can hold.
+  void FilterBatch(QueryContext& context, const sql::Expr& predicate);
 
   Engine& engine_;
   std::vector<std::unique_ptr<TableRelation>> tables_;
