@@ -23,13 +23,14 @@ inline long yardstick_group_max(long value, __local long* scratch) {
   return scratch[0];
 }
 
-// SELECT unique1 + unique2 FROM tenktup1
+// SELECT unique1 + unique2 FROM tenktup1. Both are below 2^30 (Wisconsin
+// keys), so the sum fits 32 bits, as the engine's range analysis proves too.
 KERNEL void yardstick_projection(__global const int* a, __global const int* b, ulong n,
-                                 __global long* out) {
+                                 __global int* out) {
   const ulong start = tile_start();
   for (uint k = 0; k < IPT; ++k) {
     const ulong i = tile_item(start, k);
-    if (i < n) out[i] = (long)a[i] + b[i];
+    if (i < n) out[i] = a[i] + b[i];
   }
 }
 

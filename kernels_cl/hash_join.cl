@@ -415,9 +415,13 @@ KERNEL void hash_join_cuckoo_insert(__global const uchar* keys, uint wide,
       bool placed = false, duplicate = false;
       for (uint f = 0; f < HASH_JOIN_FUNCTIONS && !placed && !duplicate; ++f) {
         const uint slot = hash_join_cuckoo_slot(in_hand, hash_join_cuckoo_seed(seeds, f), capacity);
-        const ulong current = table[slot];
-        // The word in hand exists nowhere else: the same key in the table is
-        // another row's, a genuine duplicate.
+        // Volatile: NVIDIA's L1 is not coherent across SMs, and a plain load
+        // can return a stale copy of a slot, even one still showing the word
+        // in hand before it was evicted (measured: false duplicates on the
+        // H100 with unique keys). The word in hand exists nowhere else, so the
+        // same key read fresh from the table is another row's, a genuine
+        // duplicate.
+        const ulong current = *(volatile __global const ulong*)&table[slot];
         duplicate = current != HASH_JOIN_EMPTY && (uint)(current >> 32) == in_hand;
         placed = current == HASH_JOIN_EMPTY &&
                  atom_cmpxchg(&table[slot], HASH_JOIN_EMPTY, word) == HASH_JOIN_EMPTY;
