@@ -72,6 +72,72 @@ KERNEL void sort_count(__global const uint* perm, ulong n, __global const uchar*
   }
 }
 
+// Numeric keys travel with the positions: sort_load_keys writes the image of
+// each position's key (XOR flip: all ones for DESC; 0 for NULL rows, which
+// the NULL pass orders), and the passes over (key, position) pairs read
+// consecutive memory and extract a digit with one shift.
+KERNEL void sort_load_keys(__global const uint* perm, ulong n, __global const uchar* values,
+                           __global const uchar* nulls, uint has_nulls, uint type, ulong flip,
+                           __global ulong* keys) {
+  const ulong start = tile_start();
+  for (uint k = 0; k < IPT; ++k) {
+    const ulong i = tile_item(start, k);
+    if (i < n) {
+      const uint row = perm[i];
+      keys[i] = has_nulls != 0 && nulls[row] != 0 ? 0 : sort_numeric_key(values, type, row) ^ flip;
+    }
+  }
+}
+
+// sort_count for carried keys: digit counts of this tile by the digit at `shift`.
+KERNEL void sort_count_keys(__global const ulong* keys, ulong n, uint shift,
+                            __global uint* tile_counts, ulong tiles) {
+  __local uint counts[SORT_BUCKETS * WG_SIZE];
+  const uint lid = get_local_id(0);
+  const ulong start = tile_start();
+  uint mine[SORT_BUCKETS];
+  for (uint b = 0; b < SORT_BUCKETS; ++b) mine[b] = 0;
+  for (uint k = 0; k < IPT; ++k) {
+    const ulong i = tile_item(start, k);
+    if (i < n) ++mine[(uint)(keys[i] >> shift) & (SORT_BUCKETS - 1)];
+  }
+  for (uint b = 0; b < SORT_BUCKETS; ++b) counts[b * WG_SIZE + lid] = mine[b];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint b = lid; b < SORT_BUCKETS; b += WG_SIZE) {
+    uint total = 0;
+    for (uint l = 0; l < WG_SIZE; ++l) total += counts[b * WG_SIZE + l];
+    tile_counts[b * tiles + get_group_id(0)] = total;
+  }
+}
+
+// sort_scatter for carried keys: moves each (key, position) pair.
+KERNEL void sort_scatter_keys(__global const ulong* keys, __global const uint* perm, ulong n,
+                              uint shift, __global const uint* tile_offsets, ulong tiles,
+                              __global ulong* keys_out, __global uint* perm_out) {
+  __local uint scratch[WG_SIZE + 1];
+  const uint lid = get_local_id(0);
+  const ulong first = tile_start() + (ulong)lid * IPT;
+  uint offsets[SORT_BUCKETS];
+  for (uint b = 0; b < SORT_BUCKETS; ++b) offsets[b] = 0;
+  for (uint k = 0; k < IPT; ++k) {
+    if (first + k < n) ++offsets[(uint)(keys[first + k] >> shift) & (SORT_BUCKETS - 1)];
+  }
+  for (uint b = 0; b < SORT_BUCKETS; ++b) {
+    uint total;
+    const uint before = work_group_scan_exclusive_uint(offsets[b], scratch, &total);
+    offsets[b] = tile_offsets[b * tiles + get_group_id(0)] + before;
+  }
+  for (uint k = 0; k < IPT; ++k) {
+    const ulong i = first + k;
+    if (i < n) {
+      const ulong key = keys[i];
+      const uint to = offsets[(uint)(key >> shift) & (SORT_BUCKETS - 1)]++;
+      keys_out[to] = key;
+      perm_out[to] = perm[i];
+    }
+  }
+}
+
 // The bits that differ between the numeric keys of non-NULL rows: OR and AND
 // of their order-preserving images into bits[0..1] (low, high word) and
 // bits[2..3], which the host initialises to 0 and ~0. A digit whose bits are

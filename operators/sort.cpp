@@ -117,6 +117,55 @@ class RadixSorter {
     std::swap(current_, other_);
   }
 
+  // Stable passes by the digits of numeric `key` that some row varies in,
+  // with the keys' images carried along (sort_load_keys, sort_count_keys,
+  // sort_scatter_keys): no host round trip between passes.
+  void NumericPasses(const RadixKey& key, std::uint64_t varying) {
+    const std::uint32_t digits = DigitCount(key);
+    bool any = false;
+    for (std::uint32_t digit = 0; digit < digits; ++digit)
+      any |= ((varying >> (digit * SORT_RADIX_BITS)) & (kBuckets - 1)) != 0;
+    if (!any) return;
+    const bool has_nulls = key.nulls() != nullptr;
+    const std::uint64_t all = key.width == 4 ? 0xFFFFFFFFull : ~std::uint64_t{0};
+    DeviceBuffer keys = engine_.pool().Acquire(rows_ * sizeof(cl_ulong), "sort keys");
+    DeviceBuffer keys_out = engine_.pool().Acquire(rows_ * sizeof(cl_ulong), "sort keys");
+    cl::Kernel& load = engine_.kernel("sort_load_keys");
+    load.setArg(0, current_.ids.get());
+    load.setArg(1, static_cast<cl_ulong>(rows_));
+    load.setArg(2, key.values);
+    load.setArg(3, has_nulls ? key.nulls : key.values);
+    load.setArg(4, static_cast<cl_uint>(has_nulls ? 1 : 0));
+    load.setArg(5, static_cast<cl_uint>(key.type));
+    load.setArg(6, static_cast<cl_ulong>(key.descending ? all : 0));
+    load.setArg(7, keys.get());
+    engine_.Launch(load, tiles_, "sort keys");
+    cl::Kernel& count = engine_.kernel("sort_count_keys");
+    cl::Kernel& scatter = engine_.kernel("sort_scatter_keys");
+    for (std::uint32_t digit = 0; digit < digits; ++digit) {
+      if (((varying >> (digit * SORT_RADIX_BITS)) & (kBuckets - 1)) == 0) continue;
+      const auto shift = static_cast<cl_uint>(digit * SORT_RADIX_BITS);
+      count.setArg(0, keys.get());
+      count.setArg(1, static_cast<cl_ulong>(rows_));
+      count.setArg(2, shift);
+      count.setArg(3, counts_.get());
+      count.setArg(4, static_cast<cl_ulong>(tiles_));
+      engine_.Launch(count, tiles_, "sort count");
+      ExclusiveScan(engine_, counts_.get(), kBuckets * tiles_, counts_.get(), nullptr);
+      scatter.setArg(0, keys.get());
+      scatter.setArg(1, current_.ids.get());
+      scatter.setArg(2, static_cast<cl_ulong>(rows_));
+      scatter.setArg(3, shift);
+      scatter.setArg(4, counts_.get());
+      scatter.setArg(5, static_cast<cl_ulong>(tiles_));
+      scatter.setArg(6, keys_out.get());
+      scatter.setArg(7, other_.ids.get());
+      engine_.Launch(scatter, tiles_, "sort pass");
+      std::swap(current_, other_);
+      std::swap(keys, keys_out);
+    }
+  }
+
   RowIds Take() { return std::move(current_); }
 
  private:
@@ -162,11 +211,11 @@ RowIds RadixSortPermutation(Engine& engine, const std::vector<RadixKey>& keys, R
     CLQ_CHECK(key->type <= SORT_TYPE_UINT32, "sort key of an unknown type");
     // Numeric keys: one reduction finds the digits that vary, and only
     // those get passes. CHAR keys: each pass's count kernel tells.
-    const bool text = key->type == SORT_TYPE_CHAR;
-    const std::uint64_t varying = text ? 0 : sorter.VaryingBits(*key);
-    for (std::uint32_t digit = 0; digit < DigitCount(*key); ++digit) {
-      if (text || ((varying >> (digit * SORT_RADIX_BITS)) & (kBuckets - 1)) != 0)
+    if (key->type == SORT_TYPE_CHAR) {
+      for (std::uint32_t digit = 0; digit < DigitCount(*key); ++digit)
         sorter.Pass(*key, SORT_PASS_VALUE, digit);
+    } else {
+      sorter.NumericPasses(*key, sorter.VaryingBits(*key));
     }
     if (key->nulls() != nullptr) sorter.Pass(*key, SORT_PASS_NULL, 0);
   }
