@@ -221,21 +221,25 @@ KERNEL void sort_scatter(__global const uint* perm, ulong n, __global const ucha
 KERNEL void sort_select_histogram(__global const uchar* values, __global const uchar* nulls,
                                   uint has_nulls, uint type, ulong n, ulong flip, ulong prefix,
                                   ulong mask, uint shift, __global uint* histogram) {
-  __local uint counts[SORT_BUCKETS];
+  __local uint counts[SORT_BUCKETS * WG_SIZE];
   const uint lid = get_local_id(0);
-  for (uint b = lid; b < SORT_BUCKETS; b += WG_SIZE) counts[b] = 0;
-  barrier(CLK_LOCAL_MEM_FENCE);
+  uint mine[SORT_BUCKETS];
+  for (uint b = 0; b < SORT_BUCKETS; ++b) mine[b] = 0;
   const ulong start = tile_start();
   for (uint k = 0; k < IPT; ++k) {
     const ulong i = tile_item(start, k);
     if (i < n && (has_nulls == 0 || nulls[i] == 0)) {
       const ulong key = sort_numeric_key(values, type, i) ^ flip;
-      if ((key & mask) == prefix) atomic_inc(&counts[(uint)(key >> shift) & (SORT_BUCKETS - 1)]);
+      if ((key & mask) == prefix) ++mine[(uint)(key >> shift) & (SORT_BUCKETS - 1)];
     }
   }
+  for (uint b = 0; b < SORT_BUCKETS; ++b) counts[b * WG_SIZE + lid] = mine[b];
   barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint b = lid; b < SORT_BUCKETS; b += WG_SIZE)
-    if (counts[b] != 0) atomic_add(&histogram[b], counts[b]);
+  for (uint b = lid; b < SORT_BUCKETS; b += WG_SIZE) {
+    uint total = 0;
+    for (uint l = 0; l < WG_SIZE; ++l) total += counts[b * WG_SIZE + l];
+    if (total != 0) atomic_add(&histogram[b], total);
+  }
 }
 
 // Top-k candidates: flags[i] = 1 where row i sorts no later than the

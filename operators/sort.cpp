@@ -57,6 +57,32 @@ void SetPassArgs(cl::Kernel& kernel, const cl::Buffer& perm, RowCount rows, cons
   kernel.setArg(9, static_cast<cl_uint>(key.descending ? 1 : 0));
 }
 
+// OR and AND of the non-NULL numeric keys' images (sort_key_bits).
+struct KeyBitsResult {
+  std::uint64_t any = 0;
+  std::uint64_t all = ~std::uint64_t{0};
+  std::uint64_t varying() const { return any & ~all; }
+};
+
+KeyBitsResult KeyBits(Engine& engine, const RadixKey& key, RowCount rows) {
+  const bool has_nulls = key.nulls() != nullptr;
+  DeviceBuffer bits = engine.pool().Acquire(4 * sizeof(cl_uint), "sort key bits");
+  const std::array<cl_uint, 4> initial = {0, 0, 0xFFFFFFFFu, 0xFFFFFFFFu};
+  engine.Upload(bits.get(), 0, sizeof(initial), initial.data(), "sort key bits");
+  cl::Kernel& kernel = engine.kernel("sort_key_bits");
+  kernel.setArg(0, key.values);
+  kernel.setArg(1, has_nulls ? key.nulls : key.values);
+  kernel.setArg(2, static_cast<cl_uint>(has_nulls ? 1 : 0));
+  kernel.setArg(3, static_cast<cl_uint>(key.type));
+  kernel.setArg(4, static_cast<cl_ulong>(rows));
+  kernel.setArg(5, bits.get());
+  engine.Launch(kernel, engine.TilesFor(rows), "sort key bits");
+  std::array<cl_uint, 4> words{};
+  engine.Download(bits.get(), 0, sizeof(words), words.data(), "sort key bits");
+  return {words[0] | static_cast<std::uint64_t>(words[1]) << 32,
+          words[2] | static_cast<std::uint64_t>(words[3]) << 32};
+}
+
 class RadixSorter {
  public:
   RadixSorter(Engine& engine, RowCount rows)
@@ -66,8 +92,7 @@ class RadixSorter {
         current_(AllocateRowIds(engine, rows, "sort permutation")),
         other_(AllocateRowIds(engine, rows, "sort permutation")),
         counts_(engine.pool().Acquire(kBuckets * tiles_ * sizeof(cl_uint), "sort digit counts")),
-        varies_(engine.pool().Acquire(sizeof(cl_uint), "sort pass flag")),
-        bits_(engine.pool().Acquire(4 * sizeof(cl_uint), "sort key bits")) {
+        varies_(engine.pool().Acquire(sizeof(cl_uint), "sort pass flag")) {
     cl::Kernel& iota = engine.kernel("gather_iota");
     iota.setArg(0, current_.ids.get());
     iota.setArg(1, static_cast<cl_ulong>(rows));
@@ -75,25 +100,7 @@ class RadixSorter {
     engine.Launch(iota, tiles_, "sort positions");
   }
 
-  // Bits that differ between the key's non-NULL values (numeric keys).
-  std::uint64_t VaryingBits(const RadixKey& key) {
-    const bool has_nulls = key.nulls() != nullptr;
-    const std::array<cl_uint, 4> initial = {0, 0, 0xFFFFFFFFu, 0xFFFFFFFFu};
-    engine_.Upload(bits_.get(), 0, sizeof(initial), initial.data(), "sort key bits");
-    cl::Kernel& kernel = engine_.kernel("sort_key_bits");
-    kernel.setArg(0, key.values);
-    kernel.setArg(1, has_nulls ? key.nulls : key.values);
-    kernel.setArg(2, static_cast<cl_uint>(has_nulls ? 1 : 0));
-    kernel.setArg(3, static_cast<cl_uint>(key.type));
-    kernel.setArg(4, static_cast<cl_ulong>(rows_));
-    kernel.setArg(5, bits_.get());
-    engine_.Launch(kernel, tiles_, "sort key bits");
-    std::array<cl_uint, 4> words{};
-    engine_.Download(bits_.get(), 0, sizeof(words), words.data(), "sort key bits");
-    const std::uint64_t any = words[0] | static_cast<std::uint64_t>(words[1]) << 32;
-    const std::uint64_t all = words[2] | static_cast<std::uint64_t>(words[3]) << 32;
-    return any & ~all;
-  }
+  std::uint64_t VaryingBits(const RadixKey& key) { return KeyBits(engine_, key, rows_).varying(); }
 
   // One stable pass by digit `digit` of `key` (or its NULL flag).
   void Pass(const RadixKey& key, std::uint32_t mode, std::uint32_t digit) {
@@ -176,7 +183,6 @@ class RadixSorter {
   RowIds other_;
   DeviceBuffer counts_;
   DeviceBuffer varies_;
-  DeviceBuffer bits_;
 };
 
 // Inverse of sort_numeric_key.
@@ -250,10 +256,22 @@ std::optional<std::uint64_t> RadixSelect(Engine& engine, const RadixKey& key, Ro
   kernel.setArg(3, static_cast<cl_uint>(key.type));
   kernel.setArg(4, static_cast<cl_ulong>(rows));
   kernel.setArg(5, static_cast<cl_ulong>(flip));
+  // Digits that no non-NULL key varies in are known without a pass; the
+  // first pass run (at the latest the last digit's) counts the candidates.
+  const KeyBitsResult bits = KeyBits(engine, key, rows);
+  const std::uint64_t varying = bits.varying();
+  const std::uint64_t constant = bits.all ^ flip;
   std::uint64_t prefix = 0;
   std::uint64_t mask = 0;
+  bool counted = false;
   for (std::uint32_t shift = key.width * 8; shift > 0;) {
     shift -= SORT_RADIX_BITS;
+    const std::uint64_t digit_mask = static_cast<std::uint64_t>(kBuckets - 1) << shift;
+    if ((varying & digit_mask) == 0 && (counted || shift != 0)) {
+      prefix |= constant & digit_mask;
+      mask |= digit_mask;
+      continue;
+    }
     engine.Fill(histogram.get(), 0, 0, kBuckets * sizeof(cl_uint), "select histogram");
     kernel.setArg(6, static_cast<cl_ulong>(prefix));
     kernel.setArg(7, static_cast<cl_ulong>(mask));
@@ -262,7 +280,8 @@ std::optional<std::uint64_t> RadixSelect(Engine& engine, const RadixKey& key, Ro
     engine.Launch(kernel, engine.TilesFor(rows), "select histogram");
     std::array<cl_uint, kBuckets> counts{};
     engine.Download(histogram.get(), 0, sizeof(counts), counts.data(), "select histogram");
-    if (mask == 0) {
+    if (!counted) {
+      counted = true;
       RowCount count = 0;
       for (cl_uint c : counts)
         count += c;
