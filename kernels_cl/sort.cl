@@ -1,14 +1,17 @@
 // LSD radix sort of row positions by key (operators/sort.cpp) and radix
-// select (SelectKth). A pass sorts a permutation stably by one 4-bit digit of
-// one key: sort_count histograms the digits of each tile, the host scans the
-// digit-major counts [digit][tile], and sort_scatter writes every position to
-// its digit's offset in tile order.
+// select (SelectKth, TopK). A pass sorts a permutation stably by one 4-bit
+// digit: a count kernel histograms the digits of each tile, the host scans the
+// digit-major counts [digit][tile], and a scatter kernel writes every position
+// to its digit's offset, in tile order.
 //
-// Keys map to order-preserving unsigned integers: ints flip the sign bit,
-// doubles flip all bits when negative and the sign bit otherwise (-0.0 first
-// becomes +0.0 so the two tie), CHAR(n) compares bytewise with byte 0 most
-// significant. DESC complements the digit. NULL has its own pass (flag 0 in
-// ASC, so NULL sorts first; complemented in DESC) and value digit 0.
+// Keys map to order-preserving unsigned 64-bit images: ints flip the sign
+// bit, doubles flip all bits when negative and the sign bit otherwise (-0.0
+// first becomes +0.0 so the two tie), CHAR(n) is cut into 8-byte big-endian
+// chunks (zero beyond n), each sorted like a numeric key, last chunk first.
+// DESC complements the image. The images travel with the positions
+// (sort_load_keys, sort_count_keys, sort_scatter_keys); NULL rows have image 0
+// and their own pass by the NULL flag (sort_count_nulls, sort_scatter_nulls:
+// flag 0 in ASC, so NULL sorts first; complemented in DESC).
 
 // The order-preserving unsigned image of numeric value `row`.
 inline ulong sort_numeric_key(__global const uchar* values, uint type, ulong row) {
@@ -20,36 +23,34 @@ inline ulong sort_numeric_key(__global const uchar* values, uint type, ulong row
   return (bits >> 63) != 0 ? ~bits : (bits | 0x8000000000000000UL);
 }
 
-// Digit `p` (4-bit digits counted from the least significant) of key `row`.
-inline uint sort_digit(__global const uchar* values, __global const uchar* nulls, uint has_nulls,
-                       uint type, uint width, uint mode, uint p, uint descending, ulong row) {
-  const bool is_null = has_nulls != 0 && nulls[row] != 0;
-  uint d;
-  if (mode == SORT_PASS_NULL) {
-    d = is_null ? 0 : 1;
-  } else if (is_null) {
-    d = 0;
-  } else if (type == SORT_TYPE_CHAR) {
-    const uint byte = values[row * width + (width - 1 - p / 2)];
-    d = (p & 1) != 0 ? byte >> 4 : byte & 15;
-  } else {
-    d = (uint)(sort_numeric_key(values, type, row) >> (SORT_RADIX_BITS * p)) & (SORT_BUCKETS - 1);
-  }
+// The image of key `row`: numeric, or bytes [offset, offset + 8) of a
+// CHAR(width) value, big-endian, zero past the end.
+inline ulong sort_key_image(__global const uchar* values, uint type, uint width, uint offset,
+                            ulong row) {
+  if (type != SORT_TYPE_CHAR) return sort_numeric_key(values, type, row);
+  ulong image = 0;
+  for (uint b = offset; b < offset + 8; ++b) image = (image << 8) | (b < width ? values[row * width + b] : 0);
+  return image;
+}
+
+// The NULL-flag digit of row `row`: 0 for NULL, 1 otherwise (complemented
+// for DESC).
+inline uint sort_null_digit(__global const uchar* nulls, uint descending, ulong row) {
+  const uint d = nulls[row] != 0 ? 0 : 1;
   return descending != 0 ? SORT_BUCKETS - 1 - d : d;
 }
 
-// Digit counts of this tile into tile_counts[digit * tiles + tile]; raises
+// NULL pass: digit counts of this tile into tile_counts[digit * tiles + tile]; raises
 // *varies when some digit differs from the first position's, so the host can
 // skip passes that would not move anything. Each work-item counts privately
 // (local atomics serialise on PoCL), then work-item b < SORT_BUCKETS adds up
 // bucket b.
-KERNEL void sort_count(__global const uint* perm, ulong n, __global const uchar* values,
-                       __global const uchar* nulls, uint has_nulls, uint type, uint width,
-                       uint mode, uint p, uint descending, __global uint* tile_counts, ulong tiles,
-                       __global uint* varies) {
+KERNEL void sort_count_nulls(__global const uint* perm, ulong n, __global const uchar* nulls,
+                             uint descending, __global uint* tile_counts, ulong tiles,
+                             __global uint* varies) {
   __local uint counts[SORT_BUCKETS * WG_SIZE];
   const uint lid = get_local_id(0);
-  const uint first = sort_digit(values, nulls, has_nulls, type, width, mode, p, descending, perm[0]);
+  const uint first = sort_null_digit(nulls, descending, perm[0]);
   const ulong start = tile_start();
   uint mine[SORT_BUCKETS];
   for (uint b = 0; b < SORT_BUCKETS; ++b) mine[b] = 0;
@@ -57,7 +58,7 @@ KERNEL void sort_count(__global const uint* perm, ulong n, __global const uchar*
   for (uint k = 0; k < IPT; ++k) {
     const ulong i = tile_item(start, k);
     if (i < n) {
-      const uint d = sort_digit(values, nulls, has_nulls, type, width, mode, p, descending, perm[i]);
+      const uint d = sort_null_digit(nulls, descending, perm[i]);
       ++mine[d];
       differs |= d != first;
     }
@@ -77,14 +78,14 @@ KERNEL void sort_count(__global const uint* perm, ulong n, __global const uchar*
 // the NULL pass orders), and the passes over (key, position) pairs read
 // consecutive memory and extract a digit with one shift.
 KERNEL void sort_load_keys(__global const uint* perm, ulong n, __global const uchar* values,
-                           __global const uchar* nulls, uint has_nulls, uint type, ulong flip,
-                           __global ulong* keys) {
+                           __global const uchar* nulls, uint has_nulls, uint type, uint width,
+                           uint offset, ulong flip, __global ulong* keys) {
   const ulong start = tile_start();
   for (uint k = 0; k < IPT; ++k) {
     const ulong i = tile_item(start, k);
     if (i < n) {
       const uint row = perm[i];
-      keys[i] = has_nulls != 0 && nulls[row] != 0 ? 0 : sort_numeric_key(values, type, row) ^ flip;
+      keys[i] = has_nulls != 0 && nulls[row] != 0 ? 0 : sort_key_image(values, type, width, offset, row) ^ flip;
     }
   }
 }
@@ -143,7 +144,8 @@ KERNEL void sort_scatter_keys(__global const ulong* keys, __global const uint* p
 // bits[2..3], which the host initialises to 0 and ~0. A digit whose bits are
 // equal in OR and AND is the same in every row, and its pass is skipped.
 KERNEL void sort_key_bits(__global const uchar* values, __global const uchar* nulls,
-                          uint has_nulls, uint type, ulong n, __global uint* bits) {
+                          uint has_nulls, uint type, uint width, uint offset, ulong n,
+                          __global uint* bits) {
   __local uint words[4];
   const uint lid = get_local_id(0);
   if (lid == 0) {
@@ -159,7 +161,7 @@ KERNEL void sort_key_bits(__global const uchar* values, __global const uchar* nu
   for (uint k = 0; k < IPT; ++k) {
     const ulong i = tile_item(start, k);
     if (i < n && (has_nulls == 0 || nulls[i] == 0)) {
-      const ulong key = sort_numeric_key(values, type, i);
+      const ulong key = sort_key_image(values, type, width, offset, i);
       any |= key;
       all &= key;
     }
@@ -185,10 +187,9 @@ KERNEL void sort_key_bits(__global const uchar* values, __global const uchar* nu
 // tile_start + l * IPT, so (work-item, item) order is input order; a
 // work-group scan per digit gives each work-item its offset among the tile's
 // positions with that digit, added to the scanned tile offset.
-KERNEL void sort_scatter(__global const uint* perm, ulong n, __global const uchar* values,
-                         __global const uchar* nulls, uint has_nulls, uint type, uint width,
-                         uint mode, uint p, uint descending, __global const uint* tile_offsets,
-                         ulong tiles, __global uint* perm_out) {
+KERNEL void sort_scatter_nulls(__global const uint* perm, ulong n, __global const uchar* nulls,
+                               uint descending, __global const uint* tile_offsets, ulong tiles,
+                               __global uint* perm_out) {
   __local uint scratch[WG_SIZE + 1];
   const uint lid = get_local_id(0);
   const ulong first = tile_start() + (ulong)lid * IPT;
@@ -200,7 +201,7 @@ KERNEL void sort_scatter(__global const uint* perm, ulong n, __global const ucha
     const ulong i = first + k;
     if (i < n) {
       rows[k] = perm[i];
-      const uint d = sort_digit(values, nulls, has_nulls, type, width, mode, p, descending, rows[k]);
+      const uint d = sort_null_digit(nulls, descending, rows[k]);
       digits[k] = (uchar)d;
       ++offsets[d];
     }

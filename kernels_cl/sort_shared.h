@@ -18,10 +18,6 @@
 #define SORT_RADIX_BITS 4
 #define SORT_BUCKETS 16
 
-/* Pass kinds: a digit of the key's value, or its NULL flag. */
-#define SORT_PASS_VALUE 0
-#define SORT_PASS_NULL 1
-
 /* Group-by aggregate beyond VM_AGG_*: QUANTILE(argument, q), MEDIAN for
  * q = 0.5 (rank floor(q * (n - 1)) of the group's sorted non-NULL values). */
 #define GROUP_AGG_QUANTILE 16

@@ -35,26 +35,10 @@ RadixKey ToRadixKey(const SortKey& key) {
           key.values.type.width, key.descending};
 }
 
-// Number of 4-bit digits of a key's value.
+// Number of 4-bit digits of a key's image (one 8-byte chunk for CHAR).
 std::uint32_t DigitCount(const RadixKey& key) {
-  if (key.type == SORT_TYPE_CHAR) return key.width * 2;
+  if (key.type == SORT_TYPE_CHAR) return 64 / SORT_RADIX_BITS;
   return key.width * 8 / SORT_RADIX_BITS;
-}
-
-// Sets the arguments sort_count and sort_scatter share (0..9).
-void SetPassArgs(cl::Kernel& kernel, const cl::Buffer& perm, RowCount rows, const RadixKey& key,
-                 std::uint32_t mode, std::uint32_t digit) {
-  const bool has_nulls = key.nulls() != nullptr;
-  kernel.setArg(0, perm);
-  kernel.setArg(1, static_cast<cl_ulong>(rows));
-  kernel.setArg(2, key.values);
-  kernel.setArg(3, has_nulls ? key.nulls : key.values);
-  kernel.setArg(4, static_cast<cl_uint>(has_nulls ? 1 : 0));
-  kernel.setArg(5, static_cast<cl_uint>(key.type));
-  kernel.setArg(6, static_cast<cl_uint>(key.width));
-  kernel.setArg(7, static_cast<cl_uint>(mode));
-  kernel.setArg(8, static_cast<cl_uint>(digit));
-  kernel.setArg(9, static_cast<cl_uint>(key.descending ? 1 : 0));
 }
 
 // OR and AND of the non-NULL numeric keys' images (sort_key_bits).
@@ -64,7 +48,9 @@ struct KeyBitsResult {
   std::uint64_t varying() const { return any & ~all; }
 };
 
-KeyBitsResult KeyBits(Engine& engine, const RadixKey& key, RowCount rows) {
+// `offset`: the first byte of the 8-byte chunk of a CHAR key.
+KeyBitsResult KeyBits(Engine& engine, const RadixKey& key, RowCount rows,
+                      std::uint32_t offset = 0) {
   const bool has_nulls = key.nulls() != nullptr;
   DeviceBuffer bits = engine.pool().Acquire(4 * sizeof(cl_uint), "sort key bits");
   const std::array<cl_uint, 4> initial = {0, 0, 0xFFFFFFFFu, 0xFFFFFFFFu};
@@ -74,8 +60,10 @@ KeyBitsResult KeyBits(Engine& engine, const RadixKey& key, RowCount rows) {
   kernel.setArg(1, has_nulls ? key.nulls : key.values);
   kernel.setArg(2, static_cast<cl_uint>(has_nulls ? 1 : 0));
   kernel.setArg(3, static_cast<cl_uint>(key.type));
-  kernel.setArg(4, static_cast<cl_ulong>(rows));
-  kernel.setArg(5, bits.get());
+  kernel.setArg(4, static_cast<cl_uint>(key.width));
+  kernel.setArg(5, static_cast<cl_uint>(offset));
+  kernel.setArg(6, static_cast<cl_ulong>(rows));
+  kernel.setArg(7, bits.get());
   engine.Launch(kernel, engine.TilesFor(rows), "sort key bits");
   std::array<cl_uint, 4> words{};
   engine.Download(bits.get(), 0, sizeof(words), words.data(), "sort key bits");
@@ -100,41 +88,49 @@ class RadixSorter {
     engine.Launch(iota, tiles_, "sort positions");
   }
 
-  std::uint64_t VaryingBits(const RadixKey& key) { return KeyBits(engine_, key, rows_).varying(); }
-
-  // One stable pass by digit `digit` of `key` (or its NULL flag).
-  void Pass(const RadixKey& key, std::uint32_t mode, std::uint32_t digit) {
+  // The stable pass by the NULL flag of `key` (sort_count_nulls,
+  // sort_scatter_nulls); skipped when all rows or none are NULL.
+  void NullPass(const RadixKey& key) {
+    const auto descending = static_cast<cl_uint>(key.descending ? 1 : 0);
     engine_.Fill(varies_.get(), 0, 0, sizeof(cl_uint), "sort pass flag");
-    cl::Kernel& count = engine_.kernel("sort_count");
-    SetPassArgs(count, current_.ids.get(), rows_, key, mode, digit);
-    count.setArg(10, counts_.get());
-    count.setArg(11, static_cast<cl_ulong>(tiles_));
-    count.setArg(12, varies_.get());
+    cl::Kernel& count = engine_.kernel("sort_count_nulls");
+    count.setArg(0, current_.ids.get());
+    count.setArg(1, static_cast<cl_ulong>(rows_));
+    count.setArg(2, key.nulls);
+    count.setArg(3, descending);
+    count.setArg(4, counts_.get());
+    count.setArg(5, static_cast<cl_ulong>(tiles_));
+    count.setArg(6, varies_.get());
     engine_.Launch(count, tiles_, "sort count");
     cl_uint varies = 0;
     engine_.Download(varies_.get(), 0, sizeof(varies), &varies, "sort pass flag");
-    if (varies == 0) return;  // every row has the same digit: a stable pass moves nothing
+    if (varies == 0) return;  // every row has the same flag: a stable pass moves nothing
     ExclusiveScan(engine_, counts_.get(), kBuckets * tiles_, counts_.get(), nullptr);
-    cl::Kernel& scatter = engine_.kernel("sort_scatter");
-    SetPassArgs(scatter, current_.ids.get(), rows_, key, mode, digit);
-    scatter.setArg(10, counts_.get());
-    scatter.setArg(11, static_cast<cl_ulong>(tiles_));
-    scatter.setArg(12, other_.ids.get());
+    cl::Kernel& scatter = engine_.kernel("sort_scatter_nulls");
+    scatter.setArg(0, current_.ids.get());
+    scatter.setArg(1, static_cast<cl_ulong>(rows_));
+    scatter.setArg(2, key.nulls);
+    scatter.setArg(3, descending);
+    scatter.setArg(4, counts_.get());
+    scatter.setArg(5, static_cast<cl_ulong>(tiles_));
+    scatter.setArg(6, other_.ids.get());
     engine_.Launch(scatter, tiles_, "sort pass");
     std::swap(current_, other_);
   }
 
-  // Stable passes by the digits of numeric `key` that some row varies in,
-  // with the keys' images carried along (sort_load_keys, sort_count_keys,
-  // sort_scatter_keys): no host round trip between passes.
-  void NumericPasses(const RadixKey& key, std::uint64_t varying) {
+  // Stable passes by the digits of `key`'s image (for CHAR the 8-byte chunk
+  // at `offset`) that some row varies in, with the images carried along (sort_load_keys,
+  // sort_count_keys, sort_scatter_keys): no host round trip between passes.
+  void ImagePasses(const RadixKey& key, std::uint32_t offset) {
+    const std::uint64_t varying = KeyBits(engine_, key, rows_, offset).varying();
     const std::uint32_t digits = DigitCount(key);
     bool any = false;
     for (std::uint32_t digit = 0; digit < digits; ++digit)
       any |= ((varying >> (digit * SORT_RADIX_BITS)) & (kBuckets - 1)) != 0;
     if (!any) return;
     const bool has_nulls = key.nulls() != nullptr;
-    const std::uint64_t all = key.width == 4 ? 0xFFFFFFFFull : ~std::uint64_t{0};
+    const std::uint64_t all =
+        key.type != SORT_TYPE_CHAR && key.width == 4 ? 0xFFFFFFFFull : ~std::uint64_t{0};
     DeviceBuffer keys = engine_.pool().Acquire(rows_ * sizeof(cl_ulong), "sort keys");
     DeviceBuffer keys_out = engine_.pool().Acquire(rows_ * sizeof(cl_ulong), "sort keys");
     cl::Kernel& load = engine_.kernel("sort_load_keys");
@@ -144,8 +140,10 @@ class RadixSorter {
     load.setArg(3, has_nulls ? key.nulls : key.values);
     load.setArg(4, static_cast<cl_uint>(has_nulls ? 1 : 0));
     load.setArg(5, static_cast<cl_uint>(key.type));
-    load.setArg(6, static_cast<cl_ulong>(key.descending ? all : 0));
-    load.setArg(7, keys.get());
+    load.setArg(6, static_cast<cl_uint>(key.width));
+    load.setArg(7, static_cast<cl_uint>(offset));
+    load.setArg(8, static_cast<cl_ulong>(key.descending ? all : 0));
+    load.setArg(9, keys.get());
     engine_.Launch(load, tiles_, "sort keys");
     cl::Kernel& count = engine_.kernel("sort_count_keys");
     cl::Kernel& scatter = engine_.kernel("sort_scatter_keys");
@@ -215,15 +213,15 @@ RowIds RadixSortPermutation(Engine& engine, const std::vector<RadixKey>& keys, R
   RadixSorter sorter(engine, rows);
   for (auto key = keys.rbegin(); key != keys.rend(); ++key) {
     CLQ_CHECK(key->type <= SORT_TYPE_UINT32, "sort key of an unknown type");
-    // Numeric keys: one reduction finds the digits that vary, and only
-    // those get passes. CHAR keys: each pass's count kernel tells.
+    // One reduction per image finds the digits that vary; only those get
+    // passes. CHAR(n): 8-byte chunks, the last first.
     if (key->type == SORT_TYPE_CHAR) {
-      for (std::uint32_t digit = 0; digit < DigitCount(*key); ++digit)
-        sorter.Pass(*key, SORT_PASS_VALUE, digit);
+      for (std::uint32_t chunk = (key->width + 7) / 8; chunk-- > 0;)
+        sorter.ImagePasses(*key, chunk * 8);
     } else {
-      sorter.NumericPasses(*key, sorter.VaryingBits(*key));
+      sorter.ImagePasses(*key, 0);
     }
-    if (key->nulls() != nullptr) sorter.Pass(*key, SORT_PASS_NULL, 0);
+    if (key->nulls() != nullptr) sorter.NullPass(*key);
   }
   return sorter.Take();
 }
