@@ -40,6 +40,32 @@ inline uint sort_null_digit(__global const uchar* nulls, uint descending, ulong 
   return descending != 0 ? SORT_BUCKETS - 1 - d : d;
 }
 
+// Turns each work-item's digit counts (offsets[b]) into the positions its
+// first item of digit b goes to: the tile's digit-major counts [b][work-item]
+// in local memory, one exclusive scan over them (each work-item adds 16
+// consecutive entries, then one work-group scan), made relative to the start
+// of each digit in the tile, plus the scanned tile offset of the digit.
+// Every work-item must call it (barriers).
+inline void sort_scatter_offsets(uint* offsets, __local uint* table, __local uint* scratch,
+                                 __global const uint* tile_offsets, ulong tiles) {
+  const uint lid = get_local_id(0);
+  for (uint b = 0; b < SORT_BUCKETS; ++b) table[b * WG_SIZE + lid] = offsets[b];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  uint sum = 0;
+  for (uint e = lid * SORT_BUCKETS; e < (lid + 1) * SORT_BUCKETS; ++e) {
+    const uint v = table[e];
+    table[e] = sum;
+    sum += v;
+  }
+  uint total;
+  const uint before = work_group_scan_exclusive_uint(sum, scratch, &total);
+  for (uint e = lid * SORT_BUCKETS; e < (lid + 1) * SORT_BUCKETS; ++e) table[e] += before;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint b = 0; b < SORT_BUCKETS; ++b)
+    offsets[b] = tile_offsets[b * tiles + get_group_id(0)] + table[b * WG_SIZE + lid] -
+                 table[b * WG_SIZE];
+}
+
 // NULL pass: digit counts of this tile into tile_counts[digit * tiles + tile]; raises
 // *varies when some digit differs from the first position's, so the host can
 // skip passes that would not move anything. Each work-item counts privately
@@ -115,6 +141,7 @@ KERNEL void sort_count_keys(__global const ulong* keys, ulong n, uint shift,
 KERNEL void sort_scatter_keys(__global const ulong* keys, __global const uint* perm, ulong n,
                               uint shift, __global const uint* tile_offsets, ulong tiles,
                               __global ulong* keys_out, __global uint* perm_out) {
+  __local uint table[SORT_BUCKETS * WG_SIZE];
   __local uint scratch[WG_SIZE + 1];
   const uint lid = get_local_id(0);
   const ulong first = tile_start() + (ulong)lid * IPT;
@@ -123,11 +150,7 @@ KERNEL void sort_scatter_keys(__global const ulong* keys, __global const uint* p
   for (uint k = 0; k < IPT; ++k) {
     if (first + k < n) ++offsets[(uint)(keys[first + k] >> shift) & (SORT_BUCKETS - 1)];
   }
-  for (uint b = 0; b < SORT_BUCKETS; ++b) {
-    uint total;
-    const uint before = work_group_scan_exclusive_uint(offsets[b], scratch, &total);
-    offsets[b] = tile_offsets[b * tiles + get_group_id(0)] + before;
-  }
+  sort_scatter_offsets(offsets, table, scratch, tile_offsets, tiles);
   for (uint k = 0; k < IPT; ++k) {
     const ulong i = first + k;
     if (i < n) {
@@ -190,6 +213,7 @@ KERNEL void sort_key_bits(__global const uchar* values, __global const uchar* nu
 KERNEL void sort_scatter_nulls(__global const uint* perm, ulong n, __global const uchar* nulls,
                                uint descending, __global const uint* tile_offsets, ulong tiles,
                                __global uint* perm_out) {
+  __local uint table[SORT_BUCKETS * WG_SIZE];
   __local uint scratch[WG_SIZE + 1];
   const uint lid = get_local_id(0);
   const ulong first = tile_start() + (ulong)lid * IPT;
@@ -206,11 +230,7 @@ KERNEL void sort_scatter_nulls(__global const uint* perm, ulong n, __global cons
       ++offsets[d];
     }
   }
-  for (uint b = 0; b < SORT_BUCKETS; ++b) {
-    uint total;
-    const uint before = work_group_scan_exclusive_uint(offsets[b], scratch, &total);
-    offsets[b] = tile_offsets[b * tiles + get_group_id(0)] + before;
-  }
+  sort_scatter_offsets(offsets, table, scratch, tile_offsets, tiles);
   for (uint k = 0; k < IPT; ++k) {
     if (first + k < n) perm_out[offsets[digits[k]]++] = rows[k];
   }
