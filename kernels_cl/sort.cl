@@ -43,27 +43,28 @@ inline uint sort_null_digit(__global const uchar* nulls, uint descending, ulong 
 // Turns each work-item's digit counts (offsets[b]) into the positions its
 // first item of digit b goes to: the tile's digit-major counts [b][work-item]
 // in local memory, one exclusive scan over them (each work-item adds 16
-// consecutive entries, then one work-group scan), made relative to the start
+// consecutive entries, then one work-group scan; PADDED against bank
+// conflicts), made relative to the start
 // of each digit in the tile, plus the scanned tile offset of the digit.
 // Every work-item must call it (barriers).
 inline void sort_scatter_offsets(uint* offsets, __local uint* table, __local uint* scratch,
                                  __global const uint* tile_offsets, ulong tiles) {
   const uint lid = get_local_id(0);
-  for (uint b = 0; b < SORT_BUCKETS; ++b) table[b * WG_SIZE + lid] = offsets[b];
+  for (uint b = 0; b < SORT_BUCKETS; ++b) table[PADDED(b * WG_SIZE + lid)] = offsets[b];
   barrier(CLK_LOCAL_MEM_FENCE);
   uint sum = 0;
   for (uint e = lid * SORT_BUCKETS; e < (lid + 1) * SORT_BUCKETS; ++e) {
-    const uint v = table[e];
-    table[e] = sum;
+    const uint v = table[PADDED(e)];
+    table[PADDED(e)] = sum;
     sum += v;
   }
   uint total;
   const uint before = work_group_scan_exclusive_uint(sum, scratch, &total);
-  for (uint e = lid * SORT_BUCKETS; e < (lid + 1) * SORT_BUCKETS; ++e) table[e] += before;
+  for (uint e = lid * SORT_BUCKETS; e < (lid + 1) * SORT_BUCKETS; ++e) table[PADDED(e)] += before;
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint b = 0; b < SORT_BUCKETS; ++b)
-    offsets[b] = tile_offsets[b * tiles + get_group_id(0)] + table[b * WG_SIZE + lid] -
-                 table[b * WG_SIZE];
+    offsets[b] = tile_offsets[b * tiles + get_group_id(0)] + table[PADDED(b * WG_SIZE + lid)] -
+                 table[PADDED(b * WG_SIZE)];
 }
 
 // NULL pass: digit counts of this tile into tile_counts[digit * tiles + tile]; raises
@@ -141,7 +142,7 @@ KERNEL void sort_count_keys(__global const ulong* keys, ulong n, uint shift,
 KERNEL void sort_scatter_keys(__global const ulong* keys, __global const uint* perm, ulong n,
                               uint shift, __global const uint* tile_offsets, ulong tiles,
                               __global ulong* keys_out, __global uint* perm_out) {
-  __local uint table[SORT_BUCKETS * WG_SIZE];
+  __local uint table[PADDED(SORT_BUCKETS * WG_SIZE)];
   __local uint scratch[WG_SIZE + 1];
   const uint lid = get_local_id(0);
   const ulong first = tile_start() + (ulong)lid * IPT;
@@ -213,7 +214,7 @@ KERNEL void sort_key_bits(__global const uchar* values, __global const uchar* nu
 KERNEL void sort_scatter_nulls(__global const uint* perm, ulong n, __global const uchar* nulls,
                                uint descending, __global const uint* tile_offsets, ulong tiles,
                                __global uint* perm_out) {
-  __local uint table[SORT_BUCKETS * WG_SIZE];
+  __local uint table[PADDED(SORT_BUCKETS * WG_SIZE)];
   __local uint scratch[WG_SIZE + 1];
   const uint lid = get_local_id(0);
   const ulong first = tile_start() + (ulong)lid * IPT;
