@@ -18,6 +18,7 @@ inline ulong sort_numeric_key(__global const uchar* values, uint type, ulong row
   if (type == SORT_TYPE_INT32) return (ulong)((uint)((__global const int*)values)[row] ^ 0x80000000u);
   if (type == SORT_TYPE_UINT32) return (ulong)((__global const uint*)values)[row];
   ulong bits = ((__global const ulong*)values)[row];
+  if (type == SORT_TYPE_IMAGE) return bits;
   if (type == SORT_TYPE_INT64) return bits ^ 0x8000000000000000UL;
   if (bits == 0x8000000000000000UL) bits = 0;  // -0.0 ties with +0.0
   return (bits >> 63) != 0 ? ~bits : (bits | 0x8000000000000000UL);
@@ -261,6 +262,33 @@ KERNEL void sort_select_histogram(__global const uchar* values, __global const u
     uint total = 0;
     for (uint l = 0; l < WG_SIZE; ++l) total += counts[b * WG_SIZE + l];
     if (total != 0) atomic_add(&histogram[b], total);
+  }
+}
+
+// Radix select narrowing: flags[i] = 1 for the non-NULL values whose image
+// (XOR flip) matches `prefix` under `mask` ...
+KERNEL void sort_select_flags(__global const uchar* values, __global const uchar* nulls,
+                              uint has_nulls, uint type, ulong n, ulong flip, ulong prefix,
+                              ulong mask, __global uint* flags) {
+  const ulong start = tile_start();
+  for (uint k = 0; k < IPT; ++k) {
+    const ulong i = tile_item(start, k);
+    if (i < n) {
+      flags[i] = (has_nulls == 0 || nulls[i] == 0) &&
+                 ((sort_numeric_key(values, type, i) ^ flip) & mask) == prefix;
+    }
+  }
+}
+
+// ... and their images (XOR flip) packed to images[offsets[i]], so the
+// remaining passes read only the candidates.
+KERNEL void sort_select_compact(__global const uchar* values, uint type, ulong n, ulong flip,
+                                __global const uint* flags, __global const uint* offsets,
+                                __global ulong* images) {
+  const ulong start = tile_start();
+  for (uint k = 0; k < IPT; ++k) {
+    const ulong i = tile_item(start, k);
+    if (i < n && flags[i] != 0) images[offsets[i]] = sort_numeric_key(values, type, i) ^ flip;
   }
 }
 

@@ -12,6 +12,8 @@
 #define SORT_TYPE_DOUBLE 2
 #define SORT_TYPE_CHAR 3
 #define SORT_TYPE_UINT32 4
+/* Images already computed (64-bit), as radix select compacts them. */
+#define SORT_TYPE_IMAGE 5
 
 /* Radix digits of 4 bits: a work-item's 16 counters stay in registers and a
  * work-group's counters (16 x WG_SIZE) fit local memory on every device. */

@@ -30,6 +30,9 @@ RowCount QuantileRank(double q, RowCount count) {
 // full sort costs about as much.
 constexpr RowCount kTopKSelectFraction = 8;
 
+// Radix select packs the candidates once they are at most rows / this.
+constexpr RowCount kSelectCompactFraction = 16;
+
 RadixKey ToRadixKey(const SortKey& key) {
   return {key.values.values, key.values.nulls, static_cast<std::uint32_t>(key.values.type.type),
           key.values.type.width, key.descending};
@@ -242,11 +245,50 @@ namespace {
 // nullopt when there are `rank` or fewer; *non_null gets their count. With
 // `quantile`, the rank is floor(quantile * (count - 1)), known after the
 // first pass.
+// The images (XOR flip) of the `count` non-NULL keys matching `prefix`
+// under `mask`, packed (sort_select_flags, ExclusiveScan,
+// sort_select_compact).
+DeviceBuffer CompactCandidates(Engine& engine, const RadixKey& key, RowCount rows,
+                               std::uint64_t flip, std::uint64_t prefix, std::uint64_t mask,
+                               RowCount count) {
+  const bool has_nulls = key.nulls() != nullptr;
+  DeviceBuffer flags = engine.pool().Acquire(rows * sizeof(cl_uint), "select flags");
+  DeviceBuffer offsets = engine.pool().Acquire(rows * sizeof(cl_uint), "select offsets");
+  DeviceBuffer images =
+      engine.pool().Acquire(std::max<RowCount>(count, 1) * sizeof(cl_ulong), "select candidates");
+  cl::Kernel& mark = engine.kernel("sort_select_flags");
+  mark.setArg(0, key.values);
+  mark.setArg(1, has_nulls ? key.nulls : key.values);
+  mark.setArg(2, static_cast<cl_uint>(has_nulls ? 1 : 0));
+  mark.setArg(3, static_cast<cl_uint>(key.type));
+  mark.setArg(4, static_cast<cl_ulong>(rows));
+  mark.setArg(5, static_cast<cl_ulong>(flip));
+  mark.setArg(6, static_cast<cl_ulong>(prefix));
+  mark.setArg(7, static_cast<cl_ulong>(mask));
+  mark.setArg(8, flags.get());
+  engine.Launch(mark, engine.TilesFor(rows), "select compact");
+  ExclusiveScan(engine, flags.get(), rows, offsets.get(), nullptr);
+  cl::Kernel& compact = engine.kernel("sort_select_compact");
+  compact.setArg(0, key.values);
+  compact.setArg(1, static_cast<cl_uint>(key.type));
+  compact.setArg(2, static_cast<cl_ulong>(rows));
+  compact.setArg(3, static_cast<cl_ulong>(flip));
+  compact.setArg(4, flags.get());
+  compact.setArg(5, offsets.get());
+  compact.setArg(6, images.get());
+  engine.Launch(compact, engine.TilesFor(rows), "select compact");
+  return images;
+}
+
 std::optional<std::uint64_t> RadixSelect(Engine& engine, const RadixKey& key, RowCount rows,
                                          std::uint64_t flip, RowCount rank, RowCount* non_null,
                                          std::optional<double> quantile = std::nullopt) {
   const bool has_nulls = key.nulls() != nullptr;
   DeviceBuffer histogram = engine.pool().Acquire(kBuckets * sizeof(cl_uint), "select histogram");
+  // The values the passes read: the key, or once few candidates are left
+  // their images, compacted (Govindaraju et al.: recurse on the bucket).
+  DeviceBuffer images;
+  RowCount candidates = rows;
   cl::Kernel& kernel = engine.kernel("sort_select_histogram");
   kernel.setArg(0, key.values);
   kernel.setArg(1, has_nulls ? key.nulls : key.values);
@@ -275,7 +317,7 @@ std::optional<std::uint64_t> RadixSelect(Engine& engine, const RadixKey& key, Ro
     kernel.setArg(7, static_cast<cl_ulong>(mask));
     kernel.setArg(8, static_cast<cl_uint>(shift));
     kernel.setArg(9, histogram.get());
-    engine.Launch(kernel, engine.TilesFor(rows), "select histogram");
+    engine.Launch(kernel, engine.TilesFor(candidates), "select histogram");
     std::array<cl_uint, kBuckets> counts{};
     engine.Download(histogram.get(), 0, sizeof(counts), counts.data(), "select histogram");
     if (!counted) {
@@ -295,6 +337,15 @@ std::optional<std::uint64_t> RadixSelect(Engine& engine, const RadixKey& key, Ro
     if (bucket == kBuckets) return std::nullopt;  // only in the first pass: too few values
     prefix |= static_cast<std::uint64_t>(bucket) << shift;
     mask |= static_cast<std::uint64_t>(kBuckets - 1) << shift;
+    if (!images.empty() || shift == 0 || counts[bucket] * kSelectCompactFraction > rows) continue;
+    candidates = counts[bucket];
+    images = CompactCandidates(engine, key, rows, flip, prefix, mask, candidates);
+    kernel.setArg(0, images.get());
+    kernel.setArg(1, images.get());
+    kernel.setArg(2, static_cast<cl_uint>(0));
+    kernel.setArg(3, static_cast<cl_uint>(SORT_TYPE_IMAGE));
+    kernel.setArg(4, static_cast<cl_ulong>(candidates));
+    kernel.setArg(5, static_cast<cl_ulong>(0));
   }
   return prefix;
 }
