@@ -15,7 +15,8 @@
 
 // The order-preserving unsigned image of numeric value `row`.
 inline ulong sort_numeric_key(__global const uchar* values, uint type, ulong row) {
-  if (type == SORT_TYPE_INT32) return (ulong)((uint)((__global const int*)values)[row] ^ 0x80000000u);
+  if (type == SORT_TYPE_INT32)
+    return (ulong)((uint)((__global const int*)values)[row] ^ 0x80000000u);
   if (type == SORT_TYPE_UINT32) return (ulong)((__global const uint*)values)[row];
   ulong bits = ((__global const ulong*)values)[row];
   if (type == SORT_TYPE_IMAGE) return bits;
@@ -30,7 +31,8 @@ inline ulong sort_key_image(__global const uchar* values, uint type, uint width,
                             ulong row) {
   if (type != SORT_TYPE_CHAR) return sort_numeric_key(values, type, row);
   ulong image = 0;
-  for (uint b = offset; b < offset + 8; ++b) image = (image << 8) | (b < width ? values[row * width + b] : 0);
+  for (uint b = offset; b < offset + 8; ++b)
+    image = (image << 8) | (b < width ? values[row * width + b] : 0);
   return image;
 }
 
@@ -113,7 +115,8 @@ KERNEL void sort_load_keys(__global const uint* perm, ulong n, __global const uc
     const ulong i = tile_item(start, k);
     if (i < n) {
       const uint row = perm[i];
-      keys[i] = has_nulls != 0 && nulls[row] != 0 ? 0 : sort_key_image(values, type, width, offset, row) ^ flip;
+      const bool is_null = has_nulls != 0 && nulls[row] != 0;
+      keys[i] = is_null ? 0 : sort_key_image(values, type, width, offset, row) ^ flip;
     }
   }
 }
