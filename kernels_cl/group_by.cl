@@ -73,8 +73,10 @@ KERNEL void group_by_chunks(__global const uint* starts, ulong groups, ulong n, 
   const ulong start = tile_start();
   for (uint k = 0; k < IPT; ++k) {
     const ulong g = tile_item(start, k);
-    if (g < groups)
-      chunk_counts[g] = (uint)((group_by_end(starts, (uint)g, groups, n) - starts[g] + chunk - 1) / chunk);
+    if (g < groups) {
+      const ulong rows = group_by_end(starts, (uint)g, groups, n) - starts[g];
+      chunk_counts[g] = (uint)((rows + chunk - 1) / chunk);
+    }
   }
 }
 

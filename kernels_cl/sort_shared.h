@@ -12,15 +12,13 @@
 #define SORT_TYPE_DOUBLE 2
 #define SORT_TYPE_CHAR 3
 #define SORT_TYPE_UINT32 4
+/* Images already computed (64-bit), as radix select compacts them. */
+#define SORT_TYPE_IMAGE 5
 
 /* Radix digits of 4 bits: a work-item's 16 counters stay in registers and a
  * work-group's counters (16 x WG_SIZE) fit local memory on every device. */
 #define SORT_RADIX_BITS 4
 #define SORT_BUCKETS 16
-
-/* Pass kinds: a digit of the key's value, or its NULL flag. */
-#define SORT_PASS_VALUE 0
-#define SORT_PASS_NULL 1
 
 /* Group-by aggregate beyond VM_AGG_*: QUANTILE(argument, q), MEDIAN for
  * q = 0.5 (rank floor(q * (n - 1)) of the group's sorted non-NULL values). */

@@ -30,31 +30,48 @@ RowCount QuantileRank(double q, RowCount count) {
 // full sort costs about as much.
 constexpr RowCount kTopKSelectFraction = 8;
 
+// Radix select packs the candidates once they are at most rows / this.
+constexpr RowCount kSelectCompactFraction = 16;
+
 RadixKey ToRadixKey(const SortKey& key) {
   return {key.values.values, key.values.nulls, static_cast<std::uint32_t>(key.values.type.type),
           key.values.type.width, key.descending};
 }
 
-// Number of 4-bit digits of a key's value.
+// Number of 4-bit digits of a key's image (one 8-byte chunk for CHAR).
 std::uint32_t DigitCount(const RadixKey& key) {
-  if (key.type == SORT_TYPE_CHAR) return key.width * 2;
+  if (key.type == SORT_TYPE_CHAR) return 64 / SORT_RADIX_BITS;
   return key.width * 8 / SORT_RADIX_BITS;
 }
 
-// Sets the arguments sort_count and sort_scatter share (0..9).
-void SetPassArgs(cl::Kernel& kernel, const cl::Buffer& perm, RowCount rows, const RadixKey& key,
-                 std::uint32_t mode, std::uint32_t digit) {
+// OR and AND of the non-NULL numeric keys' images (sort_key_bits).
+struct KeyBitsResult {
+  std::uint64_t any = 0;
+  std::uint64_t all = ~std::uint64_t{0};
+  std::uint64_t varying() const { return any & ~all; }
+};
+
+// `offset`: the first byte of the 8-byte chunk of a CHAR key.
+KeyBitsResult KeyBits(Engine& engine, const RadixKey& key, RowCount rows,
+                      std::uint32_t offset = 0) {
   const bool has_nulls = key.nulls() != nullptr;
-  kernel.setArg(0, perm);
-  kernel.setArg(1, static_cast<cl_ulong>(rows));
-  kernel.setArg(2, key.values);
-  kernel.setArg(3, has_nulls ? key.nulls : key.values);
-  kernel.setArg(4, static_cast<cl_uint>(has_nulls ? 1 : 0));
-  kernel.setArg(5, static_cast<cl_uint>(key.type));
-  kernel.setArg(6, static_cast<cl_uint>(key.width));
-  kernel.setArg(7, static_cast<cl_uint>(mode));
-  kernel.setArg(8, static_cast<cl_uint>(digit));
-  kernel.setArg(9, static_cast<cl_uint>(key.descending ? 1 : 0));
+  DeviceBuffer bits = engine.pool().Acquire(4 * sizeof(cl_uint), "sort key bits");
+  const std::array<cl_uint, 4> initial = {0, 0, 0xFFFFFFFFu, 0xFFFFFFFFu};
+  engine.Upload(bits.get(), 0, sizeof(initial), initial.data(), "sort key bits");
+  cl::Kernel& kernel = engine.kernel("sort_key_bits");
+  kernel.setArg(0, key.values);
+  kernel.setArg(1, has_nulls ? key.nulls : key.values);
+  kernel.setArg(2, static_cast<cl_uint>(has_nulls ? 1 : 0));
+  kernel.setArg(3, static_cast<cl_uint>(key.type));
+  kernel.setArg(4, static_cast<cl_uint>(key.width));
+  kernel.setArg(5, static_cast<cl_uint>(offset));
+  kernel.setArg(6, static_cast<cl_ulong>(rows));
+  kernel.setArg(7, bits.get());
+  engine.Launch(kernel, engine.TilesFor(rows), "sort key bits");
+  std::array<cl_uint, 4> words{};
+  engine.Download(bits.get(), 0, sizeof(words), words.data(), "sort key bits");
+  return {words[0] | static_cast<std::uint64_t>(words[1]) << 32,
+          words[2] | static_cast<std::uint64_t>(words[3]) << 32};
 }
 
 class RadixSorter {
@@ -66,8 +83,7 @@ class RadixSorter {
         current_(AllocateRowIds(engine, rows, "sort permutation")),
         other_(AllocateRowIds(engine, rows, "sort permutation")),
         counts_(engine.pool().Acquire(kBuckets * tiles_ * sizeof(cl_uint), "sort digit counts")),
-        varies_(engine.pool().Acquire(sizeof(cl_uint), "sort pass flag")),
-        bits_(engine.pool().Acquire(4 * sizeof(cl_uint), "sort key bits")) {
+        varies_(engine.pool().Acquire(sizeof(cl_uint), "sort pass flag")) {
     cl::Kernel& iota = engine.kernel("gather_iota");
     iota.setArg(0, current_.ids.get());
     iota.setArg(1, static_cast<cl_ulong>(rows));
@@ -75,46 +91,87 @@ class RadixSorter {
     engine.Launch(iota, tiles_, "sort positions");
   }
 
-  // Bits that differ between the key's non-NULL values (numeric keys).
-  std::uint64_t VaryingBits(const RadixKey& key) {
-    const bool has_nulls = key.nulls() != nullptr;
-    const std::array<cl_uint, 4> initial = {0, 0, 0xFFFFFFFFu, 0xFFFFFFFFu};
-    engine_.Upload(bits_.get(), 0, sizeof(initial), initial.data(), "sort key bits");
-    cl::Kernel& kernel = engine_.kernel("sort_key_bits");
-    kernel.setArg(0, key.values);
-    kernel.setArg(1, has_nulls ? key.nulls : key.values);
-    kernel.setArg(2, static_cast<cl_uint>(has_nulls ? 1 : 0));
-    kernel.setArg(3, static_cast<cl_uint>(key.type));
-    kernel.setArg(4, static_cast<cl_ulong>(rows_));
-    kernel.setArg(5, bits_.get());
-    engine_.Launch(kernel, tiles_, "sort key bits");
-    std::array<cl_uint, 4> words{};
-    engine_.Download(bits_.get(), 0, sizeof(words), words.data(), "sort key bits");
-    const std::uint64_t any = words[0] | static_cast<std::uint64_t>(words[1]) << 32;
-    const std::uint64_t all = words[2] | static_cast<std::uint64_t>(words[3]) << 32;
-    return any & ~all;
-  }
-
-  // One stable pass by digit `digit` of `key` (or its NULL flag).
-  void Pass(const RadixKey& key, std::uint32_t mode, std::uint32_t digit) {
+  // The stable pass by the NULL flag of `key` (sort_count_nulls,
+  // sort_scatter_nulls); skipped when all rows or none are NULL.
+  void NullPass(const RadixKey& key) {
+    const auto descending = static_cast<cl_uint>(key.descending ? 1 : 0);
     engine_.Fill(varies_.get(), 0, 0, sizeof(cl_uint), "sort pass flag");
-    cl::Kernel& count = engine_.kernel("sort_count");
-    SetPassArgs(count, current_.ids.get(), rows_, key, mode, digit);
-    count.setArg(10, counts_.get());
-    count.setArg(11, static_cast<cl_ulong>(tiles_));
-    count.setArg(12, varies_.get());
+    cl::Kernel& count = engine_.kernel("sort_count_nulls");
+    count.setArg(0, current_.ids.get());
+    count.setArg(1, static_cast<cl_ulong>(rows_));
+    count.setArg(2, key.nulls);
+    count.setArg(3, descending);
+    count.setArg(4, counts_.get());
+    count.setArg(5, static_cast<cl_ulong>(tiles_));
+    count.setArg(6, varies_.get());
     engine_.Launch(count, tiles_, "sort count");
     cl_uint varies = 0;
     engine_.Download(varies_.get(), 0, sizeof(varies), &varies, "sort pass flag");
-    if (varies == 0) return;  // every row has the same digit: a stable pass moves nothing
+    if (varies == 0) return;  // every row has the same flag: a stable pass moves nothing
     ExclusiveScan(engine_, counts_.get(), kBuckets * tiles_, counts_.get(), nullptr);
-    cl::Kernel& scatter = engine_.kernel("sort_scatter");
-    SetPassArgs(scatter, current_.ids.get(), rows_, key, mode, digit);
-    scatter.setArg(10, counts_.get());
-    scatter.setArg(11, static_cast<cl_ulong>(tiles_));
-    scatter.setArg(12, other_.ids.get());
+    cl::Kernel& scatter = engine_.kernel("sort_scatter_nulls");
+    scatter.setArg(0, current_.ids.get());
+    scatter.setArg(1, static_cast<cl_ulong>(rows_));
+    scatter.setArg(2, key.nulls);
+    scatter.setArg(3, descending);
+    scatter.setArg(4, counts_.get());
+    scatter.setArg(5, static_cast<cl_ulong>(tiles_));
+    scatter.setArg(6, other_.ids.get());
     engine_.Launch(scatter, tiles_, "sort pass");
     std::swap(current_, other_);
+  }
+
+  // Stable passes by the digits of `key`'s image (for CHAR the 8-byte chunk
+  // at `offset`) that some row varies in, with the images carried along (sort_load_keys,
+  // sort_count_keys, sort_scatter_keys): no host round trip between passes.
+  void ImagePasses(const RadixKey& key, std::uint32_t offset) {
+    const std::uint64_t varying = KeyBits(engine_, key, rows_, offset).varying();
+    const std::uint32_t digits = DigitCount(key);
+    bool any = false;
+    for (std::uint32_t digit = 0; digit < digits; ++digit)
+      any |= ((varying >> (digit * SORT_RADIX_BITS)) & (kBuckets - 1)) != 0;
+    if (!any) return;
+    const bool has_nulls = key.nulls() != nullptr;
+    const std::uint64_t all =
+        key.type != SORT_TYPE_CHAR && key.width == 4 ? 0xFFFFFFFFull : ~std::uint64_t{0};
+    DeviceBuffer keys = engine_.pool().Acquire(rows_ * sizeof(cl_ulong), "sort keys");
+    DeviceBuffer keys_out = engine_.pool().Acquire(rows_ * sizeof(cl_ulong), "sort keys");
+    cl::Kernel& load = engine_.kernel("sort_load_keys");
+    load.setArg(0, current_.ids.get());
+    load.setArg(1, static_cast<cl_ulong>(rows_));
+    load.setArg(2, key.values);
+    load.setArg(3, has_nulls ? key.nulls : key.values);
+    load.setArg(4, static_cast<cl_uint>(has_nulls ? 1 : 0));
+    load.setArg(5, static_cast<cl_uint>(key.type));
+    load.setArg(6, static_cast<cl_uint>(key.width));
+    load.setArg(7, static_cast<cl_uint>(offset));
+    load.setArg(8, static_cast<cl_ulong>(key.descending ? all : 0));
+    load.setArg(9, keys.get());
+    engine_.Launch(load, tiles_, "sort keys");
+    cl::Kernel& count = engine_.kernel("sort_count_keys");
+    cl::Kernel& scatter = engine_.kernel("sort_scatter_keys");
+    for (std::uint32_t digit = 0; digit < digits; ++digit) {
+      if (((varying >> (digit * SORT_RADIX_BITS)) & (kBuckets - 1)) == 0) continue;
+      const auto shift = static_cast<cl_uint>(digit * SORT_RADIX_BITS);
+      count.setArg(0, keys.get());
+      count.setArg(1, static_cast<cl_ulong>(rows_));
+      count.setArg(2, shift);
+      count.setArg(3, counts_.get());
+      count.setArg(4, static_cast<cl_ulong>(tiles_));
+      engine_.Launch(count, tiles_, "sort count");
+      ExclusiveScan(engine_, counts_.get(), kBuckets * tiles_, counts_.get(), nullptr);
+      scatter.setArg(0, keys.get());
+      scatter.setArg(1, current_.ids.get());
+      scatter.setArg(2, static_cast<cl_ulong>(rows_));
+      scatter.setArg(3, shift);
+      scatter.setArg(4, counts_.get());
+      scatter.setArg(5, static_cast<cl_ulong>(tiles_));
+      scatter.setArg(6, keys_out.get());
+      scatter.setArg(7, other_.ids.get());
+      engine_.Launch(scatter, tiles_, "sort pass");
+      std::swap(current_, other_);
+      std::swap(keys, keys_out);
+    }
   }
 
   RowIds Take() { return std::move(current_); }
@@ -127,7 +184,6 @@ class RadixSorter {
   RowIds other_;
   DeviceBuffer counts_;
   DeviceBuffer varies_;
-  DeviceBuffer bits_;
 };
 
 // Inverse of sort_numeric_key.
@@ -160,15 +216,15 @@ RowIds RadixSortPermutation(Engine& engine, const std::vector<RadixKey>& keys, R
   RadixSorter sorter(engine, rows);
   for (auto key = keys.rbegin(); key != keys.rend(); ++key) {
     CLQ_CHECK(key->type <= SORT_TYPE_UINT32, "sort key of an unknown type");
-    // Numeric keys: one reduction finds the digits that vary, and only
-    // those get passes. CHAR keys: each pass's count kernel tells.
-    const bool text = key->type == SORT_TYPE_CHAR;
-    const std::uint64_t varying = text ? 0 : sorter.VaryingBits(*key);
-    for (std::uint32_t digit = 0; digit < DigitCount(*key); ++digit) {
-      if (text || ((varying >> (digit * SORT_RADIX_BITS)) & (kBuckets - 1)) != 0)
-        sorter.Pass(*key, SORT_PASS_VALUE, digit);
+    // One reduction per image finds the digits that vary; only those get
+    // passes. CHAR(n): 8-byte chunks, the last first.
+    if (key->type == SORT_TYPE_CHAR) {
+      for (std::uint32_t chunk = (key->width + 7) / 8; chunk-- > 0;)
+        sorter.ImagePasses(*key, chunk * 8);
+    } else {
+      sorter.ImagePasses(*key, 0);
     }
-    if (key->nulls() != nullptr) sorter.Pass(*key, SORT_PASS_NULL, 0);
+    if (key->nulls() != nullptr) sorter.NullPass(*key);
   }
   return sorter.Take();
 }
@@ -189,11 +245,50 @@ namespace {
 // nullopt when there are `rank` or fewer; *non_null gets their count. With
 // `quantile`, the rank is floor(quantile * (count - 1)), known after the
 // first pass.
+// The images (XOR flip) of the `count` non-NULL keys matching `prefix`
+// under `mask`, packed (sort_select_flags, ExclusiveScan,
+// sort_select_compact).
+DeviceBuffer CompactCandidates(Engine& engine, const RadixKey& key, RowCount rows,
+                               std::uint64_t flip, std::uint64_t prefix, std::uint64_t mask,
+                               RowCount count) {
+  const bool has_nulls = key.nulls() != nullptr;
+  DeviceBuffer flags = engine.pool().Acquire(rows * sizeof(cl_uint), "select flags");
+  DeviceBuffer offsets = engine.pool().Acquire(rows * sizeof(cl_uint), "select offsets");
+  DeviceBuffer images =
+      engine.pool().Acquire(std::max<RowCount>(count, 1) * sizeof(cl_ulong), "select candidates");
+  cl::Kernel& mark = engine.kernel("sort_select_flags");
+  mark.setArg(0, key.values);
+  mark.setArg(1, has_nulls ? key.nulls : key.values);
+  mark.setArg(2, static_cast<cl_uint>(has_nulls ? 1 : 0));
+  mark.setArg(3, static_cast<cl_uint>(key.type));
+  mark.setArg(4, static_cast<cl_ulong>(rows));
+  mark.setArg(5, static_cast<cl_ulong>(flip));
+  mark.setArg(6, static_cast<cl_ulong>(prefix));
+  mark.setArg(7, static_cast<cl_ulong>(mask));
+  mark.setArg(8, flags.get());
+  engine.Launch(mark, engine.TilesFor(rows), "select compact");
+  ExclusiveScan(engine, flags.get(), rows, offsets.get(), nullptr);
+  cl::Kernel& compact = engine.kernel("sort_select_compact");
+  compact.setArg(0, key.values);
+  compact.setArg(1, static_cast<cl_uint>(key.type));
+  compact.setArg(2, static_cast<cl_ulong>(rows));
+  compact.setArg(3, static_cast<cl_ulong>(flip));
+  compact.setArg(4, flags.get());
+  compact.setArg(5, offsets.get());
+  compact.setArg(6, images.get());
+  engine.Launch(compact, engine.TilesFor(rows), "select compact");
+  return images;
+}
+
 std::optional<std::uint64_t> RadixSelect(Engine& engine, const RadixKey& key, RowCount rows,
                                          std::uint64_t flip, RowCount rank, RowCount* non_null,
                                          std::optional<double> quantile = std::nullopt) {
   const bool has_nulls = key.nulls() != nullptr;
   DeviceBuffer histogram = engine.pool().Acquire(kBuckets * sizeof(cl_uint), "select histogram");
+  // The values the passes read: the key, or once few candidates are left
+  // their images, compacted (Govindaraju et al.: recurse on the bucket).
+  DeviceBuffer images;
+  RowCount candidates = rows;
   cl::Kernel& kernel = engine.kernel("sort_select_histogram");
   kernel.setArg(0, key.values);
   kernel.setArg(1, has_nulls ? key.nulls : key.values);
@@ -201,19 +296,32 @@ std::optional<std::uint64_t> RadixSelect(Engine& engine, const RadixKey& key, Ro
   kernel.setArg(3, static_cast<cl_uint>(key.type));
   kernel.setArg(4, static_cast<cl_ulong>(rows));
   kernel.setArg(5, static_cast<cl_ulong>(flip));
+  // Digits that no non-NULL key varies in are known without a pass; the
+  // first pass run (at the latest the last digit's) counts the candidates.
+  const KeyBitsResult bits = KeyBits(engine, key, rows);
+  const std::uint64_t varying = bits.varying();
+  const std::uint64_t constant = bits.all ^ flip;
   std::uint64_t prefix = 0;
   std::uint64_t mask = 0;
+  bool counted = false;
   for (std::uint32_t shift = key.width * 8; shift > 0;) {
     shift -= SORT_RADIX_BITS;
+    const std::uint64_t digit_mask = static_cast<std::uint64_t>(kBuckets - 1) << shift;
+    if ((varying & digit_mask) == 0 && (counted || shift != 0)) {
+      prefix |= constant & digit_mask;
+      mask |= digit_mask;
+      continue;
+    }
     engine.Fill(histogram.get(), 0, 0, kBuckets * sizeof(cl_uint), "select histogram");
     kernel.setArg(6, static_cast<cl_ulong>(prefix));
     kernel.setArg(7, static_cast<cl_ulong>(mask));
     kernel.setArg(8, static_cast<cl_uint>(shift));
     kernel.setArg(9, histogram.get());
-    engine.Launch(kernel, engine.TilesFor(rows), "select histogram");
+    engine.Launch(kernel, engine.TilesFor(candidates), "select histogram");
     std::array<cl_uint, kBuckets> counts{};
     engine.Download(histogram.get(), 0, sizeof(counts), counts.data(), "select histogram");
-    if (mask == 0) {
+    if (!counted) {
+      counted = true;
       RowCount count = 0;
       for (cl_uint c : counts)
         count += c;
@@ -229,6 +337,15 @@ std::optional<std::uint64_t> RadixSelect(Engine& engine, const RadixKey& key, Ro
     if (bucket == kBuckets) return std::nullopt;  // only in the first pass: too few values
     prefix |= static_cast<std::uint64_t>(bucket) << shift;
     mask |= static_cast<std::uint64_t>(kBuckets - 1) << shift;
+    if (!images.empty() || shift == 0 || counts[bucket] * kSelectCompactFraction > rows) continue;
+    candidates = counts[bucket];
+    images = CompactCandidates(engine, key, rows, flip, prefix, mask, candidates);
+    kernel.setArg(0, images.get());
+    kernel.setArg(1, images.get());
+    kernel.setArg(2, static_cast<cl_uint>(0));
+    kernel.setArg(3, static_cast<cl_uint>(SORT_TYPE_IMAGE));
+    kernel.setArg(4, static_cast<cl_ulong>(candidates));
+    kernel.setArg(5, static_cast<cl_ulong>(0));
   }
   return prefix;
 }

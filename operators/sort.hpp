@@ -1,15 +1,20 @@
 // ORDER BY permutations, top-k and k-th element selection on the device.
 //
-// SortPermutation is an LSD radix sort (kernels sort_count and sort_scatter in
-// kernels_cl/sort.cl, ExclusiveScan between them) of row positions by 4-bit
-// digits of order-preserving unsigned images of the keys, from the last key's
-// least significant digit to the first key's most significant, so the result
-// is stable. Passes whose digit is the same for every row are skipped: for
-// numeric keys one reduction per key (sort_key_bits: OR and AND of the keys)
-// names the digits that vary; for CHAR keys each pass's count kernel raises a
-// flag the host reads. SelectKth is a radix select (Govindaraju et al.
-// 2004): a histogram of one digit of the candidates per pass
-// (sort_select_histogram), keeping the bucket that holds rank k.
+// SortPermutation is a stable LSD radix sort of row positions by 4-bit digits
+// of order-preserving unsigned 64-bit images of the keys (kernels_cl/sort.cl),
+// from the last key's least significant digit to the first key's most
+// significant. Per key (per 8-byte chunk of a CHAR key, last chunk first):
+// sort_key_bits ORs and ANDs the images, so only digits some row varies in
+// get a pass; sort_load_keys writes the images in the current order; each
+// pass is sort_count_keys (digit counts per tile), ExclusiveScan of the
+// digit-major counts, sort_scatter_keys (moves image and position). A key
+// with NULLs then gets a pass by its NULL flag (sort_count_nulls,
+// sort_scatter_nulls). 4-bit digits keep a work-item's counters in registers
+// and a work-group's (16 x WG_SIZE) in local memory on every device.
+//
+// SelectKth is a radix select (Govindaraju et al. 2004): a histogram of one
+// digit of the candidates per pass (sort_select_histogram), keeping the bucket
+// that holds rank k; digits no value varies in need no pass.
 //
 // Results are owned by the caller (pool buffers). The keys' buffers must live
 // until the call returns. Every function blocks (it reads small counts back).

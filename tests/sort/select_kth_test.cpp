@@ -79,3 +79,38 @@ CLQ_INSTANTIATE_DEVICE_TESTS(SelectKthTest);
 
 }  // namespace
 }  // namespace clq
+
+namespace clq {
+namespace {
+
+class SelectKthEdgeTest : public testing::DeviceTest {};
+
+// Every digit constant (one value), and no non-NULL value at all.
+TEST_P(SelectKthEdgeTest, AllEqualAndAllNull) {
+  Engine& e = engine();
+  QueryContext context(e);
+  const RowCount rows = e.tuning().tile_size() + 1;
+  for (const ColumnType& type : {ColumnType::Int32(), ColumnType::Int64(), ColumnType::Double()}) {
+    HostColumn c;
+    c.type = type;
+    c.i32.assign(rows, -5);
+    c.i64.assign(rows, -5);
+    c.f64.assign(rows, -5.0);
+    DeviceVector v = Upload(e, c, rows);
+    for (RowCount k : {RowCount{0}, rows / 2, rows - 1}) {
+      const std::optional<NumericValue> got = SelectKth(context, View(v), rows, k);
+      ASSERT_TRUE(got.has_value()) << type.ToString();
+      EXPECT_EQ(got->is_real ? got->real : static_cast<double>(got->integer), -5.0);
+    }
+    EXPECT_FALSE(SelectKth(context, View(v), rows, rows).has_value());
+    c.nulls.assign(rows, 1);
+    DeviceVector nulls = Upload(e, c, rows);
+    EXPECT_FALSE(SelectKth(context, View(nulls), rows, 0).has_value()) << type.ToString();
+    EXPECT_FALSE(SelectQuantile(context, View(nulls), rows, 0.5).has_value()) << type.ToString();
+  }
+}
+
+CLQ_INSTANTIATE_DEVICE_TESTS(SelectKthEdgeTest);
+
+}  // namespace
+}  // namespace clq

@@ -57,7 +57,7 @@ class SortTest : public testing::DeviceTest {
 TEST_P(SortTest, EveryTypeAscendingAndDescendingAtEverySize) {
   std::mt19937_64 rng(11);
   const ColumnType types[] = {ColumnType::Int32(), ColumnType::Int64(), ColumnType::Double(),
-                              ColumnType::Char(3)};
+                              ColumnType::Char(3), ColumnType::Char(11)};
   for (RowCount rows : Sizes()) {
     for (const ColumnType& type : types) {
       for (double null_rate : {0.0, 0.2}) {
@@ -73,11 +73,11 @@ TEST_P(SortTest, EveryTypeAscendingAndDescendingAtEverySize) {
 TEST_P(SortTest, SeveralKeysMixedDirections) {
   std::mt19937_64 rng(12);
   for (RowCount rows : Sizes()) {
-    const HostColumn a = RandomColumn(ColumnType::Char(5), rows, 6, 0.1, rng);
+    const HostColumn a = RandomColumn(ColumnType::Char(17), rows, 6, 0.1, rng);
     const HostColumn b = RandomColumn(ColumnType::Double(), rows, 5, 0.1, rng);
     const HostColumn c = RandomColumn(ColumnType::Int64(), rows, 50, 0.0, rng);
-    Check({a, b, c}, {false, true, false}, rows, "CHAR(5) ASC, DOUBLE DESC, INT64 ASC");
-    Check({c, a}, {true, true}, rows, "INT64 DESC, CHAR(5) DESC");
+    Check({a, b, c}, {false, true, false}, rows, "CHAR(17) ASC, DOUBLE DESC, INT64 ASC");
+    Check({c, a}, {true, true}, rows, "INT64 DESC, CHAR(17) DESC");
   }
 }
 
