@@ -48,7 +48,10 @@ void AddDatasetOptions(CLI::App& command, DatasetOptions& options) {
       .add_option("--table", options.table_files,
                   "Also register a table file (from clq gen or clq import) as NAME; repeatable; "
                   "replaces a built-in table of the same name")
-      ->type_name("NAME=FILE");
+      ->type_name("NAME=FILE")
+      // One value per flag, so that `--table t=f.clq "SELECT ..."` leaves the
+      // SQL to the positional argument.
+      ->allow_extra_args(false);
 }
 
 Catalog BuildCatalog(const DatasetOptions& options) {

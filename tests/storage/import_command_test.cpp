@@ -86,6 +86,18 @@ TEST(DatasetOptionsTest, CommandLineAndCatalog) {
   EXPECT_EQ(options.rows, 2000u);
   ASSERT_EQ(options.table_files.size(), 2u);
 
+  // One value per --table: a positional argument after it stays positional.
+  {
+    CLI::App positional_app;
+    DatasetOptions o;
+    AddDatasetOptions(positional_app, o);
+    std::string sql;
+    positional_app.add_option("sql", sql);
+    positional_app.parse("--table extra=" + file + " \"SELECT 1\"", false);
+    EXPECT_EQ(o.table_files.size(), 1u);
+    EXPECT_EQ(sql, "SELECT 1");
+  }
+
   Catalog catalog = BuildCatalog(options);
   EXPECT_EQ(catalog.Get("tenktup1")->rows(), 2000u);
   EXPECT_EQ(catalog.Get("bprime")->rows(), 200u);
