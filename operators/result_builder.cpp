@@ -8,6 +8,12 @@
 namespace clq {
 namespace {
 
+// memcpy that accepts empty ranges: an empty vector's data() may be null,
+// which memcpy must not be given even for zero bytes.
+void CopyBytes(void* target, const void* source, std::size_t bytes) {
+  if (bytes != 0) std::memcpy(target, source, bytes);
+}
+
 // Fills `column` (whose type is set) from raw fixed-width values.
 void FillFromBytes(ResultColumn& column, ColumnType type, const std::byte* data, RowCount rows) {
   switch (column.type) {
@@ -17,7 +23,7 @@ void FillFromBytes(ResultColumn& column, ColumnType type, const std::byte* data,
         const auto* v = reinterpret_cast<const std::int32_t*>(data);
         std::copy(v, v + rows, column.integers.begin());
       } else if (type.type == DataType::kInt64) {
-        std::memcpy(column.integers.data(), data, rows * sizeof(std::int64_t));
+        CopyBytes(column.integers.data(), data, rows * sizeof(std::int64_t));
       } else {
         throw InternalError("INTEGER result from a " + type.ToString() + " vector");
       }
@@ -25,13 +31,14 @@ void FillFromBytes(ResultColumn& column, ColumnType type, const std::byte* data,
     case sql::ValueType::kReal:
       column.reals.resize(rows);
       if (type.type == DataType::kDouble) {
-        std::memcpy(column.reals.data(), data, rows * sizeof(double));
+        CopyBytes(column.reals.data(), data, rows * sizeof(double));
       } else if (type.type == DataType::kInt32) {
         const auto* v = reinterpret_cast<const std::int32_t*>(data);
         std::copy(v, v + rows, column.reals.begin());
       } else if (type.type == DataType::kInt64) {
         const auto* v = reinterpret_cast<const std::int64_t*>(data);
-        for (RowCount i = 0; i < rows; ++i) column.reals[i] = static_cast<double>(v[i]);
+        for (RowCount i = 0; i < rows; ++i)
+          column.reals[i] = static_cast<double>(v[i]);
       } else {
         throw InternalError("REAL result from a CHAR vector");
       }
@@ -40,7 +47,7 @@ void FillFromBytes(ResultColumn& column, ColumnType type, const std::byte* data,
       CLQ_CHECK(type.type == DataType::kChar, "TEXT result from a numeric vector");
       column.text_width = type.width;
       column.text.resize(rows * type.width);
-      std::memcpy(column.text.data(), data, rows * type.width);
+      CopyBytes(column.text.data(), data, rows * type.width);
       break;
     case sql::ValueType::kNull:
       column.nulls.assign(rows, 1);
@@ -60,7 +67,8 @@ ResultColumn DownloadResultColumn(Engine& engine, const std::string& name, sql::
   FillFromBytes(column, vector.type, bytes.data(), vector.size);
   if (vector.has_nulls() && type != sql::ValueType::kNull) {
     column.nulls = DownloadNulls(engine, vector);
-    if (std::none_of(column.nulls.begin(), column.nulls.end(), [](std::uint8_t n) { return n != 0; }))
+    if (std::none_of(column.nulls.begin(), column.nulls.end(),
+                     [](std::uint8_t n) { return n != 0; }))
       column.nulls.clear();
   }
   return column;
@@ -81,11 +89,13 @@ ResultColumn ValuesResultColumn(const std::string& name, sql::ValueType type,
   column.name = name;
   column.type = type;
   bool any_null = false;
-  for (const sql::Value& v : values) any_null |= v.is_null();
+  for (const sql::Value& v : values)
+    any_null |= v.is_null();
   if (any_null) column.nulls.resize(values.size());
   std::uint32_t width = 1;
   for (const sql::Value& v : values)
-    if (v.type == sql::ValueType::kText) width = std::max<std::uint32_t>(width, static_cast<std::uint32_t>(v.text.size()));
+    if (v.type == sql::ValueType::kText)
+      width = std::max<std::uint32_t>(width, static_cast<std::uint32_t>(v.text.size()));
   if (type == sql::ValueType::kText) {
     column.text_width = width;
     column.text.assign(values.size() * width, '\0');
@@ -98,12 +108,12 @@ ResultColumn ValuesResultColumn(const std::string& name, sql::ValueType type,
         column.integers.push_back(v.is_null() ? 0 : v.integer);
         break;
       case sql::ValueType::kReal:
-        column.reals.push_back(v.is_null() ? 0.0
+        column.reals.push_back(v.is_null()                       ? 0.0
                                : v.type == sql::ValueType::kReal ? v.real
                                                                  : static_cast<double>(v.integer));
         break;
       case sql::ValueType::kText:
-        std::memcpy(column.text.data() + i * width, v.text.data(), v.text.size());
+        CopyBytes(column.text.data() + i * width, v.text.data(), v.text.size());
         break;
       case sql::ValueType::kNull:
         break;
