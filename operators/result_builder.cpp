@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 
 #include "runtime/errors.hpp"
 
@@ -62,9 +63,30 @@ ResultColumn DownloadResultColumn(Engine& engine, const std::string& name, sql::
   ResultColumn column;
   column.name = name;
   column.type = type;
-  std::vector<std::byte> bytes(vector.byte_size());
-  engine.Download(vector.values.get(), 0, bytes.size(), bytes.data(), "download result");
-  FillFromBytes(column, vector.type, bytes.data(), vector.size);
+  // Values whose device layout is the result's go straight into the result
+  // (one pass over host memory); others (INT32 widened to INTEGER) through an
+  // uninitialised buffer. Large ranges go through pinned staging.
+  const std::uint64_t bytes = vector.byte_size();
+  void* direct = nullptr;
+  if (type == sql::ValueType::kInteger && vector.type.type == DataType::kInt64) {
+    column.integers.resize(vector.size);
+    direct = column.integers.data();
+  } else if (type == sql::ValueType::kReal && vector.type.type == DataType::kDouble) {
+    column.reals.resize(vector.size);
+    direct = column.reals.data();
+  } else if (type == sql::ValueType::kText && vector.type.type == DataType::kChar) {
+    column.text_width = vector.type.width;
+    column.text.resize(bytes);
+    direct = column.text.data();
+  }
+  if (direct != nullptr) {
+    if (bytes > 0) engine.DownloadStaged(vector.values.get(), 0, bytes, direct, "download result");
+  } else {
+    const std::unique_ptr<std::byte[]> staging(new std::byte[std::max<std::uint64_t>(bytes, 1)]);
+    if (bytes > 0)
+      engine.DownloadStaged(vector.values.get(), 0, bytes, staging.get(), "download result");
+    FillFromBytes(column, vector.type, staging.get(), vector.size);
+  }
   if (vector.has_nulls() && type != sql::ValueType::kNull) {
     column.nulls = DownloadNulls(engine, vector);
     if (std::none_of(column.nulls.begin(), column.nulls.end(),

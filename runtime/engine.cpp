@@ -29,7 +29,9 @@ std::string ProgramKey(const DeviceInfo& info, const std::string& options) {
          "\nsources=" + hash_text;
 }
 
-std::uint64_t RetainLimit(const DeviceInfo& info) { return info.global_mem_bytes / 4; }
+std::uint64_t RetainLimit(const DeviceInfo& info) {
+  return info.global_mem_bytes / 4;
+}
 
 }  // namespace
 
@@ -53,7 +55,9 @@ Engine::Engine(const DeviceHandle& device, const EngineOptions& options)
 
 Engine::~Engine() = default;
 
-std::size_t Engine::TabletCountFor(const Table& table) const { return tables_->Tablets(table).size(); }
+std::size_t Engine::TabletCountFor(const Table& table) const {
+  return tables_->Tablets(table).size();
+}
 
 void Engine::BuildProgram(const EngineOptions& options) {
   const auto start = std::chrono::steady_clock::now();
@@ -79,7 +83,8 @@ void Engine::BuildProgram(const EngineOptions& options) {
   }
   if (!build_report_.from_cache) {
     cl::Program::Sources sources;
-    for (const KernelSource& source : EmbeddedKernelSources()) sources.emplace_back(source.text);
+    for (const KernelSource& source : EmbeddedKernelSources())
+      sources.emplace_back(source.text);
     cl::Program program;
     try {
       program = cl::Program(context_, sources);
@@ -90,10 +95,9 @@ void Engine::BuildProgram(const EngineOptions& options) {
         log = program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device_);
       } catch (const cl::Error&) {
       }
-      throw DeviceError(error.what(), error.err(),
-                        "building the kernels for " + info_.name + " with options '" +
-                            build_options + "'",
-                        log);
+      throw DeviceError(
+          error.what(), error.err(),
+          "building the kernels for " + info_.name + " with options '" + build_options + "'", log);
     }
     program_ = program;
     try {
@@ -109,7 +113,8 @@ void Engine::BuildProgram(const EngineOptions& options) {
     program_.createKernels(&kernels);
     for (cl::Kernel& kernel : kernels) {
       std::string name = kernel.getInfo<CL_KERNEL_FUNCTION_NAME>();
-      while (!name.empty() && name.back() == '\0') name.pop_back();
+      while (!name.empty() && name.back() == '\0')
+        name.pop_back();
       const std::size_t limit = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device_);
       if (limit < tuning_.work_group_size) {
         throw DeviceLimitError("kernel " + name + " runs at most " + std::to_string(limit) +
@@ -133,7 +138,8 @@ std::map<std::string, cl::Kernel, std::less<>> Engine::BuildExtraKernels(
     const std::string name = source.file_name;
     if (name == "common.cl" || name.ends_with(".h")) sources.emplace_back(source.text);
   }
-  for (const KernelSource& source : extra) sources.emplace_back(source.text);
+  for (const KernelSource& source : extra)
+    sources.emplace_back(source.text);
   const std::string options = BuildOptions(info_, tuning_);
   cl::Program program;
   try {
@@ -152,7 +158,8 @@ std::map<std::string, cl::Kernel, std::less<>> Engine::BuildExtraKernels(
   std::map<std::string, cl::Kernel, std::less<>> result;
   for (cl::Kernel& kernel : kernels) {
     std::string name = kernel.getInfo<CL_KERNEL_FUNCTION_NAME>();
-    while (!name.empty() && name.back() == '\0') name.pop_back();
+    while (!name.empty() && name.back() == '\0')
+      name.pop_back();
     result.emplace(std::move(name), kernel);
   }
   return result;
@@ -230,14 +237,31 @@ void Engine::UploadStaged(const cl::Buffer& buffer, std::uint64_t offset, std::u
   }
 }
 
+void Engine::DownloadStaged(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t bytes,
+                            void* destination, std::string_view stage) {
+  if (info_.kind == DeviceKind::kCpu || bytes < PinnedStaging::kMinimumBytes) {
+    Download(buffer, offset, bytes, destination, stage);
+    return;
+  }
+  if (!staging_) staging_ = std::make_unique<PinnedStaging>(context_, queue_);
+  try {
+    staging_->Download(buffer, offset, bytes, static_cast<std::byte*>(destination),
+                       [&](const cl::Event& event, std::uint64_t chunk) {
+                         profiler_.Record(stage, StageKind::kDownload, event, chunk);
+                       });
+  } catch (const cl::Error& error) {
+    throw TranslateClError(error, "downloading " + std::string(stage));
+  }
+}
+
 void Engine::Copy(const cl::Buffer& source, std::uint64_t source_offset,
                   const cl::Buffer& destination, std::uint64_t destination_offset,
                   std::uint64_t bytes, std::string_view stage) {
   if (bytes == 0) return;
   cl::Event event;
   try {
-    queue_.enqueueCopyBuffer(source, destination, source_offset, destination_offset, bytes,
-                             nullptr, &event);
+    queue_.enqueueCopyBuffer(source, destination, source_offset, destination_offset, bytes, nullptr,
+                             &event);
   } catch (const cl::Error& error) {
     throw TranslateClError(error, "copying " + std::string(stage));
   }

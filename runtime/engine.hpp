@@ -99,6 +99,10 @@ class Engine {
   // CPU devices, where "device" memory is host memory, a plain write.
   void UploadStaged(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t bytes,
                     const void* source, std::string_view stage);
+  // Download of a large device range through the same pinned staging buffers
+  // (the chunk copied out overlaps the next transfer). Blocking.
+  void DownloadStaged(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t bytes,
+                      void* destination, std::string_view stage);
   // Device-to-device copy (enqueued only).
   void Copy(const cl::Buffer& source, std::uint64_t source_offset, const cl::Buffer& destination,
             std::uint64_t destination_offset, std::uint64_t bytes, std::string_view stage);

@@ -23,21 +23,24 @@ void ParallelCopy(std::byte* target, const std::byte* source, std::size_t bytes)
     workers.emplace_back([=] { std::memcpy(target + begin, source + begin, end - begin); });
   }
   std::memcpy(target, source, std::min(bytes, share));
-  for (std::thread& w : workers) w.join();
+  for (std::thread& w : workers)
+    w.join();
 }
 
-PinnedStaging::PinnedStaging(const cl::Context& context, cl::CommandQueue queue)
-    : queue_(std::move(queue)) {
+PinnedStaging::PinnedStaging(const cl::Context& context, cl::CommandQueue queue,
+                             std::uint64_t chunk_bytes)
+    : queue_(std::move(queue)), chunk_bytes_(chunk_bytes) {
   for (int i = 0; i < 2; ++i) {
-    buffers_[i] = cl::Buffer(context, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_ONLY, kChunkBytes);
+    buffers_[i] = cl::Buffer(context, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, chunk_bytes_);
     mapped_[i] = static_cast<std::byte*>(
-        queue_.enqueueMapBuffer(buffers_[i], CL_TRUE, CL_MAP_WRITE, 0, kChunkBytes));
+        queue_.enqueueMapBuffer(buffers_[i], CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, chunk_bytes_));
   }
 }
 
 PinnedStaging::~PinnedStaging() {
   try {
-    for (int i = 0; i < 2; ++i) queue_.enqueueUnmapMemObject(buffers_[i], mapped_[i]);
+    for (int i = 0; i < 2; ++i)
+      queue_.enqueueUnmapMemObject(buffers_[i], mapped_[i]);
     queue_.finish();
   } catch (const cl::Error&) {
     // The context's release frees the memory anyway.
@@ -49,8 +52,8 @@ void PinnedStaging::Upload(const cl::Buffer& target, std::uint64_t offset, std::
                            const std::function<void(const cl::Event&, std::uint64_t)>& on_chunk) {
   cl::Event in_flight[2];
   int next = 0;
-  for (std::uint64_t done = 0; done < bytes; done += kChunkBytes) {
-    const std::uint64_t chunk = std::min(kChunkBytes, bytes - done);
+  for (std::uint64_t done = 0; done < bytes; done += chunk_bytes_) {
+    const std::uint64_t chunk = std::min(chunk_bytes_, bytes - done);
     if (in_flight[next]()) in_flight[next].wait();  // the staging buffer is free again
     ParallelCopy(mapped_[next], source + done, chunk);
     queue_.enqueueWriteBuffer(target, CL_FALSE, offset + done, chunk, mapped_[next], nullptr,
@@ -60,6 +63,35 @@ void PinnedStaging::Upload(const cl::Buffer& target, std::uint64_t offset, std::
   }
   for (cl::Event& e : in_flight)
     if (e()) e.wait();
+}
+
+void PinnedStaging::Download(const cl::Buffer& source, std::uint64_t offset, std::uint64_t bytes,
+                             std::byte* target,
+                             const std::function<void(const cl::Event&, std::uint64_t)>& on_chunk) {
+  cl::Event in_flight[2];
+  std::uint64_t chunk_begin[2] = {0, 0};
+  std::uint64_t chunk_size[2] = {0, 0};
+  // Waits for staging buffer i's transfer and copies it out; then the buffer is free.
+  const auto drain = [&](int i) {
+    if (chunk_size[i] == 0) return;
+    in_flight[i].wait();
+    ParallelCopy(target + chunk_begin[i], mapped_[i], chunk_size[i]);
+    chunk_size[i] = 0;
+  };
+  int next = 0;
+  for (std::uint64_t done = 0; done < bytes; done += chunk_bytes_) {
+    const std::uint64_t chunk = std::min(chunk_bytes_, bytes - done);
+    drain(next);
+    queue_.enqueueReadBuffer(source, CL_FALSE, offset + done, chunk, mapped_[next], nullptr,
+                             &in_flight[next]);
+    queue_.flush();
+    on_chunk(in_flight[next], chunk);
+    chunk_begin[next] = done;
+    chunk_size[next] = chunk;
+    next ^= 1;
+  }
+  drain(next);  // the older transfer first
+  drain(next ^ 1);
 }
 
 }  // namespace clq

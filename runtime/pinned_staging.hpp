@@ -1,10 +1,12 @@
-// Host-to-device uploads through pinned (page-locked) staging memory.
+// Transfers between the host and a device through pinned (page-locked)
+// staging memory.
 //
 // NVIDIA's driver copies from ordinary host memory at ~8 GB/s but DMAs from
-// pinned memory at ~55 GB/s (DESIGN.md). Two CL_MEM_ALLOC_HOST_PTR buffers
-// are mapped once; an upload copies a chunk into one (with several threads)
-// while the other chunk is in flight. Blocking: returns when the data is on
-// the device. Owned by an Engine; not thread-safe.
+// pinned memory at ~55 GB/s (DESIGN.md), in both directions. Two
+// CL_MEM_ALLOC_HOST_PTR buffers are mapped once; an upload copies a chunk into
+// one (with several threads) while the other chunk is in flight, a download
+// copies one chunk out while the next is in flight. Blocking: returns when
+// the data has arrived. Owned by an Engine; not thread-safe.
 #pragma once
 
 #include <cstddef>
@@ -21,7 +23,9 @@ class PinnedStaging {
   // Smaller uploads go straight from host memory: staging would not pay off.
   static constexpr std::uint64_t kMinimumBytes = 4ull << 20;
 
-  PinnedStaging(const cl::Context& context, cl::CommandQueue queue);
+  // `chunk_bytes`: size of each staging buffer (tests use small ones).
+  PinnedStaging(const cl::Context& context, cl::CommandQueue queue,
+                std::uint64_t chunk_bytes = kChunkBytes);
   ~PinnedStaging();
   PinnedStaging(const PinnedStaging&) = delete;
   PinnedStaging& operator=(const PinnedStaging&) = delete;
@@ -30,9 +34,13 @@ class PinnedStaging {
   void Upload(const cl::Buffer& target, std::uint64_t offset, std::uint64_t bytes,
               const std::byte* source,
               const std::function<void(const cl::Event&, std::uint64_t)>& on_chunk);
+  void Download(const cl::Buffer& source, std::uint64_t offset, std::uint64_t bytes,
+                std::byte* target,
+                const std::function<void(const cl::Event&, std::uint64_t)>& on_chunk);
 
  private:
   cl::CommandQueue queue_;
+  std::uint64_t chunk_bytes_;
   cl::Buffer buffers_[2];
   std::byte* mapped_[2] = {nullptr, nullptr};
 };
