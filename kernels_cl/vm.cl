@@ -39,7 +39,22 @@ typedef struct {
   slots.nulls[6] = z6;                                                                       \
   slots.nulls[7] = z7
 
-#define VM_FOR_ITEMS for (uint k = 0; k < IPT; ++k)
+// VM_LANES items are interpreted together (one decode per instruction for
+// all of them); a work-item runs the program IPT / VM_LANES times. VM_LANES =
+// IPT (the default) amortises decoding most; smaller values keep fewer values
+// live per work-item (CLQ_VM_LANES, an experiment for GPUs, where the
+// interpreter's arrays may not stay in registers).
+#ifndef VM_LANES
+#define VM_LANES IPT
+#endif
+#if IPT % VM_LANES != 0
+#error "VM_LANES must divide IPT"
+#endif
+#define VM_FOR_ITEMS for (uint k = 0; k < VM_LANES; ++k)
+// All IPT items of the work-item (kernel level, outside the interpreter).
+#define VM_FOR_TILE_ITEMS for (uint k = 0; k < IPT; ++k)
+// Row of lane k: item item0 + k of this work-item's tile.
+#define VM_ROW(k) tile_item(start, item0 + (k))
 
 // Loads a column operand. Full tiles skip the bounds test so that the loads
 // vectorise; rows past n read as 0.
@@ -47,10 +62,10 @@ typedef struct {
   {                                                                    \
     __global const TYPE* v = (__global const TYPE*)p;                  \
     if (full) {                                                        \
-      VM_FOR_ITEMS opd[k] = CONVERT(v[tile_item(start, k)]);           \
+      VM_FOR_ITEMS opd[k] = CONVERT(v[VM_ROW(k)]);                     \
     } else {                                                           \
       VM_FOR_ITEMS {                                                   \
-        const ulong i = tile_item(start, k);                           \
+        const ulong i = VM_ROW(k);                                     \
         opd[k] = i < n ? CONVERT(v[i]) : CONVERT((TYPE)0);             \
       }                                                                \
     }                                                                  \
@@ -60,7 +75,7 @@ typedef struct {
 
 // Loads the operand of one instruction into opd (and opn when tracking NULLs).
 inline void vm_fetch(uint kind, uint arg, uint word1, __constant const long* consts,
-                     const vm_slots* slots, ulong start, ulong n, uint track, long* opd,
+                     const vm_slots* slots, ulong start, uint item0, ulong n, uint track, long* opd,
                      uchar* opn, const long* stack, const uchar* stackn, uint* sp) {
   const uint base = kind & VM_OPND_BASE_MASK;
   if (base == VM_OPND_NONE) return;
@@ -77,7 +92,7 @@ inline void vm_fetch(uint kind, uint arg, uint word1, __constant const long* con
   }
   if (base == VM_OPND_POP) {
     *sp -= 1;
-    const uint b = *sp * IPT;
+    const uint b = *sp * VM_LANES;
     VM_FOR_ITEMS opd[k] = stack[b + k];
     if (track) VM_FOR_ITEMS opn[k] = stackn[b + k];
     return;
@@ -97,7 +112,7 @@ inline void vm_fetch(uint kind, uint arg, uint word1, __constant const long* con
   if (kind & VM_OPND_NULLABLE) {
     __global const uchar* z = slots->nulls[arg];
     VM_FOR_ITEMS {
-      const ulong i = tile_item(start, k);
+      const ulong i = VM_ROW(k);
       opn[k] = i < n ? z[i] : 0;
     }
   } else {
@@ -155,11 +170,11 @@ inline long vm_div_magic(long n, long magic, uint shift, uint mode) {
 // which the host sets whenever a NULL can occur anywhere in the entry).
 // Returns VM_STATUS_* bits raised by valid, non-NULL items.
 inline uint vm_run(__constant const uint2* code, uint pc, uint end, __constant const long* consts,
-                   const vm_slots* slots, ulong start, ulong n, uint track, long* acc,
+                   const vm_slots* slots, ulong start, uint item0, ulong n, uint track, long* acc,
                    uchar* accn) {
-  long stack[VM_MAX_STACK * IPT];
-  uchar stackn[VM_MAX_STACK * IPT];
-  uchar pass[IPT];
+  long stack[VM_MAX_STACK * VM_LANES];
+  uchar stackn[VM_MAX_STACK * VM_LANES];
+  uchar pass[VM_LANES];
   uint sp = 0;
   uint overflow = 0;
   VM_FOR_ITEMS {
@@ -173,16 +188,17 @@ inline uint vm_run(__constant const uint2* code, uint pc, uint end, __constant c
     const uint kind = (ins.x >> 8) & 0xffu;
     const uint arg = ins.x >> 16;
     const bool reversed = (kind & VM_OPND_REVERSED) != 0;
-    long opd[IPT];
-    uchar opn[IPT];
-    if (op != VM_STR_CMP) vm_fetch(kind, arg, ins.y, consts, slots, start, n, track, opd, opn, stack, stackn, &sp);
+    long opd[VM_LANES];
+    uchar opn[VM_LANES];
+    if (op != VM_STR_CMP)
+      vm_fetch(kind, arg, ins.y, consts, slots, start, item0, n, track, opd, opn, stack, stackn, &sp);
     switch (op) {
       case VM_LOAD:
         VM_FOR_ITEMS acc[k] = opd[k];
         if (track) VM_FOR_ITEMS accn[k] = opn[k];
         break;
       case VM_PUSH: {
-        const uint b = sp * IPT;
+        const uint b = sp * VM_LANES;
         VM_FOR_ITEMS stack[b + k] = acc[k];
         if (track) VM_FOR_ITEMS stackn[b + k] = accn[k];
         sp += 1;
@@ -415,7 +431,7 @@ inline uint vm_run(__constant const uint2* code, uint pc, uint end, __constant c
         __constant const uchar* literal = (__constant const uchar*)(consts + ins.y + 1);
         __global const uchar* column = slots->values[kind];
         VM_FOR_ITEMS {
-          const ulong i = tile_item(start, k);
+          const ulong i = VM_ROW(k);
           int c = 0;
           if (i < n) c = vm_compare_text(column + i * (ulong)arg, arg, literal, length);
           acc[k] = vm_compare_result(c, cmp);
@@ -443,6 +459,19 @@ inline uint vm_run(__constant const uint2* code, uint pc, uint end, __constant c
   return overflow ? VM_STATUS_OVERFLOW : 0u;
 }
 
+// Runs program [pc, end) over all IPT items of this work-item, VM_LANES at a
+// time, into acc[IPT] / accn[IPT]; ORs the status bits into `raised`.
+#define VM_RUN_ALL(pc, end, track, raised)                                              \
+  for (uint j = 0; j < IPT; j += VM_LANES) {                                            \
+    long lane_acc[VM_LANES];                                                            \
+    uchar lane_null[VM_LANES];                                                          \
+    raised |= vm_run(code, pc, end, consts, &slots, start, j, n, track, lane_acc, lane_null); \
+    for (uint k = 0; k < VM_LANES; ++k) {                                               \
+      acc[j + k] = lane_acc[k];                                                         \
+      accn[j + k] = lane_null[k];                                                       \
+    }                                                                                   \
+  }
+
 inline void vm_raise(__global uint* status, uint bits) {
   if (bits != 0) atomic_or(status, bits);
 }
@@ -461,22 +490,23 @@ KERNEL void vm_project(__constant const uint2* code, __constant const long* cons
   const ulong start = tile_start();
   long acc[IPT];
   uchar accn[IPT];
-  const uint raised = vm_run(code, begin, end, consts, &slots, start, n, track, acc, accn);
+  uint raised = 0;
+  VM_RUN_ALL(begin, end, track, raised);
   if (out_kind == 0) {
     __global long* o = (__global long*)out;
-    VM_FOR_ITEMS {
+    VM_FOR_TILE_ITEMS {
       const ulong i = tile_item(start, k);
       if (i < n) o[i] = acc[k];
     }
   } else {
     __global int* o = (__global int*)out;
-    VM_FOR_ITEMS {
+    VM_FOR_TILE_ITEMS {
       const ulong i = tile_item(start, k);
       if (i < n) o[i] = (int)acc[k];
     }
   }
   if (write_nulls) {
-    VM_FOR_ITEMS {
+    VM_FOR_TILE_ITEMS {
       const ulong i = tile_item(start, k);
       if (i < n) out_nulls[i] = accn[k];
     }
@@ -498,8 +528,9 @@ KERNEL void vm_filter(__constant const uint2* code, __constant const long* const
   const ulong start = tile_start();
   long acc[IPT];
   uchar accn[IPT];
-  const uint raised = vm_run(code, begin, end, consts, &slots, start, n, track, acc, accn);
-  VM_FOR_ITEMS {
+  uint raised = 0;
+  VM_RUN_ALL(begin, end, track, raised);
+  VM_FOR_TILE_ITEMS {
     const ulong i = tile_item(start, k);
     const uint p = (uint)(i - start);
     flags[p + (p / 32) * 4] = (i < n) && !(track && accn[k]) && acc[k] != 0;
@@ -613,25 +644,25 @@ KERNEL void vm_aggregate(__constant const uint2* code, __constant const long* co
   uchar accn[IPT];
   uchar pass[IPT];
   if (pred_begin < pred_end) {
-    raised |= vm_run(code, pred_begin, pred_end, consts, &slots, start, n, pred_track, acc, accn);
-    VM_FOR_ITEMS pass[k] = tile_item(start, k) < n && !(pred_track && accn[k]) && acc[k] != 0;
+    VM_RUN_ALL(pred_begin, pred_end, pred_track, raised);
+    VM_FOR_TILE_ITEMS pass[k] = tile_item(start, k) < n && !(pred_track && accn[k]) && acc[k] != 0;
   } else {
-    VM_FOR_ITEMS pass[k] = tile_item(start, k) < n;
+    VM_FOR_TILE_ITEMS pass[k] = tile_item(start, k) < n;
   }
   for (uint a = 0; a < aggregate_count; ++a) {
     const uint4 agg = aggregates[a];
     if (agg.y < agg.z) {
-      raised |= vm_run(code, agg.y, agg.z, consts, &slots, start, n, agg.w, acc, accn);
-      if (!agg.w) VM_FOR_ITEMS accn[k] = 0;
+      VM_RUN_ALL(agg.y, agg.z, agg.w, raised);
+      if (!agg.w) VM_FOR_TILE_ITEMS accn[k] = 0;
     } else {
-      VM_FOR_ITEMS {
+      VM_FOR_TILE_ITEMS {
         acc[k] = 1;
         accn[k] = 0;
       }
     }
     long value = vm_agg_identity(agg.x);
     ulong count = 0;
-    VM_FOR_ITEMS {
+    VM_FOR_TILE_ITEMS {
       if (pass[k] && !accn[k]) {
         value = agg.x == VM_AGG_COUNT ? value : vm_agg_combine(agg.x, value, acc[k], &raised);
         count += 1;
@@ -661,7 +692,7 @@ KERNEL void vm_aggregate_merge(__global const long* partials, ulong group_count,
     const uint op = aggregates[a].x;
     long value = vm_agg_identity(op);
     ulong count = 0;
-    VM_FOR_ITEMS {
+    VM_FOR_TILE_ITEMS {
       const ulong g = tile_item(start, k);
       if (g < group_count) {
         const ulong slot = (g * aggregate_count + a) * 2;

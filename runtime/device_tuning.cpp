@@ -7,7 +7,9 @@
 namespace clq {
 namespace {
 
-bool IsPowerOfTwo(std::uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+bool IsPowerOfTwo(std::uint64_t v) {
+  return v != 0 && (v & (v - 1)) == 0;
+}
 
 std::uint32_t EnvOverride(const char* name, std::uint32_t fallback, std::uint64_t limit) {
   const char* text = std::getenv(name);
@@ -15,8 +17,8 @@ std::uint32_t EnvOverride(const char* name, std::uint32_t fallback, std::uint64_
   char* end = nullptr;
   const unsigned long long value = std::strtoull(text, &end, 10);
   if (*end != '\0' || !IsPowerOfTwo(value) || value > limit) {
-    throw InvalidInputError(std::string(name) + "=" + text + " is not a power of two between 1 and " +
-                            std::to_string(limit));
+    throw InvalidInputError(std::string(name) + "=" + text +
+                            " is not a power of two between 1 and " + std::to_string(limit));
   }
   return static_cast<std::uint32_t>(value);
 }
@@ -24,8 +26,12 @@ std::uint32_t EnvOverride(const char* name, std::uint32_t fallback, std::uint64_
 }  // namespace
 
 std::string DeviceTuning::Describe() const {
-  return "work-group " + std::to_string(work_group_size) + " x " +
-         std::to_string(items_per_thread) + " items per work-item";
+  std::string text = "work-group " + std::to_string(work_group_size) + " x " +
+                     std::to_string(items_per_thread) + " items per work-item";
+  if (vm_lanes != 0 && vm_lanes != items_per_thread)
+    text +=
+        ", expression machine " + std::to_string(vm_lanes) + " lane" + (vm_lanes == 1 ? "" : "s");
+  return text;
 }
 
 DeviceTuning ChooseTuning(const DeviceInfo& info) {
@@ -40,9 +46,10 @@ DeviceTuning ChooseTuning(const DeviceInfo& info) {
   // Local-memory scans need WG_SIZE to fit the device; keep it a power of two.
   while (tuning.work_group_size > info.max_work_group_size && tuning.work_group_size > 1)
     tuning.work_group_size /= 2;
-  tuning.work_group_size = EnvOverride("CLQ_WG_SIZE", tuning.work_group_size,
-                                       info.max_work_group_size);
+  tuning.work_group_size =
+      EnvOverride("CLQ_WG_SIZE", tuning.work_group_size, info.max_work_group_size);
   tuning.items_per_thread = EnvOverride("CLQ_IPT", tuning.items_per_thread, 1024);
+  tuning.vm_lanes = EnvOverride("CLQ_VM_LANES", tuning.items_per_thread, tuning.items_per_thread);
   return tuning;
 }
 
@@ -62,6 +69,7 @@ std::string BuildOptions(const DeviceInfo& info, const DeviceTuning& tuning) {
   std::string options = "-cl-std=CL1.2";
   options += " -DWG_SIZE=" + std::to_string(tuning.work_group_size);
   options += " -DIPT=" + std::to_string(tuning.items_per_thread);
+  if (tuning.vm_lanes != 0) options += " -DVM_LANES=" + std::to_string(tuning.vm_lanes);
   options += " -DHAS_FP64=" + std::string(info.fp64 ? "1" : "0");
   options += " -DHAS_INT64_ATOMICS=" + std::string(info.int64_atomics ? "1" : "0");
   options += std::string(" -DDEVICE_IS_CPU=") + (UseCpuKernelPaths(info) ? "1" : "0");

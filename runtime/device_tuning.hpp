@@ -19,11 +19,13 @@ namespace clq {
 struct DeviceTuning {
   std::uint32_t work_group_size = 256;  // WG_SIZE, a power of two
   std::uint32_t items_per_thread = 4;   // IPT, a power of two
+  // VM_LANES: items the expression machine interprets per decode, dividing
+  // IPT; 0 means IPT (CLQ_VM_LANES overrides, an experiment for GPUs).
+  std::uint32_t vm_lanes = 0;
 
-  std::uint64_t tile_size() const {
-    return std::uint64_t{work_group_size} * items_per_thread;
-  }
-  std::string Describe() const;  // "work-group 256 x 4 items per work-item"
+  std::uint64_t tile_size() const { return std::uint64_t{work_group_size} * items_per_thread; }
+  // "work-group 256 x 4 items per work-item" (+ ", expression machine 1 lane")
+  std::string Describe() const;
 };
 
 // The geometry for a device, after CLQ_WG_SIZE / CLQ_IPT overrides. Throws
