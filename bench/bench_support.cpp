@@ -1,5 +1,8 @@
 #include "bench/bench_support.hpp"
 
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <memory>
@@ -14,7 +17,8 @@ Engine& BenchEngine() {
   static std::unique_ptr<Engine> engine = [] {
     const std::vector<DeviceHandle> devices = DiscoverDevices();
     std::vector<DeviceInfo> infos;
-    for (const DeviceHandle& d : devices) infos.push_back(d.info);
+    for (const DeviceHandle& d : devices)
+      infos.push_back(d.info);
     return std::make_unique<Engine>(devices[ResolveOneDevice(DefaultSelector(), infos)]);
   }();
   return *engine;
@@ -46,12 +50,30 @@ double CopyGbps(Engine& engine) {
   auto it = measured.find(&engine);
   if (it != measured.end()) return it->second;
   BandwidthOptions options;
-  options.min_bytes = std::min<std::uint64_t>(1ull << 30, BandwidthSizeLimit(engine.info(), options));
+  options.min_bytes =
+      std::min<std::uint64_t>(1ull << 30, BandwidthSizeLimit(engine.info(), options));
   options.max_bytes = options.min_bytes;
   options.repeats = 5;
   const double gbps = MeasureBandwidth(engine, options).Peak("d2d-kernel");
   measured[&engine] = gbps;
   return gbps;
+}
+
+bool RunBenchmarks(const char* program, bool with_copy_bandwidth,
+                   const std::function<void()>& register_benchmarks) {
+  try {
+    Engine& engine = BenchEngine();
+    std::printf("device: %s (%s), %s", engine.info().name.c_str(),
+                engine.info().platform_name.c_str(), engine.tuning().Describe().c_str());
+    if (with_copy_bandwidth) std::printf(", copy bandwidth %.1f GB/s", CopyGbps(engine));
+    std::printf("\n");
+    if (register_benchmarks) register_benchmarks();
+    benchmark::RunSpecifiedBenchmarks();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: %s\n", program, e.what());
+    return false;
+  }
+  return true;
 }
 
 }  // namespace clq::bench

@@ -30,6 +30,13 @@ TablePtr Tenktup1(RowCount rows);
 // (uploads and downloads excluded), from profiling events.
 double DeviceMilliseconds(Engine& engine, const std::function<void()>& work);
 
+// Prints the device under test ("device: NAME (PLATFORM), GEOMETRY", plus its
+// copy bandwidth when `with_copy_bandwidth`), calls `register_benchmarks`
+// (when given) and runs the benchmarks the command line selects. Returns
+// false after printing "PROGRAM: error" to stderr when anything throws.
+bool RunBenchmarks(const char* program, bool with_copy_bandwidth,
+                   const std::function<void()>& register_benchmarks = {});
+
 // The device's copy bandwidth (GB/s, read + write) with bandwidth_copy over
 // the largest buffer up to 1 GiB; measured once.
 double CopyGbps(Engine& engine);

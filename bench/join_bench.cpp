@@ -252,16 +252,7 @@ void Register() {
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  try {
-    clq::Engine& engine = clq::bench::BenchEngine();
-    std::printf("device: %s (%s), %s\n", engine.info().name.c_str(),
-                engine.info().platform_name.c_str(), engine.tuning().Describe().c_str());
-    clq::bench::Register();
-    benchmark::RunSpecifiedBenchmarks();
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "join_bench: %s\n", e.what());
-    return 1;
-  }
+  if (!clq::bench::RunBenchmarks("join_bench", false, clq::bench::Register)) return 1;
   benchmark::Shutdown();
   return 0;
 }

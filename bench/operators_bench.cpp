@@ -279,16 +279,7 @@ BENCHMARK(BM_Selection_Machine)->UseManualTime()->Unit(benchmark::kMillisecond)-
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  try {
-    clq::Engine& engine = clq::bench::BenchEngine();
-    std::printf("device: %s (%s), %s, copy bandwidth %.1f GB/s\n", engine.info().name.c_str(),
-                engine.info().platform_name.c_str(), engine.tuning().Describe().c_str(),
-                clq::bench::CopyGbps(engine));
-    benchmark::RunSpecifiedBenchmarks();
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "operators_bench: %s\n", e.what());
-    return 1;
-  }
+  if (!clq::bench::RunBenchmarks("operators_bench", true)) return 1;
   std::printf("\nmachine / handwritten time:\n");
   const auto& means = clq::bench::MeanMilliseconds();
   for (const auto& [name, ms] : means) {

@@ -148,15 +148,6 @@ BENCHMARK(BM_Gather)->Apply(Sizes);
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  try {
-    clq::Engine& engine = clq::bench::BenchEngine();
-    std::printf("device: %s (%s), %s, copy bandwidth %.1f GB/s\n", engine.info().name.c_str(),
-                engine.info().platform_name.c_str(), engine.tuning().Describe().c_str(),
-                clq::bench::CopyGbps(engine));
-    benchmark::RunSpecifiedBenchmarks();
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "primitives_bench: %s\n", e.what());
-    return 1;
-  }
+  if (!clq::bench::RunBenchmarks("primitives_bench", true)) return 1;
   return 0;
 }

@@ -24,20 +24,6 @@ using sql::AggregateFunction;
 using sql::Expr;
 using sql::ValueType;
 
-std::optional<Expr> AndAll(const std::vector<Expr>& conjuncts) {
-  if (conjuncts.empty()) return std::nullopt;
-  Expr result = conjuncts[0];
-  for (std::size_t i = 1; i < conjuncts.size(); ++i) {
-    Expr both;
-    both.kind = Expr::Kind::kBinary;
-    both.type = ValueType::kInteger;
-    both.binary_op = sql::BinaryOp::kAnd;
-    both.children = {std::move(result), conjuncts[i]};
-    result = std::move(both);
-  }
-  return result;
-}
-
 // The VM aggregate operation computing (part of) a SQL aggregate.
 std::uint32_t AggregateOperation(const sql::Aggregate& a) {
   const bool real = a.argument && a.argument->type == ValueType::kReal;

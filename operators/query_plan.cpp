@@ -16,15 +16,19 @@ void CollectSources(const Expr& e, std::vector<std::size_t>& out) {
     if (std::find(out.begin(), out.end(), e.source) == out.end()) out.push_back(e.source);
     return;
   }
-  for (const Expr& child : e.children) CollectSources(child, out);
+  for (const Expr& child : e.children)
+    CollectSources(child, out);
 }
 
-bool IsJoinKeyType(const Expr& e) { return e.type == sql::ValueType::kInteger; }
+bool IsJoinKeyType(const Expr& e) {
+  return e.type == sql::ValueType::kInteger;
+}
 
 // Rough size after filters, to choose join order and build sides.
 double EstimatedRows(const sql::BoundSelect& select, const SourcePlan& source) {
   double rows = static_cast<double>(select.from[source.source].table->rows());
-  for (std::size_t i = 0; i < source.filters.size(); ++i) rows *= 0.3;
+  for (std::size_t i = 0; i < source.filters.size(); ++i)
+    rows *= 0.3;
   return rows;
 }
 
@@ -46,11 +50,26 @@ void SplitConjuncts(const Expr& expr, std::vector<Expr>& out) {
   }
 }
 
+std::optional<Expr> AndAll(const std::vector<Expr>& conjuncts) {
+  if (conjuncts.empty()) return std::nullopt;
+  Expr result = conjuncts[0];
+  for (std::size_t i = 1; i < conjuncts.size(); ++i) {
+    Expr both;
+    both.kind = Expr::Kind::kBinary;
+    both.type = sql::ValueType::kInteger;
+    both.binary_op = sql::BinaryOp::kAnd;
+    both.children = {std::move(result), conjuncts[i]};
+    result = std::move(both);
+  }
+  return result;
+}
+
 QueryPlan PlanQuery(const sql::BoundSelect& select) {
   QueryPlan plan;
   plan.select = &select;
   if (select.from.empty()) throw InvalidInputError("SELECT without FROM is not supported");
-  for (std::size_t s = 0; s < select.from.size(); ++s) plan.sources.push_back({s, {}});
+  for (std::size_t s = 0; s < select.from.size(); ++s)
+    plan.sources.push_back({s, {}});
 
   std::vector<Expr> conjuncts;
   if (select.where) SplitConjuncts(*select.where, conjuncts);
@@ -81,7 +100,8 @@ QueryPlan PlanQuery(const sql::BoundSelect& select) {
     std::vector<bool> joined(select.from.size(), false);
     std::size_t start = 0;
     for (std::size_t s = 1; s < select.from.size(); ++s)
-      if (EstimatedRows(select, plan.sources[s]) < EstimatedRows(select, plan.sources[start])) start = s;
+      if (EstimatedRows(select, plan.sources[s]) < EstimatedRows(select, plan.sources[start]))
+        start = s;
     joined[start] = true;
     std::vector<bool> used(candidate_edges.size(), false);
     for (std::size_t step = 1; step < select.from.size(); ++step) {
@@ -91,7 +111,8 @@ QueryPlan PlanQuery(const sql::BoundSelect& select) {
         if (used[e]) continue;
         const JoinEdge& edge = candidate_edges[e];
         if (joined[edge.left_source] == joined[edge.right_source]) continue;
-        const std::size_t incoming = joined[edge.left_source] ? edge.right_source : edge.left_source;
+        const std::size_t incoming =
+            joined[edge.left_source] ? edge.right_source : edge.left_source;
         const double rows = EstimatedRows(select, plan.sources[incoming]);
         if (!best || rows < best_rows) {
           best = e;
@@ -147,7 +168,8 @@ namespace {
 
 std::string Join(const std::vector<std::string>& parts, const std::string& separator) {
   std::string text;
-  for (std::size_t i = 0; i < parts.size(); ++i) text += (i ? separator : "") + parts[i];
+  for (std::size_t i = 0; i < parts.size(); ++i)
+    text += (i ? separator : "") + parts[i];
   return text;
 }
 
@@ -171,27 +193,31 @@ std::string ExplainPlan(const QueryPlan& plan, const Engine& engine) {
   lines.push_back("device: " + engine.info().name + " (" + engine.info().platform_name + "), " +
                   tuning.Describe() + ", tile " + std::to_string(tuning.tile_size()) + " rows");
   std::size_t step = 1;
-  auto add = [&](const std::string& text) { lines.push_back(std::to_string(step++) + ". " + text); };
+  auto add = [&](const std::string& text) {
+    lines.push_back(std::to_string(step++) + ". " + text);
+  };
 
   for (const SourcePlan& source : plan.sources) {
     const sql::TableRef& ref = select.from[source.source];
     const RowCount rows = ref.table->rows();
     const std::size_t tablets = engine.TabletCountFor(*ref.table);
-    std::string scan = "scan " + ref.table->name() + (ref.alias != ref.table->name() ? " AS " + ref.alias : "") +
-                       ": " + std::to_string(rows) + " rows in " + std::to_string(tablets) +
+    std::string scan = "scan " + ref.table->name() +
+                       (ref.alias != ref.table->name() ? " AS " + ref.alias : "") + ": " +
+                       std::to_string(rows) + " rows in " + std::to_string(tablets) +
                        (tablets == 1 ? " tablet" : " tablets") + ", columns uploaded on first use";
     add(scan);
     if (source.filters.empty()) continue;
     std::vector<std::string> filters;
-    for (const sql::Expr& f : source.filters) filters.push_back(ExprText(select, f));
+    for (const sql::Expr& f : source.filters)
+      filters.push_back(ExprText(select, f));
     if (plan.fused_aggregate) {
       add("filter fused into vm_aggregate: " + Join(filters, " AND "));
       continue;
     }
     add("vm_filter (" + Groups(engine, rows) + "): " + Join(filters, " AND ") +
         " -> bitmap + count per tile");
-    add("scan_tiles / scan_add_offsets: exclusive scan of " + std::to_string(engine.TilesFor(rows)) +
-        " tile counts");
+    add("scan_tiles / scan_add_offsets: exclusive scan of " +
+        std::to_string(engine.TilesFor(rows)) + " tile counts");
     add("selection_scatter (" + Groups(engine, rows) + ") -> row ids");
   }
   for (const JoinEdge& edge : plan.join_edges) {
@@ -203,7 +229,8 @@ std::string ExplainPlan(const QueryPlan& plan, const Engine& engine) {
   }
   if (!plan.residual.empty()) {
     std::vector<std::string> residual;
-    for (const sql::Expr& f : plan.residual) residual.push_back(ExprText(select, f));
+    for (const sql::Expr& f : plan.residual)
+      residual.push_back(ExprText(select, f));
     add("gather columns, vm_filter + scan + selection_scatter on joined rows: " +
         Join(residual, " AND "));
   }
@@ -222,7 +249,8 @@ std::string ExplainPlan(const QueryPlan& plan, const Engine& engine) {
       break;
     case AggregationMode::kGrouped: {
       std::vector<std::string> keys;
-      for (const sql::Expr& k : select.group_keys) keys.push_back(ExprText(select, k));
+      for (const sql::Expr& k : select.group_keys)
+        keys.push_back(ExprText(select, k));
       add("group by " + Join(keys, ", ") + " (hash aggregation): " +
           (aggregates.empty() ? std::string("no aggregates") : Join(aggregates, ", ")));
       if (select.having) add("HAVING filter on groups");

@@ -44,8 +44,8 @@ struct QueryPlan {
   std::vector<JoinEdge> join_edges;  // in the order they are applied
   std::vector<sql::Expr> residual;   // multi-table conjuncts applied after the joins
   AggregationMode aggregation = AggregationMode::kNone;
-  bool fused_aggregate = false;      // single source, ungrouped, filter fused
-  bool needs_radix_select = false;   // MEDIAN / QUANTILE without GROUP BY
+  bool fused_aggregate = false;     // single source, ungrouped, filter fused
+  bool needs_radix_select = false;  // MEDIAN / QUANTILE without GROUP BY
 };
 
 QueryPlan PlanQuery(const sql::BoundSelect& select);
@@ -59,5 +59,8 @@ std::vector<std::size_t> SourcesOf(const sql::Expr& expr);
 
 // Splits an expression into its AND-conjuncts.
 void SplitConjuncts(const sql::Expr& expr, std::vector<sql::Expr>& out);
+
+// The conjunction of `conjuncts` (left-deep ANDs); nullopt when empty.
+std::optional<sql::Expr> AndAll(const std::vector<sql::Expr>& conjuncts);
 
 }  // namespace clq

@@ -164,16 +164,10 @@ void RowSet::Filter(QueryContext& context, const sql::Expr& predicate) {
   const auto batches = BatchByColumns(pointers);
   if (batches.size() > 1) {
     for (const auto& batch : batches) {
-      sql::Expr all = *batch[0];
-      for (std::size_t i = 1; i < batch.size(); ++i) {
-        sql::Expr both;
-        both.kind = sql::Expr::Kind::kBinary;
-        both.type = sql::ValueType::kInteger;
-        both.binary_op = sql::BinaryOp::kAnd;
-        both.children = {std::move(all), *batch[i]};
-        all = std::move(both);
-      }
-      FilterBatch(context, all);
+      std::vector<sql::Expr> batch_conjuncts;
+      for (const sql::Expr* c : batch)
+        batch_conjuncts.push_back(*c);
+      FilterBatch(context, *AndAll(batch_conjuncts));
     }
     return;
   }
