@@ -168,10 +168,14 @@ inline long vm_div_magic(long n, long magic, uint shift, uint mode) {
 // Runs program instructions [pc, end) over this work-item's IPT items of the
 // tile starting at `start`; leaves the result in acc (and accn when `track`,
 // which the host sets whenever a NULL can occur anywhere in the entry).
-// Returns VM_STATUS_* bits raised by valid, non-NULL items.
+// Items start as live[k] (a row of the tablet that an enclosing filter
+// passed); KEEP clears the ones a conjunct rejects, and a work-item with no
+// live item left jumps to the KEEP's target (short-circuit AND). Returns the
+// VM_STATUS_* bits raised by live, non-NULL items, so that a row a filter
+// rejected never raises an error, whatever the device's geometry.
 inline uint vm_run(__constant const uint2* code, uint pc, uint end, __constant const long* consts,
                    const vm_slots* slots, ulong start, uint item0, ulong n, uint track, long* acc,
-                   uchar* accn) {
+                   uchar* accn, const uchar* live) {
   long stack[VM_MAX_STACK * VM_LANES];
   uchar stackn[VM_MAX_STACK * VM_LANES];
   uchar pass[VM_LANES];
@@ -180,7 +184,7 @@ inline uint vm_run(__constant const uint2* code, uint pc, uint end, __constant c
   VM_FOR_ITEMS {
     acc[k] = 0;
     accn[k] = 0;
-    pass[k] = 1;
+    pass[k] = live[k];
   }
   for (; pc < end; ++pc) {
     const uint2 ins = code[pc];
@@ -213,7 +217,7 @@ inline uint vm_run(__constant const uint2* code, uint pc, uint end, __constant c
           const long a = acc[k], b = opd[k];
           const long r = as_long(as_ulong(a) + as_ulong(b));
           const uint nul = track ? (accn[k] | opn[k]) : 0;
-          overflow |= (uint)(((a ^ r) & (b ^ r)) < 0) & (nul ^ 1u);
+          overflow |= (uint)(((a ^ r) & (b ^ r)) < 0) & (nul ^ 1u) & pass[k];
           acc[k] = r;
         }
         if (track) VM_FOR_ITEMS accn[k] |= opn[k];
@@ -227,7 +231,7 @@ inline uint vm_run(__constant const uint2* code, uint pc, uint end, __constant c
           const long a = VM_LEFT, b = VM_RIGHT;
           const long r = as_long(as_ulong(a) - as_ulong(b));
           const uint nul = track ? (accn[k] | opn[k]) : 0;
-          overflow |= (uint)(((a ^ b) & (a ^ r)) < 0) & (nul ^ 1u);
+          overflow |= (uint)(((a ^ b) & (a ^ r)) < 0) & (nul ^ 1u) & pass[k];
           acc[k] = r;
         }
         if (track) VM_FOR_ITEMS accn[k] |= opn[k];
@@ -241,7 +245,7 @@ inline uint vm_run(__constant const uint2* code, uint pc, uint end, __constant c
           const long a = acc[k], b = opd[k];
           const long r = as_long(as_ulong(a) * as_ulong(b));
           const uint nul = track ? (accn[k] | opn[k]) : 0;
-          overflow |= (uint)(mul_hi(a, b) != (r >> 63)) & (nul ^ 1u);
+          overflow |= (uint)(mul_hi(a, b) != (r >> 63)) & (nul ^ 1u) & pass[k];
           acc[k] = r;
         }
         if (track) VM_FOR_ITEMS accn[k] |= opn[k];
@@ -254,7 +258,7 @@ inline uint vm_run(__constant const uint2* code, uint pc, uint end, __constant c
           if (b == 0) {
             r = 0;
           } else if (b == -1) {
-            overflow |= (uint)(a == LONG_MIN) & (nul ^ 1u);
+            overflow |= (uint)(a == LONG_MIN) & (nul ^ 1u) & pass[k];
             r = as_long(0ul - as_ulong(a));
           } else if (a == (long)(int)a && b == (long)(int)b) {
             r = (long)((int)a / (int)b);  // 32-bit division is several times cheaper
@@ -339,7 +343,7 @@ inline uint vm_run(__constant const uint2* code, uint pc, uint end, __constant c
           VM_FOR_ITEMS acc[k] = -acc[k];
         } else VM_FOR_ITEMS {
           const uint nul = track ? accn[k] : 0;
-          overflow |= (uint)(acc[k] == LONG_MIN) & (nul ^ 1u);
+          overflow |= (uint)(acc[k] == LONG_MIN) & (nul ^ 1u) & pass[k];
           acc[k] = as_long(0ul - as_ulong(acc[k]));
         }
         break;
@@ -439,13 +443,17 @@ inline uint vm_run(__constant const uint2* code, uint pc, uint end, __constant c
         if (track) VM_FOR_ITEMS accn[k] = 0;
         break;
       }
-      case VM_KEEP:
+      case VM_KEEP: {
+        uchar any = 0;
         if (track) {
           VM_FOR_ITEMS pass[k] &= !accn[k] && acc[k] != 0;
         } else {
           VM_FOR_ITEMS pass[k] &= acc[k] != 0;
         }
+        VM_FOR_ITEMS any |= pass[k];
+        if (!any && ins.y > pc) pc = ins.y - 1;
         break;
+      }
       case VM_TAKE_PASS:
         VM_FOR_ITEMS {
           acc[k] = pass[k];
@@ -460,12 +468,14 @@ inline uint vm_run(__constant const uint2* code, uint pc, uint end, __constant c
 }
 
 // Runs program [pc, end) over all IPT items of this work-item, VM_LANES at a
-// time, into acc[IPT] / accn[IPT]; ORs the status bits into `raised`.
-#define VM_RUN_ALL(pc, end, track, raised)                                              \
+// time, into acc[IPT] / accn[IPT], with live[IPT] as vm_run's live items;
+// ORs the status bits into `raised`.
+#define VM_RUN_ALL(pc, end, track, live, raised)                                        \
   for (uint j = 0; j < IPT; j += VM_LANES) {                                            \
     long lane_acc[VM_LANES];                                                            \
     uchar lane_null[VM_LANES];                                                          \
-    raised |= vm_run(code, pc, end, consts, &slots, start, j, n, track, lane_acc, lane_null); \
+    raised |= vm_run(code, pc, end, consts, &slots, start, j, n, track, lane_acc, lane_null, \
+                     (live) + j);                                                       \
     for (uint k = 0; k < VM_LANES; ++k) {                                               \
       acc[j + k] = lane_acc[k];                                                         \
       accn[j + k] = lane_null[k];                                                       \
@@ -490,8 +500,10 @@ KERNEL void vm_project(__constant const uint2* code, __constant const long* cons
   const ulong start = tile_start();
   long acc[IPT];
   uchar accn[IPT];
+  uchar live[IPT];
+  VM_FOR_TILE_ITEMS live[k] = tile_item(start, k) < n;
   uint raised = 0;
-  VM_RUN_ALL(begin, end, track, raised);
+  VM_RUN_ALL(begin, end, track, live, raised);
   if (out_kind == 0) {
     __global long* o = (__global long*)out;
     VM_FOR_TILE_ITEMS {
@@ -528,8 +540,10 @@ KERNEL void vm_filter(__constant const uint2* code, __constant const long* const
   const ulong start = tile_start();
   long acc[IPT];
   uchar accn[IPT];
+  uchar live[IPT];
+  VM_FOR_TILE_ITEMS live[k] = tile_item(start, k) < n;
   uint raised = 0;
-  VM_RUN_ALL(begin, end, track, raised);
+  VM_RUN_ALL(begin, end, track, live, raised);
   VM_FOR_TILE_ITEMS {
     const ulong i = tile_item(start, k);
     const uint p = (uint)(i - start);
@@ -599,6 +613,57 @@ inline long vm_agg_combine(uint op, long a, long b, uint* status) {
   }
 }
 
+// Folds this work-item's counted items into value / count. The switch is
+// outside the loops so that each loop is one operation on registers.
+#define VM_AGG_FOLD_LOOP(COMBINE)                 \
+  VM_FOR_TILE_ITEMS {                             \
+    if (counted[k]) {                             \
+      v = COMBINE;                                \
+      c += 1;                                     \
+    }                                             \
+  }
+inline void vm_agg_fold(uint op, const long* acc, const uchar* counted, long* value, ulong* count,
+                        uint* status) {
+  long v = *value;
+  ulong c = *count;
+  switch (op) {
+    case VM_AGG_COUNT:
+      VM_AGG_FOLD_LOOP(v)
+      break;
+    case VM_AGG_SUM_I: {
+      uint overflow = 0;
+      VM_FOR_TILE_ITEMS {
+        if (counted[k]) {
+          const long r = as_long(as_ulong(v) + as_ulong(acc[k]));
+          overflow |= (uint)(((v ^ r) & (acc[k] ^ r)) < 0);
+          v = r;
+          c += 1;
+        }
+      }
+      if (overflow) *status |= VM_STATUS_OVERFLOW;
+      break;
+    }
+    case VM_AGG_SUM_R:
+      VM_AGG_FOLD_LOOP(as_long(as_double(v) + as_double(acc[k])))
+      break;
+    case VM_AGG_MIN_I:
+      VM_AGG_FOLD_LOOP(min(v, acc[k]))
+      break;
+    case VM_AGG_MAX_I:
+      VM_AGG_FOLD_LOOP(max(v, acc[k]))
+      break;
+    case VM_AGG_MIN_R:
+      VM_AGG_FOLD_LOOP(as_long(fmin(as_double(v), as_double(acc[k]))))
+      break;
+    default:  // VM_AGG_MAX_R
+      VM_AGG_FOLD_LOOP(as_long(fmax(as_double(v), as_double(acc[k]))))
+      break;
+  }
+  *value = v;
+  *count = c;
+}
+#undef VM_AGG_FOLD_LOOP
+
 // Combines value/count pairs over the work-group; the result is in
 // values[0] / counts[0] after the call (all work-items must call it).
 inline void vm_agg_group_reduce(uint op, long value, ulong count, __local long* values,
@@ -643,30 +708,29 @@ KERNEL void vm_aggregate(__constant const uint2* code, __constant const long* co
   long acc[IPT];
   uchar accn[IPT];
   uchar pass[IPT];
+  VM_FOR_TILE_ITEMS pass[k] = tile_item(start, k) < n;
   if (pred_begin < pred_end) {
-    VM_RUN_ALL(pred_begin, pred_end, pred_track, raised);
-    VM_FOR_TILE_ITEMS pass[k] = tile_item(start, k) < n && !(pred_track && accn[k]) && acc[k] != 0;
-  } else {
-    VM_FOR_TILE_ITEMS pass[k] = tile_item(start, k) < n;
+    VM_RUN_ALL(pred_begin, pred_end, pred_track, pass, raised);
+    VM_FOR_TILE_ITEMS pass[k] = pass[k] && !(pred_track && accn[k]) && acc[k] != 0;
   }
+  uchar any_pass = 0;
+  VM_FOR_TILE_ITEMS any_pass |= pass[k];
   for (uint a = 0; a < aggregate_count; ++a) {
     const uint4 agg = aggregates[a];
-    if (agg.y < agg.z) {
-      VM_RUN_ALL(agg.y, agg.z, agg.w, raised);
-      if (!agg.w) VM_FOR_TILE_ITEMS accn[k] = 0;
-    } else {
-      VM_FOR_TILE_ITEMS {
-        acc[k] = 1;
-        accn[k] = 0;
-      }
-    }
     long value = vm_agg_identity(agg.x);
     ulong count = 0;
-    VM_FOR_TILE_ITEMS {
-      if (pass[k] && !accn[k]) {
-        value = agg.x == VM_AGG_COUNT ? value : vm_agg_combine(agg.x, value, acc[k], &raised);
-        count += 1;
+    // A work-item none of whose rows passed the filter skips the argument's
+    // loads and arithmetic altogether.
+    if (any_pass) {
+      if (agg.y < agg.z) {
+        VM_RUN_ALL(agg.y, agg.z, agg.w, pass, raised);
+        if (!agg.w) VM_FOR_TILE_ITEMS accn[k] = 0;
+      } else {
+        VM_FOR_TILE_ITEMS accn[k] = 0;
       }
+      uchar counted[IPT];  // NULL arguments do not count
+      VM_FOR_TILE_ITEMS counted[k] = pass[k] && !accn[k];
+      vm_agg_fold(agg.x, acc, counted, &value, &count, &raised);
     }
     vm_agg_group_reduce(agg.x, value, count, values, counts, &raised);
     if (get_local_id(0) == 0) {

@@ -310,19 +310,29 @@ std::size_t ExpressionProgram::AddPredicate(const Expr& expr) {
     CompileBoolean(expr);
   } else {
     // WHERE treats NULL as false, so conjuncts can be folded into the pass flag.
+    // Each KEEP's second word is the TAKE_PASS position: a work-item whose
+    // items have all failed jumps there, skipping the later conjuncts' loads
+    // (short-circuit AND, as SQLite evaluates WHERE).
+    std::vector<std::size_t> keeps;
+    const auto keep = [&] {
+      keeps.push_back(code_.size());
+      Emit(VM_KEEP);
+    };
     for (const Expr* c : conjuncts) {
       if (c->kind == Expr::Kind::kBetween && !c->negated) {
         CompileComparison(
             MakeComparison(BinaryOp::kGreaterEqual, c->children[0], c->children[1], c->position));
-        Emit(VM_KEEP);
+        keep();
         CompileComparison(
             MakeComparison(BinaryOp::kLessEqual, c->children[0], c->children[2], c->position));
-        Emit(VM_KEEP);
+        keep();
       } else {
         CompileBoolean(*c);
-        Emit(VM_KEEP);
+        keep();
       }
     }
+    for (const std::size_t k : keeps)
+      code_[k].s[1] = static_cast<std::uint32_t>(code_.size());
     Emit(VM_TAKE_PASS);
   }
   entry.end = static_cast<std::uint32_t>(code_.size());

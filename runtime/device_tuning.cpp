@@ -73,6 +73,9 @@ std::string BuildOptions(const DeviceInfo& info, const DeviceTuning& tuning) {
   options += " -DHAS_FP64=" + std::string(info.fp64 ? "1" : "0");
   options += " -DHAS_INT64_ATOMICS=" + std::string(info.int64_atomics ? "1" : "0");
   options += std::string(" -DDEVICE_IS_CPU=") + (UseCpuKernelPaths(info) ? "1" : "0");
+  // For kernel experiments, e.g. NVIDIA's -cl-nv-maxrregcount=64.
+  if (const char* extra = std::getenv("CLQ_BUILD_OPTIONS"); extra != nullptr && *extra != '\0')
+    options += std::string(" ") + extra;
   return options;
 }
 

@@ -22,7 +22,8 @@ struct Run {
   std::vector<AggregateValue> values;
 };
 
-// COUNT(*), SUM(a), MIN(b), MAX(b), SUM(c), MIN(c), MAX(c), COUNT(b / a) over rows where `predicate`.
+// COUNT(*), SUM(a), MIN(b), MAX(b), SUM(c), MIN(c), MAX(c), COUNT(b / a) over rows where
+// `predicate`.
 std::vector<AggregateValue> RunAggregates(Engine& e, const TablePtr& t,
                                           const std::optional<sql::Expr>& predicate) {
   TableRelation relation(e, t);
@@ -84,10 +85,11 @@ TEST_P(AggregationTest, EdgeSizesAndSelectivities) {
   Engine& e = engine();
   const RowCount tile = e.tuning().tile_size();
   const RowCount wg = e.tuning().work_group_size;
-  for (RowCount rows : {RowCount{0}, RowCount{1}, wg - 1, wg + 1, tile - 1, tile, tile + 1,
-                        tile * 7 + 3}) {
+  for (RowCount rows :
+       {RowCount{0}, RowCount{1}, wg - 1, wg + 1, tile - 1, tile, tile + 1, tile * 7 + 3}) {
     TablePtr t = RandomTable(rows, 300 + static_cast<std::uint32_t>(rows), false);
-    for (std::int32_t threshold : {-5000, 0, 5000}) CheckAgainstCpu(e, t, threshold);
+    for (std::int32_t threshold : {-5000, 0, 5000})
+      CheckAgainstCpu(e, t, threshold);
   }
 }
 
@@ -110,7 +112,8 @@ TEST_P(AggregationTest, EmptyInputGivesZeroCounts) {
   Engine& e = engine();
   TablePtr t = RandomTable(0, 1, false);
   const auto got = RunAggregates(e, t, std::nullopt);
-  for (const AggregateValue& v : got) EXPECT_EQ(v.count, 0u);
+  for (const AggregateValue& v : got)
+    EXPECT_EQ(v.count, 0u);
 }
 
 TEST_P(AggregationTest, SumOverflowIsAnError) {
@@ -127,6 +130,50 @@ TEST_P(AggregationTest, SumOverflowIsAnError) {
   DeviceProgram device_program(e, program);
   EXPECT_THROW(Aggregate(context, relation, device_program, std::nullopt, {{VM_AGG_SUM_I, x}}),
                InvalidInputError);
+}
+
+// Rows the WHERE filter rejects are not evaluated for the aggregate's
+// argument, so their overflow is no error (as in SQLite); work-items with no
+// passing row skip the argument entirely. The first half fails the filter
+// everywhere; in the second half every 29th row is huge (x * 4 overflows)
+// and fails it too.
+TEST_P(AggregationTest, FilteredOutRowsRaiseNoOverflow) {
+  Engine& e = engine();
+  const RowCount rows = 5 * e.tuning().tile_size() + 9;
+  Schema schema{{"x", ColumnType::Int64()}};
+  TableBuilder builder("mixed", schema, rows);
+  std::int64_t want_sum = 0;
+  std::uint64_t want_count = 0;
+  for (RowCount i = 0; i < rows; ++i) {
+    std::int64_t v = static_cast<std::int64_t>(i % 1000);
+    if (i < rows / 2) v += 1000;
+    if (i % 29 == 3) v = std::numeric_limits<std::int64_t>::max() / 3;
+    builder.column_values<std::int64_t>(0)[i] = v;
+    if (v < 1000) {
+      want_sum += v * 4;
+      want_count += 1;
+    }
+  }
+  TablePtr t = builder.Finish();
+  TableRelation relation(e, t);
+  ExpressionProgram program(relation.columns(), IdentityMapper());
+  const std::size_t keep = program.AddPredicate(Bin(Op::kLess, IntCol(0), Int(1000)));
+  const std::size_t times4 = program.AddValue(Bin(Op::kMultiply, IntCol(0), Int(4)));
+  QueryContext context(e);
+  DeviceProgram device_program(e, program);
+  const auto got = Aggregate(context, relation, device_program, keep,
+                             {{VM_AGG_SUM_I, times4}, {VM_AGG_COUNT, std::nullopt}});
+  context.CheckStatus();
+  EXPECT_EQ(got[0].bits, want_sum);
+  EXPECT_EQ(got[0].count, want_count);
+  EXPECT_EQ(got[1].count, want_count);
+  // Without the filter the huge rows are evaluated and overflow.
+  EXPECT_THROW(
+      {
+        Aggregate(context, relation, device_program, std::nullopt, {{VM_AGG_SUM_I, times4}});
+        context.CheckStatus();
+      },
+      InvalidInputError);
 }
 
 CLQ_INSTANTIATE_DEVICE_TESTS(AggregationTest);

@@ -38,7 +38,8 @@ std::vector<std::uint32_t> Expected(const TablePtr& t, const std::function<bool(
 sql::Expr ThesisLike() {
   return Bin(Op::kAnd,
              Bin(Op::kAnd,
-                 Bin(Op::kAnd, Bin(Op::kGreater, IntCol(0), Int(-300)), Bin(Op::kLess, IntCol(0), Int(500))),
+                 Bin(Op::kAnd, Bin(Op::kGreater, IntCol(0), Int(-300)),
+                     Bin(Op::kLess, IntCol(0), Int(500))),
                  Bin(Op::kEqual, Bin(Op::kModulo, IntCol(1), Int(2)), Int(0))),
              Bin(Op::kEqual, Bin(Op::kModulo, IntCol(0), Int(2)), Int(0)));
 }
@@ -54,9 +55,8 @@ TEST_P(SelectionTest, EdgeSizesInRowOrder) {
     const auto b = t->column(1).int64s();
     RowCount counted = 0;
     const auto got = SelectOnDevice(e, t, ThesisLike(), &counted);
-    const auto want = Expected(t, [&](RowCount i) {
-      return a[i] > -300 && a[i] < 500 && b[i] % 2 == 0 && a[i] % 2 == 0;
-    });
+    const auto want = Expected(
+        t, [&](RowCount i) { return a[i] > -300 && a[i] < 500 && b[i] % 2 == 0 && a[i] % 2 == 0; });
     EXPECT_EQ(got, want) << "rows " << rows;
     EXPECT_EQ(counted, want.size()) << "rows " << rows;
   }
@@ -69,7 +69,12 @@ TEST_P(SelectionTest, NoneAndAllRows) {
   EXPECT_EQ(SelectOnDevice(e, t, Bin(Op::kLess, IntCol(0), Int(5000))),
             Expected(t, [](RowCount) { return true; }));
   // NULL is not true: b / (a - a) > 0 selects nothing.
-  EXPECT_TRUE(SelectOnDevice(e, t, Bin(Op::kGreater, Bin(Op::kDivide, IntCol(1), Bin(Op::kSubtract, IntCol(0), IntCol(0))), Int(0))).empty());
+  EXPECT_TRUE(
+      SelectOnDevice(
+          e, t,
+          Bin(Op::kGreater, Bin(Op::kDivide, IntCol(1), Bin(Op::kSubtract, IntCol(0), IntCol(0))),
+              Int(0)))
+          .empty());
   // A bare integer column is true when non-zero (SQLite).
   const auto a = t->column(0).int32s();
   EXPECT_EQ(SelectOnDevice(e, t, IntCol(0)), Expected(t, [&](RowCount i) { return a[i] != 0; }));
@@ -84,9 +89,8 @@ TEST_P(SelectionTest, AcrossTabletsAndGather) {
   ASSERT_GT(e.tables().Tablets(*t).size(), 5u);
   const auto a = t->column(0).int32s();
   const auto b = t->column(1).int64s();
-  const auto want = Expected(t, [&](RowCount i) {
-    return a[i] > -300 && a[i] < 500 && b[i] % 2 == 0 && a[i] % 2 == 0;
-  });
+  const auto want = Expected(
+      t, [&](RowCount i) { return a[i] > -300 && a[i] < 500 && b[i] % 2 == 0 && a[i] % 2 == 0; });
   EXPECT_EQ(SelectOnDevice(e, t, ThesisLike()), want);
   // Gather every column of the selected rows across tablets.
   TableRelation relation(e, t);
@@ -97,10 +101,59 @@ TEST_P(SelectionTest, AcrossTabletsAndGather) {
   const auto got_s = DownloadValues<char>(e, s_values);
   for (std::size_t i = 0; i < want.size(); ++i) {
     ASSERT_EQ(got_b[i], b[want[i]]);
-    ASSERT_EQ(std::string_view(got_s.data() + i * 8, 8),
-              std::string_view(reinterpret_cast<const char*>(t->column(3).bytes()) + want[i] * 8, 8));
+    ASSERT_EQ(
+        std::string_view(got_s.data() + i * 8, 8),
+        std::string_view(reinterpret_cast<const char*>(t->column(3).bytes()) + want[i] * 8, 8));
   }
   unsetenv("CLQ_TABLET_ROWS");
+}
+
+// x = row index, except every 37th row holds a value whose x * 4 overflows.
+TablePtr ClusteredWithOverflowRows(RowCount rows) {
+  Schema schema{{"x", ColumnType::Int64()}};
+  TableBuilder builder("clustered", schema, rows);
+  auto* x = builder.column_values<std::int64_t>(0);
+  for (RowCount i = 0; i < rows; ++i)
+    x[i] =
+        i % 37 == 5 ? std::numeric_limits<std::int64_t>::max() / 2 : static_cast<std::int64_t>(i);
+  return builder.Finish();
+}
+
+// Conjuncts after one that rejects every row of a work-item are skipped; the
+// rows that pass a narrow range in the middle must still all come back.
+TEST_P(SelectionTest, ShortCircuitKeepsRowsOfANarrowRange) {
+  Engine& e = engine();
+  const RowCount tile = e.tuning().tile_size();
+  TablePtr t = ClusteredWithOverflowRows(4 * tile + 7);
+  const auto x = t->column(0).int64s();
+  const auto lo = static_cast<std::int64_t>(tile + 3), hi = static_cast<std::int64_t>(tile + 200);
+  const sql::Expr predicate = Bin(
+      Op::kAnd,
+      Bin(Op::kAnd, Bin(Op::kGreaterEqual, IntCol(0), Int(lo)), Bin(Op::kLess, IntCol(0), Int(hi))),
+      Bin(Op::kEqual, Bin(Op::kModulo, IntCol(0), Int(3)), Int(0)));
+  RowCount counted = 0;
+  EXPECT_EQ(SelectOnDevice(e, t, predicate, &counted),
+            Expected(t, [&](RowCount i) { return x[i] >= lo && x[i] < hi && x[i] % 3 == 0; }));
+  EXPECT_EQ(counted, Expected(t, [&](RowCount i) {
+                       return x[i] >= lo && x[i] < hi && x[i] % 3 == 0;
+                     }).size());
+}
+
+// A row that an earlier conjunct rejected never raises an error in a later
+// one (SQLite evaluates AND left to right), on any device geometry; a row
+// that reaches the overflowing conjunct does.
+TEST_P(SelectionTest, RejectedRowsRaiseNoOverflow) {
+  Engine& e = engine();
+  TablePtr t = ClusteredWithOverflowRows(3 * e.tuning().tile_size() + 11);
+  const auto x = t->column(0).int64s();
+  const sql::Expr safe = Bin(Op::kAnd, Bin(Op::kLess, IntCol(0), Int(1'000'000'000)),
+                             Bin(Op::kGreater, Bin(Op::kMultiply, IntCol(0), Int(4)), Int(10)));
+  EXPECT_EQ(SelectOnDevice(e, t, safe),
+            Expected(t, [&](RowCount i) { return x[i] < 1'000'000'000 && x[i] * 4 > 10; }));
+  const sql::Expr overflowing =
+      Bin(Op::kAnd, Bin(Op::kGreater, IntCol(0), Int(1'000'000'000)),
+          Bin(Op::kGreater, Bin(Op::kMultiply, IntCol(0), Int(4)), Int(0)));
+  EXPECT_THROW(SelectOnDevice(e, t, overflowing), InvalidInputError);
 }
 
 CLQ_INSTANTIATE_DEVICE_TESTS(SelectionTest);
