@@ -490,10 +490,20 @@ inline void vm_raise(__global uint* status, uint bits) {
 // out_kind: 0 the 8-byte accumulator (INTEGER or REAL bits), 1 narrowed to
 // int32 (the host proved the range fits). The NULL map gets one byte per row
 // when write_nulls.
-KERNEL void vm_project(__constant const uint2* code, __constant const long* consts, uint begin,
-                       uint end, VM_SLOT_PARAMS, ulong n, __global uchar* out_values,
-                       uint out_kind, __global uchar* out_null_map, uint write_nulls,
-                       uint track, ulong out_base, __global uint* status) {
+// Each kernel comes twice: as written, and `_untracked` with NULL tracking
+// compiled out (the host picks it when no entry of the launch can see a
+// NULL). The bodies are inline functions whose `track` argument the
+// untracked kernel fixes to 0, so the compiler drops the NULL flags and their
+// registers; the arguments are the same, and `track` arguments are ignored.
+#define VM_PROJECT_PARAMS                                                                    \
+  __constant const uint2 *code, __constant const long *consts, uint begin, uint end,          \
+      VM_SLOT_PARAMS, ulong n, __global uchar *out_values, uint out_kind,                     \
+      __global uchar *out_null_map, uint write_nulls, uint track, ulong out_base,             \
+      __global uint *status
+#define VM_PROJECT_ARGS                                                                       \
+  code, consts, begin, end, s0, s1, s2, s3, s4, s5, s6, s7, z0, z1, z2, z3, z4, z5, z6, z7, n, \
+      out_values, out_kind, out_null_map, write_nulls
+inline void vm_project_body(VM_PROJECT_PARAMS) {
   VM_SLOTS_INIT(slots);
   __global uchar* out = out_values + out_base * (out_kind == 0 ? 8 : 4);
   __global uchar* out_nulls = out_null_map + (write_nulls ? out_base : 0);
@@ -520,22 +530,29 @@ KERNEL void vm_project(__constant const uint2* code, __constant const long* cons
   if (write_nulls) {
     VM_FOR_TILE_ITEMS {
       const ulong i = tile_item(start, k);
-      if (i < n) out_nulls[i] = accn[k];
+      if (i < n) out_nulls[i] = track ? accn[k] : 0;
     }
   }
   vm_raise(status, raised);
+}
+KERNEL void vm_project(VM_PROJECT_PARAMS) {
+  vm_project_body(VM_PROJECT_ARGS, track, out_base, status);
+}
+KERNEL void vm_project_untracked(VM_PROJECT_PARAMS) {
+  vm_project_body(VM_PROJECT_ARGS, 0, out_base, status);
 }
 
 // Evaluates a predicate; writes one bit per row (bit i % 32 of word i / 32,
 // 1 = the predicate is true) and the number of true rows per tile. TILE is a
 // multiple of 32, so a tile owns whole words.
-KERNEL void vm_filter(__constant const uint2* code, __constant const long* consts, uint begin,
-                      uint end, uint track, VM_SLOT_PARAMS, ulong n, __global uint* bits,
-                      __global uint* tile_counts, __global uint* status) {
-  // One byte per item, with 4 bytes of padding after every 32 so that the
-  // work-items assembling words read different banks.
-  __local uchar flags[TILE + TILE / 8];
-  __local uint word_counts[TILE / 32];
+#define VM_FILTER_PARAMS                                                                    \
+  __constant const uint2 *code, __constant const long *consts, uint begin, uint end,          \
+      uint track, VM_SLOT_PARAMS, ulong n, __global uint *bits, __global uint *tile_counts,     \
+      __global uint *status
+#define VM_FILTER_ARGS(TRACK)                                                                  \
+  code, consts, begin, end, TRACK, s0, s1, s2, s3, s4, s5, s6, s7, z0, z1, z2, z3, z4, z5, z6, \
+      z7, n, bits, tile_counts, status, flags, word_counts
+inline void vm_filter_body(VM_FILTER_PARAMS, __local uchar* flags, __local uint* word_counts) {
   VM_SLOTS_INIT(slots);
   const ulong start = tile_start();
   long acc[IPT];
@@ -566,6 +583,19 @@ KERNEL void vm_filter(__constant const uint2* code, __constant const long* const
     tile_counts[get_group_id(0)] = count;
   }
   vm_raise(status, raised);
+}
+// One byte per item, with 4 bytes of padding after every 32 so that the
+// work-items assembling words read different banks.
+#define VM_FILTER_LOCALS            \
+  __local uchar flags[TILE + TILE / 8]; \
+  __local uint word_counts[TILE / 32]
+KERNEL void vm_filter(VM_FILTER_PARAMS) {
+  VM_FILTER_LOCALS;
+  vm_filter_body(VM_FILTER_ARGS(track));
+}
+KERNEL void vm_filter_untracked(VM_FILTER_PARAMS) {
+  VM_FILTER_LOCALS;
+  vm_filter_body(VM_FILTER_ARGS(0));
 }
 
 // Aggregate descriptors: (operation VM_AGG_*, first instruction, end, whether
@@ -695,13 +725,17 @@ inline void vm_agg_group_reduce(uint op, long value, ulong count, __local long* 
 #endif
 }
 
-KERNEL void vm_aggregate(__constant const uint2* code, __constant const long* consts,
-                         uint pred_begin, uint pred_end, uint pred_track,
-                         __constant const uint4* aggregates,
-                         uint aggregate_count, VM_SLOT_PARAMS, ulong n,
-                         __global long* partials, ulong group_base, __global uint* status) {
-  __local long values[WG_SIZE];
-  __local ulong counts[WG_SIZE];
+#define VM_AGGREGATE_PARAMS                                                                 \
+  __constant const uint2 *code, __constant const long *consts, uint pred_begin,               \
+      uint pred_end, uint pred_track, __constant const uint4 *aggregates,                     \
+      uint aggregate_count, VM_SLOT_PARAMS, ulong n, __global long *partials,                  \
+      ulong group_base, __global uint *status
+#define VM_AGGREGATE_ARGS(TRACK)                                                               \
+  code, consts, pred_begin, pred_end, (TRACK) ? pred_track : 0, aggregates, aggregate_count,    \
+      s0, s1, s2, s3, s4, s5, s6, s7, z0, z1, z2, z3, z4, z5, z6, z7, n, partials, group_base,  \
+      status, values, counts, TRACK
+inline void vm_aggregate_body(VM_AGGREGATE_PARAMS, __local long* values, __local ulong* counts,
+                              uint allow_track) {
   VM_SLOTS_INIT(slots);
   const ulong start = tile_start();
   uint raised = 0;
@@ -722,9 +756,10 @@ KERNEL void vm_aggregate(__constant const uint2* code, __constant const long* co
     // A work-item none of whose rows passed the filter skips the argument's
     // loads and arithmetic altogether.
     if (any_pass) {
+      const uint track = allow_track ? agg.w : 0;
       if (agg.y < agg.z) {
-        VM_RUN_ALL(agg.y, agg.z, agg.w, pass, raised);
-        if (!agg.w) VM_FOR_TILE_ITEMS accn[k] = 0;
+        VM_RUN_ALL(agg.y, agg.z, track, pass, raised);
+        if (!track) VM_FOR_TILE_ITEMS accn[k] = 0;
       } else {
         VM_FOR_TILE_ITEMS accn[k] = 0;
       }
@@ -741,6 +776,17 @@ KERNEL void vm_aggregate(__constant const uint2* code, __constant const long* co
     barrier(CLK_LOCAL_MEM_FENCE);
   }
   vm_raise(status, raised);
+}
+#define VM_AGGREGATE_LOCALS      \
+  __local long values[WG_SIZE]; \
+  __local ulong counts[WG_SIZE]
+KERNEL void vm_aggregate(VM_AGGREGATE_PARAMS) {
+  VM_AGGREGATE_LOCALS;
+  vm_aggregate_body(VM_AGGREGATE_ARGS(1));
+}
+KERNEL void vm_aggregate_untracked(VM_AGGREGATE_PARAMS) {
+  VM_AGGREGATE_LOCALS;
+  vm_aggregate_body(VM_AGGREGATE_ARGS(0));
 }
 
 // Merges `group_count` partial results (layout of vm_aggregate) into

@@ -42,13 +42,15 @@ std::vector<AggregateValue> Aggregate(QueryContext& context, Relation& relation,
 
   DeviceBuffer partials =
       engine.pool().Acquire(groups * count * 2 * sizeof(cl_long), "aggregate partials");
-  cl::Kernel& kernel = engine.kernel("vm_aggregate");
   std::uint32_t pred_begin = 0, pred_end = 0, pred_track = 0;
   if (predicate_entry) {
     pred_begin = code.entry(*predicate_entry).begin;
     pred_end = code.entry(*predicate_entry).end;
     pred_track = code.entry(*predicate_entry).track_nulls ? 1 : 0;
   }
+  bool track = pred_track != 0;
+  for (const cl_uint4& d : descriptors) track |= d.s[3] != 0;
+  cl::Kernel& kernel = DeviceProgram::VmKernel(engine, "vm_aggregate", track);
   std::uint64_t group_base = 0;
   for (std::size_t t = 0; t < tablets.size(); ++t) {
     const std::uint64_t tiles = engine.TilesFor(tablets[t].rows);

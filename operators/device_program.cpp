@@ -1,5 +1,8 @@
 #include "operators/device_program.hpp"
 
+#include <cstdlib>
+#include <string_view>
+
 #include "kernels_cl/vm_shared.h"
 #include "runtime/errors.hpp"
 
@@ -30,6 +33,14 @@ void DeviceProgram::BindSlots(cl::Kernel& kernel, cl_uint first_arg, Relation& r
     kernel.setArg(first_arg + s, values);
     kernel.setArg(first_arg + VM_MAX_SLOTS + s, nulls);
   }
+}
+
+cl::Kernel& DeviceProgram::VmKernel(Engine& engine, const std::string& base, bool track) {
+  static const bool untracked_allowed = [] {
+    const char* value = std::getenv("CLQ_VM_UNTRACKED");
+    return value == nullptr || std::string_view(value) != "0";
+  }();
+  return engine.kernel(track || !untracked_allowed ? base : base + "_untracked");
 }
 
 }  // namespace clq

@@ -21,6 +21,11 @@ class DeviceProgram {
   const cl::Buffer& constants() const { return constants_.get(); }
   void BindSlots(cl::Kernel& kernel, cl_uint first_arg, Relation& relation,
                  std::size_t tablet) const;
+  // The vm_* kernel `base` ("vm_filter", ...), or its variant with NULL
+  // tracking compiled out when no entry of the launch can see a NULL (fewer
+  // registers). CLQ_VM_UNTRACKED=0 always takes the tracking kernel (for
+  // measurements).
+  static cl::Kernel& VmKernel(Engine& engine, const std::string& base, bool track);
 
  private:
   const ExpressionProgram& program_;

@@ -17,7 +17,7 @@ DeviceVector Project(QueryContext& context, Relation& relation, const DeviceProg
   if (entry.range) result.range = [range = entry.range] { return range; };
   if (entry.may_be_null)
     result.nulls = engine.pool().Acquire(relation.rows(), "projection NULL map");
-  cl::Kernel& kernel = engine.kernel("vm_project");
+  cl::Kernel& kernel = DeviceProgram::VmKernel(engine, "vm_project", entry.track_nulls);
   const std::vector<Tablet> tablets = relation.tablets();
   for (std::size_t t = 0; t < tablets.size(); ++t) {
     if (tablets[t].rows == 0) continue;

@@ -24,7 +24,7 @@ std::vector<TabletSelection> FilterTablets(QueryContext& context, Relation& rela
   const std::vector<Tablet> tablets = relation.tablets();
   std::vector<TabletSelection> state(tablets.size());
   DeviceBuffer totals = engine.pool().Acquire(tablets.size() * sizeof(cl_uint), "selection totals");
-  cl::Kernel& filter = engine.kernel("vm_filter");
+  cl::Kernel& filter = DeviceProgram::VmKernel(engine, "vm_filter", entry.track_nulls);
   for (std::size_t t = 0; t < tablets.size(); ++t) {
     const RowCount rows = tablets[t].rows;
     TabletSelection& s = state[t];
