@@ -220,7 +220,8 @@ bool ExpressionProgram::MayBeNull(const Expr& e) const {
               (e.binary_op == BinaryOp::kDivide
                    ? divisor.constant.real != 0.0
                    : static_cast<std::int64_t>(divisor.constant.real) != 0)));
-        if (!nonzero_constant) return true;
+        if (!nonzero_constant && !DivisorExcludesZero(divisor, e.binary_op, ColumnRanges()))
+          return true;
       }
       return MayBeNull(e.children[0]) || MayBeNull(e.children[1]);
     default:
@@ -263,7 +264,11 @@ bool ExpressionProgram::EmitConstantDivision(std::uint32_t op, std::int64_t divi
 }
 
 std::optional<IntRange> ExpressionProgram::Range(const Expr& e) const {
-  return IntegerRangeOf(e, [this](const Expr& column_ref) -> std::optional<IntRange> {
+  return IntegerRangeOf(e, ColumnRanges());
+}
+
+ColumnRangeFn ExpressionProgram::ColumnRanges() const {
+  return [this](const Expr& column_ref) -> std::optional<IntRange> {
     const VmInputColumn& column = columns_[mapper_(column_ref.source, column_ref.index)];
     std::optional<IntRange> known = column.range ? column.range() : std::nullopt;
     if (column.type.type == DataType::kInt32) {
@@ -272,7 +277,7 @@ std::optional<IntRange> ExpressionProgram::Range(const Expr& e) const {
       return IntRange{std::max(known->min, type_bounds.min), std::min(known->max, type_bounds.max)};
     }
     return known;
-  });
+  };
 }
 
 std::uint32_t ExpressionProgram::ArithmeticFlags(const Expr& e) const {

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "host/sql/bound.hpp"
+#include "operators/value_range.hpp"
 #include "runtime/cl.hpp"
 #include "runtime/storage/types.hpp"
 
@@ -48,10 +49,10 @@ struct VmSlot {
 };
 
 struct VmEntry {
-  std::uint32_t begin = 0;  // first instruction
-  std::uint32_t end = 0;    // one past the last
+  std::uint32_t begin = 0;                         // first instruction
+  std::uint32_t end = 0;                           // one past the last
   sql::ValueType type = sql::ValueType::kInteger;  // kInteger or kReal
-  bool may_be_null = false;  // the result can be NULL
+  bool may_be_null = false;                        // the result can be NULL
   bool track_nulls = false;  // a NULL can occur somewhere inside: the machine tracks NULL flags
   std::optional<IntRange> range;  // INTEGER entries: bounds of every non-NULL value
 };
@@ -98,8 +99,8 @@ class ExpressionProgram {
                              std::size_t position);
   // Emits `op` combining the accumulator (left) with `right`, evaluating
   // `left` first; uses the stack only when `right` is not a leaf.
-  void CompileBinary(const sql::Expr& left, const sql::Expr& right, std::uint32_t op,
-                     Domain domain, bool commutative);
+  void CompileBinary(const sql::Expr& left, const sql::Expr& right, std::uint32_t op, Domain domain,
+                     bool commutative);
 
   bool IsLeaf(const sql::Expr& e) const;
   bool IsBoolean(const sql::Expr& e) const;
@@ -118,6 +119,8 @@ class ExpressionProgram {
   static Domain DomainOf(sql::ValueType type);
   // Bounds of an INTEGER expression (operators/value_range.hpp).
   std::optional<IntRange> Range(const sql::Expr& e) const;
+  // Column bounds for the range analysis (statistics, or INT32's range).
+  ColumnRangeFn ColumnRanges() const;
   // VM_OPND_NOCHECK / VM_OPND_NARROW for integer arithmetic `e`.
   std::uint32_t ArithmeticFlags(const sql::Expr& e) const;
   // ORs operand flags into the last emitted instruction.

@@ -1,5 +1,7 @@
 #include "operators/value_range.hpp"
 
+#include <cmath>
+
 #include <algorithm>
 #include <array>
 #include <limits>
@@ -108,6 +110,54 @@ std::optional<IntRange> IntegerRangeOf(const Expr& e, const ColumnRangeFn& colum
     default:
       return std::nullopt;
   }
+}
+
+std::optional<RealBounds> RealBoundsOf(const Expr& e, const ColumnRangeFn& column_range) {
+  if (e.type == ValueType::kInteger) {
+    const auto range = IntegerRangeOf(e, column_range);
+    if (!range) return std::nullopt;
+    return RealBounds{static_cast<double>(range->min), static_cast<double>(range->max)};
+  }
+  if (e.type != ValueType::kReal) return std::nullopt;
+  const auto child = [&](std::size_t i) { return RealBoundsOf(e.children[i], column_range); };
+  switch (e.kind) {
+    case Expr::Kind::kConstant:
+      if (e.constant.type != ValueType::kReal || !std::isfinite(e.constant.real))
+        return std::nullopt;
+      return RealBounds{e.constant.real, e.constant.real};
+    case Expr::Kind::kCast:
+      return child(0);
+    case Expr::Kind::kUnary: {
+      if (e.unary_op != sql::UnaryOp::kNegate) return std::nullopt;
+      const auto a = child(0);
+      if (!a) return std::nullopt;
+      return RealBounds{-a->hi, -a->lo};
+    }
+    case Expr::Kind::kBinary: {
+      if (e.binary_op != BinaryOp::kAdd && e.binary_op != BinaryOp::kSubtract) return std::nullopt;
+      const auto a = child(0), b = child(1);
+      if (!a || !b) return std::nullopt;
+      const RealBounds r = e.binary_op == BinaryOp::kAdd ? RealBounds{a->lo + b->lo, a->hi + b->hi}
+                                                         : RealBounds{a->lo - b->hi, a->hi - b->lo};
+      if (!std::isfinite(r.lo) || !std::isfinite(r.hi)) return std::nullopt;
+      return r;
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+bool DivisorExcludesZero(const Expr& divisor, BinaryOp op, const ColumnRangeFn& column_range) {
+  if (divisor.type == ValueType::kInteger) {
+    const auto range = IntegerRangeOf(divisor, column_range);
+    return range && (range->min > 0 || range->max < 0);
+  }
+  const auto bounds = RealBoundsOf(divisor, column_range);
+  if (!bounds) return false;
+  // A REAL remainder truncates the divisor toward zero first.
+  const double limit = op == BinaryOp::kModulo ? 1.0 : 0.0;
+  return op == BinaryOp::kModulo ? (bounds->lo >= limit || bounds->hi <= -limit)
+                                 : (bounds->lo > limit || bounds->hi < -limit);
 }
 
 }  // namespace clq

@@ -23,4 +23,20 @@ using ColumnRangeFn = std::function<std::optional<IntRange>(const sql::Expr& col
 // Bounds of an INTEGER-typed expression; nullopt for other types or unknown.
 std::optional<IntRange> IntegerRangeOf(const sql::Expr& expr, const ColumnRangeFn& column_range);
 
+// Bounds [lo, hi] of a numeric (INTEGER or REAL) expression built from
+// constants, INTEGER sub-expressions with known ranges, + and -, negation and
+// casts to REAL; nullopt otherwise. Rounding of REAL sums is monotone, so a
+// bound of the exact values bounds the computed ones too.
+struct RealBounds {
+  double lo = 0;
+  double hi = 0;
+};
+std::optional<RealBounds> RealBoundsOf(const sql::Expr& expr, const ColumnRangeFn& column_range);
+
+// Whether `divisor` provably never evaluates to zero for `op` (kDivide or
+// kModulo; a REAL remainder truncates its divisor to an integer first, as
+// SQLite does), so that the division cannot yield NULL.
+bool DivisorExcludesZero(const sql::Expr& divisor, sql::BinaryOp op,
+                         const ColumnRangeFn& column_range);
+
 }  // namespace clq

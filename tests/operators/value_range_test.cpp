@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <limits>
 #include <random>
 
@@ -46,6 +47,34 @@ TEST(ValueRangeTest, IntervalArithmetic) {
   // Unknown columns and REAL expressions stay unknown.
   EXPECT_FALSE(IntegerRangeOf(IntCol(0), [](const sql::Expr&) { return std::nullopt; }));
   EXPECT_FALSE(RangeWith(Bin(BinaryOp::kAdd, RealCol(0), Real(1)), small));
+}
+
+TEST(ValueRangeTest, DivisorsThatExcludeZero) {
+  const auto with = [](IntRange column) {
+    return [column](const sql::Expr&) -> std::optional<IntRange> { return column; };
+  };
+  const IntRange naturals{0, 100};
+  const auto bounds = RealBoundsOf(Bin(BinaryOp::kAdd, Real(0.173), IntCol(0)), with(naturals));
+  ASSERT_TRUE(bounds);
+  EXPECT_DOUBLE_EQ(bounds->lo, 0.173);
+  EXPECT_DOUBLE_EQ(bounds->hi, 100.173);
+  // The thesis's MAX(unique1 / (0.173 + onepercent)) cannot divide by zero.
+  EXPECT_TRUE(DivisorExcludesZero(Bin(BinaryOp::kAdd, Real(0.173), IntCol(0)), BinaryOp::kDivide,
+                                  with(naturals)));
+  EXPECT_TRUE(DivisorExcludesZero(Bin(BinaryOp::kAdd, IntCol(0), Int(1)), BinaryOp::kModulo,
+                                  with(naturals)));
+  EXPECT_TRUE(DivisorExcludesZero(Bin(BinaryOp::kSubtract, Real(-0.5), IntCol(0)),
+                                  BinaryOp::kDivide, with(naturals)));
+  // Zero inside the range, a REAL remainder whose divisor truncates to 0, unknown shapes.
+  EXPECT_FALSE(DivisorExcludesZero(Bin(BinaryOp::kSubtract, IntCol(0), Int(3)), BinaryOp::kDivide,
+                                   with(naturals)));
+  EXPECT_FALSE(DivisorExcludesZero(Bin(BinaryOp::kAdd, Real(0.5), IntCol(0)), BinaryOp::kModulo,
+                                   with(naturals)));
+  EXPECT_TRUE(DivisorExcludesZero(Bin(BinaryOp::kAdd, Real(1.5), IntCol(0)), BinaryOp::kModulo,
+                                  with(naturals)));
+  EXPECT_FALSE(DivisorExcludesZero(RealCol(1), BinaryOp::kDivide, with(naturals)));
+  EXPECT_FALSE(DivisorExcludesZero(Bin(BinaryOp::kMultiply, Real(2.0), IntCol(0)),
+                                   BinaryOp::kDivide, with(IntRange{1, 5})));
 }
 
 // Columns: a INT32 over (INT32_MIN, INT32_MAX], m INT32 in [-46340, 46340]
@@ -119,6 +148,41 @@ TEST_P(ValueRangeDeviceTest, NarrowArithmeticIsExact) {
   ExpectProjection(
       e, table, Un(sql::UnaryOp::kNegate, Bin(BinaryOp::kSubtract, IntCol(0), IntCol(2))),
       [](std::int64_t a, std::int64_t, std::int64_t p) { return -(a - p); }, false);
+}
+
+// A division whose divisor's range excludes zero cannot be NULL, so it runs
+// on the kernels without NULL tracking; one whose divisor can be zero keeps
+// its NULLs.
+TEST_P(ValueRangeDeviceTest, ProvenDivisorsDropNullTracking) {
+  const TablePtr table = EdgeTable(3000);
+  Engine& e = engine();
+  TableRelation relation(e, table);
+  const auto a = table->column(0).int32s(), m = table->column(1).int32s(),
+             p = table->column(2).int32s();
+  const sql::Expr safe =
+      Bin(BinaryOp::kDivide, IntCol(0), Bin(BinaryOp::kAdd, Real(0.173), IntCol(2)));
+  const sql::Expr risky =
+      Bin(BinaryOp::kDivide, IntCol(0), Bin(BinaryOp::kSubtract, IntCol(1), Int(1)));
+  ExpressionProgram program(relation.columns(), IdentityMapper());
+  const VmEntry safe_entry = program.entry(program.AddValue(safe));
+  const VmEntry risky_entry = program.entry(program.AddValue(risky));
+  EXPECT_FALSE(safe_entry.track_nulls);
+  EXPECT_FALSE(safe_entry.may_be_null);
+  EXPECT_TRUE(risky_entry.track_nulls);
+  const ProjectedValues got_safe = ProjectOnDevice(e, table, safe);
+  const ProjectedValues got_risky = ProjectOnDevice(e, table, risky);
+  bool saw_null = false;
+  for (RowCount i = 0; i < table->rows(); ++i) {
+    const double want = static_cast<double>(a[i]) / (0.173 + static_cast<double>(p[i]));
+    ASSERT_EQ(got_safe.values[i], std::bit_cast<std::int64_t>(want)) << "row " << i;
+    const bool null = m[i] == 1;
+    saw_null |= null;
+    ASSERT_EQ(got_risky.nulls[i] != 0, null) << "row " << i;
+    if (!null) {
+      ASSERT_EQ(got_risky.values[i], a[i] / (static_cast<std::int64_t>(m[i]) - 1)) << "row " << i;
+    }
+  }
+  EXPECT_TRUE(saw_null);
 }
 
 CLQ_INSTANTIATE_DEVICE_TESTS(ValueRangeDeviceTest);
