@@ -7,7 +7,32 @@
 
 namespace clq {
 
-double AggregateValue::real() const { return std::bit_cast<double>(bits); }
+namespace {
+
+// Whether every argument is COUNT(*) or one LOAD of a column without NULLs:
+// the shape vm_aggregate_columns runs without the interpreter.
+bool BareColumnArguments(const ExpressionProgram& code,
+                         const std::vector<AggregateSpec>& aggregates) {
+  for (const AggregateSpec& a : aggregates) {
+    if (!a.entry) continue;
+    const VmEntry& entry = code.entry(*a.entry);
+    if (entry.end != entry.begin + 1) return false;
+    const std::uint32_t word = code.code()[entry.begin].s[0];
+    const std::uint32_t kind = (word >> 8) & 0xffu;
+    const std::uint32_t base = kind & VM_OPND_BASE_MASK;
+    if ((word & 0xffu) != VM_LOAD || (kind & VM_OPND_NULLABLE) != 0) return false;
+    if (base != VM_OPND_COL_I32 && base != VM_OPND_COL_I64 && base != VM_OPND_COL_F64 &&
+        base != VM_OPND_COL_I32_R && base != VM_OPND_COL_I64_R)
+      return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+double AggregateValue::real() const {
+  return std::bit_cast<double>(bits);
+}
 
 std::vector<AggregateValue> Aggregate(QueryContext& context, Relation& relation,
                                       const DeviceProgram& program,
@@ -36,7 +61,8 @@ std::vector<AggregateValue> Aggregate(QueryContext& context, Relation& relation,
 
   const std::vector<Tablet> tablets = relation.tablets();
   std::uint64_t groups = 0;
-  for (const Tablet& t : tablets) groups += engine.TilesFor(t.rows);
+  for (const Tablet& t : tablets)
+    groups += engine.TilesFor(t.rows);
   std::vector<AggregateValue> results(count);
   if (groups == 0) return results;
 
@@ -49,8 +75,13 @@ std::vector<AggregateValue> Aggregate(QueryContext& context, Relation& relation,
     pred_track = code.entry(*predicate_entry).track_nulls ? 1 : 0;
   }
   bool track = pred_track != 0;
-  for (const cl_uint4& d : descriptors) track |= d.s[3] != 0;
-  cl::Kernel& kernel = DeviceProgram::VmKernel(engine, "vm_aggregate", track);
+  for (const cl_uint4& d : descriptors)
+    track |= d.s[3] != 0;
+  const bool columns_only = !predicate_entry && !track && DeviceProgram::SpecialisedAllowed() &&
+                            BareColumnArguments(code, aggregates);
+  cl::Kernel& kernel = columns_only ? engine.kernel("vm_aggregate_columns")
+                                    : DeviceProgram::VmKernel(engine, "vm_aggregate", track);
+  const char* stage = columns_only ? "aggregate columns" : "aggregate";
   std::uint64_t group_base = 0;
   for (std::size_t t = 0; t < tablets.size(); ++t) {
     const std::uint64_t tiles = engine.TilesFor(tablets[t].rows);
@@ -67,7 +98,7 @@ std::vector<AggregateValue> Aggregate(QueryContext& context, Relation& relation,
     kernel.setArg(24, partials.get());
     kernel.setArg(25, static_cast<cl_ulong>(group_base));
     kernel.setArg(26, context.status());
-    engine.Launch(kernel, tiles, "aggregate");
+    engine.Launch(kernel, tiles, stage);
     group_base += tiles;
   }
 
@@ -87,7 +118,8 @@ std::vector<AggregateValue> Aggregate(QueryContext& context, Relation& relation,
     groups = merged_groups;
   }
   std::vector<cl_long> host(count * 2);
-  engine.Download(partials.get(), 0, host.size() * sizeof(cl_long), host.data(), "aggregate result");
+  engine.Download(partials.get(), 0, host.size() * sizeof(cl_long), host.data(),
+                  "aggregate result");
   context.CheckStatus();
   for (std::size_t a = 0; a < count; ++a) {
     results[a].bits = host[a * 2];

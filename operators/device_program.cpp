@@ -8,8 +8,7 @@
 
 namespace clq {
 
-DeviceProgram::DeviceProgram(Engine& engine, const ExpressionProgram& program)
-    : program_(program) {
+DeviceProgram::DeviceProgram(Engine& engine, const ExpressionProgram& program) : program_(program) {
   const auto& code = program.code();
   const auto& constants = program.constants();
   code_ = engine.pool().Acquire(code.size() * sizeof(cl_uint2), "expression program");
@@ -35,12 +34,16 @@ void DeviceProgram::BindSlots(cl::Kernel& kernel, cl_uint first_arg, Relation& r
   }
 }
 
-cl::Kernel& DeviceProgram::VmKernel(Engine& engine, const std::string& base, bool track) {
-  static const bool untracked_allowed = [] {
+bool DeviceProgram::SpecialisedAllowed() {
+  static const bool allowed = [] {
     const char* value = std::getenv("CLQ_VM_UNTRACKED");
     return value == nullptr || std::string_view(value) != "0";
   }();
-  return engine.kernel(track || !untracked_allowed ? base : base + "_untracked");
+  return allowed;
+}
+
+cl::Kernel& DeviceProgram::VmKernel(Engine& engine, const std::string& base, bool track) {
+  return engine.kernel(track || !SpecialisedAllowed() ? base : base + "_untracked");
 }
 
 }  // namespace clq

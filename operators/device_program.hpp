@@ -23,9 +23,12 @@ class DeviceProgram {
                  std::size_t tablet) const;
   // The vm_* kernel `base` ("vm_filter", ...), or its variant with NULL
   // tracking compiled out when no entry of the launch can see a NULL (fewer
-  // registers). CLQ_VM_UNTRACKED=0 always takes the tracking kernel (for
-  // measurements).
+  // registers).
   static cl::Kernel& VmKernel(Engine& engine, const std::string& base, bool track);
+  // False when CLQ_VM_UNTRACKED=0: then only the general, NULL-tracking
+  // kernels run (untracked variants and vm_aggregate_columns are off), to
+  // measure what the specialisations gain.
+  static bool SpecialisedAllowed();
 
  private:
   const ExpressionProgram& program_;
