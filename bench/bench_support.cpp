@@ -45,6 +45,15 @@ double DeviceMilliseconds(Engine& engine, const std::function<void()>& work) {
   return total;
 }
 
+void PrimitiveSizes(benchmark::internal::Benchmark* b) {
+  const bool gpu = BenchEngine().info().kind == DeviceKind::kGpu;
+  const RowCount largest = BenchRows(gpu ? 100'000'000 : 10'000'000);
+  for (RowCount n = 1'000'000; n < largest; n *= 10)
+    b->Arg(static_cast<std::int64_t>(n));
+  b->Arg(static_cast<std::int64_t>(largest));
+  b->UseManualTime()->Unit(benchmark::kMillisecond)->ArgName("rows");
+}
+
 double CopyGbps(Engine& engine) {
   static std::map<const Engine*, double> measured;
   auto it = measured.find(&engine);

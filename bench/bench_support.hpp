@@ -5,6 +5,8 @@
 // (the ceiling every number is reported against).
 #pragma once
 
+#include <benchmark/benchmark.h>
+
 #include <functional>
 #include <span>
 
@@ -36,6 +38,11 @@ double DeviceMilliseconds(Engine& engine, const std::function<void()>& work);
 // false after printing "PROGRAM: error" to stderr when anything throws.
 bool RunBenchmarks(const char* program, bool with_copy_bandwidth,
                    const std::function<void()>& register_benchmarks = {});
+
+// Row counts for the primitive benchmarks: 1M, 10M, ... below the largest,
+// then the largest (BenchRows of 100M on GPUs, 10M elsewhere); manual time
+// in milliseconds, the argument named "rows".
+void PrimitiveSizes(benchmark::internal::Benchmark* b);
 
 // The device's copy bandwidth (GB/s, read + write) with bandwidth_copy over
 // the largest buffer up to 1 GiB; measured once.

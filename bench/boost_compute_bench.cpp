@@ -305,15 +305,6 @@ void SortBoost(benchmark::State& state, bool by_key) {
   Time(state, 8.0 * static_cast<double>(n), run, reset);
 }
 
-void Sizes(benchmark::internal::Benchmark* b) {
-  const bool gpu = BenchEngine().info().kind == DeviceKind::kGpu;
-  const RowCount largest = BenchRows(gpu ? 100'000'000 : 10'000'000);
-  for (RowCount n = 1'000'000; n < largest; n *= 10)
-    b->Arg(static_cast<std::int64_t>(n));
-  b->Arg(static_cast<std::int64_t>(largest));
-  b->UseManualTime()->Unit(benchmark::kMillisecond)->ArgName("rows");
-}
-
 void Register() {
   const std::pair<const char*, std::function<void(benchmark::State&)>> benchmarks[] = {
       {"BM_Reduce_Clq", ReduceClq},
@@ -335,7 +326,7 @@ void Register() {
       } catch (const std::exception& e) {
         state.SkipWithError(e.what());
       }
-    })->Apply(Sizes);
+    })->Apply(PrimitiveSizes);
 }
 
 }  // namespace

@@ -128,19 +128,10 @@ void BM_Gather(benchmark::State& state) {
     if (values[i] != unique2[host_ids[i]]) state.SkipWithError("wrong gather");
 }
 
-void Sizes(benchmark::internal::Benchmark* b) {
-  const bool gpu = BenchEngine().info().kind == DeviceKind::kGpu;
-  const RowCount largest = BenchRows(gpu ? 100'000'000 : 10'000'000);
-  for (RowCount n = 1'000'000; n < largest; n *= 10)
-    b->Arg(static_cast<std::int64_t>(n));
-  b->Arg(static_cast<std::int64_t>(largest));
-  b->UseManualTime()->Unit(benchmark::kMillisecond)->ArgName("rows");
-}
-
-BENCHMARK(BM_ReduceSum)->Apply(Sizes);
-BENCHMARK(BM_ExclusiveScan)->Apply(Sizes);
-BENCHMARK(BM_Compaction)->Apply(Sizes);
-BENCHMARK(BM_Gather)->Apply(Sizes);
+BENCHMARK(BM_ReduceSum)->Apply(PrimitiveSizes);
+BENCHMARK(BM_ExclusiveScan)->Apply(PrimitiveSizes);
+BENCHMARK(BM_Compaction)->Apply(PrimitiveSizes);
+BENCHMARK(BM_Gather)->Apply(PrimitiveSizes);
 
 }  // namespace
 }  // namespace clq::bench
