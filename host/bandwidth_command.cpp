@@ -22,7 +22,8 @@ struct BandwidthCommandOptions {
 
 std::string RenderTable(const Engine& engine, const BandwidthReport& report) {
   std::vector<std::string> header{"size"};
-  for (const std::string& test : report.tests) header.push_back(test);
+  for (const std::string& test : report.tests)
+    header.push_back(test);
   TextTable table(header);
   for (std::uint64_t size : report.sizes) {
     std::vector<std::string> row{FormatBytes(size)};
@@ -33,7 +34,8 @@ std::string RenderTable(const Engine& engine, const BandwidthReport& report) {
     table.AddRow(row);
   }
   std::vector<std::string> peak{"best"};
-  for (const std::string& test : report.tests) peak.push_back(FormatFixed(report.Peak(test), 1));
+  for (const std::string& test : report.tests)
+    peak.push_back(FormatFixed(report.Peak(test), 1));
   table.AddRow(peak);
   return "Bandwidth on " + engine.info().name + " (" + engine.info().platform_name +
          "), GB/s (1e9 bytes/s), median of repeats; copies count bytes read + written\n" +
@@ -43,19 +45,27 @@ std::string RenderTable(const Engine& engine, const BandwidthReport& report) {
 std::string RenderJson(const Engine& engine, const BandwidthReport& report) {
   JsonWriter json;
   json.BeginObject()
-      .Key("device").String(engine.info().name)
-      .Key("platform").String(engine.info().platform_name)
-      .Key("samples").BeginArray();
+      .Key("device")
+      .String(engine.info().name)
+      .Key("platform")
+      .String(engine.info().platform_name)
+      .Key("samples")
+      .BeginArray();
   for (const BandwidthSample& s : report.samples) {
     json.BeginObject()
-        .Key("test").String(s.test)
-        .Key("bytes").UInt(s.size)
-        .Key("median_gbps").Double(s.median_gbps)
-        .Key("best_gbps").Double(s.best_gbps)
+        .Key("test")
+        .String(s.test)
+        .Key("bytes")
+        .UInt(s.size)
+        .Key("median_gbps")
+        .Double(s.median_gbps)
+        .Key("best_gbps")
+        .Double(s.best_gbps)
         .EndObject();
   }
   json.EndArray().Key("peak_gbps").BeginObject();
-  for (const std::string& test : report.tests) json.Key(test).Double(report.Peak(test));
+  for (const std::string& test : report.tests)
+    json.Key(test).Double(report.Peak(test));
   json.EndObject().EndObject();
   return json.str() + "\n";
 }
@@ -78,8 +88,8 @@ void RunBandwidth(const BandwidthCommandOptions& options) {
 
 void RegisterBandwidthCommand(CLI::App& app) {
   auto options = std::make_shared<BandwidthCommandOptions>();
-  CLI::App* command = app.add_subcommand(
-      "bandwidth", "Measure host<->device transfer and device memory bandwidth");
+  CLI::App* command =
+      app.add_subcommand("bandwidth", "Measure host<->device transfer and device memory bandwidth");
   AddDeviceOptions(*command, options->device, true);
   command->add_option("--min-size", options->min_size, "Smallest buffer (default 1M)");
   command->add_option("--max-size", options->max_size,

@@ -25,7 +25,8 @@ std::vector<std::unique_ptr<Engine>> OpenEngines(const DeviceOptions& options,
                                                  bool several_devices) {
   const std::vector<DeviceHandle> handles = DiscoverDevices();
   std::vector<DeviceInfo> infos;
-  for (const DeviceHandle& h : handles) infos.push_back(h.info);
+  for (const DeviceHandle& h : handles)
+    infos.push_back(h.info);
   const std::string selector = options.selector.empty() ? DefaultSelector() : options.selector;
   std::vector<std::size_t> chosen;
   try {
@@ -49,9 +50,11 @@ std::vector<std::unique_ptr<Engine>> OpenEngines(const DeviceOptions& options,
 
 std::uint64_t ParseSize(const std::string& text, const std::string& what) {
   std::size_t pos = 0;
-  while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos]))) ++pos;
+  while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos])))
+    ++pos;
   std::string suffix = text.substr(pos);
-  for (char& c : suffix) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  for (char& c : suffix)
+    c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   std::uint64_t multiplier = 1;
   if (suffix.empty() || suffix == "B") {
     multiplier = 1;

@@ -23,7 +23,8 @@ struct DeviceOptions {
 void AddDeviceOptions(CLI::App& command, DeviceOptions& options, bool several_devices);
 
 // Engines for the devices the selector names (one for single-device commands).
-std::vector<std::unique_ptr<Engine>> OpenEngines(const DeviceOptions& options, bool several_devices);
+std::vector<std::unique_ptr<Engine>> OpenEngines(const DeviceOptions& options,
+                                                 bool several_devices);
 
 // "1048576", "64K", "64KiB", "1M", "2G" (binary multiples). Throws InvalidInputError.
 std::uint64_t ParseSize(const std::string& text, const std::string& what);

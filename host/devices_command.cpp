@@ -20,24 +20,42 @@ std::string RenderJson(const std::vector<DeviceInfo>& devices) {
   json.BeginArray();
   for (const DeviceInfo& d : devices) {
     json.BeginObject()
-        .Key("index").UInt(d.flat_index)
-        .Key("selector").String(d.PairSelector())
-        .Key("platform").String(d.platform_name)
-        .Key("platform_version").String(d.platform_version)
-        .Key("name").String(d.name)
-        .Key("vendor").String(d.vendor)
-        .Key("type").String(DeviceKindName(d.kind))
-        .Key("driver_version").String(d.driver_version)
-        .Key("device_version").String(d.device_version)
-        .Key("opencl_c_version").String(d.opencl_c_version)
-        .Key("compute_units").UInt(d.compute_units)
-        .Key("clock_mhz").UInt(d.clock_mhz)
-        .Key("global_mem_bytes").UInt(d.global_mem_bytes)
-        .Key("local_mem_bytes").UInt(d.local_mem_bytes)
-        .Key("max_alloc_bytes").UInt(d.max_alloc_bytes)
-        .Key("max_work_group_size").UInt(d.max_work_group_size)
-        .Key("fp64").Bool(d.fp64)
-        .Key("int64_atomics").Bool(d.int64_atomics)
+        .Key("index")
+        .UInt(d.flat_index)
+        .Key("selector")
+        .String(d.PairSelector())
+        .Key("platform")
+        .String(d.platform_name)
+        .Key("platform_version")
+        .String(d.platform_version)
+        .Key("name")
+        .String(d.name)
+        .Key("vendor")
+        .String(d.vendor)
+        .Key("type")
+        .String(DeviceKindName(d.kind))
+        .Key("driver_version")
+        .String(d.driver_version)
+        .Key("device_version")
+        .String(d.device_version)
+        .Key("opencl_c_version")
+        .String(d.opencl_c_version)
+        .Key("compute_units")
+        .UInt(d.compute_units)
+        .Key("clock_mhz")
+        .UInt(d.clock_mhz)
+        .Key("global_mem_bytes")
+        .UInt(d.global_mem_bytes)
+        .Key("local_mem_bytes")
+        .UInt(d.local_mem_bytes)
+        .Key("max_alloc_bytes")
+        .UInt(d.max_alloc_bytes)
+        .Key("max_work_group_size")
+        .UInt(d.max_work_group_size)
+        .Key("fp64")
+        .Bool(d.fp64)
+        .Key("int64_atomics")
+        .Bool(d.int64_atomics)
         .EndObject();
   }
   json.EndArray();
@@ -59,7 +77,8 @@ std::string RenderTable(const std::vector<DeviceInfo>& devices) {
 
 void RunDevices(const DevicesOptions& options) {
   std::vector<DeviceInfo> devices;
-  for (const DeviceHandle& handle : DiscoverDevices()) devices.push_back(handle.info);
+  for (const DeviceHandle& handle : DiscoverDevices())
+    devices.push_back(handle.info);
   if (options.format == "json") {
     std::cout << RenderJson(devices);
   } else if (devices.empty()) {

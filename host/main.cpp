@@ -20,9 +20,10 @@ const CLI::App* DeepestParsed(const CLI::App& app) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"clq: an OpenCL query engine that runs the same relational pipelines on any "
-               "OpenCL device",
-               "clq"};
+  CLI::App app{
+      "clq: an OpenCL query engine that runs the same relational pipelines on any "
+      "OpenCL device",
+      "clq"};
   app.set_version_flag("--version", std::string("clq ") + clq::kVersion);
   app.require_subcommand(1);
   clq::RegisterDevicesCommand(app);

@@ -46,7 +46,8 @@ std::string ReadScript(const QueryOptions& options) {
   if (options.sql == "-") {
     return std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
   }
-  if (options.sql.empty()) throw InvalidInputError("no SQL given (an argument, -f FILE, or - for stdin)");
+  if (options.sql.empty())
+    throw InvalidInputError("no SQL given (an argument, -f FILE, or - for stdin)");
   return options.sql;
 }
 
@@ -81,8 +82,8 @@ void RunQuery(const QueryOptions& options) {
     try {
       parsed.push_back(sql::Parse(statement.text));
     } catch (const SqlError& error) {
-      const std::size_t at = error.offset() == std::string::npos ? error.offset()
-                                                                 : statement.offset + error.offset();
+      const std::size_t at =
+          error.offset() == std::string::npos ? error.offset() : statement.offset + error.offset();
       throw SqlError(sql::FormatSqlError(script, SqlError(error.what(), at)));
     }
   }

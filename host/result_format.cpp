@@ -56,12 +56,14 @@ std::string FormatValue(const ResultColumn& column, RowCount row) {
 
 std::string FormatTable(const QueryResult& result, std::uint64_t max_rows) {
   std::vector<std::string> header;
-  for (const ResultColumn& c : result.columns) header.push_back(c.name);
+  for (const ResultColumn& c : result.columns)
+    header.push_back(c.name);
   TextTable table(header);
   const RowCount shown = std::min<RowCount>(result.rows, max_rows);
   for (RowCount r = 0; r < shown; ++r) {
     std::vector<std::string> row;
-    for (const ResultColumn& c : result.columns) row.push_back(FormatValue(c, r));
+    for (const ResultColumn& c : result.columns)
+      row.push_back(FormatValue(c, r));
     table.AddRow(std::move(row));
   }
   std::string text = table.Render();

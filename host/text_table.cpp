@@ -34,7 +34,8 @@ std::size_t Width(const std::string& text) {
 
 std::string TextTable::Render() const {
   std::vector<std::size_t> widths(header_.size(), 0);
-  for (std::size_t c = 0; c < header_.size(); ++c) widths[c] = Width(header_[c]);
+  for (std::size_t c = 0; c < header_.size(); ++c)
+    widths[c] = Width(header_[c]);
   for (const auto& row : rows_)
     for (std::size_t c = 0; c < row.size() && c < widths.size(); ++c)
       widths[c] = std::max(widths[c], Width(row[c]));
@@ -52,7 +53,8 @@ std::string TextTable::Render() const {
         line += cell + pad;
       }
     }
-    while (!line.empty() && line.back() == ' ') line.pop_back();
+    while (!line.empty() && line.back() == ' ')
+      line.pop_back();
     out += line + "\n";
   };
   emit_row(header_, true);
@@ -62,7 +64,8 @@ std::string TextTable::Render() const {
     rule += std::string(widths[c], '-');
   }
   out += rule + "\n";
-  for (const auto& row : rows_) emit_row(row, false);
+  for (const auto& row : rows_)
+    emit_row(row, false);
   return out;
 }
 

@@ -22,7 +22,7 @@ struct AggregateSpec {
 };
 
 struct AggregateValue {
-  std::int64_t bits = 0;  // int64 value, or the bits of a double for _R operations
+  std::int64_t bits = 0;    // int64 value, or the bits of a double for _R operations
   std::uint64_t count = 0;  // rows that contributed; 0 means the aggregate is NULL (but COUNT: 0)
   double real() const;
 };

@@ -50,7 +50,8 @@ std::vector<std::uint8_t> DownloadNulls(Engine& engine, const DeviceVector& vect
 
 std::vector<std::uint32_t> DownloadRowIds(Engine& engine, const RowIds& ids) {
   std::vector<std::uint32_t> host(ids.size);
-  engine.Download(ids.ids.get(), 0, ids.size * sizeof(std::uint32_t), host.data(), "download row ids");
+  engine.Download(ids.ids.get(), 0, ids.size * sizeof(std::uint32_t), host.data(),
+                  "download row ids");
   return host;
 }
 
@@ -68,7 +69,8 @@ template DeviceVector UploadValues(Engine&, ColumnType, const std::vector<double
 
 RowIds UploadRowIds(Engine& engine, const std::vector<std::uint32_t>& host) {
   RowIds ids = AllocateRowIds(engine, host.size(), "uploaded row ids");
-  engine.Upload(ids.ids.get(), 0, host.size() * sizeof(std::uint32_t), host.data(), "upload row ids");
+  engine.Upload(ids.ids.get(), 0, host.size() * sizeof(std::uint32_t), host.data(),
+                "upload row ids");
   return ids;
 }
 

@@ -27,7 +27,8 @@ void GatherBuffer(Engine& engine, const cl::Buffer& source, std::uint32_t width,
   engine.Launch(k, engine.TilesFor(ids.size), "gather");
 }
 
-DeviceVector GatherColumn(Engine& engine, Relation& relation, std::size_t column, const RowIds& ids) {
+DeviceVector GatherColumn(Engine& engine, Relation& relation, std::size_t column,
+                          const RowIds& ids) {
   const VmInputColumn input = relation.column(column);
   DeviceVector result = AllocateVector(engine, input.type, ids.size, "gathered column");
   result.range = input.range;  // a subset of the rows keeps within the column's bounds

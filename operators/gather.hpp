@@ -9,7 +9,8 @@
 namespace clq {
 
 // result[i] = relation.column[ids[i]] (values and NULL map).
-DeviceVector GatherColumn(Engine& engine, Relation& relation, std::size_t column, const RowIds& ids);
+DeviceVector GatherColumn(Engine& engine, Relation& relation, std::size_t column,
+                          const RowIds& ids);
 
 // The same for a raw buffer of `count` fixed-width values (one tablet).
 void GatherBuffer(Engine& engine, const cl::Buffer& source, std::uint32_t width, RowCount base,

@@ -27,7 +27,8 @@ std::string_view ResultColumn::TextAt(RowCount row) const {
   if (text_width == 0) return {};
   const char* p = text.data() + row * text_width;
   std::size_t length = text_width;
-  while (length > 0 && p[length - 1] == '\0') --length;
+  while (length > 0 && p[length - 1] == '\0')
+    --length;
   return {p, length};
 }
 
@@ -94,7 +95,8 @@ int CompareSqlValues(const sql::Value& a, const sql::Value& b) {
   const double x = a.type == sql::ValueType::kReal ? a.real : static_cast<double>(a.integer);
   const double y = b.type == sql::ValueType::kReal ? b.real : static_cast<double>(b.integer);
   if (x != y) return x < y ? -1 : 1;
-  if (a.type == sql::ValueType::kInteger && b.type == sql::ValueType::kInteger && a.integer != b.integer)
+  if (a.type == sql::ValueType::kInteger && b.type == sql::ValueType::kInteger &&
+      a.integer != b.integer)
     return a.integer < b.integer ? -1 : 1;
   return 0;
 }

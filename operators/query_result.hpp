@@ -24,7 +24,7 @@ struct ResultColumn {
   std::vector<double> reals;                       // kReal
   std::vector<char> text;                          // kText: rows * text_width bytes
   std::uint32_t text_width = 0;
-  std::vector<std::uint8_t> nulls;                 // empty: none NULL; else 1 per row, 1 = NULL
+  std::vector<std::uint8_t> nulls;  // empty: none NULL; else 1 per row, 1 = NULL
 
   RowCount rows() const;
   bool IsNull(RowCount row) const { return !nulls.empty() && nulls[row] != 0; }
@@ -38,7 +38,7 @@ struct QueryResult {
 };
 
 struct CompareOptions {
-  bool ignore_row_order = false;     // compare as multisets (rowsort)
+  bool ignore_row_order = false;          // compare as multisets (rowsort)
   double real_relative_tolerance = 1e-9;  // |a - b| <= tol * max(|a|, |b|, 1)
 };
 

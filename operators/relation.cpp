@@ -6,7 +6,8 @@ namespace clq {
 
 std::vector<VmInputColumn> Relation::columns() const {
   std::vector<VmInputColumn> result;
-  for (std::size_t c = 0; c < column_count(); ++c) result.push_back(column(c));
+  for (std::size_t c = 0; c < column_count(); ++c)
+    result.push_back(column(c));
   return result;
 }
 

@@ -64,13 +64,14 @@ class RowSet {
 
   // The value of each expression (INTEGER, REAL; a plain column of any type)
   // for every row, as device vectors.
-  std::vector<DeviceVector> Evaluate(QueryContext& context, const std::vector<const sql::Expr*>& exprs);
+  std::vector<DeviceVector> Evaluate(QueryContext& context,
+                                     const std::vector<const sql::Expr*>& exprs);
 
   // A relation holding the columns `exprs` read, and the mapper from
   // (source, column) to its columns. For a whole single table this is the
   // table itself; otherwise the columns are gathered.
   struct Materialized {
-    Relation* relation = nullptr;             // the table, or `gathered`
+    Relation* relation = nullptr;  // the table, or `gathered`
     std::unique_ptr<VectorRelation> gathered;
     ColumnMapper mapper;
   };

@@ -14,7 +14,9 @@ using sql::Expr;
 using sql::Value;
 using sql::ValueType;
 
-[[noreturn]] void Overflow() { throw InvalidInputError("integer overflow"); }
+[[noreturn]] void Overflow() {
+  throw InvalidInputError("integer overflow");
+}
 
 double AsReal(const Value& v) {
   return v.type == ValueType::kReal ? v.real : static_cast<double>(v.integer);
@@ -28,7 +30,9 @@ std::int64_t RealToInteger(double v) {
   return static_cast<std::int64_t>(v);
 }
 
-Value Boolean(bool b) { return Value::Integer(b ? 1 : 0); }
+Value Boolean(bool b) {
+  return Value::Integer(b ? 1 : 0);
+}
 
 // -1, 0, 1; both sides non-NULL and of comparable types.
 int Compare(const Value& a, const Value& b) {
@@ -100,11 +104,15 @@ int Truth(const Value& v) {
   return v.integer != 0 ? 1 : 0;
 }
 
-Value FromTruth(int t) { return t < 0 ? Value::Null() : Boolean(t == 1); }
+Value FromTruth(int t) {
+  return t < 0 ? Value::Null() : Boolean(t == 1);
+}
 
 }  // namespace
 
-bool IsTrue(const Value& value) { return Truth(value) == 1; }
+bool IsTrue(const Value& value) {
+  return Truth(value) == 1;
+}
 
 Value EvaluateScalar(const Expr& e, const LeafResolver& resolve) {
   switch (e.kind) {

@@ -17,7 +17,8 @@ void ExclusiveScan(Engine& engine, const cl::Buffer& input, RowCount n, const cl
   scan.setArg(3, tile_totals.get());
   engine.Launch(scan, tiles, stage);
   if (tiles == 1) {
-    if (total != nullptr) engine.Copy(tile_totals.get(), 0, *total, 0, sizeof(cl_uint), "scan total");
+    if (total != nullptr)
+      engine.Copy(tile_totals.get(), 0, *total, 0, sizeof(cl_uint), "scan total");
     return;
   }
   ExclusiveScan(engine, tile_totals.get(), tiles, tile_totals.get(), total, stage);

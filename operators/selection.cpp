@@ -53,11 +53,13 @@ std::vector<TabletSelection> FilterTablets(QueryContext& context, Relation& rela
     } else {
       DeviceBuffer one = engine.pool().Acquire(sizeof(cl_uint), "selection total");
       ExclusiveScan(engine, s.tile_offsets.get(), s.tiles, s.tile_offsets.get(), &one.get());
-      engine.Copy(one.get(), 0, totals.get(), t * sizeof(cl_uint), sizeof(cl_uint), "selection total");
+      engine.Copy(one.get(), 0, totals.get(), t * sizeof(cl_uint), sizeof(cl_uint),
+                  "selection total");
     }
   }
   counts.assign(tablets.size(), 0);
-  engine.Download(totals.get(), 0, tablets.size() * sizeof(cl_uint), counts.data(), "selection counts");
+  engine.Download(totals.get(), 0, tablets.size() * sizeof(cl_uint), counts.data(),
+                  "selection counts");
   context.CheckStatus();
   return state;
 }

@@ -72,7 +72,8 @@ double BandwidthReport::Peak(const std::string& test) const {
 
 std::uint64_t BandwidthSizeLimit(const DeviceInfo& info, const BandwidthOptions& options) {
   // Two device buffers of the largest size must fit comfortably.
-  std::uint64_t limit = std::min({options.max_bytes, info.max_alloc_bytes, info.global_mem_bytes / 4});
+  std::uint64_t limit =
+      std::min({options.max_bytes, info.max_alloc_bytes, info.global_mem_bytes / 4});
   return std::max<std::uint64_t>(std::bit_floor(std::max<std::uint64_t>(limit, 16)), 16);
 }
 
@@ -85,7 +86,8 @@ BandwidthReport MeasureBandwidth(Engine& engine, const BandwidthOptions& options
   BandwidthReport report;
   report.tests = {"h2d-pageable", "h2d-pinned", "d2h-pageable", "d2h-pinned",
                   "d2d-kernel",   "d2d-copy",   "reduce"};
-  for (std::uint64_t size = min_size; size <= max_size; size *= 2) report.sizes.push_back(size);
+  for (std::uint64_t size = min_size; size <= max_size; size *= 2)
+    report.sizes.push_back(size);
 
   try {
     std::vector<std::uint32_t> pageable(max_size / 4);
@@ -118,10 +120,12 @@ BandwidthReport MeasureBandwidth(Engine& engine, const BandwidthOptions& options
       };
 
       measure("h2d-pageable", size, [&] {
-        return WallSeconds([&] { queue.enqueueWriteBuffer(source, CL_TRUE, 0, size, pageable.data()); });
+        return WallSeconds(
+            [&] { queue.enqueueWriteBuffer(source, CL_TRUE, 0, size, pageable.data()); });
       });
       measure("h2d-pinned", size, [&] {
-        return WallSeconds([&] { queue.enqueueWriteBuffer(source, CL_TRUE, 0, size, pinned.data()); });
+        return WallSeconds(
+            [&] { queue.enqueueWriteBuffer(source, CL_TRUE, 0, size, pinned.data()); });
       });
       std::vector<std::uint32_t> back(size / 4);
       measure("d2h-pageable", size, [&] {
@@ -130,7 +134,8 @@ BandwidthReport MeasureBandwidth(Engine& engine, const BandwidthOptions& options
       if (std::memcmp(back.data(), pageable.data(), size) != 0)
         throw InternalError("bandwidth: device->host copy returned different bytes");
       measure("d2h-pinned", size, [&] {
-        return WallSeconds([&] { queue.enqueueReadBuffer(source, CL_TRUE, 0, size, pinned.data()); });
+        return WallSeconds(
+            [&] { queue.enqueueReadBuffer(source, CL_TRUE, 0, size, pinned.data()); });
       });
 
       copy.setArg(0, source);
@@ -171,11 +176,13 @@ BandwidthReport MeasureBandwidth(Engine& engine, const BandwidthOptions& options
         });
       });
       std::vector<cl_ulong> partial_values(groups);
-      queue.enqueueReadBuffer(partials, CL_TRUE, 0, groups * sizeof(cl_ulong), partial_values.data());
+      queue.enqueueReadBuffer(partials, CL_TRUE, 0, groups * sizeof(cl_ulong),
+                              partial_values.data());
       const std::uint64_t device_sum =
           std::accumulate(partial_values.begin(), partial_values.end(), std::uint64_t{0});
       const std::uint64_t host_sum = std::accumulate(
-          pageable.begin(), pageable.begin() + static_cast<std::ptrdiff_t>(size / 4), std::uint64_t{0});
+          pageable.begin(), pageable.begin() + static_cast<std::ptrdiff_t>(size / 4),
+          std::uint64_t{0});
       if (device_sum != host_sum) throw InternalError("bandwidth: bandwidth_sum is wrong");
     }
   } catch (const cl::Error& error) {

@@ -25,7 +25,7 @@ struct BandwidthOptions {
 };
 
 struct BandwidthSample {
-  std::string test;       // "h2d-pinned", "d2d-kernel", ...
+  std::string test;        // "h2d-pinned", "d2d-kernel", ...
   std::uint64_t size = 0;  // buffer size in bytes
   double median_gbps = 0;  // GB/s = 1e9 bytes per second, of the bytes counted
   double best_gbps = 0;

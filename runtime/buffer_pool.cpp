@@ -24,7 +24,9 @@ DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& other) noexcept {
   return *this;
 }
 
-DeviceBuffer::~DeviceBuffer() { Return(); }
+DeviceBuffer::~DeviceBuffer() {
+  Return();
+}
 
 void DeviceBuffer::Return() {
   if (capacity_ == 0) return;
@@ -64,7 +66,8 @@ DeviceBuffer BufferPool::Acquire(std::uint64_t bytes, std::string_view purpose) 
   if (capacity > max_alloc_bytes_) capacity = std::max<std::uint64_t>(bytes, 1);
 
   auto& free = home_->free;
-  if (auto it = free.lower_bound(capacity); it != free.end() && it->first <= capacity + capacity / 4) {
+  if (auto it = free.lower_bound(capacity);
+      it != free.end() && it->first <= capacity + capacity / 4) {
     DeviceBuffer result(std::move(it->second), it->first, home_);
     home_->free_bytes -= it->first;
     free.erase(it);
@@ -78,8 +81,8 @@ DeviceBuffer BufferPool::Acquire(std::uint64_t bytes, std::string_view purpose) 
         Trim();  // free cached buffers and try once more
         continue;
       }
-      throw TranslateClError(error, "allocating " + std::to_string(capacity) + " bytes for " +
-                                        std::string(purpose));
+      throw TranslateClError(
+          error, "allocating " + std::to_string(capacity) + " bytes for " + std::string(purpose));
     }
   }
 }
@@ -89,6 +92,8 @@ void BufferPool::Trim() {
   home_->free_bytes = 0;
 }
 
-std::uint64_t BufferPool::free_bytes() const { return home_->free_bytes; }
+std::uint64_t BufferPool::free_bytes() const {
+  return home_->free_bytes;
+}
 
 }  // namespace clq

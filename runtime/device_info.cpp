@@ -31,10 +31,12 @@ namespace {
 
 // Driver strings often end in NUL padding or spaces.
 std::string Trimmed(std::string text) {
-  while (!text.empty() && (text.back() == '\0' || std::isspace(static_cast<unsigned char>(text.back()))))
+  while (!text.empty() &&
+         (text.back() == '\0' || std::isspace(static_cast<unsigned char>(text.back()))))
     text.pop_back();
   std::size_t start = 0;
-  while (start < text.size() && std::isspace(static_cast<unsigned char>(text[start]))) ++start;
+  while (start < text.size() && std::isspace(static_cast<unsigned char>(text[start])))
+    ++start;
   return text.substr(start);
 }
 

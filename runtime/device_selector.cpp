@@ -29,7 +29,9 @@ bool IsNumber(std::string_view text) {
          std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); });
 }
 
-std::size_t ToIndex(std::string_view text) { return std::stoul(std::string(text)); }
+std::size_t ToIndex(std::string_view text) {
+  return std::stoul(std::string(text));
+}
 
 bool IsTypeSelector(std::string_view term) {
   return term == "gpu" || term == "cpu" || term == "accelerator";
@@ -51,7 +53,8 @@ std::vector<std::size_t> MatchTerm(std::string_view raw_term, std::span<const De
   std::vector<std::size_t> matches;
   if (term.empty()) return matches;
   if (term == "all") {
-    for (std::size_t i = 0; i < devices.size(); ++i) matches.push_back(i);
+    for (std::size_t i = 0; i < devices.size(); ++i)
+      matches.push_back(i);
     return matches;
   }
   if (IsNumber(term)) {
@@ -76,9 +79,8 @@ std::vector<std::size_t> MatchTerm(std::string_view raw_term, std::span<const De
   }
   for (std::size_t i = 0; i < devices.size(); ++i) {
     const DeviceInfo& d = devices[i];
-    const std::string haystack =
-        Lowercase(d.platform_name + "\n" + d.name + "\n" + d.vendor + "\n" +
-                  d.platform_vendor + "\n" + d.platform_version);
+    const std::string haystack = Lowercase(d.platform_name + "\n" + d.name + "\n" + d.vendor +
+                                           "\n" + d.platform_vendor + "\n" + d.platform_version);
     if (haystack.find(term) != std::string::npos) matches.push_back(i);
   }
   return matches;
@@ -123,8 +125,7 @@ std::vector<std::size_t> ResolveDevices(std::string_view selector,
     if (comma == std::string_view::npos) comma = selector.size();
     const std::string_view term = selector.substr(start, comma - start);
     if (Trim(term).empty()) {
-      throw InvalidInputError("device selector '" + std::string(selector) +
-                              "' has an empty term");
+      throw InvalidInputError("device selector '" + std::string(selector) + "' has an empty term");
     }
     const std::vector<std::size_t> matches = MatchTerm(term, devices);
     if (matches.empty()) ThrowNoMatch(Trim(term), devices);
@@ -140,11 +141,11 @@ std::size_t ResolveOneDevice(std::string_view selector, std::span<const DeviceIn
   const std::string term = Lowercase(Trim(selector));
   if (matches.size() == 1 || IsTypeSelector(term) || term.empty()) return matches.front();
   std::vector<DeviceInfo> candidates;
-  for (std::size_t index : matches) candidates.push_back(devices[index]);
-  throw InvalidInputError("device selector '" + std::string(selector) + "' matches " +
-                          std::to_string(matches.size()) +
-                          " devices; this command runs on one. Candidates:\n" +
-                          DescribeDeviceList(candidates));
+  for (std::size_t index : matches)
+    candidates.push_back(devices[index]);
+  throw InvalidInputError(
+      "device selector '" + std::string(selector) + "' matches " + std::to_string(matches.size()) +
+      " devices; this command runs on one. Candidates:\n" + DescribeDeviceList(candidates));
 }
 
 }  // namespace clq

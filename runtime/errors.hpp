@@ -56,11 +56,11 @@ class InternalError : public Error {
   explicit InternalError(const std::string& message) : Error("internal error: " + message) {}
 };
 
-#define CLQ_CHECK(condition, message)                                             \
-  do {                                                                            \
-    if (!(condition))                                                             \
-      throw ::clq::InternalError(std::string(__FILE__) + ":" +                    \
-                                 std::to_string(__LINE__) + ": " + (message));   \
+#define CLQ_CHECK(condition, message)                                                            \
+  do {                                                                                           \
+    if (!(condition))                                                                            \
+      throw ::clq::InternalError(std::string(__FILE__) + ":" + std::to_string(__LINE__) + ": " + \
+                                 (message));                                                     \
   } while (0)
 
 }  // namespace clq

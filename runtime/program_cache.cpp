@@ -46,8 +46,7 @@ std::filesystem::path ProgramCache::DefaultDirectory() {
 
 std::filesystem::path ProgramCache::PathFor(const std::string& key) const {
   char name[32];
-  std::snprintf(name, sizeof(name), "%016llx.bin",
-                static_cast<unsigned long long>(Fnv1a64(key)));
+  std::snprintf(name, sizeof(name), "%016llx.bin", static_cast<unsigned long long>(Fnv1a64(key)));
   return directory_ / name;
 }
 
@@ -55,7 +54,8 @@ std::optional<std::vector<unsigned char>> ProgramCache::Load(const std::string& 
   if (!enabled()) return std::nullopt;
   std::ifstream file(PathFor(key), std::ios::binary);
   if (!file) return std::nullopt;
-  const std::string content((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  const std::string content((std::istreambuf_iterator<char>(file)),
+                            std::istreambuf_iterator<char>());
   if (content.size() < sizeof(kMagic) || std::memcmp(content.data(), kMagic, sizeof(kMagic)) != 0)
     return std::nullopt;
   std::size_t pos = sizeof(kMagic);
@@ -67,7 +67,8 @@ std::optional<std::vector<unsigned char>> ProgramCache::Load(const std::string& 
   std::uint64_t checksum = 0;
   if (!Get(content, pos, payload_size) || !Get(content, pos, checksum)) return std::nullopt;
   if (content.size() - pos != payload_size || payload_size == 0) return std::nullopt;
-  std::vector<unsigned char> binary(content.begin() + static_cast<std::ptrdiff_t>(pos), content.end());
+  std::vector<unsigned char> binary(content.begin() + static_cast<std::ptrdiff_t>(pos),
+                                    content.end());
   if (PayloadChecksum(binary.data(), binary.size()) != checksum) return std::nullopt;
   return binary;
 }

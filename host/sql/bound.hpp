@@ -51,17 +51,34 @@ struct Value {
 enum class UnaryOp : std::uint8_t { kNegate, kNot, kIsNull, kIsNotNull };
 
 enum class BinaryOp : std::uint8_t {
-  kAdd, kSubtract, kMultiply, kDivide, kModulo,
-  kEqual, kNotEqual, kLess, kLessEqual, kGreater, kGreaterEqual,
-  kAnd, kOr,
+  kAdd,
+  kSubtract,
+  kMultiply,
+  kDivide,
+  kModulo,
+  kEqual,
+  kNotEqual,
+  kLess,
+  kLessEqual,
+  kGreater,
+  kGreaterEqual,
+  kAnd,
+  kOr,
 };
 
 enum class AggregateFunction : std::uint8_t {
-  kCountStar, kCount, kSum, kAvg, kMin, kMax, kMedian, kQuantile,
+  kCountStar,
+  kCount,
+  kSum,
+  kAvg,
+  kMin,
+  kMax,
+  kMedian,
+  kQuantile,
 };
 
-const char* UnaryOpName(UnaryOp op);         // "-", "NOT", "IS NULL", "IS NOT NULL"
-const char* BinaryOpName(BinaryOp op);       // "+", "=", "AND", ...
+const char* UnaryOpName(UnaryOp op);             // "-", "NOT", "IS NULL", "IS NOT NULL"
+const char* BinaryOpName(BinaryOp op);           // "+", "=", "AND", ...
 const char* AggregateName(AggregateFunction f);  // "COUNT", "SUM", ...
 
 struct Expr;
@@ -93,7 +110,7 @@ struct Expr {
   std::vector<Expr> children;
   std::size_t position = 0;  // byte offset of the expression in the statement text
 
-  std::string ToString() const;  // debugging and EXPLAIN: "(#0.3 + 1)"
+  std::string ToString() const;                        // debugging and EXPLAIN: "(#0.3 + 1)"
   std::string ToString(const LeafNamer& namer) const;  // column refs named by `namer`
 };
 
@@ -124,14 +141,14 @@ struct OrderKey {
 };
 
 struct BoundSelect {
-  std::vector<TableRef> from;          // comma joins and JOIN ... ON, in statement order
-  std::optional<Expr> where;           // WHERE and every ON condition, ANDed
-  bool aggregated = false;             // GROUP BY present, or an aggregate used
+  std::vector<TableRef> from;  // comma joins and JOIN ... ON, in statement order
+  std::optional<Expr> where;   // WHERE and every ON condition, ANDed
+  bool aggregated = false;     // GROUP BY present, or an aggregate used
   std::vector<Expr> group_keys;
-  std::vector<Aggregate> aggregates;   // each distinct aggregate once
+  std::vector<Aggregate> aggregates;  // each distinct aggregate once
   std::optional<Expr> having;
   std::vector<OutputColumn> outputs;
-  std::size_t visible_outputs = 0;     // outputs[visible_outputs..] are hidden ORDER BY keys
+  std::size_t visible_outputs = 0;  // outputs[visible_outputs..] are hidden ORDER BY keys
   bool distinct = false;
   std::vector<OrderKey> order_by;
   std::optional<std::uint64_t> limit;

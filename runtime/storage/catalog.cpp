@@ -28,7 +28,9 @@ const Catalog::Entry* Catalog::Find(std::string_view name) const {
   return nullptr;
 }
 
-bool Catalog::Contains(std::string_view name) const { return Find(name) != nullptr; }
+bool Catalog::Contains(std::string_view name) const {
+  return Find(name) != nullptr;
+}
 
 const Schema* Catalog::FindSchema(std::string_view name) const {
   const Entry* e = Find(name);
@@ -48,7 +50,8 @@ TablePtr Catalog::Get(std::string_view name) {
 
 std::vector<std::string> Catalog::Names() const {
   std::vector<std::string> names;
-  for (const Entry& e : entries_) names.push_back(e.name);
+  for (const Entry& e : entries_)
+    names.push_back(e.name);
   return names;
 }
 

@@ -13,7 +13,8 @@ DeviceTableCache::DeviceTableCache(Engine& engine, std::uint64_t budget_bytes)
 
 RowCount DeviceTableCache::TabletRows(const Table& table) const {
   std::uint32_t widest = 1;
-  for (const clq::Column& c : table.columns()) widest = std::max(widest, c.type().width);
+  for (const clq::Column& c : table.columns())
+    widest = std::max(widest, c.type().width);
   RowCount rows = engine_.info().max_alloc_bytes / widest;
   if (const char* cap = std::getenv("CLQ_TABLET_ROWS"); cap != nullptr && *cap != '\0') {
     const unsigned long long value = std::strtoull(cap, nullptr, 10);
@@ -44,9 +45,9 @@ void DeviceTableCache::MakeRoom(std::uint64_t bytes, const std::string& what) {
     }
   }
   while (resident_bytes_ + bytes > budget_bytes_ && !entries_.empty()) {
-    auto oldest = std::min_element(entries_.begin(), entries_.end(), [](const auto& a, const auto& b) {
-      return a.second.last_use < b.second.last_use;
-    });
+    auto oldest = std::min_element(
+        entries_.begin(), entries_.end(),
+        [](const auto& a, const auto& b) { return a.second.last_use < b.second.last_use; });
     resident_bytes_ -= oldest->second.bytes;
     entries_.erase(oldest);
   }
@@ -68,15 +69,16 @@ cl::Buffer DeviceTableCache::Column(const TablePtr& table, std::size_t column, s
   CLQ_CHECK(tablet < tablets.size(), "tablet index out of range");
   const clq::Column& c = table->column(column);
   const std::uint64_t bytes = tablets[tablet].rows * c.type().width;
-  const std::string what = "column " + c.name() + " of " + table->name() + " (tablet " +
-                           std::to_string(tablet) + ")";
+  const std::string what =
+      "column " + c.name() + " of " + table->name() + " (tablet " + std::to_string(tablet) + ")";
   MakeRoom(bytes, what);
   Entry entry;
   entry.buffer = engine_.pool().Acquire(bytes, what);
   entry.bytes = entry.buffer.capacity();
   entry.last_use = clock_;
   entry.table = table;
-  engine_.UploadStaged(entry.buffer.get(), 0, bytes, c.bytes() + tablets[tablet].begin * c.type().width,
+  engine_.UploadStaged(entry.buffer.get(), 0, bytes,
+                       c.bytes() + tablets[tablet].begin * c.type().width,
                        "upload " + table->name() + "." + c.name());
   cl::Buffer buffer = entry.buffer.get();
   resident_bytes_ += entry.bytes;

@@ -43,7 +43,8 @@ inline TablePtr RandomTable(RowCount rows, std::uint32_t seed, bool extremes = t
     c[i] = static_cast<double>(small(rng)) / 7.0;
     std::string text;
     const int length = static_cast<int>(rng() % 9);
-    for (int j = 0; j < length; ++j) text += static_cast<char>('a' + rng() % 3);
+    for (int j = 0; j < length; ++j)
+      text += static_cast<char>('a' + rng() % 3);
     builder.SetString(3, i, text);
   }
   return builder.Finish();
@@ -59,7 +60,8 @@ struct ProjectedValues {
 };
 
 // Evaluates `expr` over every row of `table` on the device.
-inline ProjectedValues ProjectOnDevice(Engine& engine, const TablePtr& table, const sql::Expr& expr) {
+inline ProjectedValues ProjectOnDevice(Engine& engine, const TablePtr& table,
+                                       const sql::Expr& expr) {
   TableRelation relation(engine, table);
   ExpressionProgram program(relation.columns(), IdentityMapper());
   const std::size_t entry = program.AddValue(expr);
@@ -70,7 +72,8 @@ inline ProjectedValues ProjectOnDevice(Engine& engine, const TablePtr& table, co
   ProjectedValues result;
   if (out.type == ColumnType::Int32()) {
     // Narrowed by the compiler's range proof: every value must fit.
-    for (const std::int32_t v : DownloadValues<std::int32_t>(engine, out)) result.values.push_back(v);
+    for (const std::int32_t v : DownloadValues<std::int32_t>(engine, out))
+      result.values.push_back(v);
   } else {
     result.values = DownloadValues<std::int64_t>(engine, out);
   }

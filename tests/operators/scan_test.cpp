@@ -20,7 +20,8 @@ TEST_P(ScanTest, MatchesCpuAtTileBoundariesAndAcrossLevels) {
                      tile * tile - 1, tile * tile + 3}) {
     if (n > 5'000'000) continue;
     std::vector<cl_uint> input(n);
-    for (auto& v : input) v = static_cast<cl_uint>(rng() % 50);
+    for (auto& v : input)
+      v = static_cast<cl_uint>(rng() % 50);
     DeviceBuffer in = e.pool().Acquire(n * 4, "scan input");
     DeviceBuffer out = e.pool().Acquire(n * 4, "scan output");
     DeviceBuffer total = e.pool().Acquire(4, "scan total");

@@ -22,9 +22,10 @@ DeviceInfo Make(std::size_t flat, std::size_t platform, std::size_t device, Devi
 
 // Two platforms: PoCL with one CPU, NVIDIA with two GPUs.
 std::vector<DeviceInfo> Machine() {
-  std::vector<DeviceInfo> devices{Make(0, 0, 0, DeviceKind::kCpu, "Portable Computing Language", "pthread-haswell"),
-          Make(1, 1, 0, DeviceKind::kGpu, "NVIDIA CUDA", "NVIDIA H100 80GB HBM3"),
-          Make(2, 1, 1, DeviceKind::kGpu, "NVIDIA CUDA", "NVIDIA A100")};
+  std::vector<DeviceInfo> devices{
+      Make(0, 0, 0, DeviceKind::kCpu, "Portable Computing Language", "pthread-haswell"),
+      Make(1, 1, 0, DeviceKind::kGpu, "NVIDIA CUDA", "NVIDIA H100 80GB HBM3"),
+      Make(2, 1, 1, DeviceKind::kGpu, "NVIDIA CUDA", "NVIDIA A100")};
   devices[0].platform_vendor = "The pocl project";
   return devices;
 }

@@ -97,7 +97,8 @@ TEST_P(EngineTest, BandwidthMeasuresAndChecks) {
   const BandwidthReport report = MeasureBandwidth(engine(), options);
   EXPECT_EQ(report.sizes.size(), 3u);
   EXPECT_EQ(report.samples.size(), report.sizes.size() * report.tests.size());
-  for (const BandwidthSample& s : report.samples) EXPECT_GT(s.median_gbps, 0.0) << s.test;
+  for (const BandwidthSample& s : report.samples)
+    EXPECT_GT(s.median_gbps, 0.0) << s.test;
 }
 
 CLQ_INSTANTIATE_DEVICE_TESTS(EngineTest);
@@ -114,8 +115,8 @@ TEST(ClErrorTest, NamesAndMessages) {
     EXPECT_EQ(e.code(), CL_INVALID_VALUE);
   }
   EXPECT_NO_THROW(CheckCl(CL_SUCCESS, "clFinish"));
-  const DeviceError translated =
-      TranslateClError(cl::Error(CL_MEM_OBJECT_ALLOCATION_FAILURE, "clCreateBuffer"), "uploading x");
+  const DeviceError translated = TranslateClError(
+      cl::Error(CL_MEM_OBJECT_ALLOCATION_FAILURE, "clCreateBuffer"), "uploading x");
   EXPECT_EQ(std::string(translated.what()),
             "clCreateBuffer failed: CL_MEM_OBJECT_ALLOCATION_FAILURE (-4) while uploading x");
   const DeviceError build("clBuildProgram", CL_BUILD_PROGRAM_FAILURE, "building", "line 3: oops");

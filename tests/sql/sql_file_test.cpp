@@ -49,7 +49,8 @@ namespace {
 
 // The features of kSqlFeatures that the device executor supports in this
 // build. Add each one as it lands.
-const std::vector<std::string> kFeaturesAvailable = {"join", "group_by", "distinct", "order_by", "median"};
+const std::vector<std::string> kFeaturesAvailable = {"join", "group_by", "distinct", "order_by",
+                                                     "median"};
 
 std::vector<std::string> FeaturesAvailable() {
   std::vector<std::string> features = kFeaturesAvailable;

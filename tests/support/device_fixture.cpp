@@ -19,7 +19,8 @@ const std::vector<DeviceHandle>& Devices() {
 
 std::vector<std::size_t> TestDeviceIndices() {
   std::vector<DeviceInfo> infos;
-  for (const DeviceHandle& h : Devices()) infos.push_back(h.info);
+  for (const DeviceHandle& h : Devices())
+    infos.push_back(h.info);
   const char* selector = std::getenv("CLQ_TEST_DEVICES");
   return ResolveDevices(selector != nullptr && *selector != '\0' ? selector : "all", infos);
 }

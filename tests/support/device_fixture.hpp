@@ -33,7 +33,7 @@ class DeviceTest : public ::testing::TestWithParam<std::size_t> {
 
 }  // namespace clq::testing
 
-#define CLQ_INSTANTIATE_DEVICE_TESTS(suite)                                             \
-  INSTANTIATE_TEST_SUITE_P(Devices, suite,                                              \
-                           ::testing::ValuesIn(::clq::testing::TestDeviceIndices()),    \
+#define CLQ_INSTANTIATE_DEVICE_TESTS(suite)                                          \
+  INSTANTIATE_TEST_SUITE_P(Devices, suite,                                           \
+                           ::testing::ValuesIn(::clq::testing::TestDeviceIndices()), \
                            ::clq::testing::TestDeviceName)

@@ -18,9 +18,15 @@ inline sql::Expr Col(std::size_t index, sql::ValueType type, std::size_t source 
   return e;
 }
 
-inline sql::Expr IntCol(std::size_t index) { return Col(index, sql::ValueType::kInteger); }
-inline sql::Expr RealCol(std::size_t index) { return Col(index, sql::ValueType::kReal); }
-inline sql::Expr TextCol(std::size_t index) { return Col(index, sql::ValueType::kText); }
+inline sql::Expr IntCol(std::size_t index) {
+  return Col(index, sql::ValueType::kInteger);
+}
+inline sql::Expr RealCol(std::size_t index) {
+  return Col(index, sql::ValueType::kReal);
+}
+inline sql::Expr TextCol(std::size_t index) {
+  return Col(index, sql::ValueType::kText);
+}
 
 inline sql::Expr Const(sql::Value value) {
   sql::Expr e;
@@ -29,10 +35,18 @@ inline sql::Expr Const(sql::Value value) {
   e.constant = std::move(value);
   return e;
 }
-inline sql::Expr Int(std::int64_t v) { return Const(sql::Value::Integer(v)); }
-inline sql::Expr Real(double v) { return Const(sql::Value::Real(v)); }
-inline sql::Expr Text(std::string v) { return Const(sql::Value::Text(std::move(v))); }
-inline sql::Expr Null() { return Const(sql::Value::Null()); }
+inline sql::Expr Int(std::int64_t v) {
+  return Const(sql::Value::Integer(v));
+}
+inline sql::Expr Real(double v) {
+  return Const(sql::Value::Real(v));
+}
+inline sql::Expr Text(std::string v) {
+  return Const(sql::Value::Text(std::move(v)));
+}
+inline sql::Expr Null() {
+  return Const(sql::Value::Null());
+}
 
 inline bool IsComparisonOrLogic(sql::BinaryOp op) {
   return op != sql::BinaryOp::kAdd && op != sql::BinaryOp::kSubtract &&
@@ -91,7 +105,8 @@ inline sql::Expr In(sql::Expr v, std::initializer_list<sql::Expr> items, bool ne
   e.type = sql::ValueType::kInteger;
   e.negated = negated;
   e.children.push_back(std::move(v));
-  for (const sql::Expr& item : items) e.children.push_back(item);
+  for (const sql::Expr& item : items)
+    e.children.push_back(item);
   return e;
 }
 

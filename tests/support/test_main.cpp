@@ -11,9 +11,11 @@ int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
   try {
     std::vector<clq::DeviceInfo> infos;
-    for (const clq::DeviceHandle& h : clq::DiscoverDevices()) infos.push_back(h.info);
+    for (const clq::DeviceHandle& h : clq::DiscoverDevices())
+      infos.push_back(h.info);
     std::vector<clq::DeviceInfo> chosen;
-    for (std::size_t index : clq::testing::TestDeviceIndices()) chosen.push_back(infos[index]);
+    for (std::size_t index : clq::testing::TestDeviceIndices())
+      chosen.push_back(infos[index]);
     std::cerr << "devices under test:\n" << clq::DescribeDeviceList(chosen) << "\n";
   } catch (const std::exception& e) {
     std::cerr << "cannot list devices under test: " << e.what() << "\n";
