@@ -8,8 +8,11 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "host/sql/bound.hpp"
@@ -17,12 +20,38 @@
 
 namespace clq {
 
+// An allocator whose value-initialisation does nothing: result columns are
+// written in full right after they are sized (downloads, widening copies),
+// so zeroing them first would be one more pass over, and the first touch of,
+// every page of a result that may be gigabytes.
+template <typename T>
+struct UninitialisedAllocator : std::allocator<T> {
+  using value_type = T;
+  template <typename U>
+  struct rebind {
+    using other = UninitialisedAllocator<U>;
+  };
+  UninitialisedAllocator() = default;
+  template <typename U>
+  UninitialisedAllocator(const UninitialisedAllocator<U>&) noexcept {}
+  template <typename U>
+  void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <typename U, typename... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+template <typename T>
+using ResultVector = std::vector<T, UninitialisedAllocator<T>>;
+
 struct ResultColumn {
   std::string name;
   sql::ValueType type = sql::ValueType::kInteger;  // kNull: every value is NULL
-  std::vector<std::int64_t> integers;              // kInteger
-  std::vector<double> reals;                       // kReal
-  std::vector<char> text;                          // kText: rows * text_width bytes
+  ResultVector<std::int64_t> integers;             // kInteger
+  ResultVector<double> reals;                      // kReal
+  ResultVector<char> text;                         // kText: rows * text_width bytes
   std::uint32_t text_width = 0;
   std::vector<std::uint8_t> nulls;  // empty: none NULL; else 1 per row, 1 = NULL
 

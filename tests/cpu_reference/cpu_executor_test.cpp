@@ -101,7 +101,8 @@ TEST(CpuExecutorTest, SelectionAcrossSeveralBatches) {
   std::vector<std::int64_t> expected;
   for (std::int64_t i = 16380; i <= 50000; ++i)
     if (i % 7 == 3) expected.push_back(i);
-  EXPECT_EQ(r.columns[0].integers, expected);
+  EXPECT_EQ(std::vector<std::int64_t>(r.columns[0].integers.begin(), r.columns[0].integers.end()),
+            expected);
 }
 
 TEST(CpuExecutorTest, NullColumnsAndNullMaps) {

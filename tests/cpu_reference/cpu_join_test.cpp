@@ -222,7 +222,8 @@ TEST(CpuJoinTest, ProbeSideSpanningSeveralBatches) {
     for (std::int64_t y : ys)
       if (x == y) expected.push_back(x);
   EXPECT_GT(expected.size(), 4096u);
-  EXPECT_EQ(r.columns[0].integers, expected);
+  EXPECT_EQ(std::vector<std::int64_t>(r.columns[0].integers.begin(), r.columns[0].integers.end()),
+            expected);
 }
 
 }  // namespace

@@ -20,7 +20,7 @@ TestFile ReadText(const std::string& text) {
 ResultColumn IntegerColumn(std::vector<std::int64_t> values, std::vector<std::uint8_t> nulls = {}) {
   ResultColumn c;
   c.type = sql::ValueType::kInteger;
-  c.integers = std::move(values);
+  c.integers.assign(values.begin(), values.end());
   c.nulls = std::move(nulls);
   return c;
 }
@@ -28,7 +28,7 @@ ResultColumn IntegerColumn(std::vector<std::int64_t> values, std::vector<std::ui
 ResultColumn RealColumn(std::vector<double> values) {
   ResultColumn c;
   c.type = sql::ValueType::kReal;
-  c.reals = std::move(values);
+  c.reals.assign(values.begin(), values.end());
   return c;
 }
 
