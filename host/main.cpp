@@ -1,6 +1,8 @@
 // The clq program: parses the command line and runs one subcommand. Every
 // clq::Error becomes one message on stderr and exit status 1; a usage error
 // prints the subcommand's help and exits 2.
+#include <malloc.h>
+
 #include <CLI/CLI.hpp>
 #include <iostream>
 
@@ -20,6 +22,12 @@ const CLI::App* DeepestParsed(const CLI::App& app) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Keep freed memory for reuse: query results up to 32 MiB per column come
+  // from the heap and stay mapped after they are freed, so the next query's
+  // result does not fault in fresh pages (the largest share of a big result's
+  // host time). glibc's default returns them to the system each time.
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
   CLI::App app{
       "clq: an OpenCL query engine that runs the same relational pipelines on any "
       "OpenCL device",
