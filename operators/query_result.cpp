@@ -1,5 +1,11 @@
 #include "operators/query_result.hpp"
 
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
+
+#include <new>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -8,6 +14,32 @@
 #include "runtime/errors.hpp"
 
 namespace clq {
+
+namespace {
+constexpr std::size_t kMappedBytes = std::size_t{32} << 20;
+}  // namespace
+
+void* AllocateResultBytes(std::size_t bytes) {
+#ifdef __linux__
+  if (bytes >= kMappedBytes) {
+    void* block = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (block == MAP_FAILED) throw std::bad_alloc();
+    madvise(block, bytes, MADV_HUGEPAGE);
+    return block;
+  }
+#endif
+  return ::operator new(bytes);
+}
+
+void FreeResultBytes(void* block, std::size_t bytes) noexcept {
+#ifdef __linux__
+  if (bytes >= kMappedBytes) {
+    munmap(block, bytes);
+    return;
+  }
+#endif
+  ::operator delete(block);
+}
 
 RowCount ResultColumn::rows() const {
   switch (type) {

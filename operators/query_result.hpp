@@ -20,12 +20,20 @@
 
 namespace clq {
 
+// Memory for result columns. Blocks of 32 MiB and more are mapped directly
+// and marked for transparent huge pages, so a result of gigabytes faults in
+// 2 MiB at a time rather than 4 KiB (where THP is enabled; advisory).
+void* AllocateResultBytes(std::size_t bytes);
+void FreeResultBytes(void* block, std::size_t bytes) noexcept;
+
 // An allocator whose value-initialisation does nothing: result columns are
 // written in full right after they are sized (downloads, widening copies),
 // so zeroing them first would be one more pass over, and the first touch of,
 // every page of a result that may be gigabytes.
 template <typename T>
 struct UninitialisedAllocator : std::allocator<T> {
+  T* allocate(std::size_t n) { return static_cast<T*>(AllocateResultBytes(n * sizeof(T))); }
+  void deallocate(T* p, std::size_t n) noexcept { FreeResultBytes(p, n * sizeof(T)); }
   using value_type = T;
   template <typename U>
   struct rebind {
