@@ -212,16 +212,7 @@ bool ExpressionProgram::MayBeNull(const Expr& e) const {
       return MayBeNull(e.children[0]);
     case Expr::Kind::kBinary:
       if (e.binary_op == BinaryOp::kDivide || e.binary_op == BinaryOp::kModulo) {
-        const Expr& divisor = e.children[1];
-        const bool nonzero_constant =
-            divisor.kind == Expr::Kind::kConstant &&
-            ((divisor.constant.type == ValueType::kInteger && divisor.constant.integer != 0) ||
-             (divisor.constant.type == ValueType::kReal &&
-              (e.binary_op == BinaryOp::kDivide
-                   ? divisor.constant.real != 0.0
-                   : static_cast<std::int64_t>(divisor.constant.real) != 0)));
-        if (!nonzero_constant && !DivisorExcludesZero(divisor, e.binary_op, ColumnRanges()))
-          return true;
+        if (!DivisorExcludesZero(e.children[1], e.binary_op, ColumnRanges())) return true;
       }
       return MayBeNull(e.children[0]) || MayBeNull(e.children[1]);
     default:

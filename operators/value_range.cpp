@@ -148,6 +148,13 @@ std::optional<RealBounds> RealBoundsOf(const Expr& e, const ColumnRangeFn& colum
 }
 
 bool DivisorExcludesZero(const Expr& divisor, BinaryOp op, const ColumnRangeFn& column_range) {
+  // A literal is decided by its value (the bounds below admit finite ones only).
+  if (divisor.kind == Expr::Kind::kConstant) {
+    const sql::Value& c = divisor.constant;
+    if (c.type == ValueType::kInteger) return c.integer != 0;
+    if (c.type != ValueType::kReal) return false;
+    return op == BinaryOp::kModulo ? static_cast<std::int64_t>(c.real) != 0 : c.real != 0.0;
+  }
   if (divisor.type == ValueType::kInteger) {
     const auto range = IntegerRangeOf(divisor, column_range);
     return range && (range->min > 0 || range->max < 0);

@@ -35,7 +35,8 @@ std::optional<RealBounds> RealBoundsOf(const sql::Expr& expr, const ColumnRangeF
 
 // Whether `divisor` provably never evaluates to zero for `op` (kDivide or
 // kModulo; a REAL remainder truncates its divisor to an integer first, as
-// SQLite does), so that the division cannot yield NULL.
+// SQLite does), so that the division cannot yield NULL: a non-zero literal,
+// or bounds that exclude zero.
 bool DivisorExcludesZero(const sql::Expr& divisor, sql::BinaryOp op,
                          const ColumnRangeFn& column_range);
 
