@@ -1,34 +1,12 @@
 #include "operators/aggregation.hpp"
 
+#include <algorithm>
 #include <bit>
 
 #include "kernels_cl/vm_shared.h"
 #include "runtime/errors.hpp"
 
 namespace clq {
-
-namespace {
-
-// Whether every argument is COUNT(*) or one LOAD of a column without NULLs:
-// the shape vm_aggregate_columns runs without the interpreter.
-bool BareColumnArguments(const ExpressionProgram& code,
-                         const std::vector<AggregateSpec>& aggregates) {
-  for (const AggregateSpec& a : aggregates) {
-    if (!a.entry) continue;
-    const VmEntry& entry = code.entry(*a.entry);
-    if (entry.end != entry.begin + 1) return false;
-    const std::uint32_t word = code.code()[entry.begin].s[0];
-    const std::uint32_t kind = (word >> 8) & 0xffu;
-    const std::uint32_t base = kind & VM_OPND_BASE_MASK;
-    if ((word & 0xffu) != VM_LOAD || (kind & VM_OPND_NULLABLE) != 0) return false;
-    if (base != VM_OPND_COL_I32 && base != VM_OPND_COL_I64 && base != VM_OPND_COL_F64 &&
-        base != VM_OPND_COL_I32_R && base != VM_OPND_COL_I64_R)
-      return false;
-  }
-  return true;
-}
-
-}  // namespace
 
 double AggregateValue::real() const {
   return std::bit_cast<double>(bits);
@@ -77,8 +55,11 @@ std::vector<AggregateValue> Aggregate(QueryContext& context, Relation& relation,
   bool track = pred_track != 0;
   for (const cl_uint4& d : descriptors)
     track |= d.s[3] != 0;
-  const bool columns_only = !predicate_entry && !track && DeviceProgram::SpecialisedAllowed() &&
-                            BareColumnArguments(code, aggregates);
+  // No WHERE, and every argument COUNT(*) or a bare column: no interpreter.
+  const bool columns_only =
+      !predicate_entry && !track && DeviceProgram::SpecialisedAllowed() &&
+      std::all_of(aggregates.begin(), aggregates.end(),
+                  [&](const AggregateSpec& a) { return !a.entry || code.IsBareColumn(*a.entry); });
   cl::Kernel& kernel = columns_only ? engine.kernel("vm_aggregate_columns")
                                     : DeviceProgram::VmKernel(engine, "vm_aggregate", track);
   const char* stage = columns_only ? "aggregate columns" : "aggregate";

@@ -604,6 +604,17 @@ void ExpressionProgram::CompileInList(const Expr& e) {
   if (e.negated) Emit(VM_NOT);
 }
 
+bool ExpressionProgram::IsBareColumn(std::size_t index) const {
+  const VmEntry& e = entry(index);
+  if (e.end != e.begin + 1) return false;
+  const std::uint32_t word0 = code_[e.begin].s[0];
+  const std::uint32_t kind = (word0 >> 8) & 0xFF;
+  const std::uint32_t base = kind & VM_OPND_BASE_MASK;
+  if ((word0 & 0xFF) != VM_LOAD || (kind & VM_OPND_NULLABLE) != 0) return false;
+  return base == VM_OPND_COL_I32 || base == VM_OPND_COL_I64 || base == VM_OPND_COL_F64 ||
+         base == VM_OPND_COL_I32_R || base == VM_OPND_COL_I64_R;
+}
+
 std::string ExpressionProgram::Disassemble() const {
   std::string text;
   for (std::size_t e = 0; e < entries_.size(); ++e) {

@@ -74,6 +74,9 @@ class ExpressionProgram {
   const VmEntry& entry(std::size_t index) const { return entries_.at(index); }
   std::size_t entry_count() const { return entries_.size(); }
   const std::vector<VmSlot>& slots() const { return slots_; }
+  // Whether entry `index` is one LOAD of a column without NULLs (no
+  // arithmetic): the shape vm_aggregate_columns reads without the interpreter.
+  bool IsBareColumn(std::size_t index) const;
   const std::vector<cl_uint2>& code() const { return code_; }
   const std::vector<cl_long>& constants() const { return constants_; }
 
