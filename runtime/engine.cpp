@@ -220,18 +220,25 @@ void Engine::Download(const cl::Buffer& buffer, std::uint64_t offset, std::uint6
   AfterEnqueue(event, stage, StageKind::kDownload, bytes);
 }
 
+PinnedStaging* Engine::StagingFor(std::uint64_t bytes) {
+  // CPU devices share host memory: staging would only add a copy.
+  if (info_.kind == DeviceKind::kCpu || bytes < PinnedStaging::kMinimumBytes) return nullptr;
+  if (!staging_) staging_ = std::make_unique<PinnedStaging>(context_, queue_);
+  return staging_.get();
+}
+
 void Engine::UploadStaged(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t bytes,
                           const void* source, std::string_view stage) {
-  if (info_.kind == DeviceKind::kCpu || bytes < PinnedStaging::kMinimumBytes) {
+  PinnedStaging* staging = StagingFor(bytes);
+  if (staging == nullptr) {
     Upload(buffer, offset, bytes, source, stage);
     return;
   }
-  if (!staging_) staging_ = std::make_unique<PinnedStaging>(context_, queue_);
   try {
-    staging_->Upload(buffer, offset, bytes, static_cast<const std::byte*>(source),
-                     [&](const cl::Event& event, std::uint64_t chunk) {
-                       profiler_.Record(stage, StageKind::kUpload, event, chunk);
-                     });
+    staging->Upload(buffer, offset, bytes, static_cast<const std::byte*>(source),
+                    [&](const cl::Event& event, std::uint64_t chunk) {
+                      profiler_.Record(stage, StageKind::kUpload, event, chunk);
+                    });
   } catch (const cl::Error& error) {
     throw TranslateClError(error, "uploading " + std::string(stage));
   }
@@ -239,16 +246,16 @@ void Engine::UploadStaged(const cl::Buffer& buffer, std::uint64_t offset, std::u
 
 void Engine::DownloadStaged(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t bytes,
                             void* destination, std::string_view stage) {
-  if (info_.kind == DeviceKind::kCpu || bytes < PinnedStaging::kMinimumBytes) {
+  PinnedStaging* staging = StagingFor(bytes);
+  if (staging == nullptr) {
     Download(buffer, offset, bytes, destination, stage);
     return;
   }
-  if (!staging_) staging_ = std::make_unique<PinnedStaging>(context_, queue_);
   try {
-    staging_->Download(buffer, offset, bytes, static_cast<std::byte*>(destination),
-                       [&](const cl::Event& event, std::uint64_t chunk) {
-                         profiler_.Record(stage, StageKind::kDownload, event, chunk);
-                       });
+    staging->Download(buffer, offset, bytes, static_cast<std::byte*>(destination),
+                      [&](const cl::Event& event, std::uint64_t chunk) {
+                        profiler_.Record(stage, StageKind::kDownload, event, chunk);
+                      });
   } catch (const cl::Error& error) {
     throw TranslateClError(error, "downloading " + std::string(stage));
   }

@@ -113,6 +113,9 @@ class Engine {
   void Finish();
 
  private:
+  // The pinned staging buffers when a transfer of `bytes` pays for them
+  // (GPUs, at least PinnedStaging::kMinimumBytes); nullptr for a direct copy.
+  PinnedStaging* StagingFor(std::uint64_t bytes);
   void BuildProgram(const EngineOptions& options);
   void AfterEnqueue(const cl::Event& event, std::string_view stage, StageKind kind,
                     std::uint64_t bytes);
@@ -128,7 +131,7 @@ class Engine {
   BufferPool pool_;
   Profiler profiler_;
   bool sync_ = false;
-  std::unique_ptr<PinnedStaging> staging_;
+  std::unique_ptr<PinnedStaging> staging_;  // created on first use by StagingFor
   std::unique_ptr<DeviceTableCache> tables_;
 };
 
