@@ -792,8 +792,8 @@ KERNEL void vm_aggregate_untracked(VM_AGGREGATE_PARAMS) {
 // vm_aggregate for the commonest shape, chosen by the host: no WHERE, and
 // every argument a bare column without NULLs or COUNT(*) (SUM(unique1),
 // AVG, MIN, MAX of columns): the same partials, with typed loads in place of
-// the interpreter, so the kernel needs few registers and runs at full
-// occupancy. Each argument program is one LOAD of a column slot.
+// the interpreter (its register use is not yet measured with ptxas). Each
+// argument program is one LOAD of a column slot.
 #define VM_DIRECT_LOAD(TYPE, CONVERT)                                   \
   {                                                                     \
     __global const TYPE* v = (__global const TYPE*)p;                   \
