@@ -2,8 +2,8 @@
 // the device: build of tenktup1.unique1 (N unique INT32 keys), probe with
 // tenktup2.unique1 (0.6 N keys, all matching; a tenktup1 of 0.6 N rows), and
 // the full HashJoin, and the thesis join's SELECT * (join + gather of every
-// integer column of both sides), each for the cuckoo path and the chained
-// fallback.
+// integer column of both sides), each for the direct table (the default for
+// these dense keys), the cuckoo table and the chained fallback.
 //
 //   CLQ_BENCH_ROWS=1000000 build/bench/join_bench
 //
@@ -76,9 +76,16 @@ JoinData& Data() {
   return data;
 }
 
-JoinOptions OptionsFor(bool cuckoo) {
+enum class Method { kDirect, kCuckoo, kChained };
+
+const char* MethodName(Method method) {
+  return method == Method::kDirect ? "direct" : method == Method::kCuckoo ? "cuckoo" : "chained";
+}
+
+JoinOptions OptionsFor(Method method) {
   JoinOptions options;
-  options.allow_cuckoo = cuckoo;
+  options.allow_direct = method == Method::kDirect;
+  options.allow_cuckoo = method == Method::kCuckoo;
   return options;
 }
 
@@ -100,15 +107,15 @@ Split Profiled(Engine& engine, const std::function<void()>& work) {
 
 // Once per method: the full join gives 0.6 N pairs with equal keys, and the
 // method is the expected one.
-void CheckOnce(benchmark::State& state, bool cuckoo) {
-  static std::set<bool> checked;
-  if (!checked.insert(cuckoo).second) return;
+void CheckOnce(benchmark::State& state, Method method) {
+  static std::set<Method> checked;
+  if (!checked.insert(method).second) return;
   JoinData& d = Data();
   QueryContext context(d.engine);
   JoinStats stats;
   d.engine.profiler().Start();
   const auto start = std::chrono::steady_clock::now();
-  JoinResult result = HashJoin(context, d.Build(), d.Probe(), OptionsFor(cuckoo), &stats);
+  JoinResult result = HashJoin(context, d.Build(), d.Probe(), OptionsFor(method), &stats);
   d.engine.Finish();
   const double wall_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -129,19 +136,20 @@ void CheckOnce(benchmark::State& state, bool cuckoo) {
     ok = u1[b[i]] == u2[p[i]] && (i == 0 || p[i] > p[i - 1]);
   if (!ok) state.SkipWithError("wrong join answer");
   const bool cuckoo_possible = d.engine.info().int64_atomics;
-  if (stats.method != (cuckoo && cuckoo_possible ? "cuckoo" : "chained"))
-    state.SkipWithError(("unexpected method " + stats.method).c_str());
+  const std::string expected =
+      method == Method::kCuckoo && !cuckoo_possible ? "chained" : MethodName(method);
+  if (stats.method != expected) state.SkipWithError(("unexpected method " + stats.method).c_str());
 }
 
-void BM_JoinBuild(benchmark::State& state, bool cuckoo) {
-  CheckOnce(state, cuckoo);
+void BM_JoinBuild(benchmark::State& state, Method method) {
+  CheckOnce(state, method);
   JoinData& d = Data();
   QueryContext context(d.engine);
   double ms = 0;
   JoinStats stats;
   for (auto _ : state) {
     ms = Profiled(d.engine, [&] {
-           HashJoin(context, d.Build(), d.OneKey(), OptionsFor(cuckoo), &stats);
+           HashJoin(context, d.Build(), d.OneKey(), OptionsFor(method), &stats);
          }).build_ms;
     state.SetIterationTime(ms * 1e-3);
   }
@@ -151,14 +159,14 @@ void BM_JoinBuild(benchmark::State& state, bool cuckoo) {
   state.counters["rebuilds"] = static_cast<double>(stats.rebuilds);
 }
 
-void BM_JoinProbe(benchmark::State& state, bool cuckoo) {
-  CheckOnce(state, cuckoo);
+void BM_JoinProbe(benchmark::State& state, Method method) {
+  CheckOnce(state, method);
   JoinData& d = Data();
   QueryContext context(d.engine);
   double ms = 0;
   for (auto _ : state) {
     ms = Profiled(d.engine, [&] {
-           HashJoin(context, d.Build(), d.Probe(), OptionsFor(cuckoo));
+           HashJoin(context, d.Build(), d.Probe(), OptionsFor(method));
          }).probe_ms;
     state.SetIterationTime(ms * 1e-3);
   }
@@ -166,14 +174,14 @@ void BM_JoinProbe(benchmark::State& state, bool cuckoo) {
   state.counters["probe_rows"] = static_cast<double>(d.tenktup2->rows());
 }
 
-void BM_HashJoin(benchmark::State& state, bool cuckoo) {
-  CheckOnce(state, cuckoo);
+void BM_HashJoin(benchmark::State& state, Method method) {
+  CheckOnce(state, method);
   JoinData& d = Data();
   QueryContext context(d.engine);
   double ms = 0;
   for (auto _ : state) {
     const auto start = std::chrono::steady_clock::now();
-    JoinResult result = HashJoin(context, d.Build(), d.Probe(), OptionsFor(cuckoo));
+    JoinResult result = HashJoin(context, d.Build(), d.Probe(), OptionsFor(method));
     d.engine.Finish();
     ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -214,8 +222,8 @@ void BM_HashJoinDuplicates(benchmark::State& state, bool ordered) {
 // at the copy bandwidth measured in this run (the copy bandwidth counts bytes
 // read plus written, so writing B bytes takes B / copy); `of_write` is that
 // floor over the measured time (1 would be the floor; issue 5 asks >= 0.5).
-void BM_ThesisJoinSelectStar(benchmark::State& state, bool cuckoo) {
-  CheckOnce(state, cuckoo);
+void BM_ThesisJoinSelectStar(benchmark::State& state, Method method) {
+  CheckOnce(state, method);
   JoinData& d = Data();
   QueryContext context(d.engine);
   std::vector<std::size_t> columns;
@@ -231,7 +239,7 @@ void BM_ThesisJoinSelectStar(benchmark::State& state, bool cuckoo) {
     std::vector<DeviceVector> outputs;
     const auto start = std::chrono::steady_clock::now();
     // The executor builds on the smaller input: tenktup2's 0.6 N keys.
-    JoinResult result = HashJoin(context, d.Probe(), d.Build(), OptionsFor(cuckoo));
+    JoinResult result = HashJoin(context, d.Probe(), d.Build(), OptionsFor(method));
     d.engine.Finish();
     join_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -259,11 +267,11 @@ void Register() {
   const std::string size = rows % 1'000'000 == 0 ? std::to_string(rows / 1'000'000) + "M"
                            : rows % 1'000 == 0   ? std::to_string(rows / 1'000) + "K"
                                                  : std::to_string(rows);
-  for (bool cuckoo : {true, false}) {
-    const std::string method = cuckoo ? "cuckoo" : "chained";
-    auto add = [&](const char* name, void (*fn)(benchmark::State&, bool)) {
-      benchmark::RegisterBenchmark((std::string(name) + "/" + method + "/rows:" + size).c_str(),
-                                   [fn, cuckoo](benchmark::State& s) { fn(s, cuckoo); })
+  for (Method method : {Method::kDirect, Method::kCuckoo, Method::kChained}) {
+    auto add = [&](const char* name, void (*fn)(benchmark::State&, Method)) {
+      benchmark::RegisterBenchmark(
+          (std::string(name) + "/" + MethodName(method) + "/rows:" + size).c_str(),
+          [fn, method](benchmark::State& s) { fn(s, method); })
           ->UseManualTime()
           ->Unit(benchmark::kMillisecond)
           ->Iterations(1)

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "operators/join_internal.hpp"
+#include "operators/scan.hpp"
 #include "runtime/errors.hpp"
 
 namespace clq {
@@ -58,6 +59,25 @@ JoinResult AllocateJoinOutput(Engine& engine, std::uint64_t pairs) {
   return result;
 }
 
+JoinResult WriteUniqueMatches(Engine& engine, const DeviceBuffer& matches, DeviceBuffer& counts,
+                              RowCount probe_rows) {
+  DeviceBuffer total = engine.pool().Acquire(sizeof(cl_uint), "join output size");
+  // At most one match per probe row: the sum fits 32 bits.
+  ExclusiveScan(engine, counts.get(), probe_rows, counts.get(), &total.get(), "join probe scan");
+  cl_uint pairs = 0;
+  engine.Download(total.get(), 0, sizeof(pairs), &pairs, "join output size");
+  JoinResult result = AllocateJoinOutput(engine, pairs);
+  if (pairs == 0) return result;
+  cl::Kernel& write = engine.kernel("hash_join_unique_write");
+  write.setArg(0, matches.get());
+  write.setArg(1, static_cast<cl_ulong>(probe_rows));
+  write.setArg(2, counts.get());
+  write.setArg(3, result.build_positions.ids.get());
+  write.setArg(4, result.probe_positions.ids.get());
+  engine.Launch(write, engine.TilesFor(probe_rows), "join probe write");
+  return result;
+}
+
 KeyRange BuildKeyRange(Engine& engine, const VectorView& build) {
   std::uint64_t tiles = engine.TilesFor(build.size);
   DeviceBuffer lo = engine.pool().Acquire(tiles * sizeof(cl_long), "join key minima");
@@ -98,6 +118,52 @@ KeyRange BuildKeyRange(Engine& engine, const VectorView& build) {
 
 using namespace join_detail;
 
+namespace {
+
+// Tries the direct table, then the cuckoo table, then the chained one; the
+// first two need unique build keys, so duplicates found by either go
+// straight to chained. Sets method, rebuilds and fallback_reason (why the
+// method before the one used did not give the result).
+JoinResult UniqueOrChainedJoin(Engine& engine, const VectorView& build, const VectorView& probe,
+                               const JoinOptions& options, JoinStats& s) {
+  const bool cuckoo_possible = options.allow_cuckoo && engine.info().int64_atomics;
+  std::string& reason = s.fallback_reason;
+  std::optional<JoinResult> unique;
+  if (options.allow_direct || cuckoo_possible) {
+    const KeyRange range = BuildKeyRange(engine, build);
+    if (!options.allow_direct) {
+      reason = "direct table disabled";
+    } else if (DirectTableFits(engine, range, build.size, options, reason)) {
+      unique = DirectJoin(engine, build, probe, range, reason);
+      if (unique) s.method = "direct";
+    }
+    if (!unique && reason != kDuplicateKeysReason) {
+      if (!options.allow_cuckoo) {
+        reason = "cuckoo disabled";
+      } else if (!engine.info().int64_atomics) {
+        reason = "device lacks 64-bit atomics";
+      } else if (range.span > 0xFFFFFFFFull) {
+        reason = "build keys span more than 2^32 values";
+      } else {
+        std::string cuckoo_reason;
+        unique = CuckooJoin(engine, build, probe, range, options, s.rebuilds, cuckoo_reason);
+        if (unique) {
+          s.method = "cuckoo";
+        } else {
+          reason = cuckoo_reason;
+        }
+      }
+    }
+  } else {
+    reason = options.allow_cuckoo ? "device lacks 64-bit atomics" : "cuckoo disabled";
+  }
+  if (unique) return std::move(*unique);
+  s.method = "chained";
+  return ChainedJoin(engine, build, probe, options.ordered_matches);
+}
+
+}  // namespace
+
 JoinResult HashJoin(QueryContext& context, const VectorView& build_keys,
                     const VectorView& probe_keys, JoinStats* stats) {
   return HashJoin(context, build_keys, probe_keys, JoinOptions{}, stats);
@@ -127,33 +193,7 @@ JoinResult HashJoin(QueryContext& context, const VectorView& build_keys,
     s.method = "empty";
     result = AllocateJoinOutput(engine, 0);
   } else {
-    std::optional<JoinResult> cuckoo;
-    if (!options.allow_cuckoo) {
-      s.fallback_reason = "cuckoo disabled";
-    } else if (!engine.info().int64_atomics) {
-      s.fallback_reason = "device lacks 64-bit atomics";
-    } else {
-      KeyRange range;
-      if (build_keys.type.width == 4) {
-        // Every INT32 key fits 32 bits after subtracting INT32_MIN: no reduction.
-        range = {std::numeric_limits<std::int32_t>::min(), 0xFFFFFFFFull, true};
-      } else {
-        range = BuildKeyRange(engine, build_keys);
-      }
-      if (range.span > 0xFFFFFFFFull) {
-        s.fallback_reason = "build keys span more than 2^32 values";
-      } else {
-        cuckoo = CuckooJoin(engine, build_keys, probe_keys, range, options, s.rebuilds,
-                            s.fallback_reason);
-      }
-    }
-    if (cuckoo) {
-      s.method = "cuckoo";
-      result = std::move(*cuckoo);
-    } else {
-      s.method = "chained";
-      result = ChainedJoin(engine, build_keys, probe_keys, options.ordered_matches);
-    }
+    result = UniqueOrChainedJoin(engine, build_keys, probe_keys, options, s);
   }
   s.output_rows = result.size;
   return result;

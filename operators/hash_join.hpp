@@ -7,17 +7,22 @@
 // JoinOptions::ordered_matches off, the order among one probe row's matches
 // is unspecified).
 //
-// Method (JoinStats::method):
+// Method (JoinStats::method), tried in this order:
+//  - "direct": build keys unique and their range [min, max] at most
+//    `direct_slots_per_row` values per build row (a permutation of row
+//    numbers, as Wisconsin's unique1/unique2, has exactly one): a table of
+//    one 32-bit build row per value, filled by compare-and-swap, probed by
+//    one load (kernels hash_join_direct_*). 32-bit atomics only.
 //  - "cuckoo": build keys unique and spanning at most 2^32 values (always
 //    true for INT32; INT64 is checked with a min/max reduction), device with
 //    64-bit atomics. A cuckoo table of 64-bit words key32|row32 (Alcantara et
 //    al.), four hash functions, bounded eviction chain, stash, at most
 //    `max_rebuilds` rebuilds with new seeds (kernels hash_join_cuckoo_*).
 //  - "chained": everything else, and the fallback when cuckoo building fails
-//    or finds duplicate keys: a bucket-sorted chained table built with 32-bit
-//    atomics only (kernels hash_join_chain_*), probed count -> scan -> write.
-//    Buckets are sorted by build row (one work-item per bucket up to a tile,
-//    one work-group per larger bucket), which gives the order above.
+//    or either unique-key table finds duplicate keys: a bucket-sorted chained table built with
+//    32-bit atomics only (kernels hash_join_chain_*), probed count -> scan -> write. Buckets are
+//    sorted by build row (one work-item per bucket up to a tile, one work-group per larger bucket),
+//    which gives the order above.
 //
 // Limits: each side at most 2^31-1 rows (row ids are 32-bit and the cuckoo
 // word keeps the row in 31 bits); the output at most 2^32-1 pairs. The match
@@ -42,9 +47,11 @@ namespace clq {
 
 struct JoinStats {
   RowCount build_rows = 0, probe_rows = 0, output_rows = 0;
-  unsigned rebuilds = 0;        // cuckoo rebuilds with new seeds
-  std::string method;           // "cuckoo", "chained", or "empty" when a side is empty
-  std::string fallback_reason;  // why cuckoo was not used (empty when it was)
+  unsigned rebuilds = 0;  // cuckoo rebuilds with new seeds
+  std::string method;     // "direct", "cuckoo", "chained", or "empty" when a side is empty
+  // Why the method before the one used (direct -> cuckoo -> chained) did
+  // not give the result; empty for "direct" and "empty".
+  std::string fallback_reason;
 };
 
 struct JoinResult {
@@ -55,6 +62,10 @@ struct JoinResult {
 
 // Knobs for experiments and tests (forcing rebuilds and the fallback).
 struct JoinOptions {
+  bool allow_direct = true;
+  // Most direct-table slots per build row: at 4, the table (16 bytes per
+  // build row at most) stays near the cuckoo table's 10 at load 0.8.
+  double direct_slots_per_row = 4.0;
   bool allow_cuckoo = true;
   unsigned max_evictions = 0;  // 0: automatic (grows with log2 of the build size)
   unsigned max_rebuilds = 3;

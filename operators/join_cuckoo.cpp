@@ -9,19 +9,18 @@
 // every work-item stops once a flag is up: without that, duplicate keys made
 // eviction chains run to their limit (3.3 s instead of 94 ms for a 1M-row
 // build with each key four times, PoCL).
-// Probe: one lookup per probe row into a match array and 0/1 counts ->
-// exclusive scan -> write; each probe row has at most one match.
+// Probe: one lookup per probe row into a match array and 0/1 counts, then
+// WriteUniqueMatches; each probe row has at most one match.
 #include <algorithm>
 #include <bit>
 #include <cmath>
 
 #include "operators/join_internal.hpp"
-#include "operators/scan.hpp"
 
 namespace clq::join_detail {
 namespace {
 
-constexpr cl_uint kFailed = 1, kDuplicate = 2;  // HASH_JOIN_FAILED, HASH_JOIN_DUPLICATE
+constexpr cl_uint kFailed = 1;  // HASH_JOIN_FAILED
 
 std::uint64_t SplitMix64(std::uint64_t x) {
   x += 0x9E3779B97F4A7C15ull;
@@ -94,7 +93,7 @@ std::optional<JoinResult> CuckooJoin(Engine& engine, const VectorView& build,
     engine.Launch(insert, build_tiles, "join build insert");
     cl_uint flag = 0;
     engine.Download(flags.get(), 0, sizeof(flag), &flag, "join build flags");
-    if ((flag & kDuplicate) == 0 && (flag & kFailed) == 0) {
+    if ((flag & kDuplicateFlag) == 0 && (flag & kFailed) == 0) {
       // The insert sees duplicates only when they meet; the check finds all.
       BindKeys(check, 0, build);
       check.setArg(5, static_cast<cl_long>(range.min));
@@ -107,8 +106,8 @@ std::optional<JoinResult> CuckooJoin(Engine& engine, const VectorView& build,
       engine.Launch(check, build_tiles, "join build check");
       engine.Download(flags.get(), 0, sizeof(flag), &flag, "join build flags");
     }
-    if ((flag & kDuplicate) != 0) {
-      reason = "duplicate build keys";
+    if ((flag & kDuplicateFlag) != 0) {
+      reason = kDuplicateKeysReason;
       return std::nullopt;
     }
     if ((flag & kFailed) == 0) {
@@ -123,8 +122,7 @@ std::optional<JoinResult> CuckooJoin(Engine& engine, const VectorView& build,
 
   const std::uint64_t tiles = engine.TilesFor(probe.size);
   DeviceBuffer matches = engine.pool().Acquire(probe.size * sizeof(cl_uint), "join probe matches");
-  DeviceBuffer offsets = engine.pool().Acquire(probe.size * sizeof(cl_uint), "join probe offsets");
-  DeviceBuffer total = engine.pool().Acquire(sizeof(cl_uint), "join output size");
+  DeviceBuffer counts = engine.pool().Acquire(probe.size * sizeof(cl_uint), "join probe counts");
   cl::Kernel& lookup = engine.kernel("hash_join_cuckoo_probe");
   BindKeys(lookup, 0, probe);
   lookup.setArg(5, static_cast<cl_long>(range.min));
@@ -135,22 +133,9 @@ std::optional<JoinResult> CuckooJoin(Engine& engine, const VectorView& build,
   lookup.setArg(10, table.stash.get());
   lookup.setArg(11, table.stash_size);
   lookup.setArg(12, matches.get());
-  lookup.setArg(13, offsets.get());
+  lookup.setArg(13, counts.get());
   engine.Launch(lookup, tiles, "join probe count");
-  // At most one match per probe row: the sum fits 32 bits.
-  ExclusiveScan(engine, offsets.get(), probe.size, offsets.get(), &total.get(), "join probe scan");
-  cl_uint pairs = 0;
-  engine.Download(total.get(), 0, sizeof(pairs), &pairs, "join output size");
-  JoinResult result = AllocateJoinOutput(engine, pairs);
-  if (pairs == 0) return result;
-  cl::Kernel& write = engine.kernel("hash_join_cuckoo_write");
-  write.setArg(0, matches.get());
-  write.setArg(1, static_cast<cl_ulong>(probe.size));
-  write.setArg(2, offsets.get());
-  write.setArg(3, result.build_positions.ids.get());
-  write.setArg(4, result.probe_positions.ids.get());
-  engine.Launch(write, tiles, "join probe write");
-  return result;
+  return WriteUniqueMatches(engine, matches, counts, probe.size);
 }
 
 }  // namespace clq::join_detail

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "operators/device_vector.hpp"
 #include "operators/hash_join.hpp"
@@ -28,13 +29,34 @@ JoinResult AllocateJoinOutput(Engine& engine, std::uint64_t pairs);
 JoinResult ChainedJoin(Engine& engine, const VectorView& build, const VectorView& probe,
                        bool ordered_matches);
 
-// Build side summary needed by the cuckoo table.
+// Build side summary needed by the direct and cuckoo tables.
 struct KeyRange {
   std::int64_t min = 0;
   std::uint64_t span = 0;  // max - min
   bool any = false;        // some build key is not NULL
 };
 KeyRange BuildKeyRange(Engine& engine, const VectorView& build);
+
+// HASH_JOIN_DUPLICATE in kernels_cl/hash_join.cl.
+constexpr cl_uint kDuplicateFlag = 2;
+inline constexpr const char* kDuplicateKeysReason = "duplicate build keys";
+
+// The tail of the unique-key tables: `matches` holds each probe row's build
+// row or HASH_JOIN_NO_ROW and `counts` 1 or 0; scans the counts in place,
+// allocates the output (waits for its size) and writes the pairs.
+JoinResult WriteUniqueMatches(Engine& engine, const DeviceBuffer& matches, DeviceBuffer& counts,
+                              RowCount probe_rows);
+
+// Whether the direct table suits `range` for `build_rows` rows; `reason`
+// says why not.
+bool DirectTableFits(Engine& engine, const KeyRange& range, RowCount build_rows,
+                     const JoinOptions& options, std::string& reason);
+
+// The direct path (the range must fit, see DirectTableFits); std::nullopt
+// with `reason` set when the build keys repeat.
+std::optional<JoinResult> DirectJoin(Engine& engine, const VectorView& build,
+                                     const VectorView& probe, const KeyRange& range,
+                                     std::string& reason);
 
 // The cuckoo path; std::nullopt (with `reason` set) when building fails
 // after the allowed rebuilds or finds duplicate keys.

@@ -93,17 +93,22 @@ Outcome DeviceJoin(Engine& e, const Keys& build, const Keys& probe, const JoinOp
   return out;
 }
 
-// Runs the join with the default method and with the chained table forced;
-// checks the multiset of pairs, the order (probe ascending, then build
-// ascending) and the stats. Returns the default run's stats.
+// Runs the join with the default method, with the direct table off (so that
+// dense keys exercise the cuckoo table too) and with the chained table
+// forced; checks the multiset of pairs, the order (probe ascending, then
+// build ascending) and the stats. Returns the default run's stats.
 JoinStats CheckJoin(Engine& e, const Keys& build, const Keys& probe, const std::string& what) {
   const std::vector<Pair> want = CpuJoin(build, probe);
   std::vector<Pair> want_sorted = want;
   std::sort(want_sorted.begin(), want_sorted.end());
   JoinOptions chained;
+  chained.allow_direct = false;
   chained.allow_cuckoo = false;
+  JoinOptions no_direct;
+  no_direct.allow_direct = false;
   JoinStats first;
-  for (const JoinOptions& options : {JoinOptions{}, chained}) {
+  bool is_default = true;
+  for (const JoinOptions& options : {JoinOptions{}, no_direct, chained}) {
     Outcome got = DeviceJoin(e, build, probe, options);
     const std::string label = what + " method " + got.stats.method;
     std::vector<Pair> got_sorted = got.pairs;
@@ -120,7 +125,11 @@ JoinStats CheckJoin(Engine& e, const Keys& build, const Keys& probe, const std::
     if (!options.allow_cuckoo && !build.values.empty() && !probe.values.empty()) {
       EXPECT_EQ(got.stats.method, "chained") << label;
     }
-    if (options.allow_cuckoo) first = got.stats;
+    if (!options.allow_direct) {
+      EXPECT_NE(got.stats.method, "direct") << label;
+    }
+    if (is_default) first = got.stats;
+    is_default = false;
   }
   return first;
 }
@@ -353,6 +362,87 @@ TEST_P(HashJoinTest, NullsNeverMatch) {
   // Every build key NULL.
   Keys all_null{ColumnType::Int64(), {1, 2, 3}, {1, 1, 1}};
   CheckJoin(e, all_null, Keys{ColumnType::Int64(), {1, 2, 3}, {}}, "all NULL build");
+}
+
+// Keys base, base + 1, ..., base + n - 1 in a random order.
+std::vector<std::int64_t> DenseKeys(std::size_t n, std::int64_t base, std::uint64_t seed) {
+  std::vector<std::int64_t> keys(n);
+  for (std::size_t i = 0; i < n; ++i)
+    keys[i] = base + static_cast<std::int64_t>(i);
+  std::shuffle(keys.begin(), keys.end(), std::mt19937_64(seed));
+  return keys;
+}
+
+TEST_P(HashJoinTest, DenseUniqueKeysUseTheDirectTable) {
+  Engine& e = engine();
+  const RowCount wg = e.tuning().work_group_size;
+  const RowCount tile = e.tuning().tile_size();
+  for (RowCount n : {RowCount{1}, wg - 1, wg + 1, tile - 1, tile + 1, RowCount{50000}}) {
+    // A permutation (Wisconsin's unique1), probed with keys below, inside
+    // and above its range.
+    const Keys build{ColumnType::Int32(), DenseKeys(n, -7, n), {}};
+    Keys probe = ProbeOf(build, n + 3, 0.8, n + 1);
+    probe.values.push_back(-8);
+    probe.values.push_back(-7 + static_cast<std::int64_t>(n));
+    probe.values.push_back(-7 + static_cast<std::int64_t>(n) - 1);
+    const JoinStats stats = CheckJoin(e, build, probe, "permutation of " + std::to_string(n));
+    EXPECT_EQ(stats.method, "direct");
+    EXPECT_EQ(stats.fallback_reason, "");
+  }
+  // Gaps: 1000 keys over a range of exactly 4000 values is direct, one more
+  // value of range is not.
+  Keys gaps{ColumnType::Int32(), DistinctKeys(998, 1, 3998, 3), {}};
+  gaps.values.push_back(0);
+  gaps.values.push_back(3999);
+  const Keys gaps_probe = ProbeOf(gaps, 3000, 0.5, 4);
+  EXPECT_EQ(CheckJoin(e, gaps, gaps_probe, "range 4 per row").method, "direct");
+  gaps.values.back() = 4000;
+  const JoinStats sparse = CheckJoin(e, gaps, gaps_probe, "range over 4 per row");
+  EXPECT_EQ(sparse.method, CuckooPossible(e) ? "cuckoo" : "chained");
+  if (CuckooPossible(e)) {
+    EXPECT_NE(sparse.fallback_reason.find("more than 4"), std::string::npos)
+        << sparse.fallback_reason;
+  }
+}
+
+TEST_P(HashJoinTest, DirectTableInt64NullsAndDuplicates) {
+  Engine& e = engine();
+  // INT64 keys at the top of the range: key - min must not overflow.
+  const Keys top{ColumnType::Int64(), DenseKeys(3000, kInt64Max - 2999, 5), {}};
+  Keys top_probe = ProbeOf(top, 2000, 0.7, 6, ColumnType::Int64());
+  for (std::int64_t k : std::initializer_list<std::int64_t>{kInt64Max, kInt64Max - 2999,
+                                                            kInt64Max - 3000, kInt64Min, 0LL})
+    top_probe.values.push_back(k);
+  EXPECT_EQ(CheckJoin(e, top, top_probe, "INT64 top").method, "direct");
+  const Keys bottom{ColumnType::Int64(), DenseKeys(3000, kInt64Min, 7), {}};
+  Keys bottom_probe = ProbeOf(bottom, 2000, 0.7, 8, ColumnType::Int64());
+  for (std::int64_t k : std::initializer_list<std::int64_t>{kInt64Min, kInt64Min + 2999,
+                                                            kInt64Min + 3000, kInt64Max, -1LL})
+    bottom_probe.values.push_back(k);
+  EXPECT_EQ(CheckJoin(e, bottom, bottom_probe, "INT64 bottom").method, "direct");
+
+  // NULL rows repeat a key but never claim its slot; an INT32 probe of an
+  // INT64 build.
+  Keys nulls{ColumnType::Int64(), DenseKeys(4000, 100, 9), {}};
+  nulls.nulls.assign(nulls.values.size(), 0);
+  for (std::size_t i = 0; i < nulls.values.size(); i += 3) {
+    nulls.nulls[i] = 1;
+    nulls.values[i] = nulls.values[1];
+  }
+  Keys nulls_probe = ProbeOf(nulls, 5000, 0.9, 10);
+  nulls_probe.nulls.assign(nulls_probe.values.size(), 0);
+  for (std::size_t j = 0; j < nulls_probe.values.size(); j += 4)
+    nulls_probe.nulls[j] = 1;
+  EXPECT_EQ(CheckJoin(e, nulls, nulls_probe, "dense with NULLs").method, "direct");
+
+  // One repeated key in a dense range: the direct insert finds it and the
+  // join goes to the chained table without trying cuckoo.
+  Keys repeat{ColumnType::Int32(), DenseKeys(20000, 0, 11), {}};
+  repeat.values[12345] = repeat.values[678];
+  const JoinStats stats = CheckJoin(e, repeat, ProbeOf(repeat, 9000, 0.8, 12), "one duplicate");
+  EXPECT_EQ(stats.method, "chained");
+  EXPECT_EQ(stats.fallback_reason, "duplicate build keys");
+  EXPECT_EQ(stats.rebuilds, 0u);
 }
 
 TEST_P(HashJoinTest, ForcedRebuildsThenFallback) {
