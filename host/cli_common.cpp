@@ -1,6 +1,7 @@
 #include "host/cli_common.hpp"
 
 #include <cctype>
+#include <chrono>
 #include <fstream>
 #include <iostream>
 
@@ -21,9 +22,13 @@ void AddDeviceOptions(CLI::App& command, DeviceOptions& options, bool several_de
                    "Build kernels from source, bypassing the program-binary cache");
 }
 
-std::vector<std::unique_ptr<Engine>> OpenEngines(const DeviceOptions& options,
-                                                 bool several_devices) {
+std::vector<std::unique_ptr<Engine>> OpenEngines(const DeviceOptions& options, bool several_devices,
+                                                 double* discovery_seconds) {
+  const auto start = std::chrono::steady_clock::now();
   const std::vector<DeviceHandle> handles = DiscoverDevices();
+  if (discovery_seconds != nullptr)
+    *discovery_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::vector<DeviceInfo> infos;
   for (const DeviceHandle& h : handles)
     infos.push_back(h.info);

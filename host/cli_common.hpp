@@ -23,8 +23,10 @@ struct DeviceOptions {
 void AddDeviceOptions(CLI::App& command, DeviceOptions& options, bool several_devices);
 
 // Engines for the devices the selector names (one for single-device commands).
-std::vector<std::unique_ptr<Engine>> OpenEngines(const DeviceOptions& options,
-                                                 bool several_devices);
+// `discovery_seconds`, when given, receives the time spent listing the
+// platforms and devices (every installed OpenCL driver loads then).
+std::vector<std::unique_ptr<Engine>> OpenEngines(const DeviceOptions& options, bool several_devices,
+                                                 double* discovery_seconds = nullptr);
 
 // "1048576", "64K", "64KiB", "1M", "2G" (binary multiples). Throws InvalidInputError.
 std::uint64_t ParseSize(const std::string& text, const std::string& what);

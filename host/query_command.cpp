@@ -88,7 +88,16 @@ void RunQuery(const QueryOptions& options) {
     }
   }
   Catalog catalog = BuildCatalog(options.dataset);
-  std::unique_ptr<Engine> engine = std::move(OpenEngines(options.device, false).front());
+  double discovery_seconds = 0;
+  std::unique_ptr<Engine> engine =
+      std::move(OpenEngines(options.device, false, &discovery_seconds).front());
+  if (options.profile) {
+    const ProgramBuildReport& report = engine->build_report();
+    std::cerr << "start-up: device discovery " << FormatFixed(discovery_seconds * 1e3, 1)
+              << " ms, context " << FormatFixed(report.context_seconds * 1e3, 1) << " ms, kernels "
+              << FormatFixed(report.seconds * 1e3, 1) << " ms ("
+              << (report.from_cache ? "cached binary" : "compiled") << ")\n";
+  }
   QueryExecutor executor(*engine);
   std::string output;
   for (std::size_t i = 0; i < statements.size(); ++i) {

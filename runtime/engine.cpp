@@ -40,12 +40,15 @@ Engine::Engine(const DeviceHandle& device, const EngineOptions& options)
       device_(device.device),
       tuning_(ChooseTuning(device.info)),
       pool_(cl::Context(), 0, 0) {
+  const auto start = std::chrono::steady_clock::now();
   try {
     context_ = cl::Context(device_);
     queue_ = cl::CommandQueue(context_, device_, CL_QUEUE_PROFILING_ENABLE);
   } catch (const cl::Error& error) {
     throw TranslateClError(error, "creating a context and queue on " + info_.name);
   }
+  build_report_.context_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   pool_ = BufferPool(context_, info_.max_alloc_bytes, RetainLimit(info_));
   const char* sync = std::getenv("CLQ_SYNC");
   sync_ = sync != nullptr && std::strcmp(sync, "0") != 0 && *sync != '\0';

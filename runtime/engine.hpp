@@ -40,8 +40,9 @@ struct EngineOptions {
 };
 
 struct ProgramBuildReport {
-  double seconds = 0;       // wall time to create the program (build or cache load)
-  bool from_cache = false;  // true when the binary came from the program cache
+  double context_seconds = 0;  // wall time to create the context and queue
+  double seconds = 0;          // wall time to create the program (build or cache load)
+  bool from_cache = false;     // true when the binary came from the program cache
   std::string options;
   std::filesystem::path cache_file;  // empty when the cache is disabled
 };
