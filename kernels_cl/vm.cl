@@ -39,6 +39,47 @@ typedef struct {
   slots.nulls[6] = z6;                                                                       \
   slots.nulls[7] = z7
 
+// A slot's buffers by a run-time index. Indexing the struct's arrays makes
+// the compiler keep the struct in private memory: on NVIDIA a stack frame
+// in local memory, written by every work-item at kernel start and read back
+// per instruction. A switch over constant indices lets it keep the kernel
+// arguments where they are (CLQ_BUILD_OPTIONS=-DVM_SLOT_SWITCH=0 restores
+// the indexing, for comparison).
+#ifndef VM_SLOT_SWITCH
+#define VM_SLOT_SWITCH 1
+#endif
+#if VM_SLOT_SWITCH
+#define VM_SLOT_ACCESSOR(NAME, FIELD)                                          \
+  inline __global const uchar* NAME(const vm_slots* slots, uint slot) {       \
+    switch (slot) {                                                           \
+      case 0:                                                                 \
+        return slots->FIELD[0];                                               \
+      case 1:                                                                 \
+        return slots->FIELD[1];                                               \
+      case 2:                                                                 \
+        return slots->FIELD[2];                                               \
+      case 3:                                                                 \
+        return slots->FIELD[3];                                               \
+      case 4:                                                                 \
+        return slots->FIELD[4];                                               \
+      case 5:                                                                 \
+        return slots->FIELD[5];                                               \
+      case 6:                                                                 \
+        return slots->FIELD[6];                                               \
+      default:                                                                \
+        return slots->FIELD[7];                                               \
+    }                                                                         \
+  }
+#else
+#define VM_SLOT_ACCESSOR(NAME, FIELD)                                   \
+  inline __global const uchar* NAME(const vm_slots* slots, uint slot) { \
+    return slots->FIELD[slot];                                          \
+  }
+#endif
+VM_SLOT_ACCESSOR(vm_slot_values, values)
+VM_SLOT_ACCESSOR(vm_slot_nulls, nulls)
+#undef VM_SLOT_ACCESSOR
+
 // VM_LANES items are interpreted together (one decode per instruction for
 // all of them); a work-item runs the program IPT / VM_LANES times. VM_LANES =
 // IPT (the default) amortises decoding most; smaller values keep fewer values
@@ -98,7 +139,7 @@ inline void vm_fetch(uint kind, uint arg, uint word1, __constant const long* con
     return;
   }
   const bool full = start + TILE <= n;
-  __global const uchar* p = slots->values[arg];
+  __global const uchar* p = vm_slot_values(slots, arg);
   if (base == VM_OPND_COL_I32) {
     VM_LOAD_COLUMN(int, VM_AS_LONG)
   } else if (base == VM_OPND_COL_I64 || base == VM_OPND_COL_F64) {
@@ -110,7 +151,7 @@ inline void vm_fetch(uint kind, uint arg, uint word1, __constant const long* con
   }
   if (!track) return;
   if (kind & VM_OPND_NULLABLE) {
-    __global const uchar* z = slots->nulls[arg];
+    __global const uchar* z = vm_slot_nulls(slots, arg);
     VM_FOR_ITEMS {
       const ulong i = VM_ROW(k);
       opn[k] = i < n ? z[i] : 0;
@@ -433,7 +474,7 @@ inline uint vm_run(__constant const uint2* code, uint pc, uint end, __constant c
         const uint length = (uint)(descriptor & 0xffffffffl);
         const uint cmp = (uint)(descriptor >> 32);
         __constant const uchar* literal = (__constant const uchar*)(consts + ins.y + 1);
-        __global const uchar* column = slots->values[kind];
+        __global const uchar* column = vm_slot_values(slots, kind);
         VM_FOR_ITEMS {
           const ulong i = VM_ROW(k);
           int c = 0;
@@ -820,7 +861,7 @@ KERNEL void vm_aggregate_columns(VM_AGGREGATE_PARAMS) {
     if (agg.y < agg.z) {
       const uint ins = code[agg.y].x;
       const uint kind = (ins >> 8) & VM_OPND_BASE_MASK;
-      __global const uchar* p = slots.values[ins >> 16];
+      __global const uchar* p = vm_slot_values(&slots, ins >> 16);
       if (kind == VM_OPND_COL_I32) {
         VM_DIRECT_LOAD(int, VM_AS_LONG)
       } else if (kind == VM_OPND_COL_I32_R) {
