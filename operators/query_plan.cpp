@@ -224,8 +224,9 @@ std::string ExplainPlan(const QueryPlan& plan, const Engine& engine) {
     add("hash join " + select.from[edge.left_source].alias + " with " +
         select.from[edge.right_source].alias + " on " + ExprText(select, edge.left_key) + " = " +
         ExprText(select, edge.right_key) +
-        ": keys by vm_project/gather, cuckoo build on the smaller side, probe count -> scan -> "
-        "write row-id pairs");
+        ": keys by vm_project/gather, build on the smaller side (direct, cuckoo or chained "
+        "table, chosen from the build keys at run time), probe count -> scan -> write row-id "
+        "pairs");
   }
   if (!plan.residual.empty()) {
     std::vector<std::string> residual;
