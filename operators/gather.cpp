@@ -1,5 +1,7 @@
 #include "operators/gather.hpp"
 
+#include <algorithm>
+
 namespace clq {
 
 void GatherBuffer(Engine& engine, const cl::Buffer& source, std::uint32_t width, RowCount base,
@@ -44,6 +46,52 @@ DeviceVector GatherColumn(Engine& engine, Relation& relation, std::size_t column
     }
   }
   return result;
+}
+
+std::vector<DeviceVector> GatherColumns(Engine& engine, Relation& relation,
+                                        const std::vector<std::size_t>& columns,
+                                        const RowIds& ids) {
+  constexpr std::size_t kColumnsPerLaunch = 8;
+  std::vector<DeviceVector> results(columns.size());
+  std::vector<std::size_t> narrow;  // positions in `columns` of 4-byte columns
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    const VmInputColumn input = relation.column(columns[i]);
+    if (input.type.width != 4) {
+      results[i] = GatherColumn(engine, relation, columns[i], ids);
+      continue;
+    }
+    results[i] = AllocateVector(engine, input.type, ids.size, "gathered column");
+    results[i].range = input.range;
+    if (input.nullable) results[i].nulls = engine.pool().Acquire(ids.size, "gathered NULL map");
+    narrow.push_back(i);
+  }
+  if (ids.size == 0 || narrow.empty()) return results;
+  cl::Kernel& kernel = engine.kernel("gather_u32_columns");
+  const std::vector<Tablet> tablets = relation.tablets();
+  for (std::size_t t = 0; t < tablets.size(); ++t) {
+    if (tablets[t].rows == 0) continue;
+    for (std::size_t first = 0; first < narrow.size(); first += kColumnsPerLaunch) {
+      const std::size_t count = std::min(kColumnsPerLaunch, narrow.size() - first);
+      kernel.setArg(0, ids.ids.get());
+      kernel.setArg(1, static_cast<cl_ulong>(ids.size));
+      kernel.setArg(2, static_cast<cl_ulong>(tablets[t].begin));
+      kernel.setArg(3, static_cast<cl_ulong>(tablets[t].rows));
+      kernel.setArg(4, static_cast<cl_uint>(count));
+      for (std::size_t c = 0; c < kColumnsPerLaunch; ++c) {
+        // Unused slots repeat the first column: bound, never touched.
+        const std::size_t i = narrow[first + (c < count ? c : 0)];
+        kernel.setArg(static_cast<cl_uint>(5 + c), relation.values(columns[i], t));
+        kernel.setArg(static_cast<cl_uint>(5 + kColumnsPerLaunch + c), results[i].values.get());
+      }
+      engine.Launch(kernel, engine.TilesFor(ids.size), "gather");
+    }
+    for (const std::size_t i : narrow) {
+      if (!results[i].has_nulls()) continue;
+      GatherBuffer(engine, relation.nulls(columns[i], t), 1, tablets[t].begin, tablets[t].rows, ids,
+                   results[i].nulls.get());
+    }
+  }
+  return results;
 }
 
 }  // namespace clq

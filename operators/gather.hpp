@@ -3,6 +3,8 @@
 // each filling the rows whose ids fall in it. Enqueues only.
 #pragma once
 
+#include <vector>
+
 #include "operators/device_vector.hpp"
 #include "operators/relation.hpp"
 
@@ -11,6 +13,12 @@ namespace clq {
 // result[i] = relation.column[ids[i]] (values and NULL map).
 DeviceVector GatherColumn(Engine& engine, Relation& relation, std::size_t column,
                           const RowIds& ids);
+
+// GatherColumn of several columns by the same ids, in `columns` order.
+// 4-byte columns go through gather_u32_columns, up to 8 per launch, so the
+// ids are read once per 8 columns rather than once per column.
+std::vector<DeviceVector> GatherColumns(Engine& engine, Relation& relation,
+                                        const std::vector<std::size_t>& columns, const RowIds& ids);
 
 // The same for a raw buffer of `count` fixed-width values (one tablet).
 void GatherBuffer(Engine& engine, const cl::Buffer& source, std::uint32_t width, RowCount base,

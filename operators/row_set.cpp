@@ -193,6 +193,7 @@ std::vector<DeviceVector> RowSet::Evaluate(QueryContext& context,
   std::vector<DeviceVector> results(exprs.size());
   std::vector<const sql::Expr*> computed;
   std::vector<std::size_t> computed_index;
+  std::map<std::size_t, std::vector<std::size_t>> gathered;  // source -> positions in exprs
   for (std::size_t i = 0; i < exprs.size(); ++i) {
     const sql::Expr& e = *exprs[i];
     if (e.kind == sql::Expr::Kind::kColumnRef && implicit_) {
@@ -211,11 +212,22 @@ std::vector<DeviceVector> RowSet::Evaluate(QueryContext& context,
       }
       results[i] = std::move(v);
     } else if (e.kind == sql::Expr::Kind::kColumnRef) {
-      results[i] = GatherColumn(engine_, *tables_.at(e.source), e.index, Ids(e.source));
+      gathered[e.source].push_back(i);
     } else {
       computed.push_back(&e);
       computed_index.push_back(i);
     }
+  }
+  // Columns of one table are gathered together: its ids are read once per
+  // few columns rather than once per column.
+  for (const auto& [source, positions] : gathered) {
+    std::vector<std::size_t> columns;
+    for (const std::size_t i : positions)
+      columns.push_back(exprs[i]->index);
+    std::vector<DeviceVector> values =
+        GatherColumns(engine_, *tables_.at(source), columns, Ids(source));
+    for (std::size_t j = 0; j < positions.size(); ++j)
+      results[positions[j]] = std::move(values[j]);
   }
   std::size_t next = 0;
   for (const auto& batch : BatchByColumns(computed)) {
