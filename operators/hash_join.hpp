@@ -14,7 +14,8 @@
 //    one 32-bit build row per value, filled by compare-and-swap, probed by
 //    one load (kernels hash_join_direct_*). 32-bit atomics only.
 //  - "cuckoo": build keys unique and spanning at most 2^32 values (always
-//    true for INT32; INT64 is checked with a min/max reduction), device with
+//    true for INT32; the build keys' min/max reduction, which the direct
+//    table needs anyway, checks INT64), device with
 //    64-bit atomics. A cuckoo table of 64-bit words key32|row32 (Alcantara et
 //    al.), four hash functions, bounded eviction chain, stash, at most
 //    `max_rebuilds` rebuilds with new seeds (kernels hash_join_cuckoo_*).

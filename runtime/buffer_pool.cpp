@@ -39,6 +39,11 @@ void DeviceBuffer::Return() {
   capacity_ = 0;
 }
 
+void DeviceBuffer::Abandon() {
+  buffer_ = cl::Buffer();
+  capacity_ = 0;
+}
+
 BufferPool::BufferPool(cl::Context context, std::uint64_t max_alloc_bytes,
                        std::uint64_t retain_limit)
     : context_(std::move(context)),

@@ -35,6 +35,13 @@ class DeviceBuffer {
   std::uint64_t capacity() const { return capacity_; }
   bool empty() const { return capacity_ == 0; }
 
+  // Lets go of the buffer without giving it back to the pool: for an owner
+  // whose buffer others may still hold as a cl::Buffer (a kernel argument
+  // bound but not yet enqueued). OpenCL frees it when the last handle and
+  // the last command using it are gone; a pooled buffer could instead be
+  // handed out and overwritten under them.
+  void Abandon();
+
  private:
   friend class BufferPool;
   struct Home;

@@ -39,6 +39,7 @@ void DeviceTableCache::MakeRoom(std::uint64_t bytes, const std::string& what) {
   for (auto it = entries_.begin(); it != entries_.end();) {
     if (it->second.table.expired()) {
       resident_bytes_ -= it->second.bytes;
+      it->second.buffer.Abandon();
       it = entries_.erase(it);
     } else {
       ++it;
@@ -49,6 +50,10 @@ void DeviceTableCache::MakeRoom(std::uint64_t bytes, const std::string& what) {
         entries_.begin(), entries_.end(),
         [](const auto& a, const auto& b) { return a.second.last_use < b.second.last_use; });
     resident_bytes_ -= oldest->second.bytes;
+    // Not back to the pool: a caller may hold it bound to a kernel whose
+    // other arguments are being uploaded now (DeviceProgram::BindSlots,
+    // GatherColumns), and the upload that made this room would reuse it.
+    oldest->second.buffer.Abandon();
     entries_.erase(oldest);
   }
   if (resident_bytes_ + bytes > budget_bytes_) {
@@ -87,6 +92,8 @@ cl::Buffer DeviceTableCache::Column(const TablePtr& table, std::size_t column, s
 }
 
 void DeviceTableCache::Clear() {
+  for (auto& [key, entry] : entries_)
+    entry.buffer.Abandon();
   entries_.clear();
   resident_bytes_ = 0;
 }

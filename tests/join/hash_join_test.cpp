@@ -394,7 +394,9 @@ TEST_P(HashJoinTest, DenseUniqueKeysUseTheDirectTable) {
   Keys gaps{ColumnType::Int32(), DistinctKeys(998, 1, 3998, 3), {}};
   gaps.values.push_back(0);
   gaps.values.push_back(3999);
-  const Keys gaps_probe = ProbeOf(gaps, 3000, 0.5, 4);
+  Keys gaps_probe = ProbeOf(gaps, 3000, 0.5, 4);
+  for (std::int64_t k = -2; k < 4003; k += 3)
+    gaps_probe.values.push_back(k);  // absent keys inside the range: empty slots
   EXPECT_EQ(CheckJoin(e, gaps, gaps_probe, "range 4 per row").method, "direct");
   gaps.values.back() = 4000;
   const JoinStats sparse = CheckJoin(e, gaps, gaps_probe, "range over 4 per row");

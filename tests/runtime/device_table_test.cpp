@@ -1,0 +1,62 @@
+#include "runtime/storage/device_table.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "runtime/engine.hpp"
+#include "runtime/storage/table.hpp"
+#include "tests/support/device_fixture.hpp"
+
+namespace clq {
+namespace {
+
+using namespace clq::testing;  // NOLINT: test helpers
+
+class DeviceTableTest : public DeviceTest {};
+
+std::vector<std::int32_t> Download(Engine& e, const cl::Buffer& buffer, RowCount rows) {
+  std::vector<std::int32_t> values(rows);
+  e.Download(buffer, 0, rows * sizeof(std::int32_t), values.data(), "test download");
+  return values;
+}
+
+// A kernel binds several columns of one table before it is launched; when
+// fetching a later one evicts an earlier one, the earlier buffer must keep
+// its values for whoever holds it (the pool used to hand the evicted buffer
+// straight to the upload that evicted it: a silent wrong result).
+TEST_P(DeviceTableTest, EvictedColumnKeepsItsValuesForItsHolder) {
+  Engine& e = engine();
+  constexpr RowCount kRows = 100'000;
+  Schema schema{{"x", ColumnType::Int32()}, {"y", ColumnType::Int32()}};
+  TableBuilder builder("two_columns", schema, kRows);
+  auto* x = builder.column_values<std::int32_t>(0);
+  auto* y = builder.column_values<std::int32_t>(1);
+  for (RowCount i = 0; i < kRows; ++i) {
+    x[i] = static_cast<std::int32_t>(i);
+    y[i] = -static_cast<std::int32_t>(i) - 1;
+  }
+  const TablePtr table = builder.Finish();
+  // Room for one column only (its buffer's size class, not more).
+  const std::uint64_t column_bytes = e.pool().Acquire(kRows * 4, "size probe").capacity();
+  DeviceTableCache cache(e, column_bytes);
+  const cl::Buffer held_x = cache.Column(table, 0, 0);
+  const cl::Buffer held_y = cache.Column(table, 1, 0);  // evicts x
+  EXPECT_EQ(cache.resident_bytes(), column_bytes);
+  const std::vector<std::int32_t> got_x = Download(e, held_x, kRows);
+  const std::vector<std::int32_t> got_y = Download(e, held_y, kRows);
+  for (RowCount i = 0; i < kRows; ++i) {
+    ASSERT_EQ(got_x[i], x[i]) << "row " << i;
+    ASSERT_EQ(got_y[i], y[i]) << "row " << i;
+  }
+  // x comes back on demand, evicting y, and y's holder still reads y.
+  const cl::Buffer again_x = cache.Column(table, 0, 0);
+  EXPECT_EQ(Download(e, again_x, kRows), got_x);
+  EXPECT_EQ(Download(e, held_y, kRows), got_y);
+}
+
+CLQ_INSTANTIATE_DEVICE_TESTS(DeviceTableTest);
+
+}  // namespace
+}  // namespace clq
