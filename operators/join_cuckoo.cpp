@@ -90,7 +90,7 @@ std::optional<JoinResult> CuckooJoin(Engine& engine, const VectorView& build,
     insert.setArg(10, table.stash.get());
     insert.setArg(11, table.stash_size);
     insert.setArg(12, flags.get());
-    engine.Launch(insert, build_tiles, "join build insert");
+    engine.Launch(insert, build_tiles, "join build insert (cuckoo)");
     cl_uint flag = 0;
     engine.Download(flags.get(), 0, sizeof(flag), &flag, "join build flags");
     if ((flag & kDuplicateFlag) == 0 && (flag & kFailed) == 0) {
@@ -103,7 +103,7 @@ std::optional<JoinResult> CuckooJoin(Engine& engine, const VectorView& build,
       check.setArg(9, table.stash.get());
       check.setArg(10, table.stash_size);
       check.setArg(11, flags.get());
-      engine.Launch(check, build_tiles, "join build check");
+      engine.Launch(check, build_tiles, "join build check (cuckoo)");
       engine.Download(flags.get(), 0, sizeof(flag), &flag, "join build flags");
     }
     if ((flag & kDuplicateFlag) != 0) {
@@ -134,7 +134,7 @@ std::optional<JoinResult> CuckooJoin(Engine& engine, const VectorView& build,
   lookup.setArg(11, table.stash_size);
   lookup.setArg(12, matches.get());
   lookup.setArg(13, counts.get());
-  engine.Launch(lookup, tiles, "join probe count");
+  engine.Launch(lookup, tiles, "join probe count (cuckoo)");
   return WriteUniqueMatches(engine, matches, counts, probe.size);
 }
 

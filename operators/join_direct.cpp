@@ -47,7 +47,7 @@ std::optional<JoinResult> DirectJoin(Engine& engine, const VectorView& build,
   insert.setArg(5, static_cast<cl_long>(range.min));
   insert.setArg(6, slots.get());
   insert.setArg(7, flags.get());
-  engine.Launch(insert, engine.TilesFor(build.size), "join build insert");
+  engine.Launch(insert, engine.TilesFor(build.size), "join build insert (direct)");
   cl_uint flag = 0;
   engine.Download(flags.get(), 0, sizeof(flag), &flag, "join build flags");
   if ((flag & kDuplicateFlag) != 0) {
@@ -64,7 +64,7 @@ std::optional<JoinResult> DirectJoin(Engine& engine, const VectorView& build,
   lookup.setArg(7, slots.get());
   lookup.setArg(8, matches.get());
   lookup.setArg(9, counts.get());
-  engine.Launch(lookup, engine.TilesFor(probe.size), "join probe count");
+  engine.Launch(lookup, engine.TilesFor(probe.size), "join probe count (direct)");
   return WriteUniqueMatches(engine, matches, counts, probe.size);
 }
 
