@@ -59,22 +59,35 @@ JoinResult AllocateJoinOutput(Engine& engine, std::uint64_t pairs) {
   return result;
 }
 
-JoinResult WriteUniqueMatches(Engine& engine, const DeviceBuffer& matches, DeviceBuffer& counts,
-                              RowCount probe_rows) {
+JoinResult ProbeUnique(Engine& engine, const VectorView& probe, const KeyRange& range,
+                       const char* kernel, const char* stage,
+                       const std::function<cl_uint(cl::Kernel&)>& bind_table) {
+  const std::uint64_t tiles = engine.TilesFor(probe.size);
+  DeviceBuffer matches = engine.pool().Acquire(probe.size * sizeof(cl_uint), "join probe matches");
+  DeviceBuffer counts = engine.pool().Acquire(probe.size * sizeof(cl_uint), "join probe counts");
+  cl::Kernel& lookup = engine.kernel(kernel);
+  BindKeys(lookup, 0, probe);
+  lookup.setArg(5, static_cast<cl_long>(range.min));
+  lookup.setArg(6, static_cast<cl_ulong>(range.span));
+  const cl_uint next = bind_table(lookup);
+  lookup.setArg(next, matches.get());
+  lookup.setArg(next + 1, counts.get());
+  engine.Launch(lookup, tiles, stage);
+
   DeviceBuffer total = engine.pool().Acquire(sizeof(cl_uint), "join output size");
   // At most one match per probe row: the sum fits 32 bits.
-  ExclusiveScan(engine, counts.get(), probe_rows, counts.get(), &total.get(), "join probe scan");
+  ExclusiveScan(engine, counts.get(), probe.size, counts.get(), &total.get(), "join probe scan");
   cl_uint pairs = 0;
   engine.Download(total.get(), 0, sizeof(pairs), &pairs, "join output size");
   JoinResult result = AllocateJoinOutput(engine, pairs);
   if (pairs == 0) return result;
   cl::Kernel& write = engine.kernel("hash_join_unique_write");
   write.setArg(0, matches.get());
-  write.setArg(1, static_cast<cl_ulong>(probe_rows));
+  write.setArg(1, static_cast<cl_ulong>(probe.size));
   write.setArg(2, counts.get());
   write.setArg(3, result.build_positions.ids.get());
   write.setArg(4, result.probe_positions.ids.get());
-  engine.Launch(write, engine.TilesFor(probe_rows), "join probe write");
+  engine.Launch(write, tiles, "join probe write");
   return result;
 }
 

@@ -9,8 +9,7 @@
 // every work-item stops once a flag is up: without that, duplicate keys made
 // eviction chains run to their limit (3.3 s instead of 94 ms for a 1M-row
 // build with each key four times, PoCL).
-// Probe: one lookup per probe row into a match array and 0/1 counts, then
-// WriteUniqueMatches; each probe row has at most one match.
+// Probe: ProbeUnique (one lookup per probe row; at most one match each).
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -120,22 +119,15 @@ std::optional<JoinResult> CuckooJoin(Engine& engine, const VectorView& build,
     return std::nullopt;
   }
 
-  const std::uint64_t tiles = engine.TilesFor(probe.size);
-  DeviceBuffer matches = engine.pool().Acquire(probe.size * sizeof(cl_uint), "join probe matches");
-  DeviceBuffer counts = engine.pool().Acquire(probe.size * sizeof(cl_uint), "join probe counts");
-  cl::Kernel& lookup = engine.kernel("hash_join_cuckoo_probe");
-  BindKeys(lookup, 0, probe);
-  lookup.setArg(5, static_cast<cl_long>(range.min));
-  lookup.setArg(6, static_cast<cl_ulong>(range.span));
-  lookup.setArg(7, table.words.get());
-  lookup.setArg(8, table.capacity);
-  lookup.setArg(9, table.seeds);
-  lookup.setArg(10, table.stash.get());
-  lookup.setArg(11, table.stash_size);
-  lookup.setArg(12, matches.get());
-  lookup.setArg(13, counts.get());
-  engine.Launch(lookup, tiles, "join probe count (cuckoo)");
-  return WriteUniqueMatches(engine, matches, counts, probe.size);
+  return ProbeUnique(engine, probe, range, "hash_join_cuckoo_probe", "join probe count (cuckoo)",
+                     [&](cl::Kernel& lookup) {
+                       lookup.setArg(7, table.words.get());
+                       lookup.setArg(8, table.capacity);
+                       lookup.setArg(9, table.seeds);
+                       lookup.setArg(10, table.stash.get());
+                       lookup.setArg(11, table.stash_size);
+                       return cl_uint{12};
+                     });
 }
 
 }  // namespace clq::join_detail

@@ -55,17 +55,11 @@ std::optional<JoinResult> DirectJoin(Engine& engine, const VectorView& build,
     return std::nullopt;
   }
 
-  DeviceBuffer matches = engine.pool().Acquire(probe.size * sizeof(cl_uint), "join probe matches");
-  DeviceBuffer counts = engine.pool().Acquire(probe.size * sizeof(cl_uint), "join probe counts");
-  cl::Kernel& lookup = engine.kernel("hash_join_direct_probe");
-  BindKeys(lookup, 0, probe);
-  lookup.setArg(5, static_cast<cl_long>(range.min));
-  lookup.setArg(6, static_cast<cl_ulong>(range.span));
-  lookup.setArg(7, slots.get());
-  lookup.setArg(8, matches.get());
-  lookup.setArg(9, counts.get());
-  engine.Launch(lookup, engine.TilesFor(probe.size), "join probe count (direct)");
-  return WriteUniqueMatches(engine, matches, counts, probe.size);
+  return ProbeUnique(engine, probe, range, "hash_join_direct_probe", "join probe count (direct)",
+                     [&](cl::Kernel& lookup) {
+                       lookup.setArg(7, slots.get());
+                       return cl_uint{8};
+                     });
 }
 
 }  // namespace clq::join_detail

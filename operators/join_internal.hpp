@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -41,11 +42,15 @@ KeyRange BuildKeyRange(Engine& engine, const VectorView& build);
 constexpr cl_uint kDuplicateFlag = 2;
 inline constexpr const char* kDuplicateKeysReason = "duplicate build keys";
 
-// The tail of the unique-key tables: `matches` holds each probe row's build
-// row or HASH_JOIN_NO_ROW and `counts` 1 or 0; scans the counts in place,
+// The probe of the unique-key tables (direct, cuckoo): runs `kernel` over
+// the probe keys with arguments (keys: 0-4, range.min: 5, range.span: 6,
+// then those `bind_table` sets from 7 on, returning the next index, then
+// matches and counts), which leaves each probe row's build row or
+// HASH_JOIN_NO_ROW in matches and 1 or 0 in counts; scans the counts,
 // allocates the output (waits for its size) and writes the pairs.
-JoinResult WriteUniqueMatches(Engine& engine, const DeviceBuffer& matches, DeviceBuffer& counts,
-                              RowCount probe_rows);
+JoinResult ProbeUnique(Engine& engine, const VectorView& probe, const KeyRange& range,
+                       const char* kernel, const char* stage,
+                       const std::function<cl_uint(cl::Kernel&)>& bind_table);
 
 // Whether the direct table suits `range` for `build_rows` rows; `reason`
 // says why not.
