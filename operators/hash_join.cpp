@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <limits>
 
 #include "operators/join_internal.hpp"
 #include "operators/scan.hpp"
@@ -139,36 +138,37 @@ namespace {
 // method before the one used did not give the result).
 JoinResult UniqueOrChainedJoin(Engine& engine, const VectorView& build, const VectorView& probe,
                                const JoinOptions& options, JoinStats& s) {
-  const bool cuckoo_possible = options.allow_cuckoo && engine.info().int64_atomics;
   std::string& reason = s.fallback_reason;
+  std::optional<KeyRange> range;  // one reduction, only if a unique-key table needs it
+  const auto key_range = [&]() -> const KeyRange& {
+    if (!range) range = BuildKeyRange(engine, build);
+    return *range;
+  };
   std::optional<JoinResult> unique;
-  if (options.allow_direct || cuckoo_possible) {
-    const KeyRange range = BuildKeyRange(engine, build);
-    if (!options.allow_direct) {
-      reason = "direct table disabled";
-    } else if (DirectTableFits(engine, range, build.size, options, reason)) {
-      unique = DirectJoin(engine, build, probe, range, reason);
-      if (unique) s.method = "direct";
-    }
-    if (!unique && reason != kDuplicateKeysReason) {
-      if (!options.allow_cuckoo) {
-        reason = "cuckoo disabled";
-      } else if (!engine.info().int64_atomics) {
-        reason = "device lacks 64-bit atomics";
-      } else if (range.span > 0xFFFFFFFFull) {
-        reason = "build keys span more than 2^32 values";
+  bool duplicate_keys = false;
+  if (!options.allow_direct) {
+    reason = "direct table disabled";
+  } else if (DirectTableFits(engine, key_range(), build.size, options, reason)) {
+    unique = DirectJoin(engine, build, probe, key_range(), reason);
+    duplicate_keys = !unique;  // a fitting direct table fails only on repeated keys
+    if (unique) s.method = "direct";
+  }
+  if (!unique && !duplicate_keys) {
+    if (!options.allow_cuckoo) {
+      reason = "cuckoo disabled";
+    } else if (!engine.info().int64_atomics) {
+      reason = "device lacks 64-bit atomics";
+    } else if (key_range().span > 0xFFFFFFFFull) {
+      reason = "build keys span more than 2^32 values";
+    } else {
+      std::string cuckoo_reason;
+      unique = CuckooJoin(engine, build, probe, key_range(), options, s.rebuilds, cuckoo_reason);
+      if (unique) {
+        s.method = "cuckoo";
       } else {
-        std::string cuckoo_reason;
-        unique = CuckooJoin(engine, build, probe, range, options, s.rebuilds, cuckoo_reason);
-        if (unique) {
-          s.method = "cuckoo";
-        } else {
-          reason = cuckoo_reason;
-        }
+        reason = cuckoo_reason;
       }
     }
-  } else {
-    reason = options.allow_cuckoo ? "device lacks 64-bit atomics" : "cuckoo disabled";
   }
   if (unique) return std::move(*unique);
   s.method = "chained";
