@@ -55,14 +55,25 @@ std::vector<AggregateValue> Aggregate(QueryContext& context, Relation& relation,
   bool track = pred_track != 0;
   for (const cl_uint4& d : descriptors)
     track |= d.s[3] != 0;
+  // The 32-bit machine when the predicate and every argument allow it.
+  const bool narrow =
+      DeviceProgram::NarrowAllowed() && (!predicate_entry || code.IsNarrow(*predicate_entry)) &&
+      std::all_of(aggregates.begin(), aggregates.end(), [&](const AggregateSpec& a) {
+        const bool integer_operation = a.operation == VM_AGG_COUNT || a.operation == VM_AGG_SUM_I ||
+                                       a.operation == VM_AGG_MIN_I || a.operation == VM_AGG_MAX_I;
+        return integer_operation && (!a.entry || code.IsNarrow(*a.entry));
+      });
   // No WHERE, and every argument COUNT(*) or a bare column: no interpreter.
   const bool columns_only =
       !predicate_entry && !track && DeviceProgram::SpecialisedAllowed() &&
       std::all_of(aggregates.begin(), aggregates.end(),
                   [&](const AggregateSpec& a) { return !a.entry || code.IsBareColumn(*a.entry); });
-  cl::Kernel& kernel = columns_only ? engine.kernel("vm_aggregate_columns")
-                                    : DeviceProgram::VmKernel(engine, "vm_aggregate", track);
-  const char* stage = columns_only ? "aggregate columns" : "aggregate";
+  cl::Kernel& kernel = columns_only
+                           ? engine.kernel("vm_aggregate_columns")
+                           : DeviceProgram::VmKernel(engine, "vm_aggregate", track, narrow);
+  const char* stage = columns_only ? "aggregate columns"
+                      : narrow     ? "aggregate (32-bit)"
+                                   : "aggregate";
   std::uint64_t group_base = 0;
   for (std::size_t t = 0; t < tablets.size(); ++t) {
     const std::uint64_t tiles = engine.TilesFor(tablets[t].rows);

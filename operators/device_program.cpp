@@ -1,5 +1,6 @@
 #include "operators/device_program.hpp"
 
+#include <atomic>
 #include <cstdlib>
 #include <string_view>
 
@@ -42,8 +43,30 @@ bool DeviceProgram::SpecialisedAllowed() {
   return allowed;
 }
 
-cl::Kernel& DeviceProgram::VmKernel(Engine& engine, const std::string& base, bool track) {
-  return engine.kernel(track || !SpecialisedAllowed() ? base : base + "_untracked");
+namespace {
+std::atomic<bool>& NarrowFlag() {
+  static std::atomic<bool> allowed = [] {
+    const char* value = std::getenv("CLQ_VM_NARROW");
+    return value == nullptr || std::string_view(value) != "0";
+  }();
+  return allowed;
+}
+}  // namespace
+
+bool DeviceProgram::NarrowAllowed() {
+  return NarrowFlag().load();
+}
+
+void DeviceProgram::SetNarrowAllowed(bool allowed) {
+  NarrowFlag().store(allowed);
+}
+
+cl::Kernel& DeviceProgram::VmKernel(Engine& engine, const std::string& base, bool track,
+                                    bool narrow) {
+  std::string name = base;
+  if (!track && SpecialisedAllowed()) name += "_untracked";
+  if (narrow && NarrowAllowed()) name += "_narrow";
+  return engine.kernel(name);
 }
 
 }  // namespace clq

@@ -23,12 +23,18 @@ class DeviceProgram {
                  std::size_t tablet) const;
   // The vm_* kernel `base` ("vm_filter", ...), or its variant with NULL
   // tracking compiled out when no entry of the launch can see a NULL (fewer
-  // registers).
-  static cl::Kernel& VmKernel(Engine& engine, const std::string& base, bool track);
+  // registers), on the 32-bit machine when every entry of the launch
+  // IsNarrow (and NarrowAllowed()).
+  static cl::Kernel& VmKernel(Engine& engine, const std::string& base, bool track, bool narrow);
   // False when CLQ_VM_UNTRACKED=0: then only the general, NULL-tracking
   // kernels run (untracked variants and vm_aggregate_columns are off), to
   // measure what the specialisations gain.
   static bool SpecialisedAllowed();
+  // False when CLQ_VM_NARROW=0 or after SetNarrowAllowed(false): every
+  // program runs on the 64-bit machine (for comparison, and for tests that
+  // cover both machines with the same programs).
+  static bool NarrowAllowed();
+  static void SetNarrowAllowed(bool allowed);
 
  private:
   const ExpressionProgram& program_;

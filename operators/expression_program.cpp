@@ -362,7 +362,7 @@ void ExpressionProgram::Compile(const Expr& e, Domain domain) {
         case sql::UnaryOp::kNegate:
           Compile(e.children[0], natural);
           Emit(natural == Domain::kInteger ? VM_NEG_I : VM_NEG_R);
-          if (natural == Domain::kInteger && Range(e)) FlagLast(VM_OPND_NOCHECK);
+          if (natural == Domain::kInteger) FlagLast(ArithmeticFlags(e));
           break;
         case sql::UnaryOp::kNot:
           CompileBoolean(e.children[0]);
@@ -479,6 +479,9 @@ void ExpressionProgram::CompileArithmetic(const Expr& e, Domain domain) {
   const bool commutative = e.binary_op == BinaryOp::kAdd || e.binary_op == BinaryOp::kMultiply;
   CompileBinary(e.children[0], e.children[1], op, domain, commutative);
   if (op == VM_ADD_I || op == VM_SUB_I || op == VM_MUL_I) FlagLast(ArithmeticFlags(e));
+  // The 64-bit machine checks a division's operands at run time; NARROW only
+  // tells the 32-bit machine the quotient fits (ExpressionProgram::IsNarrow).
+  if (op == VM_DIV_I || op == VM_MOD_I) FlagLast(ArithmeticFlags(e) & VM_OPND_NARROW);
 }
 
 void ExpressionProgram::CompileComparison(const Expr& e) {
@@ -613,6 +616,65 @@ bool ExpressionProgram::IsBareColumn(std::size_t index) const {
   if ((word0 & 0xFF) != VM_LOAD || (kind & VM_OPND_NULLABLE) != 0) return false;
   return base == VM_OPND_COL_I32 || base == VM_OPND_COL_I64 || base == VM_OPND_COL_F64 ||
          base == VM_OPND_COL_I32_R || base == VM_OPND_COL_I64_R;
+}
+
+bool ExpressionProgram::IsNarrow(std::size_t index) const {
+  const VmEntry& e = entry(index);
+  if (e.type != ValueType::kInteger) return false;
+  for (std::uint32_t pc = e.begin; pc < e.end; ++pc) {
+    const std::uint32_t word0 = code_[pc].s[0];
+    const std::uint32_t op = word0 & 0xFF;
+    const std::uint32_t kind = (word0 >> 8) & 0xFF;
+    switch (op) {
+      case VM_IN_I:     // compares in 64 bits; its kind is not an operand
+      case VM_STR_CMP:  // reads a CHAR column; its kind is the slot
+        continue;
+      case VM_ADD_I:
+      case VM_SUB_I:
+      case VM_MUL_I:
+      case VM_NEG_I:
+      case VM_DIV_I:
+      case VM_MOD_I:
+      case VM_DIV_CONST_I:
+      case VM_MOD_CONST_I:
+        if ((kind & VM_OPND_NARROW) == 0) return false;
+        break;
+      case VM_LOAD:
+      case VM_PUSH:
+      case VM_EQ_I:
+      case VM_NE_I:
+      case VM_LT_I:
+      case VM_LE_I:
+      case VM_GT_I:
+      case VM_GE_I:
+      case VM_TRUTH_I:
+      case VM_NOT:
+      case VM_AND:
+      case VM_OR:
+      case VM_IS_NULL:
+      case VM_IS_NOT_NULL:
+      case VM_KEEP:
+      case VM_TAKE_PASS:
+        break;
+      default:  // REAL arithmetic and comparisons, conversions
+        return false;
+    }
+    switch (kind & VM_OPND_BASE_MASK) {
+      case VM_OPND_NONE:
+      case VM_OPND_NULL:
+      case VM_OPND_POP:
+      case VM_OPND_COL_I32:
+        break;
+      case VM_OPND_CONST: {
+        const std::int64_t c = constants_[code_[pc].s[1]];
+        if (c < INT32_MIN || c > INT32_MAX) return false;
+        break;
+      }
+      default:  // INT64 and DOUBLE columns, integer columns read as REAL
+        return false;
+    }
+  }
+  return true;
 }
 
 std::string ExpressionProgram::Disassemble() const {

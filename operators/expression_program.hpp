@@ -77,6 +77,11 @@ class ExpressionProgram {
   // Whether entry `index` is one LOAD of a column without NULLs (no
   // arithmetic): the shape vm_aggregate_columns reads without the interpreter.
   bool IsBareColumn(std::size_t index) const;
+  // Whether entry `index` can run on the 32-bit machine (kernels_cl/
+  // vm_interpreter.cl, VM_NARROW=1): an INTEGER entry whose every value
+  // provably fits int32 (INT32 columns, int32 constants, each integer
+  // operation flagged VM_OPND_NARROW by the range analysis, no REAL).
+  bool IsNarrow(std::size_t index) const;
   const std::vector<cl_uint2>& code() const { return code_; }
   const std::vector<cl_long>& constants() const { return constants_; }
 

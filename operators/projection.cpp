@@ -17,7 +17,11 @@ DeviceVector Project(QueryContext& context, Relation& relation, const DeviceProg
   if (entry.range) result.range = [range = entry.range] { return range; };
   if (entry.may_be_null)
     result.nulls = engine.pool().Acquire(relation.rows(), "projection NULL map");
-  cl::Kernel& kernel = DeviceProgram::VmKernel(engine, "vm_project", entry.track_nulls);
+  const bool narrow_machine =
+      program.program().IsNarrow(entry_index) && DeviceProgram::NarrowAllowed();
+  cl::Kernel& kernel =
+      DeviceProgram::VmKernel(engine, "vm_project", entry.track_nulls, narrow_machine);
+  const char* stage = narrow_machine ? "project (32-bit)" : "project";
   const std::vector<Tablet> tablets = relation.tablets();
   for (std::size_t t = 0; t < tablets.size(); ++t) {
     if (tablets[t].rows == 0) continue;
@@ -34,7 +38,7 @@ DeviceVector Project(QueryContext& context, Relation& relation, const DeviceProg
     kernel.setArg(25, static_cast<cl_uint>(entry.track_nulls ? 1 : 0));
     kernel.setArg(26, static_cast<cl_ulong>(tablets[t].begin));
     kernel.setArg(27, context.status());
-    engine.Launch(kernel, engine.TilesFor(tablets[t].rows), "project");
+    engine.Launch(kernel, engine.TilesFor(tablets[t].rows), stage);
   }
   return result;
 }

@@ -24,7 +24,11 @@ std::vector<TabletSelection> FilterTablets(QueryContext& context, Relation& rela
   const std::vector<Tablet> tablets = relation.tablets();
   std::vector<TabletSelection> state(tablets.size());
   DeviceBuffer totals = engine.pool().Acquire(tablets.size() * sizeof(cl_uint), "selection totals");
-  cl::Kernel& filter = DeviceProgram::VmKernel(engine, "vm_filter", entry.track_nulls);
+  const bool narrow_machine =
+      program.program().IsNarrow(entry_index) && DeviceProgram::NarrowAllowed();
+  cl::Kernel& filter =
+      DeviceProgram::VmKernel(engine, "vm_filter", entry.track_nulls, narrow_machine);
+  const char* stage = narrow_machine ? "filter (32-bit)" : "filter";
   for (std::size_t t = 0; t < tablets.size(); ++t) {
     const RowCount rows = tablets[t].rows;
     TabletSelection& s = state[t];
@@ -45,7 +49,7 @@ std::vector<TabletSelection> FilterTablets(QueryContext& context, Relation& rela
     filter.setArg(22, s.bits.get());
     filter.setArg(23, s.tile_offsets.get());
     filter.setArg(24, context.status());
-    engine.Launch(filter, s.tiles, "filter");
+    engine.Launch(filter, s.tiles, stage);
     // The scan total goes straight into the per-tablet totals buffer.
     cl::Buffer total_slot = totals.get();
     if (t == 0) {

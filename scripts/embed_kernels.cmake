@@ -3,7 +3,8 @@
 # FUNCTION names the generated accessor (default EmbeddedKernelSources).
 # Headers shared with the host (*.h) go first, then common.cl, because every
 # other file uses their definitions; the rest keep their sorted order. Each source starts with #line 1 "<name>" so that
-# build-log line numbers point into the real file.
+# build-log line numbers point into the real file. A file with a
+# "// clq:instantiate NAME=A NAME=B" line is embedded once per NAME=value.
 if(NOT FUNCTION)
   set(FUNCTION EmbeddedKernelSources)
 endif()
@@ -33,9 +34,32 @@ foreach(path IN LISTS ordered)
   if(NOT clash EQUAL -1)
     message(FATAL_ERROR "${path} contains the raw-string delimiter )clq_cl\"")
   endif()
-  string(APPEND body "const char kSource${index}[] = R\"clq_cl(#line 1 \"${name}\"\n${text})clq_cl\";\n")
-  string(APPEND entries "    {\"${name}\", kSource${index}},\n")
-  math(EXPR index "${index} + 1")
+  # A line "// clq:instantiate NAME=A NAME=B" embeds the file once per value,
+  # each copy preceded by #define NAME <value> (and followed by #undef NAME):
+  # OpenCL C has no templates, and the file names what it defines by NAME.
+  set(instances "")
+  if(text MATCHES "// clq:instantiate ([^\n]*)")
+    string(REPLACE " " ";" instances "${CMAKE_MATCH_1}")
+  endif()
+  if(NOT instances)
+    set(instances "-")
+  endif()
+  foreach(instance IN LISTS instances)
+    set(prefix "")
+    set(suffix "")
+    set(label "${name}")
+    if(NOT instance STREQUAL "-")
+      if(NOT instance MATCHES "^([A-Za-z_][A-Za-z0-9_]*)=([^=]+)$")
+        message(FATAL_ERROR "${path}: clq:instantiate expects NAME=VALUE, got '${instance}'")
+      endif()
+      set(prefix "#define ${CMAKE_MATCH_1} ${CMAKE_MATCH_2}\n")
+      set(suffix "\n#undef ${CMAKE_MATCH_1}\n")
+      set(label "${name} [${instance}]")
+    endif()
+    string(APPEND body "const char kSource${index}[] = R\"clq_cl(${prefix}#line 1 \"${name}\"\n${text}${suffix})clq_cl\";\n")
+    string(APPEND entries "    {\"${label}\", kSource${index}},\n")
+    math(EXPR index "${index} + 1")
+  endforeach()
 endforeach()
 string(APPEND body "}  // namespace\n\nstd::span<const KernelSource> ${FUNCTION}() {\n")
 string(APPEND body "  static const KernelSource kSources[] = {\n${entries}  };\n  return kSources;\n}\n\n}  // namespace clq\n")

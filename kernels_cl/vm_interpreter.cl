@@ -1,0 +1,608 @@
+// The expression machine's interpreter and the kernels that run it
+// (projection, filter, aggregation). The program is built from this file
+// twice (scripts/embed_kernels.cmake, the `clq:instantiate` line below):
+//
+// VM_NARROW=0: values are 64-bit (INTEGER as int64, REAL as the bits of a
+//   double), with overflow checks where the host could not rule overflow out.
+// VM_NARROW=1: values are 32-bit ints; kernel names end in _narrow. The host
+//   picks it only for programs whose every value provably fits int32
+//   (ExpressionProgram::IsNarrow: INT32 columns, int32 constants, integer
+//   operations each flagged VM_OPND_NARROW by the range analysis), so no
+//   check is needed and results equal the 64-bit machine's. Half the
+//   registers per value on GPUs (more work-groups per SM), twice the lanes
+//   per vector register on CPUs.
+//
+// clq:instantiate VM_NARROW=0 VM_NARROW=1
+#if VM_NARROW
+#define VM_VALUE int
+#define VM_NAME(name) name##_narrow
+#else
+#define VM_VALUE long
+#define VM_NAME(name) name
+#endif
+
+// Loads the operand of one instruction into opd (and opn when tracking NULLs).
+inline void VM_NAME(vm_fetch)(uint kind, uint arg, uint word1, __constant const long* consts,
+                              const vm_slots* slots, ulong start, uint item0, ulong n, uint track,
+                              VM_VALUE* opd, uchar* opn, const VM_VALUE* stack,
+                              const uchar* stackn, uint* sp) {
+  const uint base = kind & VM_OPND_BASE_MASK;
+  if (base == VM_OPND_NONE) return;
+  if (base == VM_OPND_CONST) {
+    const VM_VALUE c = (VM_VALUE)consts[word1];
+    VM_FOR_ITEMS opd[k] = c;
+    if (track) VM_FOR_ITEMS opn[k] = 0;
+    return;
+  }
+  if (base == VM_OPND_NULL) {
+    VM_FOR_ITEMS opd[k] = 0;
+    if (track) VM_FOR_ITEMS opn[k] = 1;
+    return;
+  }
+  if (base == VM_OPND_POP) {
+    *sp -= 1;
+    const uint b = *sp * VM_LANES;
+    VM_FOR_ITEMS opd[k] = stack[b + k];
+    if (track) VM_FOR_ITEMS opn[k] = stackn[b + k];
+    return;
+  }
+  const bool full = start + TILE <= n;
+  __global const uchar* p = vm_slot_values(slots, arg);
+#if VM_NARROW
+  VM_LOAD_COLUMN(int, )  // VM_OPND_COL_I32: the only column kind of a narrow program
+#else
+  if (base == VM_OPND_COL_I32) {
+    VM_LOAD_COLUMN(int, VM_AS_LONG)
+  } else if (base == VM_OPND_COL_I64 || base == VM_OPND_COL_F64) {
+    VM_LOAD_COLUMN(long, VM_AS_LONG)
+  } else if (base == VM_OPND_COL_I32_R) {
+    VM_LOAD_COLUMN(int, VM_AS_REAL_BITS)
+  } else {  // VM_OPND_COL_I64_R
+    VM_LOAD_COLUMN(long, VM_AS_REAL_BITS)
+  }
+#endif
+  if (!track) return;
+  if (kind & VM_OPND_NULLABLE) {
+    __global const uchar* z = vm_slot_nulls(slots, arg);
+    VM_FOR_ITEMS {
+      const ulong i = VM_ROW(k);
+      opn[k] = i < n ? z[i] : 0;
+    }
+  } else {
+    VM_FOR_ITEMS opn[k] = 0;
+  }
+}
+
+// The operands of a non-commutative operation: acc OP opd, or opd OP acc
+// when the instruction is reversed.
+#define VM_LEFT (reversed ? opd[k] : acc[k])
+#define VM_RIGHT (reversed ? acc[k] : opd[k])
+
+// Runs program instructions [pc, end) over this work-item's IPT items of the
+// tile starting at `start`; leaves the result in acc (and accn when `track`,
+// which the host sets whenever a NULL can occur anywhere in the entry).
+// Items start as live[k] (a row of the tablet that an enclosing filter
+// passed); KEEP clears the ones a conjunct rejects, and a work-item with no
+// live item left jumps to the KEEP's target (short-circuit AND). Returns the
+// VM_STATUS_* bits raised by live, non-NULL items, so that a row a filter
+// rejected never raises an error, whatever the device's geometry.
+inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
+                            __constant const long* consts, const vm_slots* slots, ulong start,
+                            uint item0, ulong n, uint track, VM_VALUE* acc, uchar* accn,
+                            const uchar* live) {
+  VM_VALUE stack[VM_MAX_STACK * VM_LANES];
+  uchar stackn[VM_MAX_STACK * VM_LANES];
+  uchar pass[VM_LANES];
+  uint sp = 0;
+  uint overflow = 0;
+  VM_FOR_ITEMS {
+    acc[k] = 0;
+    accn[k] = 0;
+    pass[k] = live[k];
+  }
+  for (; pc < end; ++pc) {
+    const uint2 ins = code[pc];
+    const uint op = ins.x & 0xffu;
+    const uint kind = (ins.x >> 8) & 0xffu;
+    const uint arg = ins.x >> 16;
+    const bool reversed = (kind & VM_OPND_REVERSED) != 0;
+    VM_VALUE opd[VM_LANES];
+    uchar opn[VM_LANES];
+    if (op != VM_STR_CMP)
+      VM_NAME(vm_fetch)(kind, arg, ins.y, consts, slots, start, item0, n, track, opd, opn, stack, stackn, &sp);
+    switch (op) {
+      case VM_LOAD:
+        VM_FOR_ITEMS acc[k] = opd[k];
+        if (track) VM_FOR_ITEMS accn[k] = opn[k];
+        break;
+      case VM_PUSH: {
+        const uint b = sp * VM_LANES;
+        VM_FOR_ITEMS stack[b + k] = acc[k];
+        if (track) VM_FOR_ITEMS stackn[b + k] = accn[k];
+        sp += 1;
+        break;
+      }
+      case VM_ADD_I:
+        if (VM_NARROW || (kind & VM_OPND_NARROW)) {
+          VM_FOR_ITEMS acc[k] = (long)((int)acc[k] + (int)opd[k]);
+        } else if (kind & VM_OPND_NOCHECK) {
+          VM_FOR_ITEMS acc[k] += opd[k];
+        } else VM_FOR_ITEMS {
+          const long a = acc[k], b = opd[k];
+          const long r = as_long(as_ulong(a) + as_ulong(b));
+          const uint nul = track ? (accn[k] | opn[k]) : 0;
+          overflow |= (uint)(((a ^ r) & (b ^ r)) < 0) & (nul ^ 1u) & pass[k];
+          acc[k] = r;
+        }
+        if (track) VM_FOR_ITEMS accn[k] |= opn[k];
+        break;
+      case VM_SUB_I:
+        if (VM_NARROW || (kind & VM_OPND_NARROW)) {
+          VM_FOR_ITEMS acc[k] = (long)((int)VM_LEFT - (int)VM_RIGHT);
+        } else if (kind & VM_OPND_NOCHECK) {
+          VM_FOR_ITEMS acc[k] = VM_LEFT - VM_RIGHT;
+        } else VM_FOR_ITEMS {
+          const long a = VM_LEFT, b = VM_RIGHT;
+          const long r = as_long(as_ulong(a) - as_ulong(b));
+          const uint nul = track ? (accn[k] | opn[k]) : 0;
+          overflow |= (uint)(((a ^ b) & (a ^ r)) < 0) & (nul ^ 1u) & pass[k];
+          acc[k] = r;
+        }
+        if (track) VM_FOR_ITEMS accn[k] |= opn[k];
+        break;
+      case VM_MUL_I:
+        if (VM_NARROW || (kind & VM_OPND_NARROW)) {
+          VM_FOR_ITEMS acc[k] = (long)((int)acc[k] * (int)opd[k]);
+        } else if (kind & VM_OPND_NOCHECK) {
+          VM_FOR_ITEMS acc[k] *= opd[k];
+        } else VM_FOR_ITEMS {
+          const long a = acc[k], b = opd[k];
+          const long r = as_long(as_ulong(a) * as_ulong(b));
+          const uint nul = track ? (accn[k] | opn[k]) : 0;
+          overflow |= (uint)(mul_hi(a, b) != (r >> 63)) & (nul ^ 1u) & pass[k];
+          acc[k] = r;
+        }
+        if (track) VM_FOR_ITEMS accn[k] |= opn[k];
+        break;
+#if VM_NARROW
+      case VM_DIV_I:
+      case VM_MOD_I:
+        // The host proved the quotient fits int32, so a is not INT_MIN where
+        // b is -1; the divisor is made 1 where it is 0 or -1 so that no item
+        // traps and the division stays branch-free (vectorisable on CPUs).
+        VM_FOR_ITEMS {
+          const int a = VM_LEFT, b = VM_RIGHT;
+          const int safe_b = (b == 0 || b == -1) ? 1 : b;
+          int r = op == VM_DIV_I ? a / safe_b : a % safe_b;
+          if (b == -1) r = op == VM_DIV_I ? -a : 0;
+          accn[k] = (track ? (accn[k] | opn[k]) : 0) | (b == 0);
+          acc[k] = b == 0 ? 0 : r;
+        }
+        break;
+#else
+      case VM_DIV_I:
+        VM_FOR_ITEMS {
+          const long a = VM_LEFT, b = VM_RIGHT;
+          const uint nul = (track ? (accn[k] | opn[k]) : 0) | (b == 0);
+          long r;
+          if (b == 0) {
+            r = 0;
+          } else if (b == -1) {
+            overflow |= (uint)(a == LONG_MIN) & (nul ^ 1u) & pass[k];
+            r = as_long(0ul - as_ulong(a));
+          } else if (a == (long)(int)a && b == (long)(int)b) {
+            r = (long)((int)a / (int)b);  // 32-bit division is several times cheaper
+          } else {
+            r = a / b;
+          }
+          acc[k] = r;
+          accn[k] = nul;
+        }
+        break;
+      case VM_MOD_I:
+        VM_FOR_ITEMS {
+          const long a = VM_LEFT, b = VM_RIGHT;
+          const uint nul = (track ? (accn[k] | opn[k]) : 0) | (b == 0);
+          long r;
+          if (b == 0 || b == -1) {
+            r = 0;
+          } else if (a == (long)(int)a && b == (long)(int)b) {
+            r = (long)((int)a % (int)b);
+          } else {
+            r = a % b;
+          }
+          acc[k] = r;
+          accn[k] = nul;
+        }
+        break;
+#endif
+      case VM_DIV_CONST_I:
+      case VM_MOD_CONST_I: {
+        const long magic = consts[ins.y];
+        const long shift_mode = consts[ins.y + 1];
+        const long d = consts[ins.y + 2];
+        const uint shift = (uint)(shift_mode & 0xff);
+        const uint mode = (uint)(shift_mode >> 8);
+        if (VM_NARROW || (kind & VM_OPND_NARROW)) {
+          const int divisor = (int)d;
+          VM_FOR_ITEMS {
+            const int x = (int)acc[k];
+            const uint a = x < 0 ? 0u - (uint)x : (uint)x;
+            const uint q = mul_hi(a, (uint)magic) >> shift;
+            const int signed_q = ((x < 0) != (mode == 1)) ? -(int)q : (int)q;
+            acc[k] = op == VM_DIV_CONST_I ? signed_q : x - signed_q * divisor;
+          }
+        } else if (op == VM_DIV_CONST_I) {
+          VM_FOR_ITEMS acc[k] = vm_div_magic(acc[k], magic, shift, mode);
+        } else {
+          VM_FOR_ITEMS acc[k] = acc[k] - vm_div_magic(acc[k], magic, shift, mode) * d;
+        }
+        break;
+      }
+#if !VM_NARROW
+      case VM_ADD_R:
+        VM_FOR_ITEMS acc[k] = as_long(as_double(acc[k]) + as_double(opd[k]));
+        if (track) VM_FOR_ITEMS accn[k] |= opn[k];
+        break;
+      case VM_SUB_R:
+        VM_FOR_ITEMS acc[k] = as_long(as_double(VM_LEFT) - as_double(VM_RIGHT));
+        if (track) VM_FOR_ITEMS accn[k] |= opn[k];
+        break;
+      case VM_MUL_R:
+        VM_FOR_ITEMS acc[k] = as_long(as_double(acc[k]) * as_double(opd[k]));
+        if (track) VM_FOR_ITEMS accn[k] |= opn[k];
+        break;
+      case VM_DIV_R:
+        // Unswitched on `reversed`, and dividing by 1.0 where the divisor is
+        // 0: PoCL leaves the division scalar otherwise (vdivsd, not vdivpd).
+        if (reversed) {
+          VM_FOR_ITEMS {
+            const double b = as_double(acc[k]);
+            const double q = as_double(opd[k]) / (b == 0.0 ? 1.0 : b);
+            accn[k] = (track ? (accn[k] | opn[k]) : 0) | (b == 0.0);
+            acc[k] = as_long(b == 0.0 ? 0.0 : q);
+          }
+        } else {
+          VM_FOR_ITEMS {
+            const double b = as_double(opd[k]);
+            const double q = as_double(acc[k]) / (b == 0.0 ? 1.0 : b);
+            accn[k] = (track ? (accn[k] | opn[k]) : 0) | (b == 0.0);
+            acc[k] = as_long(b == 0.0 ? 0.0 : q);
+          }
+        }
+        break;
+      case VM_MOD_R:
+        // SQLite: both operands cast to INTEGER, integer remainder, REAL result.
+        VM_FOR_ITEMS {
+          const long a = convert_long_sat_rtz(as_double(VM_LEFT));
+          const long b = convert_long_sat_rtz(as_double(VM_RIGHT));
+          const uint nul = (track ? (accn[k] | opn[k]) : 0) | (b == 0);
+          acc[k] = as_long((b == 0 || b == -1) ? 0.0 : (double)(a % b));
+          accn[k] = nul;
+        }
+        break;
+#endif
+      case VM_NEG_I:
+#if VM_NARROW
+        VM_FOR_ITEMS acc[k] = -acc[k];
+#else
+        if (kind & VM_OPND_NOCHECK) {
+          VM_FOR_ITEMS acc[k] = -acc[k];
+        } else VM_FOR_ITEMS {
+          const uint nul = track ? accn[k] : 0;
+          overflow |= (uint)(acc[k] == LONG_MIN) & (nul ^ 1u) & pass[k];
+          acc[k] = as_long(0ul - as_ulong(acc[k]));
+        }
+#endif
+        break;
+#if !VM_NARROW
+      case VM_NEG_R:
+        VM_FOR_ITEMS acc[k] = as_long(-as_double(acc[k]));
+        break;
+      case VM_I2R:
+        VM_FOR_ITEMS acc[k] = as_long((double)acc[k]);
+        break;
+      case VM_R2I:
+        VM_FOR_ITEMS acc[k] = convert_long_sat_rtz(as_double(acc[k]));
+        break;
+#endif
+#define VM_COMPARE(OPCODE, TYPE_CAST, OPERATOR)                \
+  case OPCODE:                                                 \
+    VM_FOR_ITEMS acc[k] = TYPE_CAST(acc[k]) OPERATOR TYPE_CAST(opd[k]); \
+    if (track) VM_FOR_ITEMS accn[k] |= opn[k];                 \
+    break;
+        VM_COMPARE(VM_EQ_I, , ==)
+        VM_COMPARE(VM_NE_I, , !=)
+        VM_COMPARE(VM_LT_I, , <)
+        VM_COMPARE(VM_LE_I, , <=)
+        VM_COMPARE(VM_GT_I, , >)
+        VM_COMPARE(VM_GE_I, , >=)
+#if !VM_NARROW
+        VM_COMPARE(VM_EQ_R, as_double, ==)
+        VM_COMPARE(VM_NE_R, as_double, !=)
+        VM_COMPARE(VM_LT_R, as_double, <)
+        VM_COMPARE(VM_LE_R, as_double, <=)
+        VM_COMPARE(VM_GT_R, as_double, >)
+        VM_COMPARE(VM_GE_R, as_double, >=)
+#endif
+#undef VM_COMPARE
+      case VM_TRUTH_I:
+        VM_FOR_ITEMS acc[k] = acc[k] != 0;
+        break;
+#if !VM_NARROW
+      case VM_TRUTH_R:
+        VM_FOR_ITEMS acc[k] = as_double(acc[k]) != 0.0;
+        break;
+#endif
+      case VM_NOT:
+        VM_FOR_ITEMS acc[k] = acc[k] == 0;
+        break;
+      case VM_AND:
+        // Three-valued: false wins over NULL, NULL over true.
+        VM_FOR_ITEMS {
+          const uchar an = track ? accn[k] : 0, bn = track ? opn[k] : 0;
+          const uchar a_false = !an && acc[k] == 0;
+          const uchar b_false = !bn && opd[k] == 0;
+          const uchar nul = !(a_false || b_false) && (an || bn);
+          acc[k] = !(a_false || b_false) && !nul;
+          if (track) accn[k] = nul;
+        }
+        break;
+      case VM_OR:
+        VM_FOR_ITEMS {
+          const uchar an = track ? accn[k] : 0, bn = track ? opn[k] : 0;
+          const uchar a_true = !an && acc[k] != 0;
+          const uchar b_true = !bn && opd[k] != 0;
+          const uchar nul = !(a_true || b_true) && (an || bn);
+          acc[k] = a_true || b_true;
+          if (track) accn[k] = nul;
+        }
+        break;
+      case VM_IS_NULL:
+        VM_FOR_ITEMS {
+          acc[k] = track ? accn[k] != 0 : 0;
+          accn[k] = 0;
+        }
+        break;
+      case VM_IS_NOT_NULL:
+        VM_FOR_ITEMS {
+          acc[k] = track ? accn[k] == 0 : 1;
+          accn[k] = 0;
+        }
+        break;
+      case VM_IN_I:
+      case VM_IN_R:
+        VM_FOR_ITEMS {
+          uchar found = 0;
+          for (uint j = 0; j < arg; ++j) {
+            const long c = consts[ins.y + j];
+#if VM_NARROW
+            found |= (long)acc[k] == c;  // the list's constants need not fit int32
+#else
+            found |= op == VM_IN_I ? acc[k] == c : as_double(acc[k]) == as_double(c);
+#endif
+          }
+          if (track) accn[k] = accn[k] || (!found && (kind & VM_OPND_BASE_MASK) != 0);
+          acc[k] = found;
+        }
+        break;
+      case VM_STR_CMP: {
+        const long descriptor = consts[ins.y];
+        const uint length = (uint)(descriptor & 0xffffffffl);
+        const uint cmp = (uint)(descriptor >> 32);
+        __constant const uchar* literal = (__constant const uchar*)(consts + ins.y + 1);
+        __global const uchar* column = vm_slot_values(slots, kind);
+        VM_FOR_ITEMS {
+          const ulong i = VM_ROW(k);
+          int c = 0;
+          if (i < n) c = vm_compare_text(column + i * (ulong)arg, arg, literal, length);
+          acc[k] = vm_compare_result(c, cmp);
+        }
+        if (track) VM_FOR_ITEMS accn[k] = 0;
+        break;
+      }
+      case VM_KEEP: {
+        uchar any = 0;
+        if (track) {
+          VM_FOR_ITEMS pass[k] &= !accn[k] && acc[k] != 0;
+        } else {
+          VM_FOR_ITEMS pass[k] &= acc[k] != 0;
+        }
+        VM_FOR_ITEMS any |= pass[k];
+        if (!any && ins.y > pc) pc = ins.y - 1;
+        break;
+      }
+      case VM_TAKE_PASS:
+        VM_FOR_ITEMS {
+          acc[k] = pass[k];
+          accn[k] = 0;
+        }
+        break;
+      default:
+        break;
+    }
+  }
+  return overflow ? VM_STATUS_OVERFLOW : 0u;
+}
+
+// Runs program [pc, end) over all IPT items of this work-item, VM_LANES at a
+// time, into acc[IPT] / accn[IPT], with live[IPT] as vm_run's live items;
+// ORs the status bits into `raised`.
+#define VM_RUN_ALL(pc, end, track, live, raised)                                        \
+  for (uint j = 0; j < IPT; j += VM_LANES) {                                            \
+    VM_VALUE lane_acc[VM_LANES];                                                        \
+    uchar lane_null[VM_LANES];                                                          \
+    raised |= VM_NAME(vm_run)(code, pc, end, consts, &slots, start, j, n, track, lane_acc, \
+                              lane_null, (live) + j);                                   \
+    for (uint k = 0; k < VM_LANES; ++k) {                                               \
+      acc[j + k] = lane_acc[k];                                                         \
+      accn[j + k] = lane_null[k];                                                       \
+    }                                                                                   \
+  }
+
+inline void VM_NAME(vm_project_body)(VM_PROJECT_PARAMS) {
+  VM_SLOTS_INIT(slots);
+  __global uchar* out = out_values + out_base * (out_kind == 0 ? 8 : 4);
+  __global uchar* out_nulls = out_null_map + (write_nulls ? out_base : 0);
+  const ulong start = tile_start();
+  VM_VALUE acc[IPT];
+  uchar accn[IPT];
+  uchar live[IPT];
+  VM_FOR_TILE_ITEMS live[k] = tile_item(start, k) < n;
+  uint raised = 0;
+  VM_RUN_ALL(begin, end, track, live, raised);
+  if (out_kind == 0) {
+    __global long* o = (__global long*)out;
+    VM_FOR_TILE_ITEMS {
+      const ulong i = tile_item(start, k);
+      if (i < n) o[i] = acc[k];
+    }
+  } else {
+    __global int* o = (__global int*)out;
+    VM_FOR_TILE_ITEMS {
+      const ulong i = tile_item(start, k);
+      if (i < n) o[i] = (int)acc[k];
+    }
+  }
+  if (write_nulls) {
+    VM_FOR_TILE_ITEMS {
+      const ulong i = tile_item(start, k);
+      if (i < n) out_nulls[i] = track ? accn[k] : 0;
+    }
+  }
+  vm_raise(status, raised);
+}
+KERNEL void VM_NAME(vm_project)(VM_PROJECT_PARAMS) {
+  VM_NAME(vm_project_body)(VM_PROJECT_ARGS, track, out_base, status);
+}
+KERNEL void VM_NAME(vm_project_untracked)(VM_PROJECT_PARAMS) {
+  VM_NAME(vm_project_body)(VM_PROJECT_ARGS, 0, out_base, status);
+}
+inline void VM_NAME(vm_filter_body)(VM_FILTER_PARAMS, __local uchar* flags, __local uint* word_counts) {
+  VM_SLOTS_INIT(slots);
+  const ulong start = tile_start();
+  VM_VALUE acc[IPT];
+  uchar accn[IPT];
+  uchar live[IPT];
+  VM_FOR_TILE_ITEMS live[k] = tile_item(start, k) < n;
+  uint raised = 0;
+  VM_RUN_ALL(begin, end, track, live, raised);
+  VM_FOR_TILE_ITEMS {
+    const ulong i = tile_item(start, k);
+    const uint p = (uint)(i - start);
+    flags[p + (p / 32) * 4] = (i < n) && !(track && accn[k]) && acc[k] != 0;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const uint lid = get_local_id(0);
+  for (uint w = lid; w < TILE / 32; w += WG_SIZE) {
+    __local const uchar* f = flags + w * 36;
+    uint word = 0;
+    for (uint b = 0; b < 32; ++b) word |= (uint)f[b] << b;
+    const ulong word_index = start / 32 + w;
+    if (word_index * 32 < n) bits[word_index] = word;
+    word_counts[w] = popcount(word);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid == 0) {
+    uint count = 0;
+    for (uint w = 0; w < TILE / 32; ++w) count += word_counts[w];
+    tile_counts[get_group_id(0)] = count;
+  }
+  vm_raise(status, raised);
+}
+KERNEL void VM_NAME(vm_filter)(VM_FILTER_PARAMS) {
+  VM_FILTER_LOCALS;
+  VM_NAME(vm_filter_body)(VM_FILTER_ARGS(track));
+}
+KERNEL void VM_NAME(vm_filter_untracked)(VM_FILTER_PARAMS) {
+  VM_FILTER_LOCALS;
+  VM_NAME(vm_filter_body)(VM_FILTER_ARGS(0));
+}
+
+#if VM_NARROW
+// vm_agg_fold over 32-bit values: MIN and MAX compare in 32 bits, and SUM
+// needs no overflow check (IPT int32 values cannot overflow an int64).
+// *value is the operation's identity on entry (vm_agg_identity).
+inline void vm_agg_fold_narrow(uint op, const int* acc, const uchar* counted, long* value,
+                               ulong* count) {
+  uint c = 0;
+  VM_FOR_TILE_ITEMS c += counted[k];
+  *count = c;
+  if (c == 0) return;
+  if (op == VM_AGG_SUM_I) {
+    long v = 0;
+    VM_FOR_TILE_ITEMS v += counted[k] ? (long)acc[k] : 0;
+    *value = v;
+  } else if (op == VM_AGG_MIN_I) {
+    int v = INT_MAX;
+    VM_FOR_TILE_ITEMS v = counted[k] ? min(v, acc[k]) : v;
+    *value = v;
+  } else if (op == VM_AGG_MAX_I) {
+    int v = INT_MIN;
+    VM_FOR_TILE_ITEMS v = counted[k] ? max(v, acc[k]) : v;
+    *value = v;
+  }  // VM_AGG_COUNT: the count is the value
+}
+#endif
+
+inline void VM_NAME(vm_aggregate_body)(VM_AGGREGATE_PARAMS, __local long* values, __local ulong* counts,
+                              uint allow_track) {
+  VM_SLOTS_INIT(slots);
+  const ulong start = tile_start();
+  uint raised = 0;
+  VM_VALUE acc[IPT];
+  uchar accn[IPT];
+  uchar pass[IPT];
+  VM_FOR_TILE_ITEMS pass[k] = tile_item(start, k) < n;
+  if (pred_begin < pred_end) {
+    VM_RUN_ALL(pred_begin, pred_end, pred_track, pass, raised);
+    VM_FOR_TILE_ITEMS pass[k] = pass[k] && !(pred_track && accn[k]) && acc[k] != 0;
+  }
+  uchar any_pass = 0;
+  VM_FOR_TILE_ITEMS any_pass |= pass[k];
+  for (uint a = 0; a < aggregate_count; ++a) {
+    const uint4 agg = aggregates[a];
+    long value = vm_agg_identity(agg.x);
+    ulong count = 0;
+    // A work-item none of whose rows passed the filter skips the argument's
+    // loads and arithmetic altogether.
+    if (any_pass) {
+      const uint track = allow_track ? agg.w : 0;
+      if (agg.y < agg.z) {
+        VM_RUN_ALL(agg.y, agg.z, track, pass, raised);
+        if (!track) VM_FOR_TILE_ITEMS accn[k] = 0;
+      } else {
+        VM_FOR_TILE_ITEMS accn[k] = 0;
+      }
+      uchar counted[IPT];  // NULL arguments do not count
+      VM_FOR_TILE_ITEMS counted[k] = pass[k] && !accn[k];
+#if VM_NARROW
+      vm_agg_fold_narrow(agg.x, acc, counted, &value, &count);
+#else
+      vm_agg_fold(agg.x, acc, counted, &value, &count, &raised);
+#endif
+    }
+    vm_agg_group_reduce(agg.x, value, count, values, counts, &raised);
+    if (get_local_id(0) == 0) {
+      const ulong slot = ((group_base + get_group_id(0)) * aggregate_count + a) * 2;
+      partials[slot] = values[0];
+      partials[slot + 1] = (long)counts[0];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  vm_raise(status, raised);
+}
+KERNEL void VM_NAME(vm_aggregate)(VM_AGGREGATE_PARAMS) {
+  VM_AGGREGATE_LOCALS;
+  VM_NAME(vm_aggregate_body)(VM_AGGREGATE_ARGS(1));
+}
+KERNEL void VM_NAME(vm_aggregate_untracked)(VM_AGGREGATE_PARAMS) {
+  VM_AGGREGATE_LOCALS;
+  VM_NAME(vm_aggregate_body)(VM_AGGREGATE_ARGS(0));
+}
+
+#undef VM_LEFT
+#undef VM_RIGHT
+#undef VM_RUN_ALL
+#undef VM_NAME
+#undef VM_VALUE
