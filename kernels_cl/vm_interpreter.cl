@@ -108,7 +108,7 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
     const bool reversed = (kind & VM_OPND_REVERSED) != 0;
     VM_VALUE opd[VM_LANES];
     uchar opn[VM_LANES];
-    if (op != VM_STR_CMP)
+    if (op != VM_STR_CMP && op != VM_KEEP_CMP)
       VM_NAME(vm_fetch)(kind, arg, ins.y, consts, slots, start, item0, n, track, opd, opn, stack, stackn, &sp);
     switch (op) {
       case VM_LOAD:
@@ -405,6 +405,43 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
         uchar any = 0;
         if (track) {
           VM_FOR_ITEMS pass[k] &= !accn[k] && acc[k] != 0;
+        } else {
+          VM_FOR_ITEMS pass[k] &= acc[k] != 0;
+        }
+        VM_FOR_ITEMS any |= pass[k];
+        if (!any && ins.y > pc) pc = ins.y - 1;
+        break;
+      }
+      case VM_KEEP_CMP: {
+        const VM_VALUE c = (VM_VALUE)consts[arg >> 6];
+        VM_NAME(vm_fetch)(kind, arg & 7u, 0, consts, slots, start, item0, n, track, opd, opn,
+                          stack, stackn, &sp);
+        switch ((arg >> 3) & 7u) {
+          case 0:
+            VM_FOR_ITEMS acc[k] = opd[k] == c;
+            break;
+          case 1:
+            VM_FOR_ITEMS acc[k] = opd[k] != c;
+            break;
+          case 2:
+            VM_FOR_ITEMS acc[k] = opd[k] < c;
+            break;
+          case 3:
+            VM_FOR_ITEMS acc[k] = opd[k] <= c;
+            break;
+          case 4:
+            VM_FOR_ITEMS acc[k] = opd[k] > c;
+            break;
+          default:
+            VM_FOR_ITEMS acc[k] = opd[k] >= c;
+            break;
+        }
+        uchar any = 0;
+        if (track) {
+          VM_FOR_ITEMS {
+            accn[k] = opn[k];
+            pass[k] &= !opn[k] && acc[k] != 0;
+          }
         } else {
           VM_FOR_ITEMS pass[k] &= acc[k] != 0;
         }

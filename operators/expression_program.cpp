@@ -95,7 +95,8 @@ const char* OpcodeName(std::uint32_t op) {
       "I2R",     "R2I",     "EQ_I",    "NE_I",  "LT_I",      "LE_I",        "GT_I",
       "GE_I",    "EQ_R",    "NE_R",    "LT_R",  "LE_R",      "GT_R",        "GE_R",
       "TRUTH_I", "TRUTH_R", "NOT",     "AND",   "OR",        "IS_NULL",     "IS_NOT_NULL",
-      "IN_I",    "IN_R",    "STR_CMP", "KEEP",  "TAKE_PASS", "DIV_CONST_I", "MOD_CONST_I"};
+      "IN_I",    "IN_R",    "STR_CMP", "KEEP",  "TAKE_PASS", "DIV_CONST_I", "MOD_CONST_I",
+      "KEEP_CMP"};
   return op < VM_OPCODE_COUNT ? kNames[op] : "?";
 }
 
@@ -310,9 +311,11 @@ std::size_t ExpressionProgram::AddPredicate(const Expr& expr) {
     // items have all failed jumps there, skipping the later conjuncts' loads
     // (short-circuit AND, as SQLite evaluates WHERE).
     std::vector<std::size_t> keeps;
+    std::size_t conjunct_begin = code_.size();
     const auto keep = [&] {
-      keeps.push_back(code_.size());
-      Emit(VM_KEEP);
+      if (!FuseKeepComparison(conjunct_begin)) Emit(VM_KEEP);
+      keeps.push_back(code_.size() - 1);
+      conjunct_begin = code_.size();
     };
     for (const Expr* c : conjuncts) {
       if (c->kind == Expr::Kind::kBetween && !c->negated) {
@@ -618,6 +621,26 @@ bool ExpressionProgram::IsBareColumn(std::size_t index) const {
          base == VM_OPND_COL_I32_R || base == VM_OPND_COL_I64_R;
 }
 
+bool ExpressionProgram::FuseKeepComparison(std::size_t begin) {
+  if (code_.size() != begin + 2) return false;
+  const std::uint32_t load = code_[begin].s[0];
+  const std::uint32_t compare = code_[begin + 1].s[0];
+  const std::uint32_t column_kind = (load >> 8) & 0xFF;
+  const std::uint32_t column_base = column_kind & VM_OPND_BASE_MASK;
+  const std::uint32_t compare_op = compare & 0xFF;
+  const std::uint32_t constant = code_[begin + 1].s[1];
+  if ((load & 0xFF) != VM_LOAD ||
+      (column_base != VM_OPND_COL_I32 && column_base != VM_OPND_COL_I64) ||
+      compare_op < VM_EQ_I || compare_op > VM_GE_I ||
+      ((compare >> 8) & 0xFF) != VM_OPND_CONST || constant >= 1024)
+    return false;
+  const std::uint32_t slot = load >> 16;
+  const std::uint32_t arg = slot | (compare_op - VM_EQ_I) << 3 | constant << 6;
+  code_.resize(begin);
+  code_.push_back({{VM_KEEP_CMP | column_kind << 8 | arg << 16, 0}});
+  return true;
+}
+
 bool ExpressionProgram::IsNarrow(std::size_t index) const {
   const VmEntry& e = entry(index);
   if (e.type != ValueType::kInteger) return false;
@@ -656,6 +679,11 @@ bool ExpressionProgram::IsNarrow(std::size_t index) const {
       case VM_KEEP:
       case VM_TAKE_PASS:
         break;
+      case VM_KEEP_CMP: {
+        const std::int64_t c = constants_[code_[pc].s[0] >> 22];
+        if (c < INT32_MIN || c > INT32_MAX) return false;
+        break;  // its column kind is checked below
+      }
       default:  // REAL arithmetic and comparisons, conversions
         return false;
     }
@@ -695,6 +723,11 @@ std::string ExpressionProgram::Disassemble() const {
     text += std::to_string(pc) + ": " + OpcodeName(op);
     if (op == VM_STR_CMP) {
       text += " slot " + std::to_string(kind) + " width " + std::to_string(arg);
+    } else if (op == VM_KEEP_CMP) {
+      static const char* const kCompare[] = {"=", "<>", "<", "<=", ">", ">="};
+      text += std::string(" slot ") + std::to_string(arg & 7) + " " + kCompare[(arg >> 3) & 7] +
+              " const " + std::to_string(constants_[arg >> 6]) + " else to " +
+              std::to_string(code_[pc].s[1]) + ((kind & VM_OPND_NULLABLE) ? " nullable" : "");
     } else if (op == VM_IN_I || op == VM_IN_R) {
       text += " " + std::to_string(arg) + " constants" + (kind ? " +NULL" : "");
     } else {

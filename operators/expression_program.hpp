@@ -124,6 +124,10 @@ class ExpressionProgram {
   // number; false when the divisor needs the general path (0, 1, -1, huge).
   // `narrow_dividend`: |dividend| < 2^31 is proven, use the 32-bit path.
   bool EmitConstantDivision(std::uint32_t op, std::int64_t divisor, bool narrow_dividend);
+  // Replaces a conjunct compiled from `begin` as LOAD column + integer
+  // comparison with a constant by one VM_KEEP_CMP; false (nothing changed)
+  // for any other shape.
+  bool FuseKeepComparison(std::size_t begin);
   static Domain DomainOf(sql::ValueType type);
   // Bounds of an INTEGER expression (operators/value_range.hpp).
   std::optional<IntRange> Range(const sql::Expr& e) const;

@@ -220,6 +220,53 @@ TEST_P(NarrowMachineTest, SelectionsAndAggregatesAgreeOnBothMachines) {
   }
 }
 
+// Conjuncts `column <op> constant` compile to one KEEP_CMP each; over a
+// nullable column (here y / z, NULL where z = 0, projected into a vector; rows
+// 0 and 1 are 16666, the bound of the <=) a
+// NULL row must fail them, on both machines and at every size.
+TEST_P(NarrowMachineTest, FusedConjunctsOverNullableColumns) {
+  Engine& e = engine();
+  const RowCount tile = e.tuning().tile_size();
+  const auto y = IntCol(kY), z = IntCol(kZ);
+  const sql::Expr ratio = Bin(Op::kDivide, y, z);
+  for (const RowCount rows : {RowCount{2}, tile - 1, 2 * tile + 5}) {
+    const TablePtr table = MakeTable(rows, 90 + static_cast<std::uint32_t>(rows));
+    const cpu_reference::ValueVector v = Reference(table, ratio);
+    std::vector<std::uint32_t> want;
+    for (RowCount i = 0; i < rows; ++i)
+      if (!v.IsNull(i) && v.integers[i] > -20000 && v.integers[i] <= 16666 && v.integers[i] != 7)
+        want.push_back(static_cast<std::uint32_t>(i));
+    for (const bool allow : {true, false}) {
+      DeviceProgram::SetNarrowAllowed(allow);
+      TableRelation base(e, table);
+      ExpressionProgram projection(base.columns(), IdentityMapper());
+      const std::size_t ratio_entry = projection.AddValue(ratio);
+      QueryContext context(e);
+      DeviceProgram device_projection(e, projection);
+      VectorRelation vectors;
+      vectors.Add("v", Project(context, base, device_projection, ratio_entry));
+      ASSERT_TRUE(vectors.column(0).nullable);
+      ExpressionProgram program(vectors.columns(), IdentityMapper());
+      const sql::Expr v0 = IntCol(0);
+      const std::size_t pred = program.AddPredicate(
+          Bin(Op::kAnd,
+              Bin(Op::kAnd, Bin(Op::kGreater, v0, Int(-20000)), Bin(Op::kLessEqual, v0, Int(16666))),
+              Bin(Op::kNotEqual, v0, Int(7))));
+      const std::string listing = program.Disassemble();
+      std::size_t fused = 0;
+      for (std::size_t at = listing.find("KEEP_CMP"); at != std::string::npos;
+           at = listing.find("KEEP_CMP", at + 1))
+        ++fused;
+      EXPECT_EQ(fused, 3u) << listing;
+      EXPECT_NE(listing.find("nullable"), std::string::npos) << listing;
+      DeviceProgram device_program(e, program);
+      const RowIds ids = Select(context, vectors, device_program, pred);
+      EXPECT_EQ(DownloadRowIds(e, ids), want)
+          << "rows " << rows << ", 32-bit allowed " << allow << "\n" << listing;
+    }
+  }
+}
+
 CLQ_INSTANTIATE_DEVICE_TESTS(NarrowMachineTest);
 
 }  // namespace
