@@ -1,35 +1,51 @@
 // Second pass of selection: turns the predicate bitmap of vm_filter and the
 // scanned per-tile counts into row ids, in row order.
 
-#define SELECTION_WORDS (TILE / 32)
-#define SELECTION_WORDS_PER_ITEM ((SELECTION_WORDS + WG_SIZE - 1) / WG_SIZE)
+// Each work-item takes IPT consecutive rows of the tile (bits of one word on
+// GPUs, where IPT < 32; whole words on CPUs), so the work-group's exclusive
+// scan of the counts orders the ids. The ids are compacted in local memory
+// first and then written with consecutive work-items at consecutive
+// positions: writing them straight from the bits left each work-item writing
+// its own run, 32 cache lines per warp store (H100, a 60M-row selection:
+// 1.5 ms for 240 MB of ids).
+#if IPT < 32
+#define SELECTION_WORDS_PER_ITEM 1
+#else
+#define SELECTION_WORDS_PER_ITEM (IPT / 32)
+#endif
 
 // Row ids are row_base + tablet row; they go to row_ids[out_base + position].
 KERNEL void selection_scatter(__global const uint* bits, ulong n, __global const uint* tile_offsets,
                               uint row_base, __global uint* row_ids, ulong out_base) {
   __local uint scratch[WG_SIZE + 1];
+  __local uint ids[TILE];
   const ulong start = tile_start();
-  const ulong first_word = start / 32;
   const ulong word_count = (n + 31) / 32;
   const uint lid = get_local_id(0);
+  const uint first_row = lid * IPT;  // within the tile
   uint words[SELECTION_WORDS_PER_ITEM];
   uint mine = 0;
   for (uint j = 0; j < SELECTION_WORDS_PER_ITEM; ++j) {
-    const uint w = lid * SELECTION_WORDS_PER_ITEM + j;
-    const ulong index = first_word + w;
-    words[j] = (w < SELECTION_WORDS && index < word_count) ? bits[index] : 0;
-    mine += popcount(words[j]);
+    const ulong index = (start + first_row) / 32 + j;
+    uint word = index < word_count ? bits[index] : 0;
+#if IPT < 32
+    word = (word >> (first_row % 32)) & ((1u << IPT) - 1u);
+#endif
+    words[j] = word;
+    mine += popcount(word);
   }
   uint total;
-  uint position = tile_offsets[get_group_id(0)] +
-                  work_group_scan_exclusive_uint(mine, scratch, &total);
+  uint position = work_group_scan_exclusive_uint(mine, scratch, &total);
   for (uint j = 0; j < SELECTION_WORDS_PER_ITEM; ++j) {
     uint word = words[j];
-    const uint base = row_base + (uint)start + (lid * SELECTION_WORDS_PER_ITEM + j) * 32;
+    const uint base = row_base + (uint)start + first_row + j * 32;
     while (word != 0) {
       const uint bit = 31 - clz(word & (0u - word));  // lowest set bit
-      row_ids[out_base + position++] = base + bit;
+      ids[position++] = base + bit;
       word &= word - 1;
     }
   }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  __global uint* out = row_ids + out_base + tile_offsets[get_group_id(0)];
+  for (uint i = lid; i < total; i += WG_SIZE) out[i] = ids[i];
 }

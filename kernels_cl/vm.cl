@@ -198,8 +198,10 @@ inline void vm_raise(__global uint* status, uint bits) {
 // the argument can be NULL). A
 // COUNT(*) has an empty program. Rows count when the predicate [pred_begin,
 // pred_end) is true (an empty predicate is true) and the aggregate's value is
-// not NULL. partials[((group_base + group) * count + a) * 2] is the value,
-// [.. + 1] the number of rows that contributed.
+// not NULL. Work-group g covers tiles [g * tiles_per_group, (g + 1) *
+// tiles_per_group) of the tablet, so that its reduction over work-items is
+// paid once per tiles_per_group tiles. partials[((group_base + g) * count +
+// a) * 2] is the value, [.. + 1] the number of rows that contributed.
 inline long vm_agg_identity(uint op) {
   switch (op) {
     case VM_AGG_MIN_I:
@@ -325,11 +327,11 @@ inline void vm_agg_group_reduce(uint op, long value, ulong count, __local long* 
   __constant const uint2 *code, __constant const long *consts, uint pred_begin,               \
       uint pred_end, uint pred_track, __constant const uint4 *aggregates,                     \
       uint aggregate_count, VM_SLOT_PARAMS, ulong n, __global long *partials,                  \
-      ulong group_base, __global uint *status
+      ulong group_base, uint tiles_per_group, __global uint *status
 #define VM_AGGREGATE_ARGS(TRACK)                                                               \
   code, consts, pred_begin, pred_end, (TRACK) ? pred_track : 0, aggregates, aggregate_count,    \
       s0, s1, s2, s3, s4, s5, s6, s7, z0, z1, z2, z3, z4, z5, z6, z7, n, partials, group_base,  \
-      status, values, counts, TRACK
+      tiles_per_group, status, values, counts, TRACK
 #define VM_AGGREGATE_LOCALS      \
   __local long values[WG_SIZE]; \
   __local ulong counts[WG_SIZE]
@@ -355,33 +357,36 @@ inline void vm_agg_group_reduce(uint op, long value, ulong count, __local long* 
 KERNEL void vm_aggregate_columns(VM_AGGREGATE_PARAMS) {
   VM_AGGREGATE_LOCALS;
   VM_SLOTS_INIT(slots);
-  const ulong start = tile_start();
-  const bool full = start + TILE <= n;
   uint raised = 0;
-  uchar counted[IPT];
-  VM_FOR_TILE_ITEMS counted[k] = tile_item(start, k) < n;
   for (uint a = 0; a < aggregate_count; ++a) {
     const uint4 agg = aggregates[a];
-    long acc[IPT];
-    if (agg.y < agg.z) {
-      const uint ins = code[agg.y].x;
-      const uint kind = (ins >> 8) & VM_OPND_BASE_MASK;
-      __global const uchar* p = vm_slot_values(&slots, ins >> 16);
-      if (kind == VM_OPND_COL_I32) {
-        VM_DIRECT_LOAD(int, VM_AS_LONG)
-      } else if (kind == VM_OPND_COL_I32_R) {
-        VM_DIRECT_LOAD(int, VM_AS_REAL_BITS)
-      } else if (kind == VM_OPND_COL_I64_R) {
-        VM_DIRECT_LOAD(long, VM_AS_REAL_BITS)
-      } else {  // VM_OPND_COL_I64, VM_OPND_COL_F64: the 8 bytes as they are
-        VM_DIRECT_LOAD(long, VM_AS_LONG)
-      }
-    } else {
-      VM_FOR_TILE_ITEMS acc[k] = 0;  // COUNT(*): values unused
-    }
     long value = vm_agg_identity(agg.x);
     ulong count = 0;
-    vm_agg_fold(agg.x, acc, counted, &value, &count, &raised);
+    for (uint t = 0; t < tiles_per_group; ++t) {
+      const ulong start = ((ulong)get_group_id(0) * tiles_per_group + t) * TILE;
+      if (start >= n) break;
+      const bool full = start + TILE <= n;
+      uchar counted[IPT];
+      VM_FOR_TILE_ITEMS counted[k] = tile_item(start, k) < n;
+      long acc[IPT];
+      if (agg.y < agg.z) {
+        const uint ins = code[agg.y].x;
+        const uint kind = (ins >> 8) & VM_OPND_BASE_MASK;
+        __global const uchar* p = vm_slot_values(&slots, ins >> 16);
+        if (kind == VM_OPND_COL_I32) {
+          VM_DIRECT_LOAD(int, VM_AS_LONG)
+        } else if (kind == VM_OPND_COL_I32_R) {
+          VM_DIRECT_LOAD(int, VM_AS_REAL_BITS)
+        } else if (kind == VM_OPND_COL_I64_R) {
+          VM_DIRECT_LOAD(long, VM_AS_REAL_BITS)
+        } else {  // VM_OPND_COL_I64, VM_OPND_COL_F64: the 8 bytes as they are
+          VM_DIRECT_LOAD(long, VM_AS_LONG)
+        }
+      } else {
+        VM_FOR_TILE_ITEMS acc[k] = 0;  // COUNT(*): values unused
+      }
+      vm_agg_fold(agg.x, acc, counted, &value, &count, &raised);
+    }
     vm_agg_group_reduce(agg.x, value, count, values, counts, &raised);
     if (get_local_id(0) == 0) {
       const ulong slot = ((group_base + get_group_id(0)) * aggregate_count + a) * 2;

@@ -558,52 +558,60 @@ KERNEL void VM_NAME(vm_filter_untracked)(VM_FILTER_PARAMS) {
 
 #if VM_NARROW
 // vm_agg_fold over 32-bit values: MIN and MAX compare in 32 bits, and SUM
-// needs no overflow check (IPT int32 values cannot overflow an int64).
-// *value is the operation's identity on entry (vm_agg_identity).
+// needs no overflow check (a work-item sums at most VM_MAX_TILES_PER_GROUP *
+// IPT int32 values, far from int64's limits).
 inline void vm_agg_fold_narrow(uint op, const int* acc, const uchar* counted, long* value,
                                ulong* count) {
   uint c = 0;
   VM_FOR_TILE_ITEMS c += counted[k];
-  *count = c;
+  *count += c;
   if (c == 0) return;
   if (op == VM_AGG_SUM_I) {
     long v = 0;
     VM_FOR_TILE_ITEMS v += counted[k] ? (long)acc[k] : 0;
-    *value = v;
+    *value += v;
   } else if (op == VM_AGG_MIN_I) {
     int v = INT_MAX;
     VM_FOR_TILE_ITEMS v = counted[k] ? min(v, acc[k]) : v;
-    *value = v;
+    *value = min(*value, (long)v);
   } else if (op == VM_AGG_MAX_I) {
     int v = INT_MIN;
     VM_FOR_TILE_ITEMS v = counted[k] ? max(v, acc[k]) : v;
-    *value = v;
+    *value = max(*value, (long)v);
   }  // VM_AGG_COUNT: the count is the value
 }
 #endif
 
-inline void VM_NAME(vm_aggregate_body)(VM_AGGREGATE_PARAMS, __local long* values, __local ulong* counts,
-                              uint allow_track) {
+inline void VM_NAME(vm_aggregate_body)(VM_AGGREGATE_PARAMS, __local long* values,
+                                       __local ulong* counts, uint allow_track) {
   VM_SLOTS_INIT(slots);
-  const ulong start = tile_start();
   uint raised = 0;
-  VM_VALUE acc[IPT];
-  uchar accn[IPT];
-  uchar pass[IPT];
-  VM_FOR_TILE_ITEMS pass[k] = tile_item(start, k) < n;
-  if (pred_begin < pred_end) {
-    VM_RUN_ALL(pred_begin, pred_end, pred_track, pass, raised);
-    VM_FOR_TILE_ITEMS pass[k] = pass[k] && !(pred_track && accn[k]) && acc[k] != 0;
-  }
-  uchar any_pass = 0;
-  VM_FOR_TILE_ITEMS any_pass |= pass[k];
+  // Each aggregate's value and count over this work-item's rows of all the
+  // group's tiles; the work-group reduction then runs once per group.
+  long totals[VM_MAX_AGGREGATES];
+  ulong totals_counted[VM_MAX_AGGREGATES];
   for (uint a = 0; a < aggregate_count; ++a) {
-    const uint4 agg = aggregates[a];
-    long value = vm_agg_identity(agg.x);
-    ulong count = 0;
-    // A work-item none of whose rows passed the filter skips the argument's
+    totals[a] = vm_agg_identity(aggregates[a].x);
+    totals_counted[a] = 0;
+  }
+  for (uint t = 0; t < tiles_per_group; ++t) {
+    const ulong start = ((ulong)get_group_id(0) * tiles_per_group + t) * TILE;
+    if (start >= n) break;  // the same for every work-item of the group
+    VM_VALUE acc[IPT];
+    uchar accn[IPT];
+    uchar pass[IPT];
+    VM_FOR_TILE_ITEMS pass[k] = tile_item(start, k) < n;
+    if (pred_begin < pred_end) {
+      VM_RUN_ALL(pred_begin, pred_end, pred_track, pass, raised);
+      VM_FOR_TILE_ITEMS pass[k] = pass[k] && !(pred_track && accn[k]) && acc[k] != 0;
+    }
+    uchar any_pass = 0;
+    VM_FOR_TILE_ITEMS any_pass |= pass[k];
+    // A work-item none of whose rows passed the filter skips the arguments'
     // loads and arithmetic altogether.
-    if (any_pass) {
+    if (!any_pass) continue;
+    for (uint a = 0; a < aggregate_count; ++a) {
+      const uint4 agg = aggregates[a];
       const uint track = allow_track ? agg.w : 0;
       if (agg.y < agg.z) {
         VM_RUN_ALL(agg.y, agg.z, track, pass, raised);
@@ -613,13 +621,19 @@ inline void VM_NAME(vm_aggregate_body)(VM_AGGREGATE_PARAMS, __local long* values
       }
       uchar counted[IPT];  // NULL arguments do not count
       VM_FOR_TILE_ITEMS counted[k] = pass[k] && !accn[k];
+      long value = totals[a];
+      ulong count = totals_counted[a];
 #if VM_NARROW
       vm_agg_fold_narrow(agg.x, acc, counted, &value, &count);
 #else
       vm_agg_fold(agg.x, acc, counted, &value, &count, &raised);
 #endif
+      totals[a] = value;
+      totals_counted[a] = count;
     }
-    vm_agg_group_reduce(agg.x, value, count, values, counts, &raised);
+  }
+  for (uint a = 0; a < aggregate_count; ++a) {
+    vm_agg_group_reduce(aggregates[a].x, totals[a], totals_counted[a], values, counts, &raised);
     if (get_local_id(0) == 0) {
       const ulong slot = ((group_base + get_group_id(0)) * aggregate_count + a) * 2;
       partials[slot] = values[0];

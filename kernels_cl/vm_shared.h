@@ -18,6 +18,8 @@
 #define VM_MAX_SLOTS 8
 #define VM_MAX_STACK 8
 #define VM_MAX_AGGREGATES 16
+/* Most tiles one work-group of vm_aggregate covers. */
+#define VM_MAX_TILES_PER_GROUP 64
 
 /* Operand kinds. Column kinds read slot `argument` at the item's row; the
  * _R variants convert an integer column to double on load. Adding

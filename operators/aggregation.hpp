@@ -1,7 +1,8 @@
 // Aggregation without grouping: COUNT, SUM, MIN, MAX (AVG is SUM and COUNT)
 // of expressions over the rows of a relation where an optional predicate is
-// true, in one fused pass (kernel vm_aggregate): each work-group reduces its
-// tile in local memory, then vm_aggregate_merge reduces the partials
+// true, in one fused pass (kernel vm_aggregate): each work-group folds one or
+// several tiles (more on larger inputs, see TilesPerGroup in aggregation.cpp)
+// and reduces them in local memory, then vm_aggregate_merge reduces the partials
 // (tree on GPUs, serial within a group on CPUs) down to one per aggregate.
 // Integer sums are exact int64; an overflow raises the query's status.
 // Blocks for the final read of the results.
@@ -31,5 +32,10 @@ std::vector<AggregateValue> Aggregate(QueryContext& context, Relation& relation,
                                       const DeviceProgram& program,
                                       std::optional<std::size_t> predicate_entry,
                                       const std::vector<AggregateSpec>& aggregates);
+
+// Fixes the tiles each work-group of vm_aggregate covers (1 to
+// VM_MAX_TILES_PER_GROUP), or restores the size-based choice (nullopt), so
+// that tests cover groups of several tiles at small sizes.
+void SetAggregateTilesPerGroup(std::optional<std::uint32_t> tiles);
 
 }  // namespace clq

@@ -96,8 +96,26 @@ TEST_P(AggregationTest, EdgeSizesAndSelectivities) {
 TEST_P(AggregationTest, ManyGroupsNeedSeveralMergeRounds) {
   Engine& e = engine();
   const RowCount tile = e.tuning().tile_size();
+  SetAggregateTilesPerGroup(1);  // one partial per tile: the most merging
   TablePtr t = RandomTable(std::min<RowCount>(tile * tile + 5, 3'000'000), 41, false);
   CheckAgainstCpu(e, t, 100);
+  SetAggregateTilesPerGroup(std::nullopt);
+}
+
+// Work-groups folding several tiles before their reduction: group counts
+// that do not divide the tiles, a last group past the rows, a partial tile.
+TEST_P(AggregationTest, SeveralTilesPerWorkGroup) {
+  Engine& e = engine();
+  const RowCount tile = e.tuning().tile_size();
+  for (const std::uint32_t per_group : {2u, 3u, 16u, 64u}) {
+    SetAggregateTilesPerGroup(per_group);
+    for (const RowCount rows : {tile - 1, tile * 3, tile * 7 + 3, tile * 70 + 1}) {
+      TablePtr t = RandomTable(rows, 500 + static_cast<std::uint32_t>(rows + per_group), false);
+      for (std::int32_t threshold : {-5000, 0})
+        CheckAgainstCpu(e, t, threshold);
+    }
+  }
+  SetAggregateTilesPerGroup(std::nullopt);
 }
 
 TEST_P(AggregationTest, AcrossTablets) {
@@ -139,64 +157,69 @@ TEST_P(AggregationTest, BareColumnsTakeTheColumnKernel) {
   Engine& e = engine();
   const RowCount tile = e.tuning().tile_size();
   const RowCount wg = e.tuning().work_group_size;
-  for (RowCount rows :
-       {RowCount{0}, RowCount{1}, wg - 1, wg + 1, tile - 1, tile + 1, tile * 5 + 3}) {
-    TablePtr t = RandomTable(rows, 900 + static_cast<std::uint32_t>(rows), true);
-    TableRelation relation(e, t);
-    ExpressionProgram program(relation.columns(), IdentityMapper());
-    const std::size_t a = program.AddValue(IntCol(0));
-    const std::size_t b = program.AddValue(IntCol(1));
-    const std::size_t c = program.AddValue(RealCol(2));
-    const std::size_t a_real = program.AddValue(Cast(IntCol(0), sql::ValueType::kReal));
-    QueryContext context(e);
-    DeviceProgram device_program(e, program);
-    const std::vector<AggregateSpec> specs = {{VM_AGG_COUNT, std::nullopt},
-                                              {VM_AGG_SUM_I, a},
-                                              {VM_AGG_MIN_I, b},
-                                              {VM_AGG_MAX_I, b},
-                                              {VM_AGG_SUM_R, c},
-                                              {VM_AGG_MIN_R, c},
-                                              {VM_AGG_MAX_R, c},
-                                              {VM_AGG_SUM_R, a_real}};
-    e.profiler().Start();
-    const auto got = Aggregate(context, relation, device_program, std::nullopt, specs);
-    bool column_kernel = false;
-    for (const StageTiming& stage : e.profiler().Stop())
-      column_kernel |= stage.name == "aggregate columns";
-    EXPECT_EQ(column_kernel, rows > 0) << "rows " << rows;
-    const auto va = t->column(0).int32s();
-    const auto vb = t->column(1).int64s();
-    const auto vc = t->column(2).doubles();
-    std::int64_t sum_a = 0, min_b = std::numeric_limits<std::int64_t>::max(),
-                 max_b = std::numeric_limits<std::int64_t>::min();
-    double min_c = 1e300, max_c = -1e300;
-    for (RowCount i = 0; i < rows; ++i) {
-      sum_a += va[i];
-      min_b = std::min(min_b, vb[i]);
-      max_b = std::max(max_b, vb[i]);
-      min_c = std::min(min_c, vc[i]);
-      max_c = std::max(max_c, vc[i]);
+  for (const std::uint32_t per_group : {0u, 3u, 64u}) {  // 0: the size-based choice
+    SetAggregateTilesPerGroup(per_group == 0 ? std::nullopt
+                                             : std::optional<std::uint32_t>(per_group));
+    for (RowCount rows :
+         {RowCount{0}, RowCount{1}, wg - 1, wg + 1, tile - 1, tile + 1, tile * 5 + 3}) {
+      TablePtr t = RandomTable(rows, 900 + static_cast<std::uint32_t>(rows), true);
+      TableRelation relation(e, t);
+      ExpressionProgram program(relation.columns(), IdentityMapper());
+      const std::size_t a = program.AddValue(IntCol(0));
+      const std::size_t b = program.AddValue(IntCol(1));
+      const std::size_t c = program.AddValue(RealCol(2));
+      const std::size_t a_real = program.AddValue(Cast(IntCol(0), sql::ValueType::kReal));
+      QueryContext context(e);
+      DeviceProgram device_program(e, program);
+      const std::vector<AggregateSpec> specs = {{VM_AGG_COUNT, std::nullopt},
+                                                {VM_AGG_SUM_I, a},
+                                                {VM_AGG_MIN_I, b},
+                                                {VM_AGG_MAX_I, b},
+                                                {VM_AGG_SUM_R, c},
+                                                {VM_AGG_MIN_R, c},
+                                                {VM_AGG_MAX_R, c},
+                                                {VM_AGG_SUM_R, a_real}};
+      e.profiler().Start();
+      const auto got = Aggregate(context, relation, device_program, std::nullopt, specs);
+      bool column_kernel = false;
+      for (const StageTiming& stage : e.profiler().Stop())
+        column_kernel |= stage.name == "aggregate columns";
+      EXPECT_EQ(column_kernel, rows > 0) << "rows " << rows;
+      const auto va = t->column(0).int32s();
+      const auto vb = t->column(1).int64s();
+      const auto vc = t->column(2).doubles();
+      std::int64_t sum_a = 0, min_b = std::numeric_limits<std::int64_t>::max(),
+                   max_b = std::numeric_limits<std::int64_t>::min();
+      double min_c = 1e300, max_c = -1e300;
+      for (RowCount i = 0; i < rows; ++i) {
+        sum_a += va[i];
+        min_b = std::min(min_b, vb[i]);
+        max_b = std::max(max_b, vb[i]);
+        min_c = std::min(min_c, vc[i]);
+        max_c = std::max(max_c, vc[i]);
+      }
+      ASSERT_EQ(got.size(), specs.size());
+      for (const AggregateValue& v : got)
+        EXPECT_EQ(v.count, rows) << "rows " << rows;
+      if (rows == 0) continue;
+      EXPECT_EQ(got[1].bits, sum_a);
+      EXPECT_EQ(got[2].bits, min_b);
+      EXPECT_EQ(got[3].bits, max_b);
+      EXPECT_EQ(got[5].real(), min_c);
+      EXPECT_EQ(got[6].real(), max_c);
+      EXPECT_NEAR(got[7].real(), static_cast<double>(sum_a),
+                  1e-6 * std::max(1.0, std::fabs(static_cast<double>(sum_a))));
+      // A WHERE that is always true forces the general kernel: same bits.
+      ExpressionProgram general(relation.columns(), IdentityMapper());
+      const std::size_t keep = general.AddPredicate(Bin(Op::kEqual, Int(1), Int(1)));
+      const std::size_t gc = general.AddValue(RealCol(2));
+      DeviceProgram general_program(e, general);
+      const auto reference =
+          Aggregate(context, relation, general_program, keep, {{VM_AGG_SUM_R, gc}});
+      EXPECT_EQ(got[4].bits, reference[0].bits) << "rows " << rows;
     }
-    ASSERT_EQ(got.size(), specs.size());
-    for (const AggregateValue& v : got)
-      EXPECT_EQ(v.count, rows) << "rows " << rows;
-    if (rows == 0) continue;
-    EXPECT_EQ(got[1].bits, sum_a);
-    EXPECT_EQ(got[2].bits, min_b);
-    EXPECT_EQ(got[3].bits, max_b);
-    EXPECT_EQ(got[5].real(), min_c);
-    EXPECT_EQ(got[6].real(), max_c);
-    EXPECT_NEAR(got[7].real(), static_cast<double>(sum_a),
-                1e-6 * std::max(1.0, std::fabs(static_cast<double>(sum_a))));
-    // A WHERE that is always true forces the general kernel: same bits.
-    ExpressionProgram general(relation.columns(), IdentityMapper());
-    const std::size_t keep = general.AddPredicate(Bin(Op::kEqual, Int(1), Int(1)));
-    const std::size_t gc = general.AddValue(RealCol(2));
-    DeviceProgram general_program(e, general);
-    const auto reference =
-        Aggregate(context, relation, general_program, keep, {{VM_AGG_SUM_R, gc}});
-    EXPECT_EQ(got[4].bits, reference[0].bits) << "rows " << rows;
   }
+  SetAggregateTilesPerGroup(std::nullopt);
 }
 
 // Rows the WHERE filter rejects are not evaluated for the aggregate's

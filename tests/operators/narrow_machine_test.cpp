@@ -29,7 +29,10 @@ using namespace clq::testing;  // NOLINT: test helpers
 
 class NarrowMachineTest : public DeviceTest {
  protected:
-  void TearDown() override { DeviceProgram::SetNarrowAllowed(true); }
+  void TearDown() override {
+    DeviceProgram::SetNarrowAllowed(true);
+    SetAggregateTilesPerGroup(std::nullopt);
+  }
 };
 
 // x in [-1000, 1000], y in [-50000, 50000], z in [-3, 3] (0 and -1 often:
@@ -187,6 +190,8 @@ TEST_P(NarrowMachineTest, SelectionsAndAggregatesAgreeOnBothMachines) {
       }
       for (const bool allow : {true, false}) {
         DeviceProgram::SetNarrowAllowed(allow);
+        // Work-groups of one and of three tiles.
+        SetAggregateTilesPerGroup(allow ? 3u : 1u);
         const std::string where = "predicate " + std::to_string(p) + ", rows " +
                                   std::to_string(rows) + ", 32-bit allowed " +
                                   std::to_string(allow);
@@ -248,10 +253,10 @@ TEST_P(NarrowMachineTest, FusedConjunctsOverNullableColumns) {
       ASSERT_TRUE(vectors.column(0).nullable);
       ExpressionProgram program(vectors.columns(), IdentityMapper());
       const sql::Expr v0 = IntCol(0);
-      const std::size_t pred = program.AddPredicate(
-          Bin(Op::kAnd,
-              Bin(Op::kAnd, Bin(Op::kGreater, v0, Int(-20000)), Bin(Op::kLessEqual, v0, Int(16666))),
-              Bin(Op::kNotEqual, v0, Int(7))));
+      const std::size_t pred = program.AddPredicate(Bin(
+          Op::kAnd,
+          Bin(Op::kAnd, Bin(Op::kGreater, v0, Int(-20000)), Bin(Op::kLessEqual, v0, Int(16666))),
+          Bin(Op::kNotEqual, v0, Int(7))));
       const std::string listing = program.Disassemble();
       std::size_t fused = 0;
       for (std::size_t at = listing.find("KEEP_CMP"); at != std::string::npos;
@@ -262,7 +267,8 @@ TEST_P(NarrowMachineTest, FusedConjunctsOverNullableColumns) {
       DeviceProgram device_program(e, program);
       const RowIds ids = Select(context, vectors, device_program, pred);
       EXPECT_EQ(DownloadRowIds(e, ids), want)
-          << "rows " << rows << ", 32-bit allowed " << allow << "\n" << listing;
+          << "rows " << rows << ", 32-bit allowed " << allow << "\n"
+          << listing;
     }
   }
 }
