@@ -32,6 +32,14 @@ inline bool hash_join_is_null(__global const uchar* nulls, uint has_nulls, ulong
 }
 
 // MurmurHash3's 64-bit finaliser: every key bit reaches every bucket bit.
+// The number of matches of this work-group's tile of probe rows into
+// tile_counts[group] (scanned by the host into the tiles' output offsets).
+inline void hash_join_write_tile_count(uint found, __global uint* tile_counts,
+                                       __local ulong* scratch) {
+  const ulong total = work_group_sum_ulong(found, scratch);
+  if (get_local_id(0) == 0) tile_counts[get_group_id(0)] = (uint)total;
+}
+
 inline ulong hash_join_mix64(ulong x) {
   x ^= x >> 33;
   x *= 0xff51afd7ed558ccdUL;
@@ -483,13 +491,16 @@ KERNEL void hash_join_cuckoo_check(__global const uchar* keys, uint wide,
 }
 
 // matches[i] = the build row of probe row i's key or HASH_JOIN_NO_ROW;
-// counts[i] = 1 or 0 (scanned into output offsets by the host).
+// tile_counts[group] = the tile's matches (hash_join_write_tile_count).
 KERNEL void hash_join_cuckoo_probe(__global const uchar* keys, uint wide,
                                    __global const uchar* nulls, uint has_nulls, ulong n,
                                    long key_min, ulong key_span, __global const ulong* table,
                                    uint capacity, uint4 seeds, __global const ulong* stash,
-                                   uint stash_size, __global uint* matches, __global uint* counts) {
+                                   uint stash_size, __global uint* matches,
+                                   __global uint* tile_counts) {
+  __local ulong scratch[WG_SIZE];
   const ulong start = tile_start();
+  uint found = 0;
   for (uint k = 0; k < IPT; ++k) {
     const ulong i = tile_item(start, k);
     if (i >= n) continue;
@@ -501,23 +512,46 @@ KERNEL void hash_join_cuckoo_probe(__global const uchar* keys, uint wide,
         row = hash_join_cuckoo_find((uint)offset, table, capacity, seeds, stash, stash_size);
     }
     matches[i] = row;
-    counts[i] = row != HASH_JOIN_NO_ROW;
+    found += row != HASH_JOIN_NO_ROW;
   }
+  hash_join_write_tile_count(found, tile_counts, scratch);
 }
 
-// Writes each probe row's single match (or nothing) at its scanned offset.
+// Writes the pairs of one tile of probe rows (each with at most one match)
+// from the tile's scanned offset on, in probe-row order: each work-item takes
+// IPT consecutive rows, a work-group scan orders them, and the pairs are
+// compacted in local memory so that consecutive work-items write consecutive
+// positions (a per-row scan of 60M probe rows took 0.56 ms on the H100).
 KERNEL void hash_join_unique_write(__global const uint* matches, ulong n,
-                                   __global const uint* out_offsets, __global uint* out_build,
+                                   __global const uint* tile_offsets, __global uint* out_build,
                                    __global uint* out_probe) {
-  const ulong start = tile_start();
+  __local uint scratch[WG_SIZE + 1];
+  __local uint build_rows[TILE];
+  __local uint probe_rows[TILE];
+  const uint lid = get_local_id(0);
+  const ulong first = tile_start() + (ulong)lid * IPT;
+  uint mine = 0;
   for (uint k = 0; k < IPT; ++k) {
-    const ulong i = tile_item(start, k);
-    if (i >= n) continue;
+    const ulong i = first + k;
+    if (i < n && matches[i] != HASH_JOIN_NO_ROW) ++mine;
+  }
+  uint total;
+  uint position = work_group_scan_exclusive_uint(mine, scratch, &total);
+  for (uint k = 0; k < IPT; ++k) {
+    const ulong i = first + k;
+    if (i >= n) break;
     const uint row = matches[i];
     if (row != HASH_JOIN_NO_ROW) {
-      out_build[out_offsets[i]] = row;
-      out_probe[out_offsets[i]] = (uint)i;
+      build_rows[position] = row;
+      probe_rows[position] = (uint)i;
+      ++position;
     }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const uint base = tile_offsets[get_group_id(0)];
+  for (uint j = lid; j < total; j += WG_SIZE) {
+    out_build[base + j] = build_rows[j];
+    out_probe[base + j] = probe_rows[j];
   }
 }
 
@@ -540,13 +574,15 @@ KERNEL void hash_join_direct_insert(__global const uchar* keys, uint wide,
 }
 
 // matches[i] = the build row of probe row i's key or HASH_JOIN_NO_ROW;
-// counts[i] = 1 or 0. Keys outside [key_min, key_min + key_span] miss
+// tile_counts as the cuckoo probe's. Keys outside [key_min, key_min + key_span] miss
 // without reading the table.
 KERNEL void hash_join_direct_probe(__global const uchar* keys, uint wide,
                                    __global const uchar* nulls, uint has_nulls, ulong n,
                                    long key_min, ulong key_span, __global const uint* slots,
-                                   __global uint* matches, __global uint* counts) {
+                                   __global uint* matches, __global uint* tile_counts) {
+  __local ulong scratch[WG_SIZE];
   const ulong start = tile_start();
+  uint found = 0;
   for (uint k = 0; k < IPT; ++k) {
     const ulong i = tile_item(start, k);
     if (i >= n) continue;
@@ -557,6 +593,7 @@ KERNEL void hash_join_direct_probe(__global const uchar* keys, uint wide,
       if (key >= key_min && offset <= key_span) row = slots[offset];
     }
     matches[i] = row;
-    counts[i] = row != HASH_JOIN_NO_ROW;
+    found += row != HASH_JOIN_NO_ROW;
   }
+  hash_join_write_tile_count(found, tile_counts, scratch);
 }

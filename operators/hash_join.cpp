@@ -63,7 +63,7 @@ JoinResult ProbeUnique(Engine& engine, const VectorView& probe, const KeyRange& 
                        const std::function<cl_uint(cl::Kernel&)>& bind_table) {
   const std::uint64_t tiles = engine.TilesFor(probe.size);
   DeviceBuffer matches = engine.pool().Acquire(probe.size * sizeof(cl_uint), "join probe matches");
-  DeviceBuffer counts = engine.pool().Acquire(probe.size * sizeof(cl_uint), "join probe counts");
+  DeviceBuffer counts = engine.pool().Acquire(tiles * sizeof(cl_uint), "join probe tile counts");
   cl::Kernel& lookup = engine.kernel(kernel);
   BindKeys(lookup, 0, probe);
   lookup.setArg(5, static_cast<cl_long>(range.min));
@@ -75,7 +75,8 @@ JoinResult ProbeUnique(Engine& engine, const VectorView& probe, const KeyRange& 
 
   DeviceBuffer total = engine.pool().Acquire(sizeof(cl_uint), "join output size");
   // At most one match per probe row: the sum fits 32 bits.
-  ExclusiveScan(engine, counts.get(), probe.size, counts.get(), &total.get(), "join probe scan");
+  // One count per tile: the write kernel orders a tile's pairs itself.
+  ExclusiveScan(engine, counts.get(), tiles, counts.get(), &total.get(), "join probe scan");
   cl_uint pairs = 0;
   engine.Download(total.get(), 0, sizeof(pairs), &pairs, "join output size");
   JoinResult result = AllocateJoinOutput(engine, pairs);
