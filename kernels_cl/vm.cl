@@ -323,6 +323,20 @@ inline void vm_agg_group_reduce(uint op, long value, ulong count, __local long* 
 #endif
 }
 
+// Reduces each work-item's value/count of aggregate `a` over the work-group
+// and writes the group's partial (all work-items must call it).
+inline void vm_agg_write_partial(uint op, long value, ulong count, __local long* values,
+                                 __local ulong* counts, __global long* partials, ulong group,
+                                 uint aggregate_count, uint a, uint* status) {
+  vm_agg_group_reduce(op, value, count, values, counts, status);
+  if (get_local_id(0) == 0) {
+    const ulong slot = (group * aggregate_count + a) * 2;
+    partials[slot] = values[0];
+    partials[slot + 1] = (long)counts[0];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+}
+
 #define VM_AGGREGATE_PARAMS                                                                 \
   __constant const uint2 *code, __constant const long *consts, uint pred_begin,               \
       uint pred_end, uint pred_track, __constant const uint4 *aggregates,                     \
@@ -387,13 +401,8 @@ KERNEL void vm_aggregate_columns(VM_AGGREGATE_PARAMS) {
       }
       vm_agg_fold(agg.x, acc, counted, &value, &count, &raised);
     }
-    vm_agg_group_reduce(agg.x, value, count, values, counts, &raised);
-    if (get_local_id(0) == 0) {
-      const ulong slot = ((group_base + get_group_id(0)) * aggregate_count + a) * 2;
-      partials[slot] = values[0];
-      partials[slot + 1] = (long)counts[0];
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    vm_agg_write_partial(agg.x, value, count, values, counts, partials,
+                         group_base + get_group_id(0), aggregate_count, a, &raised);
   }
   vm_raise(status, raised);
 }
@@ -420,13 +429,8 @@ KERNEL void vm_aggregate_merge(__global const long* partials, ulong group_count,
         count += (ulong)partials[slot + 1];
       }
     }
-    vm_agg_group_reduce(op, value, count, values, counts, &raised);
-    if (get_local_id(0) == 0) {
-      const ulong slot = ((ulong)get_group_id(0) * aggregate_count + a) * 2;
-      merged[slot] = values[0];
-      merged[slot + 1] = (long)counts[0];
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    vm_agg_write_partial(op, value, count, values, counts, merged, get_group_id(0),
+                         aggregate_count, a, &raised);
   }
   vm_raise(status, raised);
 }

@@ -633,13 +633,8 @@ inline void VM_NAME(vm_aggregate_body)(VM_AGGREGATE_PARAMS, __local long* values
     }
   }
   for (uint a = 0; a < aggregate_count; ++a) {
-    vm_agg_group_reduce(aggregates[a].x, totals[a], totals_counted[a], values, counts, &raised);
-    if (get_local_id(0) == 0) {
-      const ulong slot = ((group_base + get_group_id(0)) * aggregate_count + a) * 2;
-      partials[slot] = values[0];
-      partials[slot + 1] = (long)counts[0];
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    vm_agg_write_partial(aggregates[a].x, totals[a], totals_counted[a], values, counts, partials,
+                         group_base + get_group_id(0), aggregate_count, a, &raised);
   }
   vm_raise(status, raised);
 }
