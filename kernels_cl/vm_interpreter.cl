@@ -73,6 +73,11 @@ inline void VM_NAME(vm_fetch)(uint kind, uint arg, uint word1, __constant const 
   }
 }
 
+// 32-bit a OP b, wrapping: the range proof covers the values of real rows,
+// but rows past the end of a tablet read 0 and NULL rows hold any value, and
+// their (discarded) results must not be undefined behaviour.
+#define VM_WRAP32(OP, a, b) ((VM_VALUE)as_int(as_uint((int)(a)) OP as_uint((int)(b))))
+
 // The operands of a non-commutative operation: acc OP opd, or opd OP acc
 // when the instruction is reversed.
 #define VM_LEFT (reversed ? opd[k] : acc[k])
@@ -124,7 +129,7 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
       }
       case VM_ADD_I:
         if (VM_NARROW || (kind & VM_OPND_NARROW)) {
-          VM_FOR_ITEMS acc[k] = (long)((int)acc[k] + (int)opd[k]);
+          VM_FOR_ITEMS acc[k] = VM_WRAP32(+, acc[k], opd[k]);
         } else if (kind & VM_OPND_NOCHECK) {
           VM_FOR_ITEMS acc[k] += opd[k];
         } else VM_FOR_ITEMS {
@@ -138,7 +143,7 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
         break;
       case VM_SUB_I:
         if (VM_NARROW || (kind & VM_OPND_NARROW)) {
-          VM_FOR_ITEMS acc[k] = (long)((int)VM_LEFT - (int)VM_RIGHT);
+          VM_FOR_ITEMS acc[k] = VM_WRAP32(-, VM_LEFT, VM_RIGHT);
         } else if (kind & VM_OPND_NOCHECK) {
           VM_FOR_ITEMS acc[k] = VM_LEFT - VM_RIGHT;
         } else VM_FOR_ITEMS {
@@ -152,7 +157,7 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
         break;
       case VM_MUL_I:
         if (VM_NARROW || (kind & VM_OPND_NARROW)) {
-          VM_FOR_ITEMS acc[k] = (long)((int)acc[k] * (int)opd[k]);
+          VM_FOR_ITEMS acc[k] = VM_WRAP32(*, acc[k], opd[k]);
         } else if (kind & VM_OPND_NOCHECK) {
           VM_FOR_ITEMS acc[k] *= opd[k];
         } else VM_FOR_ITEMS {
@@ -174,7 +179,7 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
           const int a = VM_LEFT, b = VM_RIGHT;
           const int safe_b = (b == 0 || b == -1) ? 1 : b;
           int r = op == VM_DIV_I ? a / safe_b : a % safe_b;
-          if (b == -1) r = op == VM_DIV_I ? -a : 0;
+          if (b == -1) r = op == VM_DIV_I ? as_int(0u - as_uint(a)) : 0;
           accn[k] = (track ? (accn[k] | opn[k]) : 0) | (b == 0);
           acc[k] = b == 0 ? 0 : r;
         }
@@ -230,7 +235,8 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
             const uint a = x < 0 ? 0u - (uint)x : (uint)x;
             const uint q = mul_hi(a, (uint)magic) >> shift;
             const int signed_q = ((x < 0) != (mode == 1)) ? -(int)q : (int)q;
-            acc[k] = op == VM_DIV_CONST_I ? signed_q : x - signed_q * divisor;
+            acc[k] = op == VM_DIV_CONST_I ? signed_q
+                                          : as_int(as_uint(x) - as_uint(signed_q) * as_uint(divisor));
           }
         } else if (op == VM_DIV_CONST_I) {
           VM_FOR_ITEMS acc[k] = vm_div_magic(acc[k], magic, shift, mode);
@@ -284,7 +290,7 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
 #endif
       case VM_NEG_I:
 #if VM_NARROW
-        VM_FOR_ITEMS acc[k] = -acc[k];
+        VM_FOR_ITEMS acc[k] = as_int(0u - as_uint(acc[k]));
 #else
         if (kind & VM_OPND_NOCHECK) {
           VM_FOR_ITEMS acc[k] = -acc[k];
@@ -647,6 +653,7 @@ KERNEL void VM_NAME(vm_aggregate_untracked)(VM_AGGREGATE_PARAMS) {
   VM_NAME(vm_aggregate_body)(VM_AGGREGATE_ARGS(0));
 }
 
+#undef VM_WRAP32
 #undef VM_LEFT
 #undef VM_RIGHT
 #undef VM_RUN_ALL
