@@ -236,8 +236,10 @@ inline long vm_agg_combine(uint op, long a, long b, uint* status) {
       return as_long(fmin(as_double(a), as_double(b)));
     case VM_AGG_MAX_R:
       return as_long(fmax(as_double(a), as_double(b)));
+    case VM_AGG_SUM_LO32:
+      return as_long(as_ulong(a) + as_ulong(b));
     default:
-      return a + b;  // COUNT
+      return a + b;  // COUNT, VM_AGG_SUM_HI32
   }
 }
 
@@ -282,6 +284,12 @@ inline void vm_agg_fold(uint op, const long* acc, const uchar* counted, long* va
       break;
     case VM_AGG_MIN_R:
       VM_AGG_FOLD_LOOP(as_long(fmin(as_double(v), as_double(acc[k]))))
+      break;
+    case VM_AGG_SUM_LO32:
+      VM_AGG_FOLD_LOOP(as_long(as_ulong(v) + (as_ulong(acc[k]) & 0xffffffffUL)))
+      break;
+    case VM_AGG_SUM_HI32:
+      VM_AGG_FOLD_LOOP(v + (acc[k] >> 32))
       break;
     default:  // VM_AGG_MAX_R
       VM_AGG_FOLD_LOOP(as_long(fmax(as_double(v), as_double(acc[k]))))

@@ -120,6 +120,14 @@
 #define VM_AGG_MAX_I 4
 #define VM_AGG_MIN_R 5
 #define VM_AGG_MAX_R 6
+/* The halves of an exact integer SUM, for arguments whose total the range
+ * analysis cannot bound: the sum of each value's low 32 bits as unsigned and
+ * of its high 32 bits (x >> 32). Neither overflows for fewer than 2^32 rows,
+ * in any order; the host joins them and decides overflow once, on the total
+ * (operators/aggregation.cpp), so the answer does not depend on the order
+ * in which a device adds. */
+#define VM_AGG_SUM_LO32 7
+#define VM_AGG_SUM_HI32 8
 
 /* Bits of the status word kernels raise. */
 #define VM_STATUS_OVERFLOW 1u

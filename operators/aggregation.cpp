@@ -53,17 +53,19 @@ double AggregateValue::real() const {
   return std::bit_cast<double>(bits);
 }
 
-std::vector<AggregateValue> Aggregate(QueryContext& context, Relation& relation,
-                                      const DeviceProgram& program,
-                                      std::optional<std::size_t> predicate_entry,
-                                      const std::vector<AggregateSpec>& aggregates) {
+namespace {
+
+// One pass of vm_aggregate (+ merges) over at most VM_MAX_AGGREGATES
+// aggregates, as the device computes them.
+std::vector<AggregateValue> AggregateOnDevice(QueryContext& context, Relation& relation,
+                                              const DeviceProgram& program,
+                                              std::optional<std::size_t> predicate_entry,
+                                              const std::vector<AggregateSpec>& aggregates) {
   Engine& engine = context.engine();
   const ExpressionProgram& code = program.program();
   const std::size_t count = aggregates.size();
   if (count == 0) return {};
-  if (count > VM_MAX_AGGREGATES)
-    throw DeviceLimitError("at most " + std::to_string(VM_MAX_AGGREGATES) +
-                           " aggregates per query pass are supported");
+  CLQ_CHECK(count <= VM_MAX_AGGREGATES, "too many aggregates for one device pass");
   std::vector<cl_uint4> descriptors(count);
   for (std::size_t a = 0; a < count; ++a) {
     descriptors[a].s[0] = aggregates[a].operation;
@@ -163,6 +165,74 @@ std::vector<AggregateValue> Aggregate(QueryContext& context, Relation& relation,
   for (std::size_t a = 0; a < count; ++a) {
     results[a].bits = host[a * 2];
     results[a].count = static_cast<std::uint64_t>(host[a * 2 + 1]);
+  }
+  return results;
+}
+
+__extension__ typedef __int128 Wide;
+
+// Whether an integer SUM of `entry` over `rows` rows provably stays inside
+// int64 in any order of addition.
+bool SumCannotOverflow(const ExpressionProgram& code, std::size_t entry, RowCount rows) {
+  const std::optional<IntRange>& range = code.entry(entry).range;
+  if (!range) return false;
+  const Wide magnitude = std::max(Wide{range->max} < 0 ? Wide{0} : Wide{range->max},
+                                  Wide{range->min} < 0 ? -Wide{range->min} : Wide{0});
+  return magnitude * static_cast<Wide>(rows) <= Wide{INT64_MAX};
+}
+
+}  // namespace
+
+std::vector<AggregateValue> Aggregate(QueryContext& context, Relation& relation,
+                                      const DeviceProgram& program,
+                                      std::optional<std::size_t> predicate_entry,
+                                      const std::vector<AggregateSpec>& aggregates) {
+  if (aggregates.size() > VM_MAX_AGGREGATES)
+    throw DeviceLimitError("at most " + std::to_string(VM_MAX_AGGREGATES) +
+                           " aggregates per query pass are supported");
+  // An integer SUM whose total the range analysis cannot bound runs as its
+  // two 32-bit halves, joined here, so that overflow is decided on the exact
+  // total and not on the device's order of additions.
+  const ExpressionProgram& code = program.program();
+  std::vector<AggregateSpec> device_specs;
+  std::vector<std::size_t> first_spec(aggregates.size());
+  std::vector<bool> split(aggregates.size(), false);
+  for (std::size_t a = 0; a < aggregates.size(); ++a) {
+    first_spec[a] = device_specs.size();
+    const AggregateSpec& spec = aggregates[a];
+    split[a] = spec.operation == VM_AGG_SUM_I && spec.entry &&
+               !SumCannotOverflow(code, *spec.entry, relation.rows());
+    if (split[a]) {
+      device_specs.push_back({VM_AGG_SUM_LO32, spec.entry});
+      device_specs.push_back({VM_AGG_SUM_HI32, spec.entry});
+    } else {
+      device_specs.push_back(spec);
+    }
+  }
+  std::vector<AggregateValue> device_values;
+  for (std::size_t begin = 0; begin < device_specs.size(); begin += VM_MAX_AGGREGATES) {
+    const std::size_t end = std::min<std::size_t>(begin + VM_MAX_AGGREGATES, device_specs.size());
+    const std::vector<AggregateSpec> pass(device_specs.begin() + static_cast<std::ptrdiff_t>(begin),
+                                          device_specs.begin() + static_cast<std::ptrdiff_t>(end));
+    for (const AggregateValue& v :
+         AggregateOnDevice(context, relation, program, predicate_entry, pass))
+      device_values.push_back(v);
+  }
+  if (device_values.empty()) return std::vector<AggregateValue>(aggregates.size());
+  std::vector<AggregateValue> results(aggregates.size());
+  for (std::size_t a = 0; a < aggregates.size(); ++a) {
+    const AggregateValue& first = device_values[first_spec[a]];
+    if (!split[a]) {
+      results[a] = first;
+      continue;
+    }
+    const AggregateValue& high = device_values[first_spec[a] + 1];
+    const Wide total =
+        Wide{high.bits} * (Wide{1} << 32) + Wide{static_cast<std::uint64_t>(first.bits)};
+    if (first.count != 0 && (total < INT64_MIN || total > INT64_MAX))
+      throw InvalidInputError("integer overflow");
+    results[a].bits = static_cast<std::int64_t>(total);
+    results[a].count = first.count;
   }
   return results;
 }

@@ -150,6 +150,43 @@ TEST_P(AggregationTest, SumOverflowIsAnError) {
                InvalidInputError);
 }
 
+// Integer SUM decides overflow on the exact total, not on the order the device
+// adds in: rows alternate +M and -M (M = 1.5 * 2^62), so every prefix sum in
+// row order is 0 or M, but two +M rows added together overflow, as a GPU
+// work-item's strided rows or a group's partials would. Same answer on every
+// geometry and tiles-per-group, and the same as the CPU reference.
+TEST_P(AggregationTest, SumOverflowDoesNotDependOnTheOrderOfAdditions) {
+  Engine& e = engine();
+  const RowCount tile = e.tuning().tile_size();
+  constexpr std::int64_t kM = (std::int64_t{1} << 62) + (std::int64_t{1} << 61);
+  for (const std::uint32_t per_group : {1u, 3u}) {
+    SetAggregateTilesPerGroup(per_group);
+    for (const RowCount rows : {RowCount{3}, tile + 1, 5 * tile + 2}) {
+      Schema schema{{"x", ColumnType::Int64()}};
+      TableBuilder builder("alternating", schema, rows);
+      for (RowCount i = 0; i < rows; ++i)
+        builder.column_values<std::int64_t>(0)[i] = i % 2 == 0 ? kM : -kM;
+      TablePtr t = builder.Finish();
+      TableRelation relation(e, t);
+      ExpressionProgram program(relation.columns(), IdentityMapper());
+      const std::size_t x = program.AddValue(IntCol(0));
+      const std::size_t keep = program.AddPredicate(Bin(Op::kGreater, IntCol(0), Int(-kM - 1)));
+      QueryContext context(e);
+      DeviceProgram device_program(e, program);
+      for (const std::optional<std::size_t> where :
+           {std::optional<std::size_t>{}, std::optional<std::size_t>{keep}}) {
+        const auto got = Aggregate(context, relation, device_program, where,
+                                   {{VM_AGG_SUM_I, x}, {VM_AGG_COUNT, x}});
+        EXPECT_EQ(got[0].bits, rows % 2 == 1 ? kM : 0)
+            << "rows " << rows << " per group " << per_group;
+        EXPECT_EQ(got[0].count, rows);
+        EXPECT_EQ(got[1].count, rows);
+      }
+    }
+  }
+  SetAggregateTilesPerGroup(std::nullopt);
+}
+
 // Aggregates of bare columns without WHERE run on vm_aggregate_columns (no
 // interpreter); the answers must equal the host's and the general kernel's
 // bit for bit (REAL sums included: same summation order).
