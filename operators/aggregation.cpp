@@ -104,11 +104,12 @@ std::vector<AggregateValue> AggregateOnDevice(QueryContext& context, Relation& r
     track |= d.s[3] != 0;
   // The 32-bit machine when the predicate and every argument allow it.
   const bool narrow =
-      DeviceProgram::NarrowAllowed() && (!predicate_entry || code.IsNarrow(*predicate_entry)) &&
+      DeviceProgram::NarrowAllowed() &&
+      (!predicate_entry || program.RunsNarrow(*predicate_entry)) &&
       std::all_of(aggregates.begin(), aggregates.end(), [&](const AggregateSpec& a) {
         const bool integer_operation = a.operation == VM_AGG_COUNT || a.operation == VM_AGG_SUM_I ||
                                        a.operation == VM_AGG_MIN_I || a.operation == VM_AGG_MAX_I;
-        return integer_operation && (!a.entry || code.IsNarrow(*a.entry));
+        return integer_operation && (!a.entry || program.RunsNarrow(*a.entry));
       });
   // No WHERE, and every argument COUNT(*) or a bare column: no interpreter.
   const bool columns_only =
@@ -176,8 +177,8 @@ __extension__ typedef __int128 Wide;
 bool SumCannotOverflow(const ExpressionProgram& code, std::size_t entry, RowCount rows) {
   const std::optional<IntRange>& range = code.entry(entry).range;
   if (!range) return false;
-  const Wide magnitude = std::max(Wide{range->max} < 0 ? Wide{0} : Wide{range->max},
-                                  Wide{range->min} < 0 ? -Wide{range->min} : Wide{0});
+  // max(max, -min) >= |v| for every v in [min, max], and is never negative.
+  const Wide magnitude = std::max(Wide{range->max}, -Wide{range->min});
   return magnitude * static_cast<Wide>(rows) <= Wide{INT64_MAX};
 }
 
@@ -218,7 +219,6 @@ std::vector<AggregateValue> Aggregate(QueryContext& context, Relation& relation,
          AggregateOnDevice(context, relation, program, predicate_entry, pass))
       device_values.push_back(v);
   }
-  if (device_values.empty()) return std::vector<AggregateValue>(aggregates.size());
   std::vector<AggregateValue> results(aggregates.size());
   for (std::size_t a = 0; a < aggregates.size(); ++a) {
     const AggregateValue& first = device_values[first_spec[a]];

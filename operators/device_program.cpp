@@ -65,7 +65,7 @@ cl::Kernel& DeviceProgram::VmKernel(Engine& engine, const std::string& base, boo
                                     bool narrow) {
   std::string name = base;
   if (!track && SpecialisedAllowed()) name += "_untracked";
-  if (narrow && NarrowAllowed()) name += "_narrow";
+  if (narrow) name += "_narrow";
   return engine.kernel(name);
 }
 

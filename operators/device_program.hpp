@@ -23,9 +23,12 @@ class DeviceProgram {
                  std::size_t tablet) const;
   // The vm_* kernel `base` ("vm_filter", ...), or its variant with NULL
   // tracking compiled out when no entry of the launch can see a NULL (fewer
-  // registers), on the 32-bit machine when every entry of the launch
-  // IsNarrow (and NarrowAllowed()).
+  // registers), on the 32-bit machine when `narrow` (every entry of the
+  // launch RunsNarrow).
   static cl::Kernel& VmKernel(Engine& engine, const std::string& base, bool track, bool narrow);
+  // Whether entry `entry` runs on the 32-bit machine: it IsNarrow and
+  // NarrowAllowed().
+  bool RunsNarrow(std::size_t entry) const { return program_.IsNarrow(entry) && NarrowAllowed(); }
   // False when CLQ_VM_UNTRACKED=0: then only the general, NULL-tracking
   // kernels run (untracked variants and vm_aggregate_columns are off), to
   // measure what the specialisations gain.

@@ -17,8 +17,7 @@ DeviceVector Project(QueryContext& context, Relation& relation, const DeviceProg
   if (entry.range) result.range = [range = entry.range] { return range; };
   if (entry.may_be_null)
     result.nulls = engine.pool().Acquire(relation.rows(), "projection NULL map");
-  const bool narrow_machine =
-      program.program().IsNarrow(entry_index) && DeviceProgram::NarrowAllowed();
+  const bool narrow_machine = program.RunsNarrow(entry_index);
   cl::Kernel& kernel =
       DeviceProgram::VmKernel(engine, "vm_project", entry.track_nulls, narrow_machine);
   const char* stage = narrow_machine ? "project (32-bit)" : "project";

@@ -24,8 +24,7 @@ std::vector<TabletSelection> FilterTablets(QueryContext& context, Relation& rela
   const std::vector<Tablet> tablets = relation.tablets();
   std::vector<TabletSelection> state(tablets.size());
   DeviceBuffer totals = engine.pool().Acquire(tablets.size() * sizeof(cl_uint), "selection totals");
-  const bool narrow_machine =
-      program.program().IsNarrow(entry_index) && DeviceProgram::NarrowAllowed();
+  const bool narrow_machine = program.RunsNarrow(entry_index);
   cl::Kernel& filter =
       DeviceProgram::VmKernel(engine, "vm_filter", entry.track_nulls, narrow_machine);
   const char* stage = narrow_machine ? "filter (32-bit)" : "filter";
