@@ -31,10 +31,19 @@ inline ulong tile_start(void) { return (ulong)get_group_id(0) * TILE; }
 // each of the IPT steps is one coalesced access; CPUs give each work-item a
 // contiguous block so its inner loops over k vectorise.
 #if DEVICE_IS_CPU
-inline ulong tile_item(ulong start, uint k) { return start + (ulong)get_local_id(0) * IPT + k; }
+inline uint tile_offset(uint k) { return (uint)get_local_id(0) * IPT + k; }
 #else
-inline ulong tile_item(ulong start, uint k) { return start + (ulong)k * WG_SIZE + get_local_id(0); }
+inline uint tile_offset(uint k) { return k * WG_SIZE + (uint)get_local_id(0); }
 #endif
+inline ulong tile_item(ulong start, uint k) { return start + tile_offset(k); }
+
+// Rows of the tile starting at `start` that lie below n: TILE for every tile
+// but the last. Item k is a row when tile_offset(k) < tile_rows(start, n), a
+// 32-bit comparison (64-bit ones cost several instructions per item in
+// vector code on CPUs).
+inline uint tile_rows(ulong start, ulong n) {
+  return n <= start ? 0u : n - start >= TILE ? (uint)TILE : (uint)(n - start);
+}
 
 // Sum of `value` over the work-group, returned to every work-item. `scratch`
 // holds WG_SIZE elements. Every work-item must call it (it has barriers).

@@ -99,19 +99,37 @@ VM_SLOT_ACCESSOR(vm_slot_nulls, nulls)
 #define VM_FOR_TILE_ITEMS for (uint k = 0; k < IPT; ++k)
 // Row of lane k: item item0 + k of this work-item's tile.
 #define VM_ROW(k) tile_item(start, item0 + (k))
+// Whether lane k is a row of the tablet, `rows` being tile_rows(start, n).
+#define VM_IN_TILE(k) (tile_offset(item0 + (k)) < rows)
+
+// STATEMENT for every item k of this work-item that is a row of the tablet
+// (`rows` = tile_rows(start, n)). Full tiles run without a test per item, so
+// that CPUs vectorise the loop without masks.
+#define VM_FOR_ROWS(rows, STATEMENT)                  \
+  if ((rows) == TILE) {                               \
+    VM_FOR_TILE_ITEMS { STATEMENT; }                  \
+  } else {                                            \
+    VM_FOR_TILE_ITEMS {                               \
+      if (tile_offset(k) < (rows)) { STATEMENT; }     \
+    }                                                 \
+  }
+// flags[k] = whether item k is a row of the tablet.
+#define VM_SET_LIVE(flags, rows)                                  \
+  if ((rows) == TILE) {                                           \
+    VM_FOR_TILE_ITEMS(flags)[k] = 1;                              \
+  } else {                                                        \
+    VM_FOR_TILE_ITEMS(flags)[k] = tile_offset(k) < (rows);        \
+  }
 
 // Loads a column operand. Full tiles skip the bounds test so that the loads
 // vectorise; rows past n read as 0.
 #define VM_LOAD_COLUMN(TYPE, CONVERT)                                  \
   {                                                                    \
     __global const TYPE* v = (__global const TYPE*)p;                  \
-    if (full) {                                                        \
+    if (rows == TILE) {                                                \
       VM_FOR_ITEMS opd[k] = CONVERT(v[VM_ROW(k)]);                     \
     } else {                                                           \
-      VM_FOR_ITEMS {                                                   \
-        const ulong i = VM_ROW(k);                                     \
-        opd[k] = i < n ? CONVERT(v[i]) : CONVERT((TYPE)0);             \
-      }                                                                \
+      VM_FOR_ITEMS opd[k] = VM_IN_TILE(k) ? CONVERT(v[VM_ROW(k)]) : CONVERT((TYPE)0); \
     }                                                                  \
   }
 #define VM_AS_LONG(x) ((long)(x))
@@ -155,6 +173,20 @@ inline long vm_div_magic(long n, long magic, uint shift, uint mode) {
   if (mode == 2) q -= n;
   q >>= shift;
   return q + (long)(as_ulong(q) >> 63);
+}
+
+// The same in 32 bits, for |n| < 2^31 (the narrow machine; the host's magic
+// for 32 bits). CPUs: mul_hi(uint, uint) is lowered to four 32-bit
+// multiplies per vector on PoCL, a widening multiply to one.
+#if DEVICE_IS_CPU
+#define VM_MUL_HI_U32(a, b) ((uint)(((ulong)(a) * (ulong)(b)) >> 32))
+#else
+#define VM_MUL_HI_U32(a, b) mul_hi((uint)(a), (uint)(b))
+#endif
+inline int vm_div_magic32(int x, uint magic, uint shift, uint mode) {
+  const uint a = x < 0 ? 0u - (uint)x : (uint)x;
+  const uint q = VM_MUL_HI_U32(a, magic) >> shift;
+  return ((x < 0) != (mode == 1)) ? -(int)q : (int)q;
 }
 
 inline void vm_raise(__global uint* status, uint bits) {
@@ -219,13 +251,12 @@ inline long vm_agg_identity(uint op) {
   }
 }
 
-inline long vm_agg_combine(uint op, long a, long b, uint* status) {
+// VM_AGG_SUM_I reaches the device only when the range analysis proved that
+// its total fits int64 in any order of addition (operators/aggregation.cpp
+// splits the others into VM_AGG_SUM_LO32 / HI32), so it adds unchecked, and
+// its folds stay plain reductions that CPUs vectorise.
+inline long vm_agg_combine(uint op, long a, long b) {
   switch (op) {
-    case VM_AGG_SUM_I: {
-      const long r = as_long(as_ulong(a) + as_ulong(b));
-      if (((a ^ r) & (b ^ r)) < 0) *status |= VM_STATUS_OVERFLOW;
-      return r;
-    }
     case VM_AGG_SUM_R:
       return as_long(as_double(a) + as_double(b));
     case VM_AGG_MIN_I:
@@ -239,7 +270,7 @@ inline long vm_agg_combine(uint op, long a, long b, uint* status) {
     case VM_AGG_SUM_LO32:
       return as_long(as_ulong(a) + as_ulong(b));
     default:
-      return a + b;  // COUNT, VM_AGG_SUM_HI32
+      return a + b;  // COUNT, VM_AGG_SUM_I, VM_AGG_SUM_HI32
   }
 }
 
@@ -252,27 +283,17 @@ inline long vm_agg_combine(uint op, long a, long b, uint* status) {
       c += 1;                                     \
     }                                             \
   }
-inline void vm_agg_fold(uint op, const long* acc, const uchar* counted, long* value, ulong* count,
-                        uint* status) {
+inline void vm_agg_fold(uint op, const long* acc, const uchar* counted, long* value,
+                        ulong* count) {
   long v = *value;
   ulong c = *count;
   switch (op) {
     case VM_AGG_COUNT:
       VM_AGG_FOLD_LOOP(v)
       break;
-    case VM_AGG_SUM_I: {
-      uint overflow = 0;
-      VM_FOR_TILE_ITEMS {
-        if (counted[k]) {
-          const long r = as_long(as_ulong(v) + as_ulong(acc[k]));
-          overflow |= (uint)(((v ^ r) & (acc[k] ^ r)) < 0);
-          v = r;
-          c += 1;
-        }
-      }
-      if (overflow) *status |= VM_STATUS_OVERFLOW;
+    case VM_AGG_SUM_I:
+      VM_AGG_FOLD_LOOP(v + acc[k])
       break;
-    }
     case VM_AGG_SUM_R:
       VM_AGG_FOLD_LOOP(as_long(as_double(v) + as_double(acc[k])))
       break;
@@ -303,7 +324,7 @@ inline void vm_agg_fold(uint op, const long* acc, const uchar* counted, long* va
 // Combines value/count pairs over the work-group; the result is in
 // values[0] / counts[0] after the call (all work-items must call it).
 inline void vm_agg_group_reduce(uint op, long value, ulong count, __local long* values,
-                                __local ulong* counts, uint* status) {
+                                __local ulong* counts) {
   const uint lid = get_local_id(0);
   values[lid] = value;
   counts[lid] = count;
@@ -313,7 +334,7 @@ inline void vm_agg_group_reduce(uint op, long value, ulong count, __local long* 
     long v = values[0];
     ulong c = counts[0];
     for (uint i = 1; i < WG_SIZE; ++i) {
-      v = vm_agg_combine(op, v, values[i], status);
+      v = vm_agg_combine(op, v, values[i]);
       c += counts[i];
     }
     values[0] = v;
@@ -323,7 +344,7 @@ inline void vm_agg_group_reduce(uint op, long value, ulong count, __local long* 
 #else
   for (uint offset = WG_SIZE / 2; offset > 0; offset >>= 1) {
     if (lid < offset) {
-      values[lid] = vm_agg_combine(op, values[lid], values[lid + offset], status);
+      values[lid] = vm_agg_combine(op, values[lid], values[lid + offset]);
       counts[lid] += counts[lid + offset];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -335,8 +356,8 @@ inline void vm_agg_group_reduce(uint op, long value, ulong count, __local long* 
 // and writes the group's partial (all work-items must call it).
 inline void vm_agg_write_partial(uint op, long value, ulong count, __local long* values,
                                  __local ulong* counts, __global long* partials, ulong group,
-                                 uint aggregate_count, uint a, uint* status) {
-  vm_agg_group_reduce(op, value, count, values, counts, status);
+                                 uint aggregate_count, uint a) {
+  vm_agg_group_reduce(op, value, count, values, counts);
   if (get_local_id(0) == 0) {
     const ulong slot = (group * aggregate_count + a) * 2;
     partials[slot] = values[0];
@@ -364,22 +385,19 @@ inline void vm_agg_write_partial(uint op, long value, ulong count, __local long*
 // AVG, MIN, MAX of columns): the same partials, with typed loads in place of
 // the interpreter (its register use is not yet measured with ptxas). Each
 // argument program is one LOAD of a column slot.
-#define VM_DIRECT_LOAD(TYPE, CONVERT)                                   \
-  {                                                                     \
-    __global const TYPE* v = (__global const TYPE*)p;                   \
-    if (full) {                                                         \
-      VM_FOR_TILE_ITEMS acc[k] = CONVERT(v[tile_item(start, k)]);       \
-    } else {                                                            \
-      VM_FOR_TILE_ITEMS {                                               \
-        const ulong i = tile_item(start, k);                            \
-        acc[k] = i < n ? CONVERT(v[i]) : 0;                             \
-      }                                                                 \
-    }                                                                   \
+#define VM_DIRECT_LOAD(TYPE, CONVERT)                                               \
+  {                                                                                 \
+    __global const TYPE* v = (__global const TYPE*)p;                               \
+    if (rows == TILE) {                                                             \
+      VM_FOR_TILE_ITEMS acc[k] = CONVERT(v[tile_item(start, k)]);                   \
+    } else {                                                                        \
+      VM_FOR_TILE_ITEMS acc[k] = counted[k] ? CONVERT(v[tile_item(start, k)]) : 0;  \
+    }                                                                               \
   }
+// The status argument is unused: nothing here can overflow.
 KERNEL void vm_aggregate_columns(VM_AGGREGATE_PARAMS) {
   VM_AGGREGATE_LOCALS;
   VM_SLOTS_INIT(slots);
-  uint raised = 0;
   for (uint a = 0; a < aggregate_count; ++a) {
     const uint4 agg = aggregates[a];
     long value = vm_agg_identity(agg.x);
@@ -387,9 +405,9 @@ KERNEL void vm_aggregate_columns(VM_AGGREGATE_PARAMS) {
     for (uint t = 0; t < tiles_per_group; ++t) {
       const ulong start = ((ulong)get_group_id(0) * tiles_per_group + t) * TILE;
       if (start >= n) break;
-      const bool full = start + TILE <= n;
+      const uint rows = tile_rows(start, n);
       uchar counted[IPT];
-      VM_FOR_TILE_ITEMS counted[k] = tile_item(start, k) < n;
+      VM_SET_LIVE(counted, rows)
       long acc[IPT];
       if (agg.y < agg.z) {
         const uint ins = code[agg.y].x;
@@ -407,12 +425,11 @@ KERNEL void vm_aggregate_columns(VM_AGGREGATE_PARAMS) {
       } else {
         VM_FOR_TILE_ITEMS acc[k] = 0;  // COUNT(*): values unused
       }
-      vm_agg_fold(agg.x, acc, counted, &value, &count, &raised);
+      vm_agg_fold(agg.x, acc, counted, &value, &count);
     }
     vm_agg_write_partial(agg.x, value, count, values, counts, partials,
-                         group_base + get_group_id(0), aggregate_count, a, &raised);
+                         group_base + get_group_id(0), aggregate_count, a);
   }
-  vm_raise(status, raised);
 }
 #undef VM_DIRECT_LOAD
 
@@ -420,11 +437,10 @@ KERNEL void vm_aggregate_columns(VM_AGGREGATE_PARAMS) {
 // ceil(group_count / TILE) partial results.
 KERNEL void vm_aggregate_merge(__global const long* partials, ulong group_count,
                                __constant const uint4* aggregates, uint aggregate_count,
-                               __global long* merged, __global uint* status) {
+                               __global long* merged) {
   __local long values[WG_SIZE];
   __local ulong counts[WG_SIZE];
   const ulong start = tile_start();
-  uint raised = 0;
   for (uint a = 0; a < aggregate_count; ++a) {
     const uint op = aggregates[a].x;
     long value = vm_agg_identity(op);
@@ -433,12 +449,11 @@ KERNEL void vm_aggregate_merge(__global const long* partials, ulong group_count,
       const ulong g = tile_item(start, k);
       if (g < group_count) {
         const ulong slot = (g * aggregate_count + a) * 2;
-        if (partials[slot + 1] != 0) value = vm_agg_combine(op, value, partials[slot], &raised);
+        if (partials[slot + 1] != 0) value = vm_agg_combine(op, value, partials[slot]);
         count += (ulong)partials[slot + 1];
       }
     }
     vm_agg_write_partial(op, value, count, values, counts, merged, get_group_id(0),
-                         aggregate_count, a, &raised);
+                         aggregate_count, a);
   }
-  vm_raise(status, raised);
 }

@@ -23,7 +23,7 @@
 
 // Loads the operand of one instruction into opd (and opn when tracking NULLs).
 inline void VM_NAME(vm_fetch)(uint kind, uint arg, uint word1, __constant const long* consts,
-                              const vm_slots* slots, ulong start, uint item0, ulong n, uint track,
+                              const vm_slots* slots, ulong start, uint item0, uint rows, uint track,
                               VM_VALUE* opd, uchar* opn, const VM_VALUE* stack,
                               const uchar* stackn, uint* sp) {
   const uint base = kind & VM_OPND_BASE_MASK;
@@ -46,7 +46,6 @@ inline void VM_NAME(vm_fetch)(uint kind, uint arg, uint word1, __constant const 
     if (track) VM_FOR_ITEMS opn[k] = stackn[b + k];
     return;
   }
-  const bool full = start + TILE <= n;
   __global const uchar* p = vm_slot_values(slots, arg);
 #if VM_NARROW
   VM_LOAD_COLUMN(int, )  // VM_OPND_COL_I32: the only column kind of a narrow program
@@ -64,10 +63,7 @@ inline void VM_NAME(vm_fetch)(uint kind, uint arg, uint word1, __constant const 
   if (!track) return;
   if (kind & VM_OPND_NULLABLE) {
     __global const uchar* z = vm_slot_nulls(slots, arg);
-    VM_FOR_ITEMS {
-      const ulong i = VM_ROW(k);
-      opn[k] = i < n ? z[i] : 0;
-    }
+    VM_FOR_ITEMS opn[k] = VM_IN_TILE(k) ? z[VM_ROW(k)] : 0;
   } else {
     VM_FOR_ITEMS opn[k] = 0;
   }
@@ -100,11 +96,12 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
   uchar pass[VM_LANES];
   uint sp = 0;
   uint overflow = 0;
+  const uint rows = tile_rows(start, n);
   VM_FOR_ITEMS {
     acc[k] = 0;
-    accn[k] = 0;
     pass[k] = live[k];
   }
+  if (track) VM_FOR_ITEMS accn[k] = 0;  // untracked, no one reads accn
   for (; pc < end; ++pc) {
     const uint2 ins = code[pc];
     const uint op = ins.x & 0xffu;
@@ -113,12 +110,16 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
     const bool reversed = (kind & VM_OPND_REVERSED) != 0;
     VM_VALUE opd[VM_LANES];
     uchar opn[VM_LANES];
-    if (op != VM_STR_CMP && op != VM_KEEP_CMP)
-      VM_NAME(vm_fetch)(kind, arg, ins.y, consts, slots, start, item0, n, track, opd, opn, stack, stackn, &sp);
+    // LOAD fetches straight into the accumulator (a copy is a pass over
+    // every item on CPUs).
+    if (op == VM_LOAD)
+      VM_NAME(vm_fetch)(kind, arg, ins.y, consts, slots, start, item0, rows, track, acc, accn, stack,
+                        stackn, &sp);
+    else if (op != VM_STR_CMP && op != VM_KEEP_CMP)
+      VM_NAME(vm_fetch)(kind, arg, ins.y, consts, slots, start, item0, rows, track, opd, opn, stack,
+                        stackn, &sp);
     switch (op) {
       case VM_LOAD:
-        VM_FOR_ITEMS acc[k] = opd[k];
-        if (track) VM_FOR_ITEMS accn[k] = opn[k];
         break;
       case VM_PUSH: {
         const uint b = sp * VM_LANES;
@@ -230,13 +231,15 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
         const uint mode = (uint)(shift_mode >> 8);
         if (VM_NARROW || (kind & VM_OPND_NARROW)) {
           const int divisor = (int)d;
-          VM_FOR_ITEMS {
-            const int x = (int)acc[k];
-            const uint a = x < 0 ? 0u - (uint)x : (uint)x;
-            const uint q = mul_hi(a, (uint)magic) >> shift;
-            const int signed_q = ((x < 0) != (mode == 1)) ? -(int)q : (int)q;
-            acc[k] = op == VM_DIV_CONST_I ? signed_q
-                                          : as_int(as_uint(x) - as_uint(signed_q) * as_uint(divisor));
+          // Unswitched on the operation, so that each loop vectorises plainly.
+          if (op == VM_DIV_CONST_I) {
+            VM_FOR_ITEMS acc[k] = vm_div_magic32((int)acc[k], (uint)magic, shift, mode);
+          } else {
+            VM_FOR_ITEMS {
+              const int x = (int)acc[k];
+              const int q = vm_div_magic32(x, (uint)magic, shift, mode);
+              acc[k] = as_int(as_uint(x) - as_uint(q) * as_uint(divisor));
+            }
           }
         } else if (op == VM_DIV_CONST_I) {
           VM_FOR_ITEMS acc[k] = vm_div_magic(acc[k], magic, shift, mode);
@@ -399,9 +402,8 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
         __constant const uchar* literal = (__constant const uchar*)(consts + ins.y + 1);
         __global const uchar* column = vm_slot_values(slots, kind);
         VM_FOR_ITEMS {
-          const ulong i = VM_ROW(k);
           int c = 0;
-          if (i < n) c = vm_compare_text(column + i * (ulong)arg, arg, literal, length);
+          if (VM_IN_TILE(k)) c = vm_compare_text(column + VM_ROW(k) * (ulong)arg, arg, literal, length);
           acc[k] = vm_compare_result(c, cmp);
         }
         if (track) VM_FOR_ITEMS accn[k] = 0;
@@ -420,7 +422,7 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
       }
       case VM_KEEP_CMP: {
         const VM_VALUE c = (VM_VALUE)consts[arg >> 6];
-        VM_NAME(vm_fetch)(kind, arg & 7u, 0, consts, slots, start, item0, n, track, opd, opn,
+        VM_NAME(vm_fetch)(kind, arg & 7u, 0, consts, slots, start, item0, rows, track, opd, opn,
                           stack, stackn, &sp);
         switch ((arg >> 3) & 7u) {
           case 0:
@@ -470,7 +472,13 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
 
 // Runs program [pc, end) over all IPT items of this work-item, VM_LANES at a
 // time, into acc[IPT] / accn[IPT], with live[IPT] as vm_run's live items;
-// ORs the status bits into `raised`.
+// ORs the status bits into `raised`. With one run (VM_LANES = IPT, the
+// default) the interpreter works in acc / accn directly: copying lane arrays
+// cost CPUs a pass over every item.
+#if VM_LANES == IPT
+#define VM_RUN_ALL(pc, end, track, live, raised) \
+  raised |= VM_NAME(vm_run)(code, pc, end, consts, &slots, start, 0, n, track, acc, accn, (live));
+#else
 #define VM_RUN_ALL(pc, end, track, live, raised)                                        \
   for (uint j = 0; j < IPT; j += VM_LANES) {                                            \
     VM_VALUE lane_acc[VM_LANES];                                                        \
@@ -482,37 +490,28 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
       accn[j + k] = lane_null[k];                                                       \
     }                                                                                   \
   }
+#endif
 
 inline void VM_NAME(vm_project_body)(VM_PROJECT_PARAMS) {
   VM_SLOTS_INIT(slots);
   __global uchar* out = out_values + out_base * (out_kind == 0 ? 8 : 4);
   __global uchar* out_nulls = out_null_map + (write_nulls ? out_base : 0);
   const ulong start = tile_start();
+  const uint rows = tile_rows(start, n);
   VM_VALUE acc[IPT];
   uchar accn[IPT];
   uchar live[IPT];
-  VM_FOR_TILE_ITEMS live[k] = tile_item(start, k) < n;
+  VM_SET_LIVE(live, rows)
   uint raised = 0;
   VM_RUN_ALL(begin, end, track, live, raised);
   if (out_kind == 0) {
     __global long* o = (__global long*)out;
-    VM_FOR_TILE_ITEMS {
-      const ulong i = tile_item(start, k);
-      if (i < n) o[i] = acc[k];
-    }
+    VM_FOR_ROWS(rows, o[tile_item(start, k)] = acc[k])
   } else {
     __global int* o = (__global int*)out;
-    VM_FOR_TILE_ITEMS {
-      const ulong i = tile_item(start, k);
-      if (i < n) o[i] = (int)acc[k];
-    }
+    VM_FOR_ROWS(rows, o[tile_item(start, k)] = (int)acc[k])
   }
-  if (write_nulls) {
-    VM_FOR_TILE_ITEMS {
-      const ulong i = tile_item(start, k);
-      if (i < n) out_nulls[i] = track ? accn[k] : 0;
-    }
-  }
+  if (write_nulls) VM_FOR_ROWS(rows, out_nulls[tile_item(start, k)] = track ? accn[k] : 0)
   vm_raise(status, raised);
 }
 KERNEL void VM_NAME(vm_project)(VM_PROJECT_PARAMS) {
@@ -524,19 +523,43 @@ KERNEL void VM_NAME(vm_project_untracked)(VM_PROJECT_PARAMS) {
 inline void VM_NAME(vm_filter_body)(VM_FILTER_PARAMS, __local uchar* flags, __local uint* word_counts) {
   VM_SLOTS_INIT(slots);
   const ulong start = tile_start();
+  const uint rows = tile_rows(start, n);
   VM_VALUE acc[IPT];
   uchar accn[IPT];
   uchar live[IPT];
-  VM_FOR_TILE_ITEMS live[k] = tile_item(start, k) < n;
+  VM_SET_LIVE(live, rows)
   uint raised = 0;
   VM_RUN_ALL(begin, end, track, live, raised);
+  const uint lid = get_local_id(0);
+#if DEVICE_IS_CPU && IPT % 32 == 0
+  // A work-item's items are IPT consecutive rows, whole words of the bitmap:
+  // each packs its own words in registers (a byte per item in local memory
+  // and a 32-step loop per word cost CPUs several instructions per row).
+  uint count = 0;
+  for (uint w = 0; w < IPT / 32; ++w) {
+    uint word = 0;
+    for (uint b = 0; b < 32; ++b) {
+      const uint k = w * 32 + b;
+      // Bitwise, not &&: a short-circuit makes CPUs mask the loads.
+      word |= (uint)(live[k] & (uchar)!(track && accn[k]) & (uchar)(acc[k] != 0)) << b;
+    }
+    const ulong word_index = (start + tile_offset(w * 32)) / 32;
+    if (tile_offset(w * 32) < rows) bits[word_index] = word;
+    count += popcount(word);
+  }
+  word_counts[lid] = count;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid == 0) {
+    uint total = 0;
+    for (uint i = 0; i < WG_SIZE; ++i) total += word_counts[i];
+    tile_counts[get_group_id(0)] = total;
+  }
+#else
   VM_FOR_TILE_ITEMS {
-    const ulong i = tile_item(start, k);
-    const uint p = (uint)(i - start);
-    flags[p + (p / 32) * 4] = (i < n) && !(track && accn[k]) && acc[k] != 0;
+    const uint p = tile_offset(k);
+    flags[p + (p / 32) * 4] = live[k] && !(track && accn[k]) && acc[k] != 0;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  const uint lid = get_local_id(0);
   for (uint w = lid; w < TILE / 32; w += WG_SIZE) {
     __local const uchar* f = flags + w * 36;
     uint word = 0;
@@ -551,6 +574,7 @@ inline void VM_NAME(vm_filter_body)(VM_FILTER_PARAMS, __local uchar* flags, __lo
     for (uint w = 0; w < TILE / 32; ++w) count += word_counts[w];
     tile_counts[get_group_id(0)] = count;
   }
+#endif
   vm_raise(status, raised);
 }
 KERNEL void VM_NAME(vm_filter)(VM_FILTER_PARAMS) {
@@ -603,10 +627,11 @@ inline void VM_NAME(vm_aggregate_body)(VM_AGGREGATE_PARAMS, __local long* values
   for (uint t = 0; t < tiles_per_group; ++t) {
     const ulong start = ((ulong)get_group_id(0) * tiles_per_group + t) * TILE;
     if (start >= n) break;  // the same for every work-item of the group
+    const uint rows = tile_rows(start, n);
     VM_VALUE acc[IPT];
     uchar accn[IPT];
     uchar pass[IPT];
-    VM_FOR_TILE_ITEMS pass[k] = tile_item(start, k) < n;
+    VM_SET_LIVE(pass, rows)
     if (pred_begin < pred_end) {
       VM_RUN_ALL(pred_begin, pred_end, pred_track, pass, raised);
       VM_FOR_TILE_ITEMS pass[k] = pass[k] && !(pred_track && accn[k]) && acc[k] != 0;
@@ -618,21 +643,17 @@ inline void VM_NAME(vm_aggregate_body)(VM_AGGREGATE_PARAMS, __local long* values
     if (!any_pass) continue;
     for (uint a = 0; a < aggregate_count; ++a) {
       const uint4 agg = aggregates[a];
-      const uint track = allow_track ? agg.w : 0;
-      if (agg.y < agg.z) {
-        VM_RUN_ALL(agg.y, agg.z, track, pass, raised);
-        if (!track) VM_FOR_TILE_ITEMS accn[k] = 0;
-      } else {
-        VM_FOR_TILE_ITEMS accn[k] = 0;
-      }
-      uchar counted[IPT];  // NULL arguments do not count
-      VM_FOR_TILE_ITEMS counted[k] = pass[k] && !accn[k];
+      const uint track = allow_track && agg.y < agg.z ? agg.w : 0;
+      if (agg.y < agg.z) VM_RUN_ALL(agg.y, agg.z, track, pass, raised);
+      uchar null_free[IPT];  // NULL arguments do not count
+      if (track) VM_FOR_TILE_ITEMS null_free[k] = pass[k] & (uchar)(accn[k] == 0);
+      const uchar* counted = track ? null_free : pass;
       long value = totals[a];
       ulong count = totals_counted[a];
 #if VM_NARROW
       vm_agg_fold_narrow(agg.x, acc, counted, &value, &count);
 #else
-      vm_agg_fold(agg.x, acc, counted, &value, &count, &raised);
+      vm_agg_fold(agg.x, acc, counted, &value, &count);
 #endif
       totals[a] = value;
       totals_counted[a] = count;
@@ -640,7 +661,7 @@ inline void VM_NAME(vm_aggregate_body)(VM_AGGREGATE_PARAMS, __local long* values
   }
   for (uint a = 0; a < aggregate_count; ++a) {
     vm_agg_write_partial(aggregates[a].x, totals[a], totals_counted[a], values, counts, partials,
-                         group_base + get_group_id(0), aggregate_count, a, &raised);
+                         group_base + get_group_id(0), aggregate_count, a);
   }
   vm_raise(status, raised);
 }

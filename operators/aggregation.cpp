@@ -154,7 +154,6 @@ std::vector<AggregateValue> AggregateOnDevice(QueryContext& context, Relation& r
     merge.setArg(2, descriptor_buffer.get());
     merge.setArg(3, static_cast<cl_uint>(count));
     merge.setArg(4, merged.get());
-    merge.setArg(5, context.status());
     engine.Launch(merge, merged_groups, "aggregate merge");
     partials = std::move(merged);
     groups = merged_groups;
