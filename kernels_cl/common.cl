@@ -22,6 +22,17 @@
 #endif
 
 #define TILE ((ulong)WG_SIZE * IPT)
+
+// Put before a loop over a work-item's items. PoCL 5 vectorises across
+// work-items and leaves a loop inside a work-item scalar unless the loop asks
+// for a width: asked, the expression machine's MAX over 100M rows on 16
+// Skylake cores went from 36.9 to 8.2 ms (a prototype; without the width,
+// 30.9 ms). GPUs run items as threads; the pragma is for CPUs only.
+#if DEVICE_IS_CPU
+#define VECTORIZE_ITEMS _Pragma("clang loop vectorize(enable) vectorize_width(16)")
+#else
+#define VECTORIZE_ITEMS
+#endif
 #define KERNEL __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
 
 // First element of this work-group's tile.

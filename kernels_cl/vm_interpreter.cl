@@ -538,7 +538,7 @@ inline void VM_NAME(vm_filter_body)(VM_FILTER_PARAMS, __local uchar* flags, __lo
   uint count = 0;
   for (uint w = 0; w < IPT / 32; ++w) {
     uint word = 0;
-    for (uint b = 0; b < 32; ++b) {
+    VECTORIZE_ITEMS for (uint b = 0; b < 32; ++b) {
       const uint k = w * 32 + b;
       // Bitwise, not &&: a short-circuit makes CPUs mask the loads.
       word |= (uint)(live[k] & (uchar)!(track && accn[k]) & (uchar)(acc[k] != 0)) << b;

@@ -27,7 +27,8 @@ for entry in "${queries[@]}"; do
   if [ -n "$only" ] && [ "$only" != "$name" ]; then continue; fi
   valgrind --tool=callgrind --callgrind-out-file="$out/$name.cg" --toggle-collect='_pocl_kernel_*' --dump-instr=yes \
     "$clq" query --device pocl --rows "$rows" --format csv --out /dev/null "$sql" >/dev/null 2>&1
-  callgrind_annotate "$out/$name.cg" 2>/dev/null |
+  # Inclusive: helpers a kernel calls (PoCL does not inline them all) count.
+  callgrind_annotate --inclusive=yes "$out/$name.cg" 2>/dev/null |
     sed -nE 's/^ *([0-9,]+) .*_pocl_kernel_([A-Za-z0-9_]+)_workgroup.*/\1 \2/p' |
     awk -v q="$name" -v n="$n" '{ gsub(",", "", $1); total += $1
       printf "%-14s %-34s %7.2f\n", q, $2, $1 / n }
