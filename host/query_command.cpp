@@ -62,7 +62,8 @@ std::string FormatProfile(const std::vector<StageTiming>& stages, double wall_ms
   }
   table.AddRow({"total device time", "", "", FormatFixed(total, 3), ""});
   return table.Render() + "wall time " + FormatFixed(wall_ms, 3) +
-         " ms (programs were built at startup and are not included)\n";
+         " ms (the program build at start-up is not included; on PoCL a kernel's first launch "
+         "on this machine includes compiling it)\n";
 }
 
 std::string Render(const QueryResult& result, const QueryOptions& options) {
@@ -96,7 +97,11 @@ void RunQuery(const QueryOptions& options) {
     std::cerr << "start-up: device discovery " << FormatFixed(discovery_seconds * 1e3, 1)
               << " ms, context " << FormatFixed(report.context_seconds * 1e3, 1) << " ms, kernels "
               << FormatFixed(report.seconds * 1e3, 1) << " ms ("
-              << (report.from_cache ? "cached binary" : "compiled") << ")\n";
+              << (report.from_cache ? "cached binary"
+                  : report.driver_caches_kernels
+                      ? "built; PoCL compiles each kernel at its first launch and caches it"
+                      : "compiled")
+              << ")\n";
   }
   QueryExecutor executor(*engine);
   std::string output;

@@ -133,7 +133,7 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
           VM_FOR_ITEMS acc[k] = VM_WRAP32(+, acc[k], opd[k]);
         } else if (kind & VM_OPND_NOCHECK) {
           VM_FOR_ITEMS acc[k] += opd[k];
-        } else VM_FOR_ITEMS {
+        } else VM_FOR_ITEMS_COLD {
           const long a = acc[k], b = opd[k];
           const long r = as_long(as_ulong(a) + as_ulong(b));
           const uint nul = track ? (accn[k] | opn[k]) : 0;
@@ -147,7 +147,7 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
           VM_FOR_ITEMS acc[k] = VM_WRAP32(-, VM_LEFT, VM_RIGHT);
         } else if (kind & VM_OPND_NOCHECK) {
           VM_FOR_ITEMS acc[k] = VM_LEFT - VM_RIGHT;
-        } else VM_FOR_ITEMS {
+        } else VM_FOR_ITEMS_COLD {
           const long a = VM_LEFT, b = VM_RIGHT;
           const long r = as_long(as_ulong(a) - as_ulong(b));
           const uint nul = track ? (accn[k] | opn[k]) : 0;
@@ -161,7 +161,7 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
           VM_FOR_ITEMS acc[k] = VM_WRAP32(*, acc[k], opd[k]);
         } else if (kind & VM_OPND_NOCHECK) {
           VM_FOR_ITEMS acc[k] *= opd[k];
-        } else VM_FOR_ITEMS {
+        } else VM_FOR_ITEMS_COLD {
           const long a = acc[k], b = opd[k];
           const long r = as_long(as_ulong(a) * as_ulong(b));
           const uint nul = track ? (accn[k] | opn[k]) : 0;
@@ -176,7 +176,7 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
         // The host proved the quotient fits int32, so a is not INT_MIN where
         // b is -1; the divisor is made 1 where it is 0 or -1 so that no item
         // traps and the division stays branch-free (vectorisable on CPUs).
-        VM_FOR_ITEMS {
+        VM_FOR_ITEMS_COLD {
           const int a = VM_LEFT, b = VM_RIGHT;
           const int safe_b = (b == 0 || b == -1) ? 1 : b;
           int r = op == VM_DIV_I ? a / safe_b : a % safe_b;
@@ -187,7 +187,7 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
         break;
 #else
       case VM_DIV_I:
-        VM_FOR_ITEMS {
+        VM_FOR_ITEMS_COLD {
           const long a = VM_LEFT, b = VM_RIGHT;
           const uint nul = (track ? (accn[k] | opn[k]) : 0) | (b == 0);
           long r;
@@ -206,7 +206,7 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
         }
         break;
       case VM_MOD_I:
-        VM_FOR_ITEMS {
+        VM_FOR_ITEMS_COLD {
           const long a = VM_LEFT, b = VM_RIGHT;
           const uint nul = (track ? (accn[k] | opn[k]) : 0) | (b == 0);
           long r;
@@ -282,7 +282,7 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
         break;
       case VM_MOD_R:
         // SQLite: both operands cast to INTEGER, integer remainder, REAL result.
-        VM_FOR_ITEMS {
+        VM_FOR_ITEMS_COLD {
           const long a = convert_long_sat_rtz(as_double(VM_LEFT));
           const long b = convert_long_sat_rtz(as_double(VM_RIGHT));
           const uint nul = (track ? (accn[k] | opn[k]) : 0) | (b == 0);
@@ -297,7 +297,7 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
 #else
         if (kind & VM_OPND_NOCHECK) {
           VM_FOR_ITEMS acc[k] = -acc[k];
-        } else VM_FOR_ITEMS {
+        } else VM_FOR_ITEMS_COLD {
           const uint nul = track ? accn[k] : 0;
           overflow |= (uint)(acc[k] == LONG_MIN) & (nul ^ 1u) & pass[k];
           acc[k] = as_long(0ul - as_ulong(acc[k]));
@@ -381,7 +381,7 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
         break;
       case VM_IN_I:
       case VM_IN_R:
-        VM_FOR_ITEMS {
+        VM_FOR_ITEMS_COLD {
           uchar found = 0;
           for (uint j = 0; j < arg; ++j) {
             const long c = consts[ins.y + j];
@@ -401,7 +401,7 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
         const uint cmp = (uint)(descriptor >> 32);
         __constant const uchar* literal = (__constant const uchar*)(consts + ins.y + 1);
         __global const uchar* column = vm_slot_values(slots, kind);
-        VM_FOR_ITEMS {
+        VM_FOR_ITEMS_COLD {
           int c = 0;
           if (VM_IN_TILE(k)) c = vm_compare_text(column + VM_ROW(k) * (ulong)arg, arg, literal, length);
           acc[k] = vm_compare_result(c, cmp);

@@ -5,7 +5,9 @@
 // Construction builds one program from all embedded sources with
 // -cl-std=CL1.2 and the device's -D options (runtime/device_tuning.hpp), or
 // loads the binary from the program cache (runtime/program_cache.hpp). After
-// that no query compiles OpenCL.
+// that no query compiles OpenCL C; on PoCL, which keeps its own kernel cache,
+// a kernel's first launch may still generate its machine code (once per
+// machine, not per query).
 //
 // Launch functions only enqueue; Finish() waits. With CLQ_SYNC=1 in the
 // environment every enqueue is followed by clFinish, so an asynchronous error
@@ -43,6 +45,9 @@ struct ProgramBuildReport {
   double context_seconds = 0;  // wall time to create the context and queue
   double seconds = 0;          // wall time to create the program (build or cache load)
   bool from_cache = false;     // true when the binary came from the program cache
+  // PoCL: clq's cache is not used; the driver compiles each kernel when it
+  // first runs and caches it itself (runtime/engine.cpp says why).
+  bool driver_caches_kernels = false;
   std::string options;
   std::filesystem::path cache_file;  // empty when the cache is disabled
 };
