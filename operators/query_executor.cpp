@@ -125,11 +125,18 @@ RowSet QueryExecutor::BuildRowSet(const QueryPlan& plan, QueryContext& context) 
     RowSet incoming(engine_, select.from, edge.right_source);
     if (auto filter = AndAll(plan.sources[edge.right_source].filters))
       incoming.Filter(context, *filter);
-    DeviceVector left_keys = std::move(rows.Evaluate(context, {&edge.left_key})[0]);
-    DeviceVector right_keys = std::move(incoming.Evaluate(context, {&edge.right_key})[0]);
+    // Keys of a whole table are read where they lie; others are computed.
+    DeviceVector left_computed, right_computed;
+    const auto keys = [&](RowSet& set, const sql::Expr& key, DeviceVector& computed) {
+      if (std::optional<VectorView> in_place = set.ColumnInPlace(key)) return *in_place;
+      computed = std::move(set.Evaluate(context, {&key})[0]);
+      return View(computed);
+    };
+    const VectorView left_keys = keys(rows, edge.left_key, left_computed);
+    const VectorView right_keys = keys(incoming, edge.right_key, right_computed);
     const bool left_builds = rows.rows() <= incoming.rows();
-    JoinResult joined = left_builds ? HashJoin(context, View(left_keys), View(right_keys))
-                                    : HashJoin(context, View(right_keys), View(left_keys));
+    JoinResult joined = left_builds ? HashJoin(context, left_keys, right_keys)
+                                    : HashJoin(context, right_keys, left_keys);
     RowIds& left_positions = left_builds ? joined.build_positions : joined.probe_positions;
     RowIds& right_positions = left_builds ? joined.probe_positions : joined.build_positions;
     incoming.Reorder(context, right_positions);

@@ -8,8 +8,10 @@
 //    below the joins and evaluated by that table's filter pass;
 //  - a conjunct `expr(A) = expr(B)` between two tables with integer operands
 //    is a join edge; tables are joined greedily, the smaller estimated input
-//    building the hash table; other multi-table conjuncts are residual filters
-//    evaluated on the joined rows;
+//    building the hash table (estimates from column value ranges); other
+//    multi-table conjuncts are residual filters evaluated on the joined rows;
+//  - an incoming table's filters that keep most of its rows (>= 50%), joining
+//    few rows (<= 25% of its own), move past the join into the residual;
 //  - a single-table aggregate without GROUP BY fuses its filter into the
 //    aggregation pass (one read of the columns).
 #pragma once
@@ -27,6 +29,9 @@ namespace clq {
 struct SourcePlan {
   std::size_t source = 0;
   std::vector<sql::Expr> filters;  // conjuncts that read only this source
+  // > 0 when this source's filters were moved past its join into the
+  // residual (they keep this estimated fraction of its rows).
+  double deferred_selectivity = 0;
 };
 
 struct JoinEdge {

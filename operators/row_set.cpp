@@ -94,6 +94,14 @@ void RowSet::SetIds(std::size_t source, RowIds ids) {
 }
 
 void RowSet::Reorder(QueryContext&, const RowIds& positions) {
+  if (implicit_ && range_begin_ == 0) {
+    // Positions in a whole table are its row ids: a copy, not a gather
+    // through materialised ids of every row.
+    ids_[start_] = CopyRange(engine_, positions, 0, positions.size);
+    implicit_ = false;
+    rows_ = positions.size;
+    return;
+  }
   for (std::size_t s = 0; s < joined_.size(); ++s) {
     if (!joined_[s]) continue;
     RowIds composed = Compose(Ids(s), positions);
@@ -186,6 +194,19 @@ void RowSet::FilterBatch(QueryContext& context, const sql::Expr& predicate) {
   } else {
     Reorder(context, selected);
   }
+}
+
+std::optional<VectorView> RowSet::ColumnInPlace(const sql::Expr& e) {
+  if (e.kind != sql::Expr::Kind::kColumnRef || !whole_table() || e.source != start_)
+    return std::nullopt;
+  TableRelation& table = *tables_.at(e.source);
+  if (table.tablets().size() != 1) return std::nullopt;
+  VectorView view;
+  view.values = table.values(e.index, 0);
+  view.nulls = table.nulls(e.index, 0);
+  view.type = table.column(e.index).type;
+  view.size = rows_;
+  return view;
 }
 
 std::vector<DeviceVector> RowSet::Evaluate(QueryContext& context,

@@ -62,6 +62,11 @@ class RowSet {
   // Restricts a single-source set to the given base-table row ids.
   void SetIds(std::size_t source, RowIds ids);
 
+  // Column `e` (a kColumnRef) read in place, without a copy: only while the
+  // set is every row of its one source and that table is one tablet on the
+  // device; std::nullopt otherwise. Valid while the engine holds the table.
+  std::optional<VectorView> ColumnInPlace(const sql::Expr& e);
+
   // The value of each expression (INTEGER, REAL; a plain column of any type)
   // for every row, as device vectors.
   std::vector<DeviceVector> Evaluate(QueryContext& context,

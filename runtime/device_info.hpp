@@ -44,6 +44,11 @@ struct DeviceInfo {
 
   // "platform:device", e.g. "1:0".
   std::string PairSelector() const;
+  // The Portable Computing Language driver (its own kernel cache, clang
+  // build options).
+  bool IsPocl() const {
+    return platform_name.find("Portable Computing Language") != std::string::npos;
+  }
 };
 
 struct DeviceHandle {

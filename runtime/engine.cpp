@@ -36,7 +36,7 @@ std::string ProgramKey(const DeviceInfo& info, const std::string& options) {
 // query uses two to five of them. So on PoCL clq exports no binary and lets
 // PoCL cache what is used; a warm build from source then takes 0.06 s.
 bool DriverCachesKernelsItself(const DeviceInfo& info) {
-  return info.platform_name.find("Portable Computing Language") != std::string::npos;
+  return info.IsPocl();
 }
 
 std::uint64_t RetainLimit(const DeviceInfo& info) {

@@ -35,6 +35,7 @@
 #include "host/sql/parser.hpp"
 #include "operators/cpu_reference/cpu_executor.hpp"
 #include "operators/query_executor.hpp"
+#include "operators/query_plan.hpp"
 #include "runtime/errors.hpp"
 #include "tests/cpu_reference/random_query.hpp"
 #include "tests/cpu_reference/sqlite_oracle.hpp"
@@ -385,6 +386,60 @@ TEST_P(DeviceDifferentialTest, Wisconsin) {
   tally.Print("Wisconsin N=1000", seed);
   EXPECT_GE(tally.supported, std::max<std::uint64_t>(20, queries / 10))
       << "too few queries ran on the device";
+}
+
+// Joins whose incoming table's filters keep most of its rows: the planner
+// moves those filters past the join (the join probes the whole table's key
+// column in place) and the results must not change. Also checks that the
+// planner does move them, and keeps a selective filter below the join.
+TEST_P(DeviceDifferentialTest, FiltersMovedPastJoins) {
+  constexpr RowCount kRows = 1000;
+  Catalog catalog;
+  AddWisconsinTables(catalog, kRows);
+  SqliteOracle oracle;
+  for (const char* name : {kTenktup1, kTenktup2, kOnektup, kBprime})
+    oracle.Load(*catalog.Get(name));
+  struct Case {
+    std::string sql;
+    bool ordered;
+  };
+  const std::vector<Case> cases = {
+      // The thesis's combined query with N = 1000 constants.
+      {"SELECT MAX(t1.unique1 * t1.tenpercent / 100), COUNT(*) FROM tenktup1 t1, tenktup2 t2 "
+       "WHERE t1.unique1 = t2.unique2 AND t1.unique1 < 60 AND t2.unique2 > 10",
+       false},
+      // Rows out, two deferred conjuncts, one of which empties part of the join.
+      {"SELECT t1.unique1, t2.unique1, t2.stringu1 FROM tenktup1 t1, tenktup2 t2 WHERE "
+       "t1.unique2 = t2.unique1 AND t1.unique1 < 100 AND t2.unique2 >= 5 AND t2.unique1 <> 7 "
+       "ORDER BY 1, 2",
+       true},
+      // No joined row survives the deferred filter.
+      {"SELECT COUNT(*), SUM(t2.unique2) FROM tenktup1 t1 JOIN tenktup2 t2 ON t1.unique1 = "
+       "t2.unique1 WHERE t1.unique1 < 20 AND t2.unique1 >= 20",
+       false},
+      // Three tables: the second join's incoming table is filtered after it.
+      {"SELECT c.unique1, a.unique2, b.ten FROM onektup c, tenktup1 a, tenktup2 b WHERE "
+       "c.unique2 = a.unique2 AND a.unique2 = b.unique2 AND c.unique2 < 30 AND b.unique2 > 2 "
+       "ORDER BY 1",
+       true},
+  };
+  QueryExecutor executor(engine());
+  Tally tally;
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.sql);
+    const sql::BoundStatement bound = sql::Bind(sql::Parse(c.sql), catalog, c.sql);
+    const QueryPlan plan = PlanQuery(bound.select);
+    std::size_t deferred = 0, filtered_below = 0;
+    for (const SourcePlan& source : plan.sources) {
+      deferred += source.deferred_selectivity > 0;
+      filtered_below += !source.filters.empty();
+    }
+    EXPECT_GE(deferred, 1u) << "the planner kept every filter below its join";
+    EXPECT_GE(filtered_below, 1u) << "the selective filter moved too";
+    CheckQuery(executor, oracle, bound.select, c.sql, c.ordered, false, c.sql, tally);
+  }
+  EXPECT_EQ(tally.failures, 0u);
+  EXPECT_EQ(tally.supported, cases.size());
 }
 
 CLQ_INSTANTIATE_DEVICE_TESTS(DeviceDifferentialTest);
