@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <string_view>
 #include <functional>
 
 #include "runtime/errors.hpp"
@@ -126,7 +128,11 @@ void DeferUnselectiveFilters(const sql::BoundSelect& select, SourcePlan& incomin
   const double table_rows = static_cast<double>(select.from[incoming.source].table->rows());
   const double kept = EstimatedSelectivity(select, incoming.filters);
   const double incoming_rows = table_rows * kept;
-  if (!incoming.filters.empty() && kept >= kMostRows &&
+  // CLQ_DEFER_FILTERS=0 keeps every filter below its join, to measure what
+  // moving them gains.
+  const char* knob = std::getenv("CLQ_DEFER_FILTERS");
+  const bool allowed = knob == nullptr || std::string_view(knob) != "0";
+  if (allowed && !incoming.filters.empty() && kept >= kMostRows &&
       joined_rows <= kFewJoinedRows * table_rows) {
     incoming.deferred_selectivity = kept;
     for (Expr& f : incoming.filters)
