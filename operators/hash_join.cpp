@@ -87,6 +87,7 @@ JoinResult ProbeUnique(Engine& engine, const VectorView& probe, const KeyRange& 
   write.setArg(2, counts.get());
   write.setArg(3, result.build_positions.ids.get());
   write.setArg(4, result.probe_positions.ids.get());
+  write.setArg(5, pairs);
   engine.Launch(write, tiles, "join probe write");
   return result;
 }

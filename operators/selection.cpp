@@ -88,6 +88,7 @@ RowIds Select(QueryContext& context, Relation& relation, const DeviceProgram& pr
       scatter.setArg(3, static_cast<cl_uint>(tablets[t].begin));
       scatter.setArg(4, result.ids.get());
       scatter.setArg(5, static_cast<cl_ulong>(out_base));
+      scatter.setArg(6, counts[t]);
       engine.Launch(scatter, state[t].tiles, "scatter");
     }
     out_base += counts[t];

@@ -407,6 +407,25 @@ TEST_P(HashJoinTest, DenseUniqueKeysUseTheDirectTable) {
   }
 }
 
+// Matches in the first, a middle and the last tile of the probe only: the
+// pair writer's empty tiles leave early, and the last tile's count comes from
+// the total. Direct and cuckoo (or chained) tables.
+TEST_P(HashJoinTest, SparseMatchesInFirstMiddleAndLastTiles) {
+  Engine& e = engine();
+  const RowCount tile = e.tuning().tile_size();
+  const Keys dense{ColumnType::Int32(), DenseKeys(1000, 0, 11), {}};
+  const Keys spread{ColumnType::Int32(), DistinctKeys(1000, 0, 1 << 30, 12), {}};
+  for (const Keys* build : {&dense, &spread}) {
+    for (RowCount m : {20 * tile - 1, 20 * tile, 20 * tile + 1}) {
+      Keys probe{ColumnType::Int32(), std::vector<std::int64_t>(m, -5), {}};
+      for (RowCount at : {RowCount{0}, tile - 1, 7 * tile, m - 1})
+        probe.values[at] = build->values[at % build->values.size()];
+      CheckJoin(e, *build, probe,
+                std::string(build == &dense ? "direct" : "spread") + " probe " + std::to_string(m));
+    }
+  }
+}
+
 TEST_P(HashJoinTest, DirectTableInt64NullsAndDuplicates) {
   Engine& e = engine();
   // INT64 keys at the top of the range: key - min must not overflow.

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "operators/gather.hpp"
 #include "tests/operators/operator_test_util.hpp"
 #include "tests/support/device_fixture.hpp"
@@ -80,6 +82,26 @@ TEST_P(SelectionTest, NoneAndAllRows) {
   EXPECT_EQ(SelectOnDevice(e, t, IntCol(0)), Expected(t, [&](RowCount i) { return a[i] != 0; }));
   const auto c = t->column(2).doubles();
   EXPECT_EQ(SelectOnDevice(e, t, RealCol(2)), Expected(t, [&](RowCount i) { return c[i] != 0.0; }));
+}
+
+// A few rows in the first, a middle and the last tile: the scatter's empty
+// tiles leave early, and the last tile's count comes from the total.
+TEST_P(SelectionTest, SparseRowsInFirstMiddleAndLastTiles) {
+  Engine& e = engine();
+  const RowCount tile = e.tuning().tile_size();
+  for (RowCount rows : {20 * tile - 1, 20 * tile, 20 * tile + 1}) {
+    TablePtr t = RandomTable(rows, 5 + static_cast<std::uint32_t>(rows), false, 1 << 30);
+    const auto a = t->column(0).int32s();
+    const std::vector<RowCount> picks = {0, tile - 1, 7 * tile, rows - 1};
+    sql::Expr predicate = Bin(Op::kEqual, IntCol(0), Int(a[picks[0]]));
+    for (std::size_t p = 1; p < picks.size(); ++p)
+      predicate = Bin(Op::kOr, predicate, Bin(Op::kEqual, IntCol(0), Int(a[picks[p]])));
+    const auto want = Expected(t, [&](RowCount i) {
+      return std::any_of(picks.begin(), picks.end(), [&](RowCount p) { return a[i] == a[p]; });
+    });
+    EXPECT_GE(want.size(), picks.size());
+    EXPECT_EQ(SelectOnDevice(e, t, predicate), want) << rows << " rows";
+  }
 }
 
 TEST_P(SelectionTest, AcrossTabletsAndGather) {
