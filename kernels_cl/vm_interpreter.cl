@@ -262,6 +262,18 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
         if (track) VM_FOR_ITEMS accn[k] |= opn[k];
         break;
       case VM_DIV_R:
+        // Untracked, the host proved every divisor non-zero (a possible
+        // division by zero is a possible NULL, ExpressionProgram::AnyNull):
+        // a plain division. PoCL 5 left the guarded loop below scalar
+        // (vdivsd) on the GPU machine's Skylake cores.
+        if (!track) {
+          if (reversed) {
+            VM_FOR_ITEMS acc[k] = as_long(as_double(opd[k]) / as_double(acc[k]));
+          } else {
+            VM_FOR_ITEMS acc[k] = as_long(as_double(acc[k]) / as_double(opd[k]));
+          }
+          break;
+        }
         // Unswitched on `reversed`, and dividing by 1.0 where the divisor is
         // 0: PoCL leaves the division scalar otherwise (vdivsd, not vdivpd).
         if (reversed) {
