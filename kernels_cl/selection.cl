@@ -15,45 +15,52 @@
 #endif
 
 // Row ids are row_base + tablet row; they go to row_ids[out_base + position].
-// `selected` is the tablet's total, which bounds the last tile's count.
+// `selected` is the tablet's total, which bounds the last tile's count. A
+// work-group takes tiles_per_group consecutive tiles of the `tiles`.
 KERNEL void selection_scatter(__global const uint* bits, ulong n, __global const uint* tile_offsets,
                               uint row_base, __global uint* row_ids, ulong out_base,
-                              uint selected) {
+                              uint selected, uint tiles, uint tiles_per_group) {
   __local uint scratch[WG_SIZE + 1];
   __local uint ids[TILE];
-  // A tile without selected rows leaves at once, before any barrier (the
-  // whole group reads the same offsets): a sparse selection otherwise paid a
-  // local scan per tile, 0.17 ms for 100M rows on the H100.
-  const uint group = get_group_id(0);
-  const uint tile_end = group + 1 < get_num_groups(0) ? tile_offsets[group + 1] : selected;
-  if (tile_end == tile_offsets[group]) return;
-  const ulong start = tile_start();
   const ulong word_count = (n + 31) / 32;
   const uint lid = get_local_id(0);
   const uint first_row = lid * IPT;  // within the tile
-  uint words[SELECTION_WORDS_PER_ITEM];
-  uint mine = 0;
-  for (uint j = 0; j < SELECTION_WORDS_PER_ITEM; ++j) {
-    const ulong index = (start + first_row) / 32 + j;
-    uint word = index < word_count ? bits[index] : 0;
+  const uint first_tile = (uint)get_group_id(0) * tiles_per_group;
+  const uint end_tile = min(first_tile + tiles_per_group, tiles);
+  for (uint tile = first_tile; tile < end_tile; ++tile) {
+    // A tile without selected rows is skipped before any barrier (the whole
+    // group reads the same offsets): a sparse selection otherwise paid a
+    // local scan per tile, 0.17 ms for 100M rows on the H100, and a
+    // work-group per tile, 0.064 ms.
+    const uint tile_begin = tile_offsets[tile];
+    const uint tile_end = tile + 1 < tiles ? tile_offsets[tile + 1] : selected;
+    if (tile_end == tile_begin) continue;
+    const ulong start = (ulong)tile * TILE;
+    uint words[SELECTION_WORDS_PER_ITEM];
+    uint mine = 0;
+    for (uint j = 0; j < SELECTION_WORDS_PER_ITEM; ++j) {
+      const ulong index = (start + first_row) / 32 + j;
+      uint word = index < word_count ? bits[index] : 0;
 #if IPT < 32
-    word = (word >> (first_row % 32)) & ((1u << IPT) - 1u);
+      word = (word >> (first_row % 32)) & ((1u << IPT) - 1u);
 #endif
-    words[j] = word;
-    mine += popcount(word);
-  }
-  uint total;
-  uint position = work_group_scan_exclusive_uint(mine, scratch, &total);
-  for (uint j = 0; j < SELECTION_WORDS_PER_ITEM; ++j) {
-    uint word = words[j];
-    const uint base = row_base + (uint)start + first_row + j * 32;
-    while (word != 0) {
-      const uint bit = 31 - clz(word & (0u - word));  // lowest set bit
-      ids[position++] = base + bit;
-      word &= word - 1;
+      words[j] = word;
+      mine += popcount(word);
     }
+    uint total;
+    uint position = work_group_scan_exclusive_uint(mine, scratch, &total);
+    for (uint j = 0; j < SELECTION_WORDS_PER_ITEM; ++j) {
+      uint word = words[j];
+      const uint base = row_base + (uint)start + first_row + j * 32;
+      while (word != 0) {
+        const uint bit = 31 - clz(word & (0u - word));  // lowest set bit
+        ids[position++] = base + bit;
+        word &= word - 1;
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    __global uint* out = row_ids + out_base + tile_begin;
+    for (uint i = lid; i < total; i += WG_SIZE) out[i] = ids[i];
+    barrier(CLK_LOCAL_MEM_FENCE);  // ids and scratch are the next tile's
   }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  __global uint* out = row_ids + out_base + tile_offsets[group];
-  for (uint i = lid; i < total; i += WG_SIZE) out[i] = ids[i];
 }
