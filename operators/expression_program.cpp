@@ -25,22 +25,6 @@ bool IsArithmetic(BinaryOp op) {
          op == BinaryOp::kDivide || op == BinaryOp::kModulo;
 }
 
-// a OP b == b Flip(OP) a
-BinaryOp Flip(BinaryOp op) {
-  switch (op) {
-    case BinaryOp::kLess:
-      return BinaryOp::kGreater;
-    case BinaryOp::kLessEqual:
-      return BinaryOp::kGreaterEqual;
-    case BinaryOp::kGreater:
-      return BinaryOp::kLess;
-    case BinaryOp::kGreaterEqual:
-      return BinaryOp::kLessEqual;
-    default:
-      return op;
-  }
-}
-
 // Index of a comparison in the =, <>, <, <=, >, >= order of the opcodes.
 std::uint32_t ComparisonIndex(BinaryOp op) {
   switch (op) {
@@ -499,7 +483,8 @@ void ExpressionProgram::CompileComparison(const Expr& e) {
       return;
     }
     if (right_column && left.kind == Expr::Kind::kConstant && left.type == ValueType::kText) {
-      CompileTextComparison(right, left, static_cast<int>(ComparisonIndex(Flip(e.binary_op))),
+      CompileTextComparison(right, left,
+                            static_cast<int>(ComparisonIndex(sql::MirroredComparison(e.binary_op))),
                             e.position);
       return;
     }
@@ -516,7 +501,8 @@ void ExpressionProgram::CompileComparison(const Expr& e) {
   const std::uint32_t base = domain == Domain::kInteger ? VM_EQ_I : VM_EQ_R;
   const bool commutative = e.binary_op == BinaryOp::kEqual || e.binary_op == BinaryOp::kNotEqual;
   if (!commutative && !IsLeaf(right) && IsLeaf(left)) {
-    CompileBinary(right, left, base + ComparisonIndex(Flip(e.binary_op)), domain, false);
+    CompileBinary(right, left, base + ComparisonIndex(sql::MirroredComparison(e.binary_op)), domain,
+                  false);
   } else {
     CompileBinary(left, right, base + ComparisonIndex(e.binary_op), domain, commutative);
   }

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <string_view>
 #include <functional>
+#include <string_view>
 
 #include "runtime/errors.hpp"
 
@@ -39,22 +39,7 @@ double EstimatedSelectivity(const sql::BoundSelect& select, const Expr& conjunct
   sql::BinaryOp op = conjunct.binary_op;
   if (column->kind == Expr::Kind::kConstant && constant->kind == Expr::Kind::kColumnRef) {
     std::swap(column, constant);
-    switch (op) {  // k < c is c > k
-      case sql::BinaryOp::kLess:
-        op = sql::BinaryOp::kGreater;
-        break;
-      case sql::BinaryOp::kLessEqual:
-        op = sql::BinaryOp::kGreaterEqual;
-        break;
-      case sql::BinaryOp::kGreater:
-        op = sql::BinaryOp::kLess;
-        break;
-      case sql::BinaryOp::kGreaterEqual:
-        op = sql::BinaryOp::kLessEqual;
-        break;
-      default:
-        break;
-    }
+    op = sql::MirroredComparison(op);
   }
   if (column->kind != Expr::Kind::kColumnRef || constant->kind != Expr::Kind::kConstant)
     return kGuess;

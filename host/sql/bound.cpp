@@ -45,6 +45,21 @@ const char* UnaryOpName(UnaryOp op) {
   return "?";
 }
 
+BinaryOp MirroredComparison(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::kLess:
+      return BinaryOp::kGreater;
+    case BinaryOp::kLessEqual:
+      return BinaryOp::kGreaterEqual;
+    case BinaryOp::kGreater:
+      return BinaryOp::kLess;
+    case BinaryOp::kGreaterEqual:
+      return BinaryOp::kLessEqual;
+    default:
+      return op;
+  }
+}
+
 const char* BinaryOpName(BinaryOp op) {
   switch (op) {
     case BinaryOp::kAdd:

@@ -80,6 +80,9 @@ enum class AggregateFunction : std::uint8_t {
 const char* UnaryOpName(UnaryOp op);             // "-", "NOT", "IS NULL", "IS NOT NULL"
 const char* BinaryOpName(BinaryOp op);           // "+", "=", "AND", ...
 const char* AggregateName(AggregateFunction f);  // "COUNT", "SUM", ...
+// The comparison with its operands swapped: a OP b == b Mirrored(OP) a
+// (<, <=, >, >= turn around; every other operator is returned as it is).
+BinaryOp MirroredComparison(BinaryOp op);
 
 struct Expr;
 // Names a column reference for printing ("t1.unique1").

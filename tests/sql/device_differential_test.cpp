@@ -356,15 +356,20 @@ class WisconsinQueries {
   std::vector<std::string> aliases_;
 };
 
+// The four Wisconsin relations of N rows, in `catalog` and in SQLite.
+void LoadWisconsin(RowCount n, Catalog& catalog, SqliteOracle& oracle) {
+  AddWisconsinTables(catalog, n);
+  for (const char* name : {kTenktup1, kTenktup2, kOnektup, kBprime})
+    oracle.Load(*catalog.Get(name));
+}
+
 TEST_P(DeviceDifferentialTest, Wisconsin) {
   const std::uint64_t seed = EnvOr("CLQ_DIFF_SEED", 20240611);
   const std::uint64_t queries = EnvOr("CLQ_DIFF_QUERIES", 600) / 2;
   constexpr RowCount kRows = 1000;
   Catalog catalog;
-  AddWisconsinTables(catalog, kRows);
   SqliteOracle oracle;
-  for (const char* name : {kTenktup1, kTenktup2, kOnektup, kBprime})
-    oracle.Load(*catalog.Get(name));
+  LoadWisconsin(kRows, catalog, oracle);
   WisconsinQueries generator(seed, static_cast<std::int64_t>(kRows));
   QueryExecutor executor(engine());
   Tally tally;
@@ -393,12 +398,9 @@ TEST_P(DeviceDifferentialTest, Wisconsin) {
 // column in place) and the results must not change. Also checks that the
 // planner does move them, and keeps a selective filter below the join.
 TEST_P(DeviceDifferentialTest, FiltersMovedPastJoins) {
-  constexpr RowCount kRows = 1000;
   Catalog catalog;
-  AddWisconsinTables(catalog, kRows);
   SqliteOracle oracle;
-  for (const char* name : {kTenktup1, kTenktup2, kOnektup, kBprime})
-    oracle.Load(*catalog.Get(name));
+  LoadWisconsin(1000, catalog, oracle);
   struct Case {
     std::string sql;
     bool ordered;
