@@ -62,6 +62,16 @@ inline uint tile_rows(ulong start, ulong n) {
   return n <= start ? 0u : n - start >= TILE ? (uint)TILE : (uint)(n - start);
 }
 
+// Whether tile `tile` of `tiles` produced nothing, from the exclusive scan of
+// the tiles' output counts and their `total` (which bounds the last tile).
+// Every work-item of a group reads the same values, so a group may leave
+// before its first barrier on it.
+inline bool scanned_tile_is_empty(__global const uint* tile_offsets, uint tile, uint tiles,
+                                  uint total) {
+  const uint end = tile + 1 < tiles ? tile_offsets[tile + 1] : total;
+  return end == tile_offsets[tile];
+}
+
 // Sum of `value` over the work-group, returned to every work-item. `scratch`
 // holds WG_SIZE elements. Every work-item must call it (it has barriers).
 // GPUs use a tree; PoCL runs a work-group as a loop over work-items, where a

@@ -533,8 +533,7 @@ KERNEL void hash_join_unique_write(__global const uint* matches, ulong n,
   __local uint build_rows[TILE];
   __local uint probe_rows[TILE];
   const uint group = get_group_id(0);
-  const uint tile_end = group + 1 < get_num_groups(0) ? tile_offsets[group + 1] : pairs;
-  if (tile_end == tile_offsets[group]) return;
+  if (scanned_tile_is_empty(tile_offsets, group, get_num_groups(0), pairs)) return;
   const uint lid = get_local_id(0);
   const ulong first = tile_start() + (ulong)lid * IPT;
   uint mine = 0;

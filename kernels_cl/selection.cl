@@ -32,9 +32,7 @@ KERNEL void selection_scatter(__global const uint* bits, ulong n, __global const
     // group reads the same offsets): a sparse selection otherwise paid a
     // local scan per tile, 0.17 ms for 100M rows on the H100, and a
     // work-group per tile, 0.064 ms.
-    const uint tile_begin = tile_offsets[tile];
-    const uint tile_end = tile + 1 < tiles ? tile_offsets[tile + 1] : selected;
-    if (tile_end == tile_begin) continue;
+    if (scanned_tile_is_empty(tile_offsets, tile, tiles, selected)) continue;
     const ulong start = (ulong)tile * TILE;
     uint words[SELECTION_WORDS_PER_ITEM];
     uint mine = 0;
@@ -59,7 +57,7 @@ KERNEL void selection_scatter(__global const uint* bits, ulong n, __global const
       }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    __global uint* out = row_ids + out_base + tile_begin;
+    __global uint* out = row_ids + out_base + tile_offsets[tile];
     for (uint i = lid; i < total; i += WG_SIZE) out[i] = ids[i];
     barrier(CLK_LOCAL_MEM_FENCE);  // ids and scratch are the next tile's
   }
