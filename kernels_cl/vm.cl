@@ -283,67 +283,74 @@ inline long vm_agg_combine(uint op, long a, long b) {
 }
 
 // Folds this work-item's counted items into value / count. The switch is
-// outside the loops so that each loop is one operation on registers.
-#define VM_AGG_FOLD_LOOP(COMBINE)                 \
-  VM_FOR_TILE_ITEMS {                             \
-    if (counted[k]) {                             \
-      v = COMBINE;                                \
-      c += 1;                                     \
-    }                                             \
+// outside the loops so that each loop is one operation on registers. An item
+// not counted combines the identity: the value is loaded for every item and
+// selected, never loaded under a condition. With `counted ? COMBINE(v, x) :
+// v` the compiler sank the load into the condition, and PoCL 5 (AVX-512)
+// emulated that masked load with a test and a branch per item (REAL MAX:
+// about 6 instructions per row in the fold alone).
+#define VM_AGG_FOLD_LOOP(IDENTITY, COMBINE)            \
+  VM_FOR_TILE_ITEMS {                                  \
+    const long x = acc[k];                             \
+    v = COMBINE(v, counted[k] ? x : (long)(IDENTITY)); \
   }
+#define VM_AGG_ADD(a, b) ((a) + (b))
+#define VM_AGG_ADD_LO32(a, b) as_long(as_ulong(a) + (as_ulong(b) & 0xffffffffUL))
+#define VM_AGG_ADD_HI32(a, b) ((a) + ((b) >> 32))
 // REAL folds. CPUs fold into 16 independent lanes so that the loop is
 // elementwise and vectorises: a running double kept as long bits is no
 // reduction the vectorizer knows, and stayed a serial chain of compares (2-core
 // PoCL, MAX of a REAL expression: 13 instructions per row in the fold).
-#define VM_ADD_REAL(a, b) ((a) + (b))
 #if DEVICE_IS_CPU && IPT % 16 == 0
-#define VM_AGG_FOLD_REAL(IDENTITY, COMBINE)                                  \
-  {                                                                          \
-    double lanes[16];                                                        \
-    for (uint l = 0; l < 16; ++l) lanes[l] = (IDENTITY);                     \
-    for (uint j = 0; j < IPT; j += 16) {                                     \
-      VECTORIZE_ITEMS for (uint l = 0; l < 16; ++l) {                        \
-        const double x = as_double(acc[j + l]);                              \
-        lanes[l] = counted[j + l] ? COMBINE(lanes[l], x) : lanes[l];         \
-      }                                                                      \
-    }                                                                        \
-    double r = as_double(v);                                                 \
-    for (uint l = 0; l < 16; ++l) r = COMBINE(r, lanes[l]);                  \
-    v = as_long(r);                                                          \
-    VM_FOR_TILE_ITEMS c += counted[k];                                       \
+#define VM_AGG_FOLD_REAL(IDENTITY, COMBINE)                            \
+  {                                                                    \
+    double lanes[16];                                                  \
+    for (uint l = 0; l < 16; ++l) lanes[l] = (IDENTITY);               \
+    for (uint j = 0; j < IPT; j += 16) {                               \
+      VECTORIZE_ITEMS for (uint l = 0; l < 16; ++l) {                  \
+        const double x = as_double(acc[j + l]);                        \
+        lanes[l] = COMBINE(lanes[l], counted[j + l] ? x : (IDENTITY)); \
+      }                                                                \
+    }                                                                  \
+    double r = as_double(v);                                           \
+    for (uint l = 0; l < 16; ++l) r = COMBINE(r, lanes[l]);            \
+    v = as_long(r);                                                    \
   }
 #else
-#define VM_AGG_FOLD_REAL(IDENTITY, COMBINE) \
-  VM_AGG_FOLD_LOOP(as_long(COMBINE(as_double(v), as_double(acc[k]))))
+#define VM_AGG_FOLD_REAL(IDENTITY, COMBINE)                          \
+  VM_FOR_TILE_ITEMS {                                                \
+    const double x = as_double(acc[k]);                              \
+    v = as_long(COMBINE(as_double(v), counted[k] ? x : (IDENTITY))); \
+  }
 #endif
-inline void vm_agg_fold(uint op, const long* acc, const uchar* counted, long* value,
-                        ulong* count) {
+#define VM_ADD_REAL(a, b) ((a) + (b))
+inline void vm_agg_fold(uint op, const long* acc, const uchar* counted, long* value, ulong* count) {
   long v = *value;
   ulong c = *count;
+  VM_FOR_TILE_ITEMS c += counted[k];
   switch (op) {
     case VM_AGG_COUNT:
-      VM_AGG_FOLD_LOOP(v)
       break;
     case VM_AGG_SUM_I:
-      VM_AGG_FOLD_LOOP(v + acc[k])
+      VM_AGG_FOLD_LOOP(0, VM_AGG_ADD)
       break;
     case VM_AGG_SUM_R:
       VM_AGG_FOLD_REAL(0.0, VM_ADD_REAL)
       break;
     case VM_AGG_MIN_I:
-      VM_AGG_FOLD_LOOP(min(v, acc[k]))
+      VM_AGG_FOLD_LOOP(LONG_MAX, min)
       break;
     case VM_AGG_MAX_I:
-      VM_AGG_FOLD_LOOP(max(v, acc[k]))
+      VM_AGG_FOLD_LOOP(LONG_MIN, max)
       break;
     case VM_AGG_MIN_R:
       VM_AGG_FOLD_REAL((double)INFINITY, fmin)
       break;
     case VM_AGG_SUM_LO32:
-      VM_AGG_FOLD_LOOP(as_long(as_ulong(v) + (as_ulong(acc[k]) & 0xffffffffUL)))
+      VM_AGG_FOLD_LOOP(0, VM_AGG_ADD_LO32)
       break;
     case VM_AGG_SUM_HI32:
-      VM_AGG_FOLD_LOOP(v + (acc[k] >> 32))
+      VM_AGG_FOLD_LOOP(0, VM_AGG_ADD_HI32)
       break;
     default:  // VM_AGG_MAX_R
       VM_AGG_FOLD_REAL(-(double)INFINITY, fmax)
@@ -355,6 +362,9 @@ inline void vm_agg_fold(uint op, const long* acc, const uchar* counted, long* va
 #undef VM_AGG_FOLD_LOOP
 #undef VM_AGG_FOLD_REAL
 #undef VM_ADD_REAL
+#undef VM_AGG_ADD
+#undef VM_AGG_ADD_LO32
+#undef VM_AGG_ADD_HI32
 
 // Combines value/count pairs over the work-group; the result is in
 // values[0] / counts[0] after the call (all work-items must call it).

@@ -1,6 +1,6 @@
 // The expression machine's interpreter and the kernels that run it
 // (projection, filter, aggregation). The program is built from this file
-// twice (scripts/embed_kernels.cmake, the `clq:instantiate` line below):
+// four times (scripts/embed_kernels.cmake, the `clq:instantiate` line below):
 //
 // VM_NARROW=0: values are 64-bit (INTEGER as int64, REAL as the bits of a
 //   double), with overflow checks where the host could not rule overflow out.
@@ -11,14 +11,33 @@
 //   check is needed and results equal the 64-bit machine's. Half the
 //   registers per value on GPUs (more work-groups per SM), twice the lanes
 //   per vector register on CPUs.
+// VM_LEAN=1: without the rare operations, those whose loops are
+//   VM_RARE_ITEMS below (overflow-checked arithmetic, division and modulo by
+//   a column, REAL modulo, IN lists, text comparisons); names end in _lean.
+//   The host picks it for programs without them
+//   (ExpressionProgram::UsesRareOperations). On the H100 the smaller kernel
+//   was the REAL MAX's largest gain (0.63 -> 0.47 ms); a rare operation
+//   reaching it raises VM_STATUS_UNSUPPORTED instead of a wrong answer.
 //
-// clq:instantiate VM_NARROW=0 VM_NARROW=1
+// clq:instantiate VM_NARROW=0,VM_LEAN=0 VM_NARROW=1,VM_LEAN=0 VM_NARROW=0,VM_LEAN=1 VM_NARROW=1,VM_LEAN=1
 #if VM_NARROW
 #define VM_VALUE int
-#define VM_NAME(name) name##_narrow
 #else
 #define VM_VALUE long
+#endif
+#if VM_NARROW && VM_LEAN
+#define VM_NAME(name) name##_narrow_lean
+#elif VM_NARROW
+#define VM_NAME(name) name##_narrow
+#elif VM_LEAN
+#define VM_NAME(name) name##_lean
+#else
 #define VM_NAME(name) name
+#endif
+#if VM_LEAN
+#define VM_RARE_ITEMS if ((unsupported = 1u) == 0u) VM_FOR_ITEMS_COLD
+#else
+#define VM_RARE_ITEMS VM_FOR_ITEMS_COLD
 #endif
 
 // Loads the operand of one instruction into opd (and opn when tracking NULLs).
@@ -96,6 +115,7 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
   uchar pass[VM_LANES];
   uint sp = 0;
   uint overflow = 0;
+  uint unsupported = 0;  // raised only by the lean machine (VM_RARE_ITEMS)
   const uint rows = tile_rows(start, n);
   VM_FOR_ITEMS {
     acc[k] = 0;
@@ -133,7 +153,7 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
           VM_FOR_ITEMS acc[k] = VM_WRAP32(+, acc[k], opd[k]);
         } else if (kind & VM_OPND_NOCHECK) {
           VM_FOR_ITEMS acc[k] += opd[k];
-        } else VM_FOR_ITEMS_COLD {
+        } else VM_RARE_ITEMS {
           const long a = acc[k], b = opd[k];
           const long r = as_long(as_ulong(a) + as_ulong(b));
           const uint nul = track ? (accn[k] | opn[k]) : 0;
@@ -147,7 +167,7 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
           VM_FOR_ITEMS acc[k] = VM_WRAP32(-, VM_LEFT, VM_RIGHT);
         } else if (kind & VM_OPND_NOCHECK) {
           VM_FOR_ITEMS acc[k] = VM_LEFT - VM_RIGHT;
-        } else VM_FOR_ITEMS_COLD {
+        } else VM_RARE_ITEMS {
           const long a = VM_LEFT, b = VM_RIGHT;
           const long r = as_long(as_ulong(a) - as_ulong(b));
           const uint nul = track ? (accn[k] | opn[k]) : 0;
@@ -161,7 +181,7 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
           VM_FOR_ITEMS acc[k] = VM_WRAP32(*, acc[k], opd[k]);
         } else if (kind & VM_OPND_NOCHECK) {
           VM_FOR_ITEMS acc[k] *= opd[k];
-        } else VM_FOR_ITEMS_COLD {
+        } else VM_RARE_ITEMS {
           const long a = acc[k], b = opd[k];
           const long r = as_long(as_ulong(a) * as_ulong(b));
           const uint nul = track ? (accn[k] | opn[k]) : 0;
@@ -176,7 +196,7 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
         // The host proved the quotient fits int32, so a is not INT_MIN where
         // b is -1; the divisor is made 1 where it is 0 or -1 so that no item
         // traps and the division stays branch-free (vectorisable on CPUs).
-        VM_FOR_ITEMS_COLD {
+        VM_RARE_ITEMS {
           const int a = VM_LEFT, b = VM_RIGHT;
           const int safe_b = (b == 0 || b == -1) ? 1 : b;
           int r = op == VM_DIV_I ? a / safe_b : a % safe_b;
@@ -187,7 +207,7 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
         break;
 #else
       case VM_DIV_I:
-        VM_FOR_ITEMS_COLD {
+        VM_RARE_ITEMS {
           const long a = VM_LEFT, b = VM_RIGHT;
           const uint nul = (track ? (accn[k] | opn[k]) : 0) | (b == 0);
           long r;
@@ -206,7 +226,7 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
         }
         break;
       case VM_MOD_I:
-        VM_FOR_ITEMS_COLD {
+        VM_RARE_ITEMS {
           const long a = VM_LEFT, b = VM_RIGHT;
           const uint nul = (track ? (accn[k] | opn[k]) : 0) | (b == 0);
           long r;
@@ -294,7 +314,7 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
         break;
       case VM_MOD_R:
         // SQLite: both operands cast to INTEGER, integer remainder, REAL result.
-        VM_FOR_ITEMS_COLD {
+        VM_RARE_ITEMS {
           const long a = convert_long_sat_rtz(as_double(VM_LEFT));
           const long b = convert_long_sat_rtz(as_double(VM_RIGHT));
           const uint nul = (track ? (accn[k] | opn[k]) : 0) | (b == 0);
@@ -309,7 +329,7 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
 #else
         if (kind & VM_OPND_NOCHECK) {
           VM_FOR_ITEMS acc[k] = -acc[k];
-        } else VM_FOR_ITEMS_COLD {
+        } else VM_RARE_ITEMS {
           const uint nul = track ? accn[k] : 0;
           overflow |= (uint)(acc[k] == LONG_MIN) & (nul ^ 1u) & pass[k];
           acc[k] = as_long(0ul - as_ulong(acc[k]));
@@ -393,7 +413,7 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
         break;
       case VM_IN_I:
       case VM_IN_R:
-        VM_FOR_ITEMS_COLD {
+        VM_RARE_ITEMS {
           uchar found = 0;
           for (uint j = 0; j < arg; ++j) {
             const long c = consts[ins.y + j];
@@ -413,7 +433,7 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
         const uint cmp = (uint)(descriptor >> 32);
         __constant const uchar* literal = (__constant const uchar*)(consts + ins.y + 1);
         __global const uchar* column = vm_slot_values(slots, kind);
-        VM_FOR_ITEMS_COLD {
+        VM_RARE_ITEMS {
           int c = 0;
           if (VM_IN_TILE(k)) c = vm_compare_text(column + VM_ROW(k) * (ulong)arg, arg, literal, length);
           acc[k] = vm_compare_result(c, cmp);
@@ -479,7 +499,7 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
         break;
     }
   }
-  return overflow ? VM_STATUS_OVERFLOW : 0u;
+  return (overflow ? VM_STATUS_OVERFLOW : 0u) | (unsupported ? VM_STATUS_UNSUPPORTED : 0u);
 }
 
 // Runs program [pc, end) over all IPT items of this work-item, VM_LANES at a
@@ -602,23 +622,33 @@ KERNEL void VM_NAME(vm_filter_untracked)(VM_FILTER_PARAMS) {
 // vm_agg_fold over 32-bit values: MIN and MAX compare in 32 bits, and SUM
 // needs no overflow check (a work-item sums at most VM_MAX_TILES_PER_GROUP *
 // IPT int32 values, far from int64's limits).
-inline void vm_agg_fold_narrow(uint op, const int* acc, const uchar* counted, long* value,
-                               ulong* count) {
+inline void VM_NAME(vm_agg_fold)(uint op, const int* acc, const uchar* counted, long* value,
+                                 ulong* count) {
   uint c = 0;
   VM_FOR_TILE_ITEMS c += counted[k];
   *count += c;
   if (c == 0) return;
+  // Uncounted items combine the identity (see VM_AGG_FOLD_LOOP in vm.cl).
   if (op == VM_AGG_SUM_I) {
     long v = 0;
-    VM_FOR_TILE_ITEMS v += counted[k] ? (long)acc[k] : 0;
+    VM_FOR_TILE_ITEMS {
+      const int x = acc[k];
+      v += counted[k] ? (long)x : 0;
+    }
     *value += v;
   } else if (op == VM_AGG_MIN_I) {
     int v = INT_MAX;
-    VM_FOR_TILE_ITEMS v = counted[k] ? min(v, acc[k]) : v;
+    VM_FOR_TILE_ITEMS {
+      const int x = acc[k];
+      v = min(v, counted[k] ? x : INT_MAX);
+    }
     *value = min(*value, (long)v);
   } else if (op == VM_AGG_MAX_I) {
     int v = INT_MIN;
-    VM_FOR_TILE_ITEMS v = counted[k] ? max(v, acc[k]) : v;
+    VM_FOR_TILE_ITEMS {
+      const int x = acc[k];
+      v = max(v, counted[k] ? x : INT_MIN);
+    }
     *value = max(*value, (long)v);
   }  // VM_AGG_COUNT: the count is the value
 }
@@ -644,26 +674,30 @@ inline void VM_NAME(vm_aggregate_body)(VM_AGGREGATE_PARAMS, __local long* values
     uchar accn[IPT];
     uchar pass[IPT];
     VM_SET_LIVE(pass, rows)
-    if (pred_begin < pred_end) {
-      VM_RUN_ALL(pred_begin, pred_end, pred_track, pass, raised);
-      VM_FOR_TILE_ITEMS pass[k] = pass[k] && !(pred_track && accn[k]) && acc[k] != 0;
-    }
-    uchar any_pass = 0;
-    VM_FOR_TILE_ITEMS any_pass |= pass[k];
-    // A work-item none of whose rows passed the filter skips the arguments'
-    // loads and arithmetic altogether.
-    if (!any_pass) continue;
-    for (uint a = 0; a < aggregate_count; ++a) {
-      const uint4 agg = aggregates[a];
+    // Step -1 is the WHERE predicate, steps 0.. the aggregates' arguments:
+    // one inlined copy of the interpreter for both.
+    for (int a = pred_begin < pred_end ? -1 : 0; a < (int)aggregate_count; ++a) {
+      const uint4 agg = a < 0 ? (uint4)(0u, pred_begin, pred_end, pred_track) : aggregates[a];
       const uint track = allow_track && agg.y < agg.z ? agg.w : 0;
       if (agg.y < agg.z) VM_RUN_ALL(agg.y, agg.z, track, pass, raised);
+      if (a < 0) {
+        uchar any_pass = 0;
+        VM_FOR_TILE_ITEMS {
+          pass[k] = pass[k] && !(track && accn[k]) && acc[k] != 0;
+          any_pass |= pass[k];
+        }
+        // A work-item none of whose rows passed the filter skips the
+        // arguments' loads and arithmetic altogether.
+        if (!any_pass) break;
+        continue;
+      }
       uchar null_free[IPT];  // NULL arguments do not count
       if (track) VM_FOR_TILE_ITEMS null_free[k] = pass[k] & (uchar)(accn[k] == 0);
       const uchar* counted = track ? null_free : pass;
       long value = totals[a];
       ulong count = totals_counted[a];
 #if VM_NARROW
-      vm_agg_fold_narrow(agg.x, acc, counted, &value, &count);
+      VM_NAME(vm_agg_fold)(agg.x, acc, counted, &value, &count);
 #else
       vm_agg_fold(agg.x, acc, counted, &value, &count);
 #endif
@@ -692,3 +726,4 @@ KERNEL void VM_NAME(vm_aggregate_untracked)(VM_AGGREGATE_PARAMS) {
 #undef VM_RUN_ALL
 #undef VM_NAME
 #undef VM_VALUE
+#undef VM_RARE_ITEMS

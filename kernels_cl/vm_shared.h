@@ -131,5 +131,7 @@
 
 /* Bits of the status word kernels raise. */
 #define VM_STATUS_OVERFLOW 1u
+/* A rare operation reached the lean machine (a host bug, never data). */
+#define VM_STATUS_UNSUPPORTED 2u
 
 #endif

@@ -111,6 +111,12 @@ std::vector<AggregateValue> AggregateOnDevice(QueryContext& context, Relation& r
                                        a.operation == VM_AGG_MIN_I || a.operation == VM_AGG_MAX_I;
         return integer_operation && (!a.entry || program.RunsNarrow(*a.entry));
       });
+  // The lean machine when neither the predicate nor any argument uses a rare
+  // operation.
+  const bool lean = (!predicate_entry || program.RunsLean(*predicate_entry)) &&
+                    std::all_of(aggregates.begin(), aggregates.end(), [&](const AggregateSpec& a) {
+                      return !a.entry || program.RunsLean(*a.entry);
+                    });
   // No WHERE, and every argument COUNT(*) or a bare column: no interpreter.
   const bool columns_only =
       !predicate_entry && !track && DeviceProgram::SpecialisedAllowed() &&
@@ -118,10 +124,9 @@ std::vector<AggregateValue> AggregateOnDevice(QueryContext& context, Relation& r
                   [&](const AggregateSpec& a) { return !a.entry || code.IsBareColumn(*a.entry); });
   cl::Kernel& kernel = columns_only
                            ? engine.kernel("vm_aggregate_columns")
-                           : DeviceProgram::VmKernel(engine, "vm_aggregate", track, narrow);
-  const char* stage = columns_only ? "aggregate columns"
-                      : narrow     ? "aggregate (32-bit)"
-                                   : "aggregate";
+                           : DeviceProgram::VmKernel(engine, "vm_aggregate", track, narrow, lean);
+  const std::string stage = columns_only ? std::string("aggregate columns")
+                                         : DeviceProgram::StageName("aggregate", narrow, lean);
   std::uint64_t group_base = 0;
   for (std::size_t t = 0; t < tablets.size(); ++t) {
     const std::uint64_t tablet_groups =

@@ -44,12 +44,21 @@ bool DeviceProgram::SpecialisedAllowed() {
 }
 
 namespace {
+bool EnvironmentAllows(const char* name) {
+  const char* value = std::getenv(name);
+  return value == nullptr || std::string_view(value) != "0";
+}
 std::atomic<bool>& NarrowFlag() {
-  static std::atomic<bool> allowed = [] {
-    const char* value = std::getenv("CLQ_VM_NARROW");
-    return value == nullptr || std::string_view(value) != "0";
-  }();
+  static std::atomic<bool> allowed = EnvironmentAllows("CLQ_VM_NARROW");
   return allowed;
+}
+std::atomic<bool>& LeanFlag() {
+  static std::atomic<bool> allowed = EnvironmentAllows("CLQ_VM_LEAN");
+  return allowed;
+}
+std::atomic<bool>& LeanForcedFlag() {
+  static std::atomic<bool> forced = false;
+  return forced;
 }
 }  // namespace
 
@@ -61,11 +70,36 @@ void DeviceProgram::SetNarrowAllowed(bool allowed) {
   NarrowFlag().store(allowed);
 }
 
+bool DeviceProgram::LeanAllowed() {
+  return LeanFlag().load();
+}
+
+void DeviceProgram::SetLeanAllowed(bool allowed) {
+  LeanFlag().store(allowed);
+}
+
+bool DeviceProgram::LeanForced() {
+  return LeanForcedFlag().load();
+}
+
+void DeviceProgram::SetLeanForced(bool forced) {
+  LeanForcedFlag().store(forced);
+}
+
+std::string DeviceProgram::StageName(std::string_view base, bool narrow, bool lean) {
+  std::string name(base);
+  if (narrow && lean) return name + " (32-bit, lean)";
+  if (narrow) return name + " (32-bit)";
+  if (lean) return name + " (lean)";
+  return name;
+}
+
 cl::Kernel& DeviceProgram::VmKernel(Engine& engine, const std::string& base, bool track,
-                                    bool narrow) {
+                                    bool narrow, bool lean) {
   std::string name = base;
   if (!track && SpecialisedAllowed()) name += "_untracked";
   if (narrow) name += "_narrow";
+  if (lean) name += "_lean";
   return engine.kernel(name);
 }
 

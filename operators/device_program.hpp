@@ -6,6 +6,9 @@
 // Unused slots and absent NULL maps are bound to a small dummy buffer.
 #pragma once
 
+#include <string>
+#include <string_view>
+
 #include "operators/expression_program.hpp"
 #include "operators/relation.hpp"
 #include "runtime/buffer_pool.hpp"
@@ -24,11 +27,20 @@ class DeviceProgram {
   // The vm_* kernel `base` ("vm_filter", ...), or its variant with NULL
   // tracking compiled out when no entry of the launch can see a NULL (fewer
   // registers), on the 32-bit machine when `narrow` (every entry of the
-  // launch RunsNarrow).
-  static cl::Kernel& VmKernel(Engine& engine, const std::string& base, bool track, bool narrow);
+  // launch RunsNarrow), on the lean machine when `lean` (every entry RunsLean).
+  static cl::Kernel& VmKernel(Engine& engine, const std::string& base, bool track, bool narrow,
+                              bool lean);
+  // The --profile name of a vm_* launch: "filter", "filter (32-bit)",
+  // "filter (lean)", "filter (32-bit, lean)".
+  static std::string StageName(std::string_view base, bool narrow, bool lean);
   // Whether entry `entry` runs on the 32-bit machine: it IsNarrow and
   // NarrowAllowed().
   bool RunsNarrow(std::size_t entry) const { return program_.IsNarrow(entry) && NarrowAllowed(); }
+  // Whether entry `entry` runs on the lean machine: it uses no rare operation
+  // and LeanAllowed().
+  bool RunsLean(std::size_t entry) const {
+    return LeanForced() || (!program_.UsesRareOperations(entry) && LeanAllowed());
+  }
   // False when CLQ_VM_UNTRACKED=0: then only the general, NULL-tracking
   // kernels run (untracked variants and vm_aggregate_columns are off), to
   // measure what the specialisations gain.
@@ -38,6 +50,14 @@ class DeviceProgram {
   // cover both machines with the same programs).
   static bool NarrowAllowed();
   static void SetNarrowAllowed(bool allowed);
+  // False when CLQ_VM_LEAN=0 or after SetLeanAllowed(false): every program
+  // runs on the machine with all operations.
+  static bool LeanAllowed();
+  static void SetLeanAllowed(bool allowed);
+  // Tests only: every program runs on the lean machine, rare operations
+  // included, to check that they raise VM_STATUS_UNSUPPORTED.
+  static bool LeanForced();
+  static void SetLeanForced(bool forced);
 
  private:
   const ExpressionProgram& program_;

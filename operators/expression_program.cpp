@@ -627,6 +627,33 @@ bool ExpressionProgram::FuseKeepComparison(std::size_t begin) {
   return true;
 }
 
+bool ExpressionProgram::UsesRareOperations(std::size_t index) const {
+  const VmEntry& e = entry(index);
+  for (std::uint32_t pc = e.begin; pc < e.end; ++pc) {
+    const std::uint32_t word0 = code_[pc].s[0];
+    const std::uint32_t op = word0 & 0xFF;
+    const std::uint32_t kind = (word0 >> 8) & 0xFF;
+    switch (op) {
+      case VM_DIV_I:
+      case VM_MOD_I:
+      case VM_MOD_R:
+      case VM_IN_I:
+      case VM_IN_R:
+      case VM_STR_CMP:
+        return true;
+      case VM_ADD_I:
+      case VM_SUB_I:
+      case VM_MUL_I:
+      case VM_NEG_I:
+        if ((kind & VM_OPND_NOCHECK) == 0) return true;  // checked (NARROW implies NOCHECK)
+        break;
+      default:
+        break;
+    }
+  }
+  return false;
+}
+
 bool ExpressionProgram::IsNarrow(std::size_t index) const {
   const VmEntry& e = entry(index);
   if (e.type != ValueType::kInteger) return false;

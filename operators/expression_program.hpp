@@ -82,6 +82,10 @@ class ExpressionProgram {
   // provably fits int32 (INT32 columns, int32 constants, each integer
   // operation flagged VM_OPND_NARROW by the range analysis, no REAL).
   bool IsNarrow(std::size_t index) const;
+  // Whether entry `index` uses an operation the lean machine lacks (kernels_cl/
+  // vm_interpreter.cl, VM_LEAN=1): overflow-checked integer arithmetic,
+  // division or modulo by a non-constant, REAL modulo, IN, text comparison.
+  bool UsesRareOperations(std::size_t index) const;
   const std::vector<cl_uint2>& code() const { return code_; }
   const std::vector<cl_long>& constants() const { return constants_; }
 

@@ -18,9 +18,10 @@ DeviceVector Project(QueryContext& context, Relation& relation, const DeviceProg
   if (entry.may_be_null)
     result.nulls = engine.pool().Acquire(relation.rows(), "projection NULL map");
   const bool narrow_machine = program.RunsNarrow(entry_index);
+  const bool lean = program.RunsLean(entry_index);
   cl::Kernel& kernel =
-      DeviceProgram::VmKernel(engine, "vm_project", entry.track_nulls, narrow_machine);
-  const char* stage = narrow_machine ? "project (32-bit)" : "project";
+      DeviceProgram::VmKernel(engine, "vm_project", entry.track_nulls, narrow_machine, lean);
+  const std::string stage = DeviceProgram::StageName("project", narrow_machine, lean);
   const std::vector<Tablet> tablets = relation.tablets();
   for (std::size_t t = 0; t < tablets.size(); ++t) {
     if (tablets[t].rows == 0) continue;

@@ -13,6 +13,10 @@ QueryContext::QueryContext(Engine& engine)
 void QueryContext::CheckStatus() {
   cl_uint status = 0;
   engine_.Download(status_.get(), 0, sizeof(status), &status, "read status");
+  if (status & VM_STATUS_UNSUPPORTED) {
+    engine_.Fill(status_.get(), 0, 0, sizeof(cl_uint), "reset status");
+    throw InternalError("an expression reached a device kernel that lacks one of its operations");
+  }
   if (status & VM_STATUS_OVERFLOW) {
     engine_.Fill(status_.get(), 0, 0, sizeof(cl_uint), "reset status");
     throw InvalidInputError("integer overflow");

@@ -30,9 +30,10 @@ std::vector<TabletSelection> FilterTablets(QueryContext& context, Relation& rela
   std::vector<TabletSelection> state(tablets.size());
   DeviceBuffer totals = engine.pool().Acquire(tablets.size() * sizeof(cl_uint), "selection totals");
   const bool narrow_machine = program.RunsNarrow(entry_index);
+  const bool lean = program.RunsLean(entry_index);
   cl::Kernel& filter =
-      DeviceProgram::VmKernel(engine, "vm_filter", entry.track_nulls, narrow_machine);
-  const char* stage = narrow_machine ? "filter (32-bit)" : "filter";
+      DeviceProgram::VmKernel(engine, "vm_filter", entry.track_nulls, narrow_machine, lean);
+  const std::string stage = DeviceProgram::StageName("filter", narrow_machine, lean);
   for (std::size_t t = 0; t < tablets.size(); ++t) {
     const RowCount rows = tablets[t].rows;
     TabletSelection& s = state[t];

@@ -4,7 +4,8 @@
 # Headers shared with the host (*.h) go first, then common.cl, because every
 # other file uses their definitions; the rest keep their sorted order. Each source starts with #line 1 "<name>" so that
 # build-log line numbers point into the real file. A file with a
-# "// clq:instantiate NAME=A NAME=B" line is embedded once per NAME=value.
+# "// clq:instantiate NAME=A NAME=B" line is embedded once per NAME=value
+# (an instance may set several names: NAME=A,OTHER=B).
 if(NOT FUNCTION)
   set(FUNCTION EmbeddedKernelSources)
 endif()
@@ -49,11 +50,16 @@ foreach(path IN LISTS ordered)
     set(suffix "")
     set(label "${name}")
     if(NOT instance STREQUAL "-")
-      if(NOT instance MATCHES "^([A-Za-z_][A-Za-z0-9_]*)=([^=]+)$")
-        message(FATAL_ERROR "${path}: clq:instantiate expects NAME=VALUE, got '${instance}'")
-      endif()
-      set(prefix "#define ${CMAKE_MATCH_1} ${CMAKE_MATCH_2}\n")
-      set(suffix "\n#undef ${CMAKE_MATCH_1}\n")
+      # One instance may set several names: NAME=A,OTHER=B.
+      string(REPLACE "," ";" assignments "${instance}")
+      foreach(assignment IN LISTS assignments)
+        if(NOT assignment MATCHES "^([A-Za-z_][A-Za-z0-9_]*)=([^=]+)$")
+          message(FATAL_ERROR "${path}: clq:instantiate expects NAME=VALUE[,NAME=VALUE], got '${instance}'")
+        endif()
+        string(APPEND prefix "#define ${CMAKE_MATCH_1} ${CMAKE_MATCH_2}\n")
+        string(APPEND suffix "\n#undef ${CMAKE_MATCH_1}")
+      endforeach()
+      string(APPEND suffix "\n")
       set(label "${name} [${instance}]")
     endif()
     string(APPEND body "const char kSource${index}[] = R\"clq_cl(${prefix}#line 1 \"${name}\"\n${text}${suffix})clq_cl\";\n")

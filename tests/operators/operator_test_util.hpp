@@ -4,11 +4,13 @@
 
 #include <cstdint>
 #include <limits>
+#include <numeric>
 #include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "operators/cpu_reference/expression_eval.hpp"
 #include "operators/device_program.hpp"
 #include "operators/projection.hpp"
 #include "operators/query_context.hpp"
@@ -79,6 +81,19 @@ inline ProjectedValues ProjectOnDevice(Engine& engine, const TablePtr& table,
   }
   result.nulls = DownloadNulls(engine, out);
   return result;
+}
+
+// Evaluates `expr` over every row of `table` with the CPU reference (the
+// oracle of the device's projections).
+inline cpu_reference::ValueVector EvaluateOnCpu(const TablePtr& table, const sql::Expr& expr) {
+  std::vector<sql::TableRef> from = {{table, "t"}};
+  std::vector<cpu_reference::RowIndex> rows(table->rows());
+  std::iota(rows.begin(), rows.end(), cpu_reference::RowIndex{0});
+  cpu_reference::EvalContext context;
+  context.rows = table->rows();
+  context.from = &from;
+  context.table_rows.push_back(std::span<const cpu_reference::RowIndex>(rows));
+  return cpu_reference::Evaluate(expr, context);
 }
 
 }  // namespace clq::testing
