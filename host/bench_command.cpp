@@ -23,6 +23,7 @@ struct BenchCommandOptions {
   bool no_cache = false;
   std::string rows;  // "N[,N...]"; empty: the suite's defaults
   std::string suite = "thesis";
+  std::string queries;  // "ID[,ID...]"; empty: all
   std::uint32_t repeat = 5;
   std::string format = "table";
   std::string out;
@@ -72,6 +73,8 @@ void RunBenchCommand(const BenchCommandOptions& command) {
   BenchOptions options;
   options.suite = command.suite;
   BenchQueries(options.suite, 1000);  // an unknown suite fails before devices start
+  if (!command.queries.empty()) options.queries = SplitList(command.queries);
+  CheckBenchQueryIds(options);  // an unknown id fails before devices start too
   if (!command.rows.empty()) options.rows = ParseRowList(command.rows);
   options.repeat = command.repeat;
   ParsePeers(command.peers, options);
@@ -108,6 +111,9 @@ void RegisterBenchCommand(CLI::App& app) {
                    "wisconsin 1M)")
       ->type_name("N[,N...]");
   command->add_option("--suite", options->suite, "thesis (default), wisconsin or all");
+  command->add_option("--queries", options->queries,
+                      "Only these query ids of the suite, comma-separated, e.g. "
+                      "L2_projection,L14_max (default: all)");
   command->add_option("--repeat", options->repeat, "Timed runs per measurement (default 5)")
       ->check(CLI::Range(1, 1000));
   command->add_option("--format", options->format, "Output format (default table)")

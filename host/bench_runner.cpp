@@ -310,13 +310,42 @@ double BenchDevice::CopyGbps(RowCount rows) const {
   return 0;
 }
 
+std::vector<std::string> BenchSuitesOf(const BenchOptions& options) {
+  return options.suite == "all" ? std::vector<std::string>{"thesis", "wisconsin"}
+                                : std::vector<std::string>{options.suite};
+}
+
+void CheckBenchQueryIds(const BenchOptions& options) {
+  std::vector<std::string> ids;
+  for (const std::string& suite : BenchSuitesOf(options))
+    for (const BenchQuery& q : BenchQueries(suite, 1000))
+      ids.push_back(q.id);
+  for (const std::string& id : options.queries) {
+    if (std::find(ids.begin(), ids.end(), id) != ids.end()) continue;
+    std::string known;
+    for (const std::string& k : ids)
+      known += (known.empty() ? "" : ", ") + k;
+    throw InvalidInputError("--queries: no query '" + id + "' in the " + options.suite +
+                            " suite (its queries: " + known + ")");
+  }
+}
+
+std::vector<BenchQuery> SelectedBenchQueries(const BenchOptions& options, std::string_view suite,
+                                             RowCount n) {
+  std::vector<BenchQuery> queries = BenchQueries(suite, n);
+  if (options.queries.empty()) return queries;
+  std::erase_if(queries, [&](const BenchQuery& q) {
+    return std::find(options.queries.begin(), options.queries.end(), q.id) == options.queries.end();
+  });
+  return queries;
+}
+
 BenchReport RunBench(std::vector<std::unique_ptr<Engine>>& engines, const BenchOptions& options) {
   BenchReport report;
   report.options = options;
   report.date = UtcNow();
-  const std::vector<std::string> suites = options.suite == "all"
-                                              ? std::vector<std::string>{"thesis", "wisconsin"}
-                                              : std::vector<std::string>{options.suite};
+  CheckBenchQueryIds(options);
+  const std::vector<std::string> suites = BenchSuitesOf(options);
   std::map<RowCount, std::vector<std::string>> plan;  // size -> suites run at it
   for (const std::string& suite : suites) {
     BenchQueries(suite, 1000);  // rejects an unknown suite before any work
@@ -327,7 +356,7 @@ BenchReport RunBench(std::vector<std::unique_ptr<Engine>>& engines, const BenchO
   for (const auto& [n, size_suites] : plan) {
     report.sizes.push_back(n);
     for (const std::string& suite : size_suites)
-      total += BenchQueries(suite, n).size() * engines.size();
+      total += SelectedBenchQueries(options, suite, n).size() * engines.size();
   }
   for (const auto& engine : engines)
     report.devices.push_back({engine->info(), engine->tuning().Describe(), {}});
@@ -340,7 +369,7 @@ BenchReport RunBench(std::vector<std::unique_ptr<Engine>>& engines, const BenchO
     }
     SizeData data(n);
     for (const std::string& suite : size_suites) {
-      for (const BenchQuery& query : BenchQueries(suite, n)) {
+      for (const BenchQuery& query : SelectedBenchQueries(options, suite, n)) {
         BenchCase c;
         c.query = query;
         c.rows = n;

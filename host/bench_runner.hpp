@@ -58,7 +58,8 @@ inline constexpr std::uint32_t kSqliteMaxRuns = 3;
 
 struct BenchOptions {
   std::string suite = "thesis";
-  std::vector<RowCount> rows;  // empty: the suites' default sizes
+  std::vector<RowCount> rows;        // empty: the suites' default sizes
+  std::vector<std::string> queries;  // query ids to run; empty: all of the suite
   std::uint32_t repeat = 5;
   bool cpu_peer = true;
   bool sqlite_peer = true;
@@ -128,6 +129,16 @@ struct BenchReport {
   std::vector<BenchDevice> devices;
   std::vector<BenchCase> cases;
 };
+
+// The suites `options` runs ("all": thesis, then wisconsin).
+std::vector<std::string> BenchSuitesOf(const BenchOptions& options);
+// Throws InvalidInputError naming the valid ids when one of `options.queries`
+// is no query of the suites run.
+void CheckBenchQueryIds(const BenchOptions& options);
+// The queries of `suite` at `n` rows that `options` selects (its `queries`,
+// or all of them).
+std::vector<BenchQuery> SelectedBenchQueries(const BenchOptions& options, std::string_view suite,
+                                             RowCount n);
 
 // Runs everything. Throws only for errors of the whole run (a bad suite name);
 // query failures are recorded in the report.

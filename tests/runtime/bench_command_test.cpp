@@ -127,6 +127,27 @@ TEST(BenchCommandTest, TableAndCsvFormats) {
   EXPECT_EQ(Count(csv.output, "\n"), 8u) << csv.output;  // header + 7 queries
 }
 
+TEST(BenchCommandTest, QueriesSelectsQueriesOfTheSuites) {
+  auto two = RunClq(
+      "bench --devices 0 --rows 1K --repeat 1 --format csv --peers none "
+      "--queries L14_max,L7_avg");
+  ASSERT_EQ(two.exit_code, 0) << two.output;
+  EXPECT_EQ(Count(two.output, "\n"), 3u) << two.output;  // header + 2 queries
+  EXPECT_NE(two.output.find(",L7_avg,"), std::string::npos) << two.output;
+  EXPECT_NE(two.output.find(",L14_max,"), std::string::npos) << two.output;
+  // With --suite all, ids of either suite.
+  auto both = RunClq(
+      "bench --devices 0 --rows 1K --repeat 1 --format csv --peers none --suite all "
+      "--queries sel1pct,L7_avg");
+  ASSERT_EQ(both.exit_code, 0) << both.output;
+  EXPECT_EQ(Count(both.output, "\n"), 3u) << both.output;
+  auto unknown = RunClq("bench --rows 1K --queries L7_avg,L99");
+  EXPECT_EQ(unknown.exit_code, 1);
+  EXPECT_NE(unknown.output.find("no query 'L99' in the thesis suite"), std::string::npos)
+      << unknown.output;
+  EXPECT_NE(unknown.output.find("L14_max_real"), std::string::npos) << unknown.output;
+}
+
 TEST(BenchCommandTest, BadArgumentsFailClearly) {
   auto suite = RunClq("bench --suite nosuch");
   EXPECT_EQ(suite.exit_code, 1);
