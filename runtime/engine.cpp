@@ -1,6 +1,7 @@
 #include "runtime/engine.hpp"
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -114,6 +115,14 @@ void Engine::BuildProgram(const EngineOptions& options) {
           "building the kernels for " + info_.name + " with options '" + build_options + "'", log);
     }
     program_ = program;
+    // For kernel work: with NVIDIA's -cl-nv-verbose (CLQ_BUILD_OPTIONS) the
+    // log holds ptxas's registers and spills per kernel, as the driver built them.
+    if (const char* print = std::getenv("CLQ_PRINT_BUILD_LOG"); print != nullptr && *print == '1') {
+      try {
+        std::fprintf(stderr, "%s\n", program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device_).c_str());
+      } catch (const cl::Error&) {
+      }
+    }
     if (cache.enabled()) {
       try {
         const auto binaries = program_.getInfo<CL_PROGRAM_BINARIES>();
