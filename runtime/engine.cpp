@@ -64,7 +64,8 @@ Engine::Engine(const DeviceHandle& device, const EngineOptions& options)
   const char* sync = std::getenv("CLQ_SYNC");
   sync_ = sync != nullptr && std::strcmp(sync, "0") != 0 && *sync != '\0';
   BuildProgram(options);
-  tables_ = std::make_unique<DeviceTableCache>(*this, info_.global_mem_bytes / 2);
+  tables_ = std::make_unique<DeviceTableCache>(*this, info_.global_mem_bytes / 2,
+                                               DefaultTableResidency(*this));
 }
 
 Engine::~Engine() = default;
@@ -250,6 +251,27 @@ PinnedStaging* Engine::StagingFor(std::uint64_t bytes) {
   if (info_.kind == DeviceKind::kCpu || bytes < PinnedStaging::kMinimumBytes) return nullptr;
   if (!staging_) staging_ = std::make_unique<PinnedStaging>(context_, queue_);
   return staging_.get();
+}
+
+cl::Buffer Engine::HostView(const std::byte* data, std::uint64_t bytes,
+                            std::shared_ptr<const void> owner) {
+  try {
+    // The device only reads it (CL_MEM_READ_ONLY), so the const_cast never
+    // leads to a write of the host table.
+    cl::Buffer buffer(context_, cl_mem_flags{CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR}, bytes,
+                      static_cast<void*>(const_cast<std::byte*>(data)));
+    auto* keep = new std::shared_ptr<const void>(std::move(owner));
+    const cl_int status = clSetMemObjectDestructorCallback(
+        buffer(),
+        [](cl_mem, void* user) { delete static_cast<std::shared_ptr<const void>*>(user); }, keep);
+    if (status != CL_SUCCESS) {
+      delete keep;
+      throw cl::Error(status, "clSetMemObjectDestructorCallback");
+    }
+    return buffer;
+  } catch (const cl::Error& error) {
+    throw TranslateClError(error, "creating a view of a host column");
+  }
 }
 
 void Engine::UploadStaged(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t bytes,

@@ -105,6 +105,11 @@ class Engine {
   // CPU devices, where "device" memory is host memory, a plain write.
   void UploadStaged(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t bytes,
                     const void* source, std::string_view stage);
+  // A read-only buffer over `bytes` of host memory at `data` (CL_MEM_USE_HOST_PTR:
+  // zero-copy on CPU devices). `owner` is kept alive until OpenCL destroys
+  // the buffer, whoever holds it last (a kernel argument included).
+  cl::Buffer HostView(const std::byte* data, std::uint64_t bytes,
+                      std::shared_ptr<const void> owner);
   // Download of a large device range through the same pinned staging buffers
   // (the chunk copied out overlaps the next transfer). Blocking.
   void DownloadStaged(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t bytes,

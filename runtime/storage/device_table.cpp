@@ -2,14 +2,23 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <string_view>
 
 #include "runtime/engine.hpp"
 #include "runtime/errors.hpp"
 
 namespace clq {
 
-DeviceTableCache::DeviceTableCache(Engine& engine, std::uint64_t budget_bytes)
-    : engine_(engine), budget_bytes_(budget_bytes) {}
+TableResidency DefaultTableResidency(const Engine& engine) {
+  const char* knob = std::getenv("CLQ_ZERO_COPY");
+  const bool allowed = knob == nullptr || std::string_view(knob) != "0";
+  return allowed && engine.info().kind == DeviceKind::kCpu ? TableResidency::kHostView
+                                                           : TableResidency::kCopy;
+}
+
+DeviceTableCache::DeviceTableCache(Engine& engine, std::uint64_t budget_bytes,
+                                   TableResidency residency)
+    : engine_(engine), budget_bytes_(budget_bytes), residency_(residency) {}
 
 RowCount DeviceTableCache::TabletRows(const Table& table) const {
   std::uint32_t widest = 1;
@@ -68,7 +77,9 @@ cl::Buffer DeviceTableCache::Column(const TablePtr& table, std::size_t column, s
   ++clock_;
   if (auto it = entries_.find(key); it != entries_.end()) {
     it->second.last_use = clock_;
-    return it->second.buffer.get();
+    return residency_ == TableResidency::kHostView && it->second.host_view() != nullptr
+               ? it->second.host_view
+               : it->second.buffer.get();
   }
   const std::vector<Tablet> tablets = Tablets(*table);
   CLQ_CHECK(tablet < tablets.size(), "tablet index out of range");
@@ -76,6 +87,16 @@ cl::Buffer DeviceTableCache::Column(const TablePtr& table, std::size_t column, s
   const std::uint64_t bytes = tablets[tablet].rows * c.type().width;
   const std::string what =
       "column " + c.name() + " of " + table->name() + " (tablet " + std::to_string(tablet) + ")";
+  if (residency_ == TableResidency::kHostView && bytes > 0) {
+    Entry entry;
+    entry.host_view = engine_.HostView(c.bytes() + tablets[tablet].begin * c.type().width, bytes,
+                                       c.shared_data());
+    entry.last_use = clock_;
+    entry.table = table;
+    cl::Buffer buffer = entry.host_view;
+    entries_.emplace(key, std::move(entry));
+    return buffer;
+  }
   MakeRoom(bytes, what);
   Entry entry;
   entry.buffer = engine_.pool().Acquire(bytes, what);

@@ -15,6 +15,13 @@
 // memory by default); least recently used columns are evicted to make room.
 // A single column tablet that does not fit throws DeviceLimitError.
 //
+// On CPU devices (TableResidency::kHostView, the default there unless
+// CLQ_ZERO_COPY=0) a column is not copied: its buffer is a view of the host
+// column (CL_MEM_USE_HOST_PTR), which the device's memory already is. Views
+// cost no budget and keep the host column alive until OpenCL destroys them.
+// Copying had made PoCL-16 re-upload the thesis SELECT * at 100M rows (21 GB,
+// over its 24 GB global memory) on every run, at 1.4 GB/s: 15 s for 1,248 rows.
+//
 // Not thread-safe; owned by (and used with) one Engine.
 #pragma once
 
@@ -35,9 +42,17 @@ struct Tablet {
   RowCount rows = 0;
 };
 
+enum class TableResidency {
+  kCopy,      // uploaded into device buffers (through pinned staging)
+  kHostView,  // buffers over the host columns, nothing copied (CPU devices)
+};
+
+// kHostView for CPU devices unless CLQ_ZERO_COPY=0, else kCopy.
+TableResidency DefaultTableResidency(const Engine& engine);
+
 class DeviceTableCache {
  public:
-  DeviceTableCache(Engine& engine, std::uint64_t budget_bytes);
+  DeviceTableCache(Engine& engine, std::uint64_t budget_bytes, TableResidency residency);
 
   // Rows per tablet of `table` on this device.
   RowCount TabletRows(const Table& table) const;
@@ -53,6 +68,7 @@ class DeviceTableCache {
   void Clear();
   std::uint64_t resident_bytes() const { return resident_bytes_; }
   std::uint64_t budget_bytes() const { return budget_bytes_; }
+  TableResidency residency() const { return residency_; }
 
  private:
   struct Key {
@@ -62,7 +78,8 @@ class DeviceTableCache {
     auto operator<=>(const Key&) const = default;
   };
   struct Entry {
-    DeviceBuffer buffer;
+    DeviceBuffer buffer;   // kCopy
+    cl::Buffer host_view;  // kHostView
     std::uint64_t bytes = 0;
     std::uint64_t last_use = 0;
     std::weak_ptr<const Table> table;
@@ -71,6 +88,7 @@ class DeviceTableCache {
 
   Engine& engine_;
   std::uint64_t budget_bytes_;
+  TableResidency residency_;
   std::uint64_t resident_bytes_ = 0;
   std::uint64_t clock_ = 0;
   std::map<Key, Entry> entries_;

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <vector>
 
 #include "runtime/engine.hpp"
@@ -40,7 +42,7 @@ TEST_P(DeviceTableTest, EvictedColumnKeepsItsValuesForItsHolder) {
   const TablePtr table = builder.Finish();
   // Room for one column only (its buffer's size class, not more).
   const std::uint64_t column_bytes = e.pool().Acquire(kRows * 4, "size probe").capacity();
-  DeviceTableCache cache(e, column_bytes);
+  DeviceTableCache cache(e, column_bytes, TableResidency::kCopy);
   const cl::Buffer held_x = cache.Column(table, 0, 0);
   const cl::Buffer held_y = cache.Column(table, 1, 0);  // evicts x
   EXPECT_EQ(cache.resident_bytes(), column_bytes);
@@ -54,6 +56,59 @@ TEST_P(DeviceTableTest, EvictedColumnKeepsItsValuesForItsHolder) {
   const cl::Buffer again_x = cache.Column(table, 0, 0);
   EXPECT_EQ(Download(e, again_x, kRows), got_x);
   EXPECT_EQ(Download(e, held_y, kRows), got_y);
+}
+
+// Host views (the default on CPU devices): the buffers read the host column
+// itself, at every tablet's offset; they cost no budget (a budget of 1 byte
+// evicts nothing); a held view, fetched again from the cache, still reads its
+// values after the cache, the table and every other owner of the host data
+// are gone.
+TEST_P(DeviceTableTest, HostViewsReadTheHostColumnsAndKeepThemAlive) {
+  Engine& e = engine();
+  constexpr RowCount kRows = 10'000;
+  std::vector<std::int32_t> want(kRows);
+  cl::Buffer held;
+  {
+    Schema schema{{"x", ColumnType::Int32()}, {"y", ColumnType::Int64()}};
+    TableBuilder builder("views", schema, kRows);
+    auto* x = builder.column_values<std::int32_t>(0);
+    auto* y = builder.column_values<std::int64_t>(1);
+    for (RowCount i = 0; i < kRows; ++i) {
+      x[i] = static_cast<std::int32_t>(i * 7 - 3);
+      y[i] = static_cast<std::int64_t>(i) << 33;
+      want[i] = x[i];
+    }
+    TablePtr table = builder.Finish();
+    DeviceTableCache cache(e, 1, TableResidency::kHostView);
+    const std::vector<Tablet> tablets = cache.Tablets(*table);
+    for (std::size_t t = 0; t < tablets.size(); ++t) {
+      const std::vector<std::int32_t> got = Download(e, cache.Column(table, 0, t), tablets[t].rows);
+      for (RowCount i = 0; i < tablets[t].rows; ++i)
+        ASSERT_EQ(got[i], want[tablets[t].begin + i]) << "tablet " << t << ", row " << i;
+      std::vector<std::int64_t> wide(tablets[t].rows);
+      e.Download(cache.Column(table, 1, t), 0, wide.size() * sizeof(std::int64_t), wide.data(),
+                 "test download");
+      for (RowCount i = 0; i < tablets[t].rows; ++i)
+        ASSERT_EQ(wide[i], static_cast<std::int64_t>(tablets[t].begin + i) << 33)
+            << "tablet " << t << ", row " << i;
+    }
+    EXPECT_EQ(cache.resident_bytes(), 0u);
+    held = cache.Column(table, 0, 0);  // a hit: the entry's view
+    cache.Clear();
+    table.reset();
+  }
+  const std::vector<std::int32_t> got = Download(e, held, std::min<RowCount>(kRows, 1000));
+  for (RowCount i = 0; i < got.size(); ++i)
+    ASSERT_EQ(got[i], want[i]) << "row " << i;
+}
+
+TEST_P(DeviceTableTest, CpuDevicesViewTheirTablesGpusCopy) {
+  Engine& e = engine();
+  if (e.info().kind != DeviceKind::kCpu) {
+    EXPECT_EQ(e.tables().residency(), TableResidency::kCopy);
+  } else if (std::getenv("CLQ_ZERO_COPY") == nullptr) {
+    EXPECT_EQ(e.tables().residency(), TableResidency::kHostView);
+  }
 }
 
 CLQ_INSTANTIATE_DEVICE_TESTS(DeviceTableTest);
