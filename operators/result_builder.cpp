@@ -15,45 +15,67 @@ void CopyBytes(void* target, const void* source, std::size_t bytes) {
   if (bytes != 0) std::memcpy(target, source, bytes);
 }
 
-// Fills `column` (whose type is set) from raw fixed-width values.
-void FillFromBytes(ResultColumn& column, ColumnType type, const std::byte* data, RowCount rows) {
+// Sizes `column` (whose type is set) for `rows` values of a vector of `type`.
+void SizeColumn(ResultColumn& column, ColumnType type, RowCount rows) {
   switch (column.type) {
     case sql::ValueType::kInteger:
       column.integers.resize(rows);
-      if (type.type == DataType::kInt32) {
-        const auto* v = reinterpret_cast<const std::int32_t*>(data);
-        std::copy(v, v + rows, column.integers.begin());
-      } else if (type.type == DataType::kInt64) {
-        CopyBytes(column.integers.data(), data, rows * sizeof(std::int64_t));
-      } else {
-        throw InternalError("INTEGER result from a " + type.ToString() + " vector");
-      }
       break;
     case sql::ValueType::kReal:
       column.reals.resize(rows);
-      if (type.type == DataType::kDouble) {
-        CopyBytes(column.reals.data(), data, rows * sizeof(double));
-      } else if (type.type == DataType::kInt32) {
-        const auto* v = reinterpret_cast<const std::int32_t*>(data);
-        std::copy(v, v + rows, column.reals.begin());
-      } else if (type.type == DataType::kInt64) {
-        const auto* v = reinterpret_cast<const std::int64_t*>(data);
-        for (RowCount i = 0; i < rows; ++i)
-          column.reals[i] = static_cast<double>(v[i]);
-      } else {
-        throw InternalError("REAL result from a CHAR vector");
-      }
       break;
     case sql::ValueType::kText:
       CLQ_CHECK(type.type == DataType::kChar, "TEXT result from a numeric vector");
       column.text_width = type.width;
       column.text.resize(rows * type.width);
-      CopyBytes(column.text.data(), data, rows * type.width);
       break;
     case sql::ValueType::kNull:
       column.nulls.assign(rows, 1);
       break;
   }
+}
+
+// Converts `rows` raw fixed-width values of `type` into rows [first, first +
+// rows) of the sized `column`.
+void ConvertRows(ResultColumn& column, ColumnType type, const std::byte* data, RowCount first,
+                 RowCount rows) {
+  switch (column.type) {
+    case sql::ValueType::kInteger:
+      if (type.type == DataType::kInt32) {
+        const auto* v = reinterpret_cast<const std::int32_t*>(data);
+        std::copy(v, v + rows, column.integers.begin() + first);
+      } else if (type.type == DataType::kInt64) {
+        CopyBytes(column.integers.data() + first, data, rows * sizeof(std::int64_t));
+      } else {
+        throw InternalError("INTEGER result from a " + type.ToString() + " vector");
+      }
+      break;
+    case sql::ValueType::kReal:
+      if (type.type == DataType::kDouble) {
+        CopyBytes(column.reals.data() + first, data, rows * sizeof(double));
+      } else if (type.type == DataType::kInt32) {
+        const auto* v = reinterpret_cast<const std::int32_t*>(data);
+        std::copy(v, v + rows, column.reals.begin() + first);
+      } else if (type.type == DataType::kInt64) {
+        const auto* v = reinterpret_cast<const std::int64_t*>(data);
+        for (RowCount i = 0; i < rows; ++i)
+          column.reals[first + i] = static_cast<double>(v[i]);
+      } else {
+        throw InternalError("REAL result from a CHAR vector");
+      }
+      break;
+    case sql::ValueType::kText:
+      CopyBytes(column.text.data() + first * type.width, data, rows * type.width);
+      break;
+    case sql::ValueType::kNull:
+      break;
+  }
+}
+
+// Fills `column` (whose type is set) from raw fixed-width values.
+void FillFromBytes(ResultColumn& column, ColumnType type, const std::byte* data, RowCount rows) {
+  SizeColumn(column, type, rows);
+  ConvertRows(column, type, data, 0, rows);
 }
 
 }  // namespace
@@ -64,8 +86,8 @@ ResultColumn DownloadResultColumn(Engine& engine, const std::string& name, sql::
   column.name = name;
   column.type = type;
   // Values whose device layout is the result's go straight into the result
-  // (one pass over host memory); others (INT32 widened to INTEGER) through an
-  // uninitialised buffer. Large ranges go through pinned staging.
+  // (one pass over host memory); others (INT32 widened to INTEGER) are
+  // converted piece by piece. Large ranges go through pinned staging.
   const std::uint64_t bytes = vector.byte_size();
   void* direct = nullptr;
   if (type == sql::ValueType::kInteger && vector.type.type == DataType::kInt64) {
@@ -82,10 +104,19 @@ ResultColumn DownloadResultColumn(Engine& engine, const std::string& name, sql::
   if (direct != nullptr) {
     if (bytes > 0) engine.DownloadStaged(vector.values.get(), 0, bytes, direct, "download result");
   } else {
-    const std::unique_ptr<std::byte[]> staging(new std::byte[std::max<std::uint64_t>(bytes, 1)]);
-    if (bytes > 0)
-      engine.DownloadStaged(vector.values.get(), 0, bytes, staging.get(), "download result");
-    FillFromBytes(column, vector.type, staging.get(), vector.size);
+    // Converted as the pieces arrive (from pinned staging on GPUs, from the
+    // mapped buffer on CPUs): a host staging copy of a 100M-row INT32 result
+    // was 400 MB of fresh memory, about 0.3 s of page faults on PoCL-16.
+    const std::uint64_t width = vector.type.width;
+    SizeColumn(column, vector.type, vector.size);
+    if (type != sql::ValueType::kNull)
+      engine.DownloadConsumed(
+          vector.values.get(), 0, bytes,
+          [&](std::uint64_t at, const std::byte* data, std::uint64_t size) {
+            CLQ_CHECK(at % width == 0 && size % width == 0, "download piece splits a value");
+            ConvertRows(column, vector.type, data, at / width, size / width);
+          },
+          "download result");
   }
   if (vector.has_nulls() && type != sql::ValueType::kNull) {
     column.nulls = DownloadNulls(engine, vector);

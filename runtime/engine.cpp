@@ -308,6 +308,38 @@ void Engine::DownloadStaged(const cl::Buffer& buffer, std::uint64_t offset, std:
   }
 }
 
+void Engine::DownloadConsumed(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t bytes,
+                              const PinnedStaging::ChunkConsumer& consume, std::string_view stage) {
+  if (bytes == 0) return;
+  try {
+    if (PinnedStaging* staging = StagingFor(bytes)) {
+      staging->Download(buffer, offset, bytes, consume,
+                        [&](const cl::Event& event, std::uint64_t chunk) {
+                          profiler_.Record(stage, StageKind::kDownload, event, chunk);
+                        });
+      return;
+    }
+    cl::Event event;
+    void* mapped =
+        queue_.enqueueMapBuffer(buffer, CL_TRUE, CL_MAP_READ, offset, bytes, nullptr, &event);
+    AfterEnqueue(event, stage, StageKind::kDownload, bytes);
+    const auto unmap = [&] {
+      cl::Event done;
+      queue_.enqueueUnmapMemObject(buffer, mapped, nullptr, &done);
+      done.wait();
+    };
+    try {
+      consume(0, static_cast<const std::byte*>(mapped), bytes);
+    } catch (...) {
+      unmap();
+      throw;
+    }
+    unmap();
+  } catch (const cl::Error& error) {
+    throw TranslateClError(error, "downloading " + std::string(stage));
+  }
+}
+
 void Engine::Copy(const cl::Buffer& source, std::uint64_t source_offset,
                   const cl::Buffer& destination, std::uint64_t destination_offset,
                   std::uint64_t bytes, std::string_view stage) {

@@ -28,6 +28,7 @@
 #include "runtime/device_info.hpp"
 #include "runtime/device_tuning.hpp"
 #include "runtime/kernel_sources.hpp"
+#include "runtime/pinned_staging.hpp"
 #include "runtime/profiler.hpp"
 
 namespace clq {
@@ -114,6 +115,12 @@ class Engine {
   // (the chunk copied out overlaps the next transfer). Blocking.
   void DownloadStaged(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t bytes,
                       void* destination, std::string_view stage);
+  // Download of a device range handed to `consume` in pieces, in order (each
+  // valid during its call): through pinned staging for large ranges on GPUs,
+  // else one piece mapped in place (on CPU devices no copy at all). For
+  // results converted on the way to the host (INT32 widened to INTEGER).
+  void DownloadConsumed(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t bytes,
+                        const PinnedStaging::ChunkConsumer& consume, std::string_view stage);
   // Device-to-device copy (enqueued only).
   void Copy(const cl::Buffer& source, std::uint64_t source_offset, const cl::Buffer& destination,
             std::uint64_t destination_offset, std::uint64_t bytes, std::string_view stage);

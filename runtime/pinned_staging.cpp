@@ -68,30 +68,49 @@ void PinnedStaging::Upload(const cl::Buffer& target, std::uint64_t offset, std::
 void PinnedStaging::Download(const cl::Buffer& source, std::uint64_t offset, std::uint64_t bytes,
                              std::byte* target,
                              const std::function<void(const cl::Event&, std::uint64_t)>& on_chunk) {
+  Download(
+      source, offset, bytes,
+      [target](std::uint64_t at, const std::byte* data, std::uint64_t size) {
+        ParallelCopy(target + at, data, size);
+      },
+      on_chunk);
+}
+
+void PinnedStaging::Download(const cl::Buffer& source, std::uint64_t offset, std::uint64_t bytes,
+                             const ChunkConsumer& consume,
+                             const std::function<void(const cl::Event&, std::uint64_t)>& on_chunk) {
   cl::Event in_flight[2];
   std::uint64_t chunk_begin[2] = {0, 0};
   std::uint64_t chunk_size[2] = {0, 0};
-  // Waits for staging buffer i's transfer and copies it out; then the buffer is free.
+  // Waits for staging buffer i's transfer and hands it over; then the buffer is free.
   const auto drain = [&](int i) {
     if (chunk_size[i] == 0) return;
     in_flight[i].wait();
-    ParallelCopy(target + chunk_begin[i], mapped_[i], chunk_size[i]);
+    const std::uint64_t size = chunk_size[i];
     chunk_size[i] = 0;
+    consume(chunk_begin[i], mapped_[i], size);
   };
   int next = 0;
-  for (std::uint64_t done = 0; done < bytes; done += chunk_bytes_) {
-    const std::uint64_t chunk = std::min(chunk_bytes_, bytes - done);
-    drain(next);
-    queue_.enqueueReadBuffer(source, CL_FALSE, offset + done, chunk, mapped_[next], nullptr,
-                             &in_flight[next]);
-    queue_.flush();
-    on_chunk(in_flight[next], chunk);
-    chunk_begin[next] = done;
-    chunk_size[next] = chunk;
-    next ^= 1;
+  try {
+    for (std::uint64_t done = 0; done < bytes; done += chunk_bytes_) {
+      const std::uint64_t chunk = std::min(chunk_bytes_, bytes - done);
+      drain(next);
+      queue_.enqueueReadBuffer(source, CL_FALSE, offset + done, chunk, mapped_[next], nullptr,
+                               &in_flight[next]);
+      queue_.flush();
+      on_chunk(in_flight[next], chunk);
+      chunk_begin[next] = done;
+      chunk_size[next] = chunk;
+      next ^= 1;
+    }
+    drain(next);  // the older transfer first
+    drain(next ^ 1);
+  } catch (...) {
+    // No transfer may still be writing into a staging buffer when it is reused.
+    for (cl::Event& e : in_flight)
+      if (e() != nullptr) e.wait();
+    throw;
   }
-  drain(next);  // the older transfer first
-  drain(next ^ 1);
 }
 
 }  // namespace clq

@@ -37,6 +37,16 @@ class PinnedStaging {
   void Download(const cl::Buffer& source, std::uint64_t offset, std::uint64_t bytes,
                 std::byte* target,
                 const std::function<void(const cl::Event&, std::uint64_t)>& on_chunk);
+  // Receives bytes [at, at + size) of a download, in order, while they are in
+  // the staging buffer (valid only during the call).
+  using ChunkConsumer =
+      std::function<void(std::uint64_t at, const std::byte* data, std::uint64_t size)>;
+  // A download whose chunks go to `consume` instead of a target range (a
+  // conversion reads them from pinned memory: no intermediate host copy).
+  void Download(const cl::Buffer& source, std::uint64_t offset, std::uint64_t bytes,
+                const ChunkConsumer& consume,
+                const std::function<void(const cl::Event&, std::uint64_t)>& on_chunk);
+  std::uint64_t chunk_bytes() const { return chunk_bytes_; }
 
  private:
   cl::CommandQueue queue_;
