@@ -323,7 +323,6 @@ inline long vm_agg_combine(uint op, long a, long b) {
     v = as_long(COMBINE(as_double(v), counted[k] ? x : (IDENTITY))); \
   }
 #endif
-#define VM_ADD_REAL(a, b) ((a) + (b))
 inline void vm_agg_fold(uint op, const long* acc, const uchar* counted, long* value, ulong* count) {
   long v = *value;
   ulong c = *count;
@@ -335,7 +334,7 @@ inline void vm_agg_fold(uint op, const long* acc, const uchar* counted, long* va
       VM_AGG_FOLD_LOOP(0, VM_AGG_ADD)
       break;
     case VM_AGG_SUM_R:
-      VM_AGG_FOLD_REAL(0.0, VM_ADD_REAL)
+      VM_AGG_FOLD_REAL(0.0, VM_AGG_ADD)
       break;
     case VM_AGG_MIN_I:
       VM_AGG_FOLD_LOOP(LONG_MAX, min)
@@ -361,7 +360,6 @@ inline void vm_agg_fold(uint op, const long* acc, const uchar* counted, long* va
 }
 #undef VM_AGG_FOLD_LOOP
 #undef VM_AGG_FOLD_REAL
-#undef VM_ADD_REAL
 #undef VM_AGG_ADD
 #undef VM_AGG_ADD_LO32
 #undef VM_AGG_ADD_HI32

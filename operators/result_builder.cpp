@@ -89,34 +89,29 @@ ResultColumn DownloadResultColumn(Engine& engine, const std::string& name, sql::
   // (one pass over host memory); others (INT32 widened to INTEGER) are
   // converted piece by piece. Large ranges go through pinned staging.
   const std::uint64_t bytes = vector.byte_size();
+  SizeColumn(column, vector.type, vector.size);
   void* direct = nullptr;
   if (type == sql::ValueType::kInteger && vector.type.type == DataType::kInt64) {
-    column.integers.resize(vector.size);
     direct = column.integers.data();
   } else if (type == sql::ValueType::kReal && vector.type.type == DataType::kDouble) {
-    column.reals.resize(vector.size);
     direct = column.reals.data();
-  } else if (type == sql::ValueType::kText && vector.type.type == DataType::kChar) {
-    column.text_width = vector.type.width;
-    column.text.resize(bytes);
-    direct = column.text.data();
+  } else if (type == sql::ValueType::kText) {
+    direct = column.text.data();  // SizeColumn checked that the vector is CHAR
   }
   if (direct != nullptr) {
     if (bytes > 0) engine.DownloadStaged(vector.values.get(), 0, bytes, direct, "download result");
-  } else {
+  } else if (type != sql::ValueType::kNull) {
     // Converted as the pieces arrive (from pinned staging on GPUs, from the
     // mapped buffer on CPUs): a host staging copy of a 100M-row INT32 result
     // was 400 MB of fresh memory, about 0.3 s of page faults on PoCL-16.
     const std::uint64_t width = vector.type.width;
-    SizeColumn(column, vector.type, vector.size);
-    if (type != sql::ValueType::kNull)
-      engine.DownloadConsumed(
-          vector.values.get(), 0, bytes,
-          [&](std::uint64_t at, const std::byte* data, std::uint64_t size) {
-            CLQ_CHECK(at % width == 0 && size % width == 0, "download piece splits a value");
-            ConvertRows(column, vector.type, data, at / width, size / width);
-          },
-          "download result");
+    engine.DownloadConsumed(
+        vector.values.get(), 0, bytes,
+        [&](std::uint64_t at, const std::byte* data, std::uint64_t size) {
+          CLQ_CHECK(at % width == 0 && size % width == 0, "download piece splits a value");
+          ConvertRows(column, vector.type, data, at / width, size / width);
+        },
+        "download result");
   }
   if (vector.has_nulls() && type != sql::ValueType::kNull) {
     column.nulls = DownloadNulls(engine, vector);

@@ -77,36 +77,28 @@ cl::Buffer DeviceTableCache::Column(const TablePtr& table, std::size_t column, s
   ++clock_;
   if (auto it = entries_.find(key); it != entries_.end()) {
     it->second.last_use = clock_;
-    return residency_ == TableResidency::kHostView && it->second.host_view() != nullptr
-               ? it->second.host_view
-               : it->second.buffer.get();
+    return it->second.get();
   }
   const std::vector<Tablet> tablets = Tablets(*table);
   CLQ_CHECK(tablet < tablets.size(), "tablet index out of range");
   const clq::Column& c = table->column(column);
   const std::uint64_t bytes = tablets[tablet].rows * c.type().width;
-  const std::string what =
-      "column " + c.name() + " of " + table->name() + " (tablet " + std::to_string(tablet) + ")";
-  if (residency_ == TableResidency::kHostView && bytes > 0) {
-    Entry entry;
-    entry.host_view = engine_.HostView(c.bytes() + tablets[tablet].begin * c.type().width, bytes,
-                                       c.shared_data());
-    entry.last_use = clock_;
-    entry.table = table;
-    cl::Buffer buffer = entry.host_view;
-    entries_.emplace(key, std::move(entry));
-    return buffer;
-  }
-  MakeRoom(bytes, what);
+  const std::byte* host = c.bytes() + tablets[tablet].begin * c.type().width;
   Entry entry;
-  entry.buffer = engine_.pool().Acquire(bytes, what);
-  entry.bytes = entry.buffer.capacity();
   entry.last_use = clock_;
   entry.table = table;
-  engine_.UploadStaged(entry.buffer.get(), 0, bytes,
-                       c.bytes() + tablets[tablet].begin * c.type().width,
-                       "upload " + table->name() + "." + c.name());
-  cl::Buffer buffer = entry.buffer.get();
+  if (residency_ == TableResidency::kHostView && bytes > 0) {
+    entry.host_view = engine_.HostView(host, bytes, c.shared_data());  // entry.bytes stays 0
+  } else {
+    const std::string what =
+        "column " + c.name() + " of " + table->name() + " (tablet " + std::to_string(tablet) + ")";
+    MakeRoom(bytes, what);
+    entry.buffer = engine_.pool().Acquire(bytes, what);
+    entry.bytes = entry.buffer.capacity();
+    engine_.UploadStaged(entry.buffer.get(), 0, bytes, host,
+                         "upload " + table->name() + "." + c.name());
+  }
+  cl::Buffer buffer = entry.get();
   resident_bytes_ += entry.bytes;
   entries_.emplace(key, std::move(entry));
   return buffer;

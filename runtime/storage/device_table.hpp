@@ -79,10 +79,11 @@ class DeviceTableCache {
   };
   struct Entry {
     DeviceBuffer buffer;   // kCopy
-    cl::Buffer host_view;  // kHostView
+    cl::Buffer host_view;  // kHostView (then `bytes` is 0: no budget)
     std::uint64_t bytes = 0;
     std::uint64_t last_use = 0;
     std::weak_ptr<const Table> table;
+    cl::Buffer get() const { return host_view() != nullptr ? host_view : buffer.get(); }
   };
   void MakeRoom(std::uint64_t bytes, const std::string& what);
 
