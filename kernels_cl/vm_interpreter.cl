@@ -457,24 +457,29 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
         VM_NAME(vm_fetch)(kind, arg & 7u, 0, consts, slots, start, item0, rows, track, opd, opn,
                           stack, stackn, &sp);
         switch ((arg >> 3) & 7u) {
-          case 0:
+          case VM_KEEP_CMP_EQ:
             VM_FOR_ITEMS acc[k] = opd[k] == c;
             break;
-          case 1:
+          case VM_KEEP_CMP_NE:
             VM_FOR_ITEMS acc[k] = opd[k] != c;
             break;
-          case 2:
+          case VM_KEEP_CMP_LT:
             VM_FOR_ITEMS acc[k] = opd[k] < c;
             break;
-          case 3:
+          case VM_KEEP_CMP_LE:
             VM_FOR_ITEMS acc[k] = opd[k] <= c;
             break;
-          case 4:
+          case VM_KEEP_CMP_GT:
             VM_FOR_ITEMS acc[k] = opd[k] > c;
             break;
-          default:
+          case VM_KEEP_CMP_GE:
             VM_FOR_ITEMS acc[k] = opd[k] >= c;
             break;
+          default: {  // VM_KEEP_CMP_RANGE: c <= value <= hi
+            const VM_VALUE hi = (VM_VALUE)consts[(arg >> 6) + 1];
+            VM_FOR_ITEMS acc[k] = (opd[k] >= c) & (opd[k] <= hi);
+            break;
+          }
         }
         uchar any = 0;
         if (track) {

@@ -110,6 +110,15 @@
  * slot | cmp << 3 | constant index << 6 (cmp as for VM_STR_CMP; the index
  * below 1024); word1 = the KEEP target. */
 #define VM_KEEP_CMP 42
+/* The cmp field of VM_KEEP_CMP. RANGE keeps lo <= value <= hi, lo and hi
+ * being constants[index] and constants[index + 1]. */
+#define VM_KEEP_CMP_EQ 0
+#define VM_KEEP_CMP_NE 1
+#define VM_KEEP_CMP_LT 2
+#define VM_KEEP_CMP_LE 3
+#define VM_KEEP_CMP_GT 4
+#define VM_KEEP_CMP_GE 5
+#define VM_KEEP_CMP_RANGE 6
 #define VM_OPCODE_COUNT 43
 
 /* Aggregate operations of vm_aggregate. */

@@ -1,7 +1,10 @@
 #include "operators/expression_program.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
+#include <limits>
+#include <optional>
 
 #include "kernels_cl/vm_shared.h"
 #include "operators/constant_division.hpp"
@@ -293,26 +296,30 @@ std::size_t ExpressionProgram::AddPredicate(const Expr& expr) {
     // WHERE treats NULL as false, so conjuncts can be folded into the pass flag.
     // Each KEEP's second word is the TAKE_PASS position: a work-item whose
     // items have all failed jumps there, skipping the later conjuncts' loads
-    // (short-circuit AND, as SQLite evaluates WHERE).
-    std::vector<std::size_t> keeps;
-    std::size_t conjunct_begin = code_.size();
-    const auto keep = [&] {
-      if (!FuseKeepComparison(conjunct_begin)) Emit(VM_KEEP);
-      keeps.push_back(code_.size() - 1);
-      conjunct_begin = code_.size();
+    // (short-circuit AND). Each conjunct is compiled alone, so that range
+    // tests can be merged and moved first (OrderConjuncts).
+    std::vector<std::vector<cl_uint2>> conjunct_code;
+    const auto compile_conjunct = [&](const Expr& c) {
+      const std::size_t begin = code_.size();
+      CompileBoolean(c);
+      if (!FuseKeepComparison(begin)) Emit(VM_KEEP);
+      conjunct_code.emplace_back(code_.begin() + static_cast<std::ptrdiff_t>(begin), code_.end());
+      code_.resize(begin);
     };
     for (const Expr* c : conjuncts) {
       if (c->kind == Expr::Kind::kBetween && !c->negated) {
-        CompileComparison(
+        compile_conjunct(
             MakeComparison(BinaryOp::kGreaterEqual, c->children[0], c->children[1], c->position));
-        keep();
-        CompileComparison(
+        compile_conjunct(
             MakeComparison(BinaryOp::kLessEqual, c->children[0], c->children[2], c->position));
-        keep();
       } else {
-        CompileBoolean(*c);
-        keep();
+        compile_conjunct(*c);
       }
+    }
+    std::vector<std::size_t> keeps;
+    for (const std::vector<cl_uint2>& code : OrderConjuncts(std::move(conjunct_code))) {
+      code_.insert(code_.end(), code.begin(), code.end());
+      keeps.push_back(code_.size() - 1);
     }
     for (const std::size_t k : keeps)
       code_[k].s[1] = static_cast<std::uint32_t>(code_.size());
@@ -627,6 +634,108 @@ bool ExpressionProgram::FuseKeepComparison(std::size_t begin) {
   return true;
 }
 
+namespace {
+
+// The values [lo, hi] a KEEP_CMP of `cmp` against c lets through; lo > hi
+// when none.
+IntRange KeptRange(std::uint32_t cmp, std::int64_t c) {
+  constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
+  constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+  switch (cmp) {
+    case VM_KEEP_CMP_EQ:
+      return {c, c};
+    case VM_KEEP_CMP_LT:
+      return c == kMin ? IntRange{1, 0} : IntRange{kMin, c - 1};
+    case VM_KEEP_CMP_LE:
+      return {kMin, c};
+    case VM_KEEP_CMP_GT:
+      return c == kMax ? IntRange{1, 0} : IntRange{c + 1, kMax};
+    default:  // VM_KEEP_CMP_GE
+      return {c, kMax};
+  }
+}
+
+}  // namespace
+
+std::vector<std::vector<cl_uint2>> ExpressionProgram::OrderConjuncts(
+    std::vector<std::vector<cl_uint2>> conjuncts) {
+  // Range tests (KEEP_CMP with =, <, <=, >, >=) on the same column become one
+  // test of [lo, hi]: one load instead of one per bound.
+  struct RangeTest {
+    std::size_t first = 0;  // index of the column's first range conjunct
+    std::size_t count = 0;
+    IntRange kept{std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max()};
+  };
+  std::vector<std::optional<RangeTest>> by_slot(VM_MAX_SLOTS);
+  std::vector<bool> is_range(conjuncts.size(), false);
+  for (std::size_t i = 0; i < conjuncts.size(); ++i) {
+    if (conjuncts[i].size() != 1) continue;
+    const std::uint32_t word0 = conjuncts[i][0].s[0];
+    const std::uint32_t arg = word0 >> 16;
+    const std::uint32_t cmp = (arg >> 3) & 7u;
+    if ((word0 & 0xFF) != VM_KEEP_CMP || cmp == VM_KEEP_CMP_NE || cmp == VM_KEEP_CMP_RANGE)
+      continue;
+    is_range[i] = true;
+    std::optional<RangeTest>& test = by_slot[arg & 7u];
+    if (!test) test = RangeTest{i};
+    const IntRange kept = KeptRange(cmp, constants_[arg >> 6]);
+    test->kept = {std::max(test->kept.min, kept.min), std::min(test->kept.max, kept.max)};
+    test->count += 1;
+  }
+  // Range tests first, the most selective first by the column statistics
+  // (they never raise an error, so SQLite's answer cannot change; rows they
+  // reject skip the other conjuncts' loads), then the rest in query order.
+  struct Placed {
+    double selectivity = 1.0;
+    std::vector<cl_uint2> code;
+  };
+  std::vector<Placed> ranges;
+  for (std::uint32_t slot = 0; slot < VM_MAX_SLOTS; ++slot) {
+    if (!by_slot[slot]) continue;
+    RangeTest& test = *by_slot[slot];
+    const VmInputColumn& column = columns_[slots_[slot].column];
+    // Without statistics the selectivity is unknown (1: after those known).
+    const std::optional<IntRange> stats = column.range ? column.range() : std::nullopt;
+    if (column.type.type == DataType::kInt32) {
+      // Int32 columns compare in 32 bits on the narrow machine: the bounds
+      // are clamped to the type, which changes no answer.
+      test.kept = {std::max<std::int64_t>(test.kept.min, INT32_MIN),
+                   std::min<std::int64_t>(test.kept.max, INT32_MAX)};
+    }
+    if (test.kept.min > test.kept.max) test.kept = {1, 0};
+    Placed placed;
+    if (stats && stats->min <= stats->max) {
+      const double width = static_cast<double>(stats->max) - static_cast<double>(stats->min) + 1;
+      const double lo = static_cast<double>(std::max(stats->min, test.kept.min));
+      const double hi = static_cast<double>(std::min(stats->max, test.kept.max));
+      placed.selectivity = hi < lo ? 0.0 : (hi - lo + 1) / width;
+    }
+    const std::size_t first_constant = constants_.size();
+    if (test.count == 1 || first_constant + 1 >= 1024) {
+      // Kept as it is (a merged test needs two constants below index 1024).
+      for (std::size_t i = test.first; i < conjuncts.size(); ++i) {
+        if (!is_range[i] || ((conjuncts[i][0].s[0] >> 16) & 7u) != slot) continue;
+        ranges.push_back({placed.selectivity, conjuncts[i]});
+      }
+      continue;
+    }
+    constants_.push_back(test.kept.min);
+    constants_.push_back(test.kept.max);
+    const std::uint32_t word0 = conjuncts[test.first][0].s[0];
+    const std::uint32_t arg =
+        slot | VM_KEEP_CMP_RANGE << 3 | static_cast<std::uint32_t>(first_constant) << 6;
+    placed.code = {{{(word0 & 0xFFFFu) | arg << 16, 0}}};
+    ranges.push_back(std::move(placed));
+  }
+  std::stable_sort(ranges.begin(), ranges.end(),
+                   [](const Placed& a, const Placed& b) { return a.selectivity < b.selectivity; });
+  std::vector<std::vector<cl_uint2>> ordered;
+  for (Placed& placed : ranges) ordered.push_back(std::move(placed.code));
+  for (std::size_t i = 0; i < conjuncts.size(); ++i)
+    if (!is_range[i]) ordered.push_back(std::move(conjuncts[i]));
+  return ordered;
+}
+
 bool ExpressionProgram::UsesRareOperations(std::size_t index) const {
   const VmEntry& e = entry(index);
   for (std::uint32_t pc = e.begin; pc < e.end; ++pc) {
@@ -693,8 +802,13 @@ bool ExpressionProgram::IsNarrow(std::size_t index) const {
       case VM_TAKE_PASS:
         break;
       case VM_KEEP_CMP: {
-        const std::int64_t c = constants_[code_[pc].s[0] >> 22];
+        const std::uint32_t arg = code_[pc].s[0] >> 16;
+        const std::int64_t c = constants_[arg >> 6];
         if (c < INT32_MIN || c > INT32_MAX) return false;
+        if (((arg >> 3) & 7u) == VM_KEEP_CMP_RANGE) {
+          const std::int64_t hi = constants_[(arg >> 6) + 1];
+          if (hi < INT32_MIN || hi > INT32_MAX) return false;
+        }
         break;  // its column kind is checked below
       }
       default:  // REAL arithmetic and comparisons, conversions
@@ -738,8 +852,14 @@ std::string ExpressionProgram::Disassemble() const {
       text += " slot " + std::to_string(kind) + " width " + std::to_string(arg);
     } else if (op == VM_KEEP_CMP) {
       static const char* const kCompare[] = {"=", "<>", "<", "<=", ">", ">="};
-      text += std::string(" slot ") + std::to_string(arg & 7) + " " + kCompare[(arg >> 3) & 7] +
-              " const " + std::to_string(constants_[arg >> 6]) + " else to " +
+      const std::uint32_t cmp = (arg >> 3) & 7;
+      text += " slot " + std::to_string(arg & 7) +
+              (cmp == VM_KEEP_CMP_RANGE
+                   ? " in [" + std::to_string(constants_[arg >> 6]) + ", " +
+                         std::to_string(constants_[(arg >> 6) + 1]) + "]"
+                   : std::string(" ") + kCompare[cmp] + " const " +
+                         std::to_string(constants_[arg >> 6])) +
+              " else to " +
               std::to_string(code_[pc].s[1]) + ((kind & VM_OPND_NULLABLE) ? " nullable" : "");
     } else if (op == VM_IN_I || op == VM_IN_R) {
       text += " " + std::to_string(arg) + " constants" + (kind ? " +NULL" : "");

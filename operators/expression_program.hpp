@@ -132,6 +132,11 @@ class ExpressionProgram {
   // comparison with a constant by one VM_KEEP_CMP; false (nothing changed)
   // for any other shape.
   bool FuseKeepComparison(std::size_t begin);
+  // The conjuncts of a predicate (each compiled alone, ending in its KEEP or
+  // KEEP_CMP) in the order to run them: the KEEP_CMP range tests of one
+  // column merged into one VM_KEEP_CMP_RANGE, range tests first, the most
+  // selective first by column statistics; then the others in query order.
+  std::vector<std::vector<cl_uint2>> OrderConjuncts(std::vector<std::vector<cl_uint2>> conjuncts);
   static Domain DomainOf(sql::ValueType type);
   // Bounds of an INTEGER expression (operators/value_range.hpp).
   std::optional<IntRange> Range(const sql::Expr& e) const;

@@ -1,0 +1,132 @@
+// Range tests in a WHERE (ExpressionProgram::OrderConjuncts): the `column
+// <op> constant` conjuncts of one integer column merge into one
+// VM_KEEP_CMP_RANGE, and range tests run first, the most selective first by
+// the column statistics. Each predicate states how many fused tests it must
+// compile to and which slot's test must run first; its selected rows are
+// checked against the CPU reference on both machines and at edge sizes.
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <string>
+
+#include "operators/expression_program.hpp"
+#include "operators/selection.hpp"
+#include "tests/operators/operator_test_util.hpp"
+#include "tests/support/device_fixture.hpp"
+#include "tests/support/expr_builder.hpp"
+
+namespace clq {
+namespace {
+
+using namespace clq::testing;  // NOLINT: test helpers
+
+class ConjunctOrderTest : public DeviceTest {
+ protected:
+  void TearDown() override { DeviceProgram::SetNarrowAllowed(true); }
+};
+
+// RandomTable's columns: a INT32 in [-1000, 1000] with INT32's extremes and
+// -1, 0, 1 sprinkled in; b INT64 likewise (multiples of 1000003); c DOUBLE.
+enum Column : std::size_t { kA, kB, kC };
+
+struct Case {
+  std::string text;
+  sql::Expr expr;
+  std::size_t fused;  // KEEP_CMP instructions the predicate must compile to
+  // Text of the first KEEP_CMP's listing (checked from a tile of rows on:
+  // the order of two columns' tests follows their statistics).
+  std::string first_test;
+};
+
+std::vector<Case> Cases() {
+  const auto a = IntCol(kA), b = IntCol(kB), c = RealCol(kC);
+  const auto And = [](sql::Expr x, sql::Expr y) { return Bin(Op::kAnd, x, y); };
+  constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
+  constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+  return {
+      {"a > -500 AND a < 500 AND b <> 0",
+       And(And(Bin(Op::kGreater, a, Int(-500)), Bin(Op::kLess, a, Int(500))),
+           Bin(Op::kNotEqual, b, Int(0))),
+       2, "slot 0 in [-499, 499]"},
+      {"a >= 10 AND a <= 10",
+       And(Bin(Op::kGreaterEqual, a, Int(10)), Bin(Op::kLessEqual, a, Int(10))), 1, "in [10, 10]"},
+      {"a > 500 AND a < 100 (no row)",
+       And(Bin(Op::kGreater, a, Int(500)), Bin(Op::kLess, a, Int(100))), 1, "in [1, 0]"},
+      {"a > -3000000000 AND a < 3000000000 (bounds past INT32, clamped)",
+       And(Bin(Op::kGreater, a, Int(-3000000000LL)), Bin(Op::kLess, a, Int(3000000000LL))), 1,
+       "in [-2147483648, 2147483647]"},
+      {"b >= 0 AND a = 3 (a's test is the more selective)",
+       And(Bin(Op::kGreaterEqual, b, Int(0)), Bin(Op::kEqual, a, Int(3))), 2, "slot 1 = const 3"},
+      {"b BETWEEN -1e9 AND 1e9 AND b <> 7",
+       And(Between(b, Int(-1000000000), Int(1000000000)), Bin(Op::kNotEqual, b, Int(7))), 2,
+       "slot 0 in [-1000000000, 1000000000]"},
+      {"b > INT64_MAX AND b < 5 (no row)",
+       And(Bin(Op::kGreater, b, Int(kMax)), Bin(Op::kLess, b, Int(5))), 1, "in [1, 0]"},
+      {"b >= INT64_MIN AND b <= INT64_MAX (every row)",
+       And(Bin(Op::kGreaterEqual, b, Int(kMin)), Bin(Op::kLessEqual, b, Int(kMax))), 1,
+       "in [-9223372036854775808, 9223372036854775807]"},
+      {"a % 2 = 0 AND a > 0 AND a < 100 (the range test moves first)",
+       And(And(Bin(Op::kEqual, Bin(Op::kModulo, a, Int(2)), Int(0)), Bin(Op::kGreater, a, Int(0))),
+           Bin(Op::kLess, a, Int(100))),
+       1, "slot 0 in [1, 99]"},
+      {"a > 5 AND c < 3.0 AND a < 900 (REAL comparison not fused)",
+       And(And(Bin(Op::kGreater, a, Int(5)), Bin(Op::kLess, c, Real(3.0))),
+           Bin(Op::kLess, a, Int(900))),
+       1, "slot 0 in [6, 899]"},
+      {"a BETWEEN -20 AND 20 AND a <> 0 AND b < 0",
+       And(And(Between(a, Int(-20), Int(20)), Bin(Op::kNotEqual, a, Int(0))),
+           Bin(Op::kLess, b, Int(0))),
+       3, "slot 0 in [-20, 20]"},
+  };
+}
+
+std::size_t CountFused(const std::string& listing) {
+  std::size_t fused = 0;
+  for (std::size_t at = listing.find("KEEP_CMP"); at != std::string::npos;
+       at = listing.find("KEEP_CMP", at + 1))
+    ++fused;
+  return fused;
+}
+
+TEST_P(ConjunctOrderTest, MergedRangeTestsSelectTheReferenceRows) {
+  Engine& e = engine();
+  const RowCount tile = e.tuning().tile_size();
+  for (const RowCount rows : {RowCount{0}, RowCount{1}, tile - 1, tile + 1, 2 * tile + 5}) {
+    const TablePtr table = RandomTable(rows, 7 + static_cast<std::uint32_t>(rows));
+    for (const Case& c : Cases()) {
+      const cpu_reference::ValueVector truth = EvaluateOnCpu(table, c.expr);
+      std::vector<std::uint32_t> want;
+      for (RowCount i = 0; i < rows; ++i)
+        if (!truth.IsNull(i) && truth.integers[i] != 0)
+          want.push_back(static_cast<std::uint32_t>(i));
+      for (const bool narrow : {true, false}) {
+        DeviceProgram::SetNarrowAllowed(narrow);
+        TableRelation relation(e, table);
+        ExpressionProgram program(relation.columns(), IdentityMapper());
+        const std::size_t predicate = program.AddPredicate(c.expr);
+        const std::string listing = program.Disassemble();
+        EXPECT_EQ(CountFused(listing), c.fused) << c.text << "\n" << listing;
+        const std::size_t first = listing.find("KEEP_CMP");
+        ASSERT_NE(first, std::string::npos) << c.text << "\n" << listing;
+        const std::string first_line = listing.substr(first, listing.find('\n', first) - first);
+        if (rows + 1 >= tile) {
+          EXPECT_NE(first_line.find(c.first_test), std::string::npos)
+              << c.text << ": the first test should be " << c.first_test << "\n"
+              << listing;
+        }
+        QueryContext context(e);
+        DeviceProgram device_program(e, program);
+        const RowIds ids = Select(context, relation, device_program, predicate);
+        context.CheckStatus();
+        EXPECT_EQ(DownloadRowIds(e, ids), want)
+            << c.text << ", rows " << rows << ", 32-bit allowed " << narrow << "\n"
+            << listing;
+      }
+    }
+  }
+}
+
+CLQ_INSTANTIATE_DEVICE_TESTS(ConjunctOrderTest);
+
+}  // namespace
+}  // namespace clq
