@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 #include "runtime/cl_error.hpp"
 #include "runtime/errors.hpp"
@@ -11,6 +12,7 @@
 #include "runtime/kernel_sources.hpp"
 #include "runtime/pinned_staging.hpp"
 #include "runtime/program_cache.hpp"
+#include "runtime/ptx_register_cap.hpp"
 #include "runtime/storage/device_table.hpp"
 
 namespace clq {
@@ -38,6 +40,36 @@ std::string ProgramKey(const DeviceInfo& info, const std::string& options) {
 // PoCL cache what is used; a warm build from source then takes 0.06 s.
 bool DriverCachesKernelsItself(const DeviceInfo& info) {
   return info.IsPocl();
+}
+
+// CLQ_NV_MAXNREG=N: an experiment knob, registers per work-item capped at N
+// on NVIDIA's driver (runtime/ptx_register_cap.hpp).
+std::optional<unsigned> PtxRegisterCap(const DeviceInfo& info) {
+  const char* text = std::getenv("CLQ_NV_MAXNREG");
+  if (text == nullptr || *text == '\0' || info.platform_vendor.find("NVIDIA") == std::string::npos)
+    return std::nullopt;
+  char* end = nullptr;
+  const unsigned long registers = std::strtoul(text, &end, 10);
+  if (*end != '\0' || registers < 16 || registers > 255)
+    throw InvalidInputError("CLQ_NV_MAXNREG must be a register count from 16 to 255, not '" +
+                            std::string(text) + "'");
+  return static_cast<unsigned>(registers);
+}
+
+// `program` rebuilt from its PTX with every kernel capped at `registers`.
+cl::Program CapRegisters(const cl::Program& program, unsigned registers,
+                         const std::string& build_options) {
+  const auto binaries = program.getInfo<CL_PROGRAM_BINARIES>();
+  const auto devices = program.getInfo<CL_PROGRAM_DEVICES>();
+  if (binaries.empty() || devices.empty()) throw InternalError("no PTX to cap registers in");
+  const std::string ptx(binaries.front().begin(), binaries.front().end());
+  const std::optional<std::string> capped = CapPtxRegisters(ptx, registers);
+  if (!capped) throw InternalError("the NVIDIA program binary holds no PTX .entry");
+  cl::Program result(
+      program.getInfo<CL_PROGRAM_CONTEXT>(), {devices.front()},
+      cl::Program::Binaries{std::vector<unsigned char>(capped->begin(), capped->end())});
+  result.build({devices.front()}, build_options.c_str());
+  return result;
 }
 
 std::uint64_t RetainLimit(const DeviceInfo& info) {
@@ -77,7 +109,10 @@ std::size_t Engine::TabletCountFor(const Table& table) const {
 void Engine::BuildProgram(const EngineOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   const std::string build_options = BuildOptions(info_, tuning_);
-  const std::string key = ProgramKey(info_, build_options);
+  const std::optional<unsigned> register_cap = PtxRegisterCap(info_);
+  const std::string key = ProgramKey(
+      info_, build_options +
+                 (register_cap ? " (ptx .maxnreg " + std::to_string(*register_cap) + ")" : ""));
   build_report_.driver_caches_kernels = DriverCachesKernelsItself(info_);
   ProgramCache cache(options.use_program_cache && !build_report_.driver_caches_kernels
                          ? (options.cache_directory.empty() ? ProgramCache::DefaultDirectory()
@@ -115,6 +150,7 @@ void Engine::BuildProgram(const EngineOptions& options) {
           error.what(), error.err(),
           "building the kernels for " + info_.name + " with options '" + build_options + "'", log);
     }
+    if (register_cap) program = CapRegisters(program, *register_cap, build_options);
     program_ = program;
     // For kernel work: with NVIDIA's -cl-nv-verbose (CLQ_BUILD_OPTIONS) the
     // log holds ptxas's registers and spills per kernel, as the driver built them.
