@@ -98,6 +98,25 @@ inline void VM_NAME(vm_fetch)(uint kind, uint arg, uint word1, __constant const 
 #define VM_LEFT (reversed ? opd[k] : acc[k])
 #define VM_RIGHT (reversed ? acc[k] : opd[k])
 
+// After a KEEP: when no item passes, the TAKE_PASS at the KEEP's target
+// (word1) would load all-zero flags; they are loaded here and its decode
+// skipped (in the thesis filter almost every work-item stops at the first
+// conjunct; CLQ_BUILD_OPTIONS=-DVM_SKIP_TAKE_PASS=0 decodes it, for comparison).
+#ifndef VM_SKIP_TAKE_PASS
+#define VM_SKIP_TAKE_PASS 1
+#endif
+#if VM_SKIP_TAKE_PASS
+#define VM_KEEP_SKIP                     \
+  if (!any && ins.y > pc) {              \
+    VM_FOR_ITEMS acc[k] = 0;             \
+    if (track) VM_FOR_ITEMS accn[k] = 0; \
+    pc = ins.y;                          \
+  }
+#else
+#define VM_KEEP_SKIP \
+  if (!any && ins.y > pc) pc = ins.y - 1;
+#endif
+
 // Runs program instructions [pc, end) over this work-item's IPT items of the
 // tile starting at `start`; leaves the result in acc (and accn when `track`,
 // which the host sets whenever a NULL can occur anywhere in the entry).
@@ -449,7 +468,7 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
           VM_FOR_ITEMS pass[k] &= acc[k] != 0;
         }
         VM_FOR_ITEMS any |= pass[k];
-        if (!any && ins.y > pc) pc = ins.y - 1;
+        VM_KEEP_SKIP
         break;
       }
       case VM_KEEP_CMP: {
@@ -491,7 +510,7 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
           VM_FOR_ITEMS pass[k] &= acc[k] != 0;
         }
         VM_FOR_ITEMS any |= pass[k];
-        if (!any && ins.y > pc) pc = ins.y - 1;
+        VM_KEEP_SKIP
         break;
       }
       case VM_TAKE_PASS:

@@ -95,7 +95,9 @@
 #define VM_STR_CMP 37
 /* Predicate conjunctions without the stack: KEEP ands the accumulator's truth
  * (NULL counts as false, as in WHERE) into a pass flag that starts true;
- * TAKE_PASS loads the flag into the accumulator. */
+ * TAKE_PASS loads the flag into the accumulator. A KEEP's word1 is the
+ * position of the predicate's TAKE_PASS: when no item passes any more, the
+ * machine loads the (all-false) result and continues after it. */
 #define VM_KEEP 38
 #define VM_TAKE_PASS 39
 /* Integer division and remainder by a constant d (not 0, 1 or -1), by
