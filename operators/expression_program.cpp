@@ -623,9 +623,8 @@ bool ExpressionProgram::FuseKeepComparison(std::size_t begin) {
   const std::uint32_t compare_op = compare & 0xFF;
   const std::uint32_t constant = code_[begin + 1].s[1];
   if ((load & 0xFF) != VM_LOAD ||
-      (column_base != VM_OPND_COL_I32 && column_base != VM_OPND_COL_I64) ||
-      compare_op < VM_EQ_I || compare_op > VM_GE_I ||
-      ((compare >> 8) & 0xFF) != VM_OPND_CONST || constant >= 1024)
+      (column_base != VM_OPND_COL_I32 && column_base != VM_OPND_COL_I64) || compare_op < VM_EQ_I ||
+      compare_op > VM_GE_I || ((compare >> 8) & 0xFF) != VM_OPND_CONST || constant >= 1024)
     return false;
   const std::uint32_t slot = load >> 16;
   const std::uint32_t arg = slot | (compare_op - VM_EQ_I) << 3 | constant << 6;
@@ -655,16 +654,37 @@ IntRange KeptRange(std::uint32_t cmp, std::int64_t c) {
   }
 }
 
+// Whether `code` can raise VM_STATUS_OVERFLOW: integer arithmetic the range
+// analysis could not prove safe (without NOCHECK or NARROW), or a 64-bit
+// division by a column (INT64_MIN / -1).
+bool CanRaise(const std::vector<cl_uint2>& code) {
+  for (const cl_uint2& instruction : code) {
+    const std::uint32_t op = instruction.s[0] & 0xFF;
+    const std::uint32_t kind = (instruction.s[0] >> 8) & 0xFF;
+    const bool proven = (kind & (VM_OPND_NOCHECK | VM_OPND_NARROW)) != 0;
+    if ((op == VM_ADD_I || op == VM_SUB_I || op == VM_MUL_I || op == VM_NEG_I || op == VM_DIV_I) &&
+        !proven)
+      return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::vector<std::vector<cl_uint2>> ExpressionProgram::OrderConjuncts(
     std::vector<std::vector<cl_uint2>> conjuncts) {
+  // Overflow is raised only by rows still live, as the CPU reference applies
+  // conjuncts in query order: a test moved ahead of a conjunct that can
+  // raise would keep rows from it and hide the error. Then nothing moves.
+  for (const std::vector<cl_uint2>& code : conjuncts)
+    if (CanRaise(code)) return conjuncts;
   // Range tests (KEEP_CMP with =, <, <=, >, >=) on the same column become one
   // test of [lo, hi]: one load instead of one per bound.
   struct RangeTest {
     std::size_t first = 0;  // index of the column's first range conjunct
     std::size_t count = 0;
-    IntRange kept{std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max()};
+    IntRange kept{std::numeric_limits<std::int64_t>::min(),
+                  std::numeric_limits<std::int64_t>::max()};
   };
   std::vector<std::optional<RangeTest>> by_slot(VM_MAX_SLOTS);
   std::vector<bool> is_range(conjuncts.size(), false);
@@ -683,8 +703,8 @@ std::vector<std::vector<cl_uint2>> ExpressionProgram::OrderConjuncts(
     test->count += 1;
   }
   // Range tests first, the most selective first by the column statistics
-  // (they never raise an error, so SQLite's answer cannot change; rows they
-  // reject skip the other conjuncts' loads), then the rest in query order.
+  // (no conjunct can raise, so the order changes no answer; rows they reject
+  // skip the other conjuncts' loads), then the rest in query order.
   struct Placed {
     double selectivity = 1.0;
     std::vector<cl_uint2> code;
@@ -730,7 +750,8 @@ std::vector<std::vector<cl_uint2>> ExpressionProgram::OrderConjuncts(
   std::stable_sort(ranges.begin(), ranges.end(),
                    [](const Placed& a, const Placed& b) { return a.selectivity < b.selectivity; });
   std::vector<std::vector<cl_uint2>> ordered;
-  for (Placed& placed : ranges) ordered.push_back(std::move(placed.code));
+  for (Placed& placed : ranges)
+    ordered.push_back(std::move(placed.code));
   for (std::size_t i = 0; i < conjuncts.size(); ++i)
     if (!is_range[i]) ordered.push_back(std::move(conjuncts[i]));
   return ordered;
@@ -854,13 +875,12 @@ std::string ExpressionProgram::Disassemble() const {
       static const char* const kCompare[] = {"=", "<>", "<", "<=", ">", ">="};
       const std::uint32_t cmp = (arg >> 3) & 7;
       text += " slot " + std::to_string(arg & 7) +
-              (cmp == VM_KEEP_CMP_RANGE
-                   ? " in [" + std::to_string(constants_[arg >> 6]) + ", " +
-                         std::to_string(constants_[(arg >> 6) + 1]) + "]"
-                   : std::string(" ") + kCompare[cmp] + " const " +
-                         std::to_string(constants_[arg >> 6])) +
-              " else to " +
-              std::to_string(code_[pc].s[1]) + ((kind & VM_OPND_NULLABLE) ? " nullable" : "");
+              (cmp == VM_KEEP_CMP_RANGE ? " in [" + std::to_string(constants_[arg >> 6]) + ", " +
+                                              std::to_string(constants_[(arg >> 6) + 1]) + "]"
+                                        : std::string(" ") + kCompare[cmp] + " const " +
+                                              std::to_string(constants_[arg >> 6])) +
+              " else to " + std::to_string(code_[pc].s[1]) +
+              ((kind & VM_OPND_NULLABLE) ? " nullable" : "");
     } else if (op == VM_IN_I || op == VM_IN_R) {
       text += " " + std::to_string(arg) + " constants" + (kind ? " +NULL" : "");
     } else {

@@ -136,6 +136,8 @@ class ExpressionProgram {
   // KEEP_CMP) in the order to run them: the KEEP_CMP range tests of one
   // column merged into one VM_KEEP_CMP_RANGE, range tests first, the most
   // selective first by column statistics; then the others in query order.
+  // Unchanged when a conjunct can raise an overflow (the order decides which
+  // rows reach it).
   std::vector<std::vector<cl_uint2>> OrderConjuncts(std::vector<std::vector<cl_uint2>> conjuncts);
   static Domain DomainOf(sql::ValueType type);
   // Bounds of an INTEGER expression (operators/value_range.hpp).

@@ -11,6 +11,7 @@
 
 #include "operators/expression_program.hpp"
 #include "operators/selection.hpp"
+#include "runtime/errors.hpp"
 #include "tests/operators/operator_test_util.hpp"
 #include "tests/support/device_fixture.hpp"
 #include "tests/support/expr_builder.hpp"
@@ -122,6 +123,59 @@ TEST_P(ConjunctOrderTest, MergedRangeTestsSelectTheReferenceRows) {
             << c.text << ", rows " << rows << ", 32-bit allowed " << narrow << "\n"
             << listing;
       }
+    }
+  }
+}
+
+// Overflow is raised only by rows still live, and the CPU reference applies
+// conjuncts in query order: with a conjunct that can overflow, no range test
+// may move ahead of it (row 0 below overflows b * 4 and is rejected by the
+// range test on a, which must not run first and hide the error).
+TEST_P(ConjunctOrderTest, AConjunctThatCanOverflowKeepsTheQueryOrder) {
+  Engine& e = engine();
+  const RowCount rows = e.tuning().tile_size() + 3;
+  const sql::Expr predicate =
+      Bin(Op::kAnd,
+          Bin(Op::kAnd, Bin(Op::kGreater, Bin(Op::kMultiply, IntCol(kB), Int(4)), Int(0)),
+              Bin(Op::kGreater, IntCol(kA), Int(-500))),
+          Bin(Op::kLess, IntCol(kA), Int(500)));
+  for (const bool overflow_row : {true, false}) {
+    Schema schema{
+        {"a", ColumnType::Int32()}, {"b", ColumnType::Int64()}, {"c", ColumnType::Double()}};
+    TableBuilder builder("t", schema, rows);
+    std::vector<std::uint32_t> want;
+    for (RowCount i = 0; i < rows; ++i) {
+      const bool big = i == 0 && overflow_row;
+      builder.column_values<std::int32_t>(kA)[i] = big ? 5000 : static_cast<std::int32_t>(i % 900);
+      builder.column_values<std::int64_t>(kB)[i] =
+          big ? std::numeric_limits<std::int64_t>::max() / 2 : static_cast<std::int64_t>(i % 7) - 3;
+      builder.column_values<double>(kC)[i] = 0;
+      if (!big && i % 900 < 500 && static_cast<std::int64_t>(i % 7) - 3 > 0)
+        want.push_back(static_cast<std::uint32_t>(i));
+    }
+    const TablePtr table = builder.Finish();
+    TableRelation relation(e, table);
+    ExpressionProgram program(relation.columns(), IdentityMapper());
+    const std::size_t entry = program.AddPredicate(predicate);
+    const std::string listing = program.Disassemble();
+    // With the overflow row, b * 4 is checked (it can raise) and nothing may
+    // move; without it the statistics prove b * 4 safe and the range test
+    // runs first.
+    EXPECT_EQ(listing.find("in [") == std::string::npos, overflow_row) << listing;
+    QueryContext context(e);
+    DeviceProgram device_program(e, program);
+    if (overflow_row) {
+      EXPECT_THROW(
+          {
+            const RowIds ids = Select(context, relation, device_program, entry);
+            context.CheckStatus();
+          },
+          InvalidInputError)
+          << listing;
+    } else {
+      const RowIds ids = Select(context, relation, device_program, entry);
+      context.CheckStatus();
+      EXPECT_EQ(DownloadRowIds(e, ids), want) << listing;
     }
   }
 }
