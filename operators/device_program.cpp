@@ -1,10 +1,10 @@
 #include "operators/device_program.hpp"
 
 #include <atomic>
-#include <cstdlib>
 #include <string_view>
 
 #include "kernels_cl/vm_shared.h"
+#include "runtime/environment.hpp"
 #include "runtime/errors.hpp"
 
 namespace clq {
@@ -36,18 +36,11 @@ void DeviceProgram::BindSlots(cl::Kernel& kernel, cl_uint first_arg, Relation& r
 }
 
 bool DeviceProgram::SpecialisedAllowed() {
-  static const bool allowed = [] {
-    const char* value = std::getenv("CLQ_VM_UNTRACKED");
-    return value == nullptr || std::string_view(value) != "0";
-  }();
+  static const bool allowed = EnvironmentAllows("CLQ_VM_UNTRACKED");
   return allowed;
 }
 
 namespace {
-bool EnvironmentAllows(const char* name) {
-  const char* value = std::getenv(name);
-  return value == nullptr || std::string_view(value) != "0";
-}
 std::atomic<bool>& NarrowFlag() {
   static std::atomic<bool> allowed = EnvironmentAllows("CLQ_VM_NARROW");
   return allowed;

@@ -2,10 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <functional>
-#include <string_view>
 
+#include "runtime/environment.hpp"
 #include "runtime/errors.hpp"
 
 namespace clq {
@@ -115,9 +114,7 @@ void DeferUnselectiveFilters(const sql::BoundSelect& select, SourcePlan& incomin
   const double incoming_rows = table_rows * kept;
   // CLQ_DEFER_FILTERS=0 keeps every filter below its join, to measure what
   // moving them gains.
-  const char* knob = std::getenv("CLQ_DEFER_FILTERS");
-  const bool allowed = knob == nullptr || std::string_view(knob) != "0";
-  if (allowed && !incoming.filters.empty() && kept >= kMostRows &&
+  if (EnvironmentAllows("CLQ_DEFER_FILTERS") && !incoming.filters.empty() && kept >= kMostRows &&
       joined_rows <= kFewJoinedRows * table_rows) {
     incoming.deferred_selectivity = kept;
     for (Expr& f : incoming.filters)

@@ -2,18 +2,17 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <string_view>
 
 #include "runtime/engine.hpp"
+#include "runtime/environment.hpp"
 #include "runtime/errors.hpp"
 
 namespace clq {
 
 TableResidency DefaultTableResidency(const Engine& engine) {
-  const char* knob = std::getenv("CLQ_ZERO_COPY");
-  const bool allowed = knob == nullptr || std::string_view(knob) != "0";
-  return allowed && engine.info().kind == DeviceKind::kCpu ? TableResidency::kHostView
-                                                           : TableResidency::kCopy;
+  return EnvironmentAllows("CLQ_ZERO_COPY") && engine.info().kind == DeviceKind::kCpu
+             ? TableResidency::kHostView
+             : TableResidency::kCopy;
 }
 
 DeviceTableCache::DeviceTableCache(Engine& engine, std::uint64_t budget_bytes,
