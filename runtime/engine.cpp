@@ -329,19 +329,18 @@ void Engine::UploadStaged(const cl::Buffer& buffer, std::uint64_t offset, std::u
 
 void Engine::DownloadStaged(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t bytes,
                             void* destination, std::string_view stage) {
-  PinnedStaging* staging = StagingFor(bytes);
-  if (staging == nullptr) {
+  if (StagingFor(bytes) == nullptr) {
     Download(buffer, offset, bytes, destination, stage);
     return;
   }
-  try {
-    staging->Download(buffer, offset, bytes, static_cast<std::byte*>(destination),
-                      [&](const cl::Event& event, std::uint64_t chunk) {
-                        profiler_.Record(stage, StageKind::kDownload, event, chunk);
-                      });
-  } catch (const cl::Error& error) {
-    throw TranslateClError(error, "downloading " + std::string(stage));
-  }
+  // Staged: each pinned chunk copied into place as it arrives.
+  auto* target = static_cast<std::byte*>(destination);
+  DownloadConsumed(
+      buffer, offset, bytes,
+      [target](std::uint64_t at, const std::byte* data, std::uint64_t size) {
+        ParallelCopy(target + at, data, size);
+      },
+      stage);
 }
 
 void Engine::DownloadConsumed(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t bytes,
