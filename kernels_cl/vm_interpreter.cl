@@ -117,6 +117,101 @@ inline void VM_NAME(vm_fetch)(uint kind, uint arg, uint word1, __constant const 
   if (!any && ins.y > pc) pc = ins.y - 1;
 #endif
 
+// CPUs: the column loads of an interpreter pass miss the caches with no
+// other work to overlap them (the hand-written kernel's single loop overlaps
+// them with its arithmetic). Before running a program a work-item asks for
+// the next IPT rows (the next work-item's, run next by the same thread) of
+// every column the program reads before its first KEEP (later columns are
+// read only by work-items a conjunct left alive).
+// CLQ_BUILD_OPTIONS=-DVM_CPU_PREFETCH=0 turns it off, for comparison.
+#ifndef VM_CPU_PREFETCH
+#define VM_CPU_PREFETCH 1
+#endif
+#if DEVICE_IS_CPU && VM_CPU_PREFETCH
+inline void VM_NAME(vm_prefetch_next)(__constant const uint2* code, uint pc, uint end,
+                                      const vm_slots* slots, ulong start, uint item0) {
+  const ulong next_row = tile_item(start, item0) + IPT;
+  for (; pc < end; ++pc) {
+    const uint2 ins = code[pc];
+    const uint op = ins.x & 0xffu;
+    const uint kind = (ins.x >> 8) & 0xffu;
+    const uint base = kind & VM_OPND_BASE_MASK;
+    if (op == VM_KEEP || op == VM_STR_CMP) break;
+    if (base < VM_OPND_COL_I32) continue;
+    const uint slot = op == VM_KEEP_CMP ? (ins.x >> 16) & 7u : ins.x >> 16;
+    const uint width = (base == VM_OPND_COL_I32 || base == VM_OPND_COL_I32_R) ? 4u : 8u;
+    __global const uchar* p = vm_slot_values(slots, slot) + next_row * width;
+    for (uint b = 0; b < IPT * width; b += 64) __builtin_prefetch((const void*)(size_t)(p + b), 0, 3);
+    if (op == VM_KEEP_CMP) break;
+  }
+}
+#define VM_PREFETCH_NEXT(pc, end) VM_NAME(vm_prefetch_next)(code, pc, end, slots, start, item0)
+#else
+#define VM_PREFETCH_NEXT(pc, end)
+#endif
+
+// CPUs: whether the instruction's constant operand stays a scalar instead of
+// being copied to every item's operand (that copy is a pass over all items;
+// 7% of the REAL MAX's samples on the 2-core PoCL). Only for the operations
+// whose loops below read `b` (VM_WITH_OPERAND), on their unchecked paths.
+// CLQ_BUILD_OPTIONS=-DVM_SCALAR_CONSTANTS=0 copies them, for comparison.
+#ifndef VM_SCALAR_CONSTANTS
+#define VM_SCALAR_CONSTANTS 1
+#endif
+#if DEVICE_IS_CPU && VM_SCALAR_CONSTANTS
+inline bool VM_NAME(vm_scalar_operand)(uint op, uint kind, uint track) {
+  if ((kind & VM_OPND_BASE_MASK) != VM_OPND_CONST) return false;
+  switch (op) {
+    case VM_ADD_I:
+    case VM_SUB_I:
+    case VM_MUL_I:
+      return VM_NARROW || (kind & (VM_OPND_NARROW | VM_OPND_NOCHECK)) != 0;
+    case VM_ADD_R:
+    case VM_SUB_R:
+    case VM_MUL_R:
+      return !VM_NARROW;
+    case VM_DIV_R:
+      return !VM_NARROW && !track;
+    case VM_EQ_I:
+    case VM_NE_I:
+    case VM_LT_I:
+    case VM_LE_I:
+    case VM_GT_I:
+    case VM_GE_I:
+      return true;
+    case VM_EQ_R:
+    case VM_NE_R:
+    case VM_LT_R:
+    case VM_LE_R:
+    case VM_GT_R:
+    case VM_GE_R:
+      return !VM_NARROW;
+    default:
+      return false;
+  }
+}
+#define VM_SCALAR_OPERAND(op, kind, track) VM_NAME(vm_scalar_operand)(op, kind, track)
+#else
+#define VM_SCALAR_OPERAND(op, kind, track) false
+#endif
+// STATEMENT for every item, with its operand as `b`: the scalar constant or
+// the item's fetched operand.
+#define VM_WITH_OPERAND(STATEMENT)                       \
+  if (scalar) {                                          \
+    VM_FOR_ITEMS {                                       \
+      const VM_VALUE b = scalar_value;                   \
+      STATEMENT;                                         \
+    }                                                    \
+  } else {                                               \
+    VM_FOR_ITEMS {                                       \
+      const VM_VALUE b = opd[k];                         \
+      STATEMENT;                                         \
+    }                                                    \
+  }
+// The operands of a non-commutative operation given its operand `b`.
+#define VM_LEFT_B (reversed ? b : acc[k])
+#define VM_RIGHT_B (reversed ? acc[k] : b)
+
 // Runs program instructions [pc, end) over this work-item's IPT items of the
 // tile starting at `start`; leaves the result in acc (and accn when `track`,
 // which the host sets whenever a NULL can occur anywhere in the entry).
@@ -136,11 +231,14 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
   uint overflow = 0;
   uint unsupported = 0;  // raised only by the lean machine (VM_RARE_ITEMS)
   const uint rows = tile_rows(start, n);
-  VM_FOR_ITEMS {
-    acc[k] = 0;
-    pass[k] = live[k];
+  // The first instruction sets acc and accn (ExpressionProgram::
+  // CheckEntryStart); clearing them was a pass over every item on CPUs.
+  VM_FOR_ITEMS pass[k] = live[k];
+  if (pc == end) {
+    VM_FOR_ITEMS acc[k] = 0;
+    if (track) VM_FOR_ITEMS accn[k] = 0;  // untracked, no one reads accn
   }
-  if (track) VM_FOR_ITEMS accn[k] = 0;  // untracked, no one reads accn
+  VM_PREFETCH_NEXT(pc, end);
   for (; pc < end; ++pc) {
     const uint2 ins = code[pc];
     const uint op = ins.x & 0xffu;
@@ -149,12 +247,14 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
     const bool reversed = (kind & VM_OPND_REVERSED) != 0;
     VM_VALUE opd[VM_LANES];
     uchar opn[VM_LANES];
+    const bool scalar = VM_SCALAR_OPERAND(op, kind, track);
+    const VM_VALUE scalar_value = scalar ? (VM_VALUE)consts[ins.y] : 0;
     // LOAD fetches straight into the accumulator (a copy is a pass over
     // every item on CPUs).
     if (op == VM_LOAD)
       VM_NAME(vm_fetch)(kind, arg, ins.y, consts, slots, start, item0, rows, track, acc, accn, stack,
                         stackn, &sp);
-    else if (op != VM_STR_CMP && op != VM_KEEP_CMP)
+    else if (op != VM_STR_CMP && op != VM_KEEP_CMP && !scalar)
       VM_NAME(vm_fetch)(kind, arg, ins.y, consts, slots, start, item0, rows, track, opd, opn, stack,
                         stackn, &sp);
     switch (op) {
@@ -169,9 +269,9 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
       }
       case VM_ADD_I:
         if (VM_NARROW || (kind & VM_OPND_NARROW)) {
-          VM_FOR_ITEMS acc[k] = VM_WRAP32(+, acc[k], opd[k]);
+          VM_WITH_OPERAND(acc[k] = VM_WRAP32(+, acc[k], b))
         } else if (kind & VM_OPND_NOCHECK) {
-          VM_FOR_ITEMS acc[k] += opd[k];
+          VM_WITH_OPERAND(acc[k] += b)
         } else VM_RARE_ITEMS {
           const long a = acc[k], b = opd[k];
           const long r = as_long(as_ulong(a) + as_ulong(b));
@@ -179,13 +279,13 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
           overflow |= (uint)(((a ^ r) & (b ^ r)) < 0) & (nul ^ 1u) & pass[k];
           acc[k] = r;
         }
-        if (track) VM_FOR_ITEMS accn[k] |= opn[k];
+        if (track && !scalar) VM_FOR_ITEMS accn[k] |= opn[k];
         break;
       case VM_SUB_I:
         if (VM_NARROW || (kind & VM_OPND_NARROW)) {
-          VM_FOR_ITEMS acc[k] = VM_WRAP32(-, VM_LEFT, VM_RIGHT);
+          VM_WITH_OPERAND(acc[k] = VM_WRAP32(-, VM_LEFT_B, VM_RIGHT_B))
         } else if (kind & VM_OPND_NOCHECK) {
-          VM_FOR_ITEMS acc[k] = VM_LEFT - VM_RIGHT;
+          VM_WITH_OPERAND(acc[k] = VM_LEFT_B - VM_RIGHT_B)
         } else VM_RARE_ITEMS {
           const long a = VM_LEFT, b = VM_RIGHT;
           const long r = as_long(as_ulong(a) - as_ulong(b));
@@ -193,13 +293,13 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
           overflow |= (uint)(((a ^ b) & (a ^ r)) < 0) & (nul ^ 1u) & pass[k];
           acc[k] = r;
         }
-        if (track) VM_FOR_ITEMS accn[k] |= opn[k];
+        if (track && !scalar) VM_FOR_ITEMS accn[k] |= opn[k];
         break;
       case VM_MUL_I:
         if (VM_NARROW || (kind & VM_OPND_NARROW)) {
-          VM_FOR_ITEMS acc[k] = VM_WRAP32(*, acc[k], opd[k]);
+          VM_WITH_OPERAND(acc[k] = VM_WRAP32(*, acc[k], b))
         } else if (kind & VM_OPND_NOCHECK) {
-          VM_FOR_ITEMS acc[k] *= opd[k];
+          VM_WITH_OPERAND(acc[k] *= b)
         } else VM_RARE_ITEMS {
           const long a = acc[k], b = opd[k];
           const long r = as_long(as_ulong(a) * as_ulong(b));
@@ -207,7 +307,7 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
           overflow |= (uint)(mul_hi(a, b) != (r >> 63)) & (nul ^ 1u) & pass[k];
           acc[k] = r;
         }
-        if (track) VM_FOR_ITEMS accn[k] |= opn[k];
+        if (track && !scalar) VM_FOR_ITEMS accn[k] |= opn[k];
         break;
 #if VM_NARROW
       case VM_DIV_I:
@@ -289,16 +389,16 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
       }
 #if !VM_NARROW
       case VM_ADD_R:
-        VM_FOR_ITEMS acc[k] = as_long(as_double(acc[k]) + as_double(opd[k]));
-        if (track) VM_FOR_ITEMS accn[k] |= opn[k];
+        VM_WITH_OPERAND(acc[k] = as_long(as_double(acc[k]) + as_double(b)))
+        if (track && !scalar) VM_FOR_ITEMS accn[k] |= opn[k];
         break;
       case VM_SUB_R:
-        VM_FOR_ITEMS acc[k] = as_long(as_double(VM_LEFT) - as_double(VM_RIGHT));
-        if (track) VM_FOR_ITEMS accn[k] |= opn[k];
+        VM_WITH_OPERAND(acc[k] = as_long(as_double(VM_LEFT_B) - as_double(VM_RIGHT_B)))
+        if (track && !scalar) VM_FOR_ITEMS accn[k] |= opn[k];
         break;
       case VM_MUL_R:
-        VM_FOR_ITEMS acc[k] = as_long(as_double(acc[k]) * as_double(opd[k]));
-        if (track) VM_FOR_ITEMS accn[k] |= opn[k];
+        VM_WITH_OPERAND(acc[k] = as_long(as_double(acc[k]) * as_double(b)))
+        if (track && !scalar) VM_FOR_ITEMS accn[k] |= opn[k];
         break;
       case VM_DIV_R:
         // Untracked, the host proved every divisor non-zero (a possible
@@ -307,9 +407,9 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
         // (vdivsd) on the GPU machine's Skylake cores.
         if (!track) {
           if (reversed) {
-            VM_FOR_ITEMS acc[k] = as_long(as_double(opd[k]) / as_double(acc[k]));
+            VM_WITH_OPERAND(acc[k] = as_long(as_double(b) / as_double(acc[k])))
           } else {
-            VM_FOR_ITEMS acc[k] = as_long(as_double(acc[k]) / as_double(opd[k]));
+            VM_WITH_OPERAND(acc[k] = as_long(as_double(acc[k]) / as_double(b)))
           }
           break;
         }
@@ -368,8 +468,8 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
 #endif
 #define VM_COMPARE(OPCODE, TYPE_CAST, OPERATOR)                \
   case OPCODE:                                                 \
-    VM_FOR_ITEMS acc[k] = TYPE_CAST(acc[k]) OPERATOR TYPE_CAST(opd[k]); \
-    if (track) VM_FOR_ITEMS accn[k] |= opn[k];                 \
+    VM_WITH_OPERAND(acc[k] = TYPE_CAST(acc[k]) OPERATOR TYPE_CAST(b))   \
+    if (track && !scalar) VM_FOR_ITEMS accn[k] |= opn[k];                 \
     break;
         VM_COMPARE(VM_EQ_I, , ==)
         VM_COMPARE(VM_NE_I, , !=)
@@ -747,6 +847,10 @@ KERNEL void VM_NAME(vm_aggregate_untracked)(VM_AGGREGATE_PARAMS) {
 #undef VM_WRAP32
 #undef VM_LEFT
 #undef VM_RIGHT
+#undef VM_LEFT_B
+#undef VM_RIGHT_B
+#undef VM_WITH_OPERAND
+#undef VM_SCALAR_OPERAND
 #undef VM_RUN_ALL
 #undef VM_NAME
 #undef VM_VALUE

@@ -281,6 +281,7 @@ std::size_t ExpressionProgram::AddValue(const Expr& expr) {
   entry.may_be_null = MayBeNull(expr);
   entry.track_nulls = AnyNull(expr);
   if (entry.type == ValueType::kInteger) entry.range = Range(expr);
+  CheckEntryStart(entry);
   entries_.push_back(entry);
   return entries_.size() - 1;
 }
@@ -329,8 +330,16 @@ std::size_t ExpressionProgram::AddPredicate(const Expr& expr) {
   entry.type = ValueType::kInteger;
   entry.may_be_null = MayBeNull(expr);
   entry.track_nulls = AnyNull(expr);
+  CheckEntryStart(entry);
   entries_.push_back(entry);
   return entries_.size() - 1;
+}
+
+void ExpressionProgram::CheckEntryStart(const VmEntry& entry) const {
+  CLQ_CHECK(entry.begin < entry.end, "empty expression program");
+  const std::uint32_t op = code_[entry.begin].s[0] & 0xFF;
+  CLQ_CHECK(op == VM_LOAD || op == VM_KEEP_CMP || op == VM_STR_CMP || op == VM_TAKE_PASS,
+            "expression program starts by reading its accumulator");
 }
 
 void ExpressionProgram::Compile(const Expr& e, Domain domain) {

@@ -120,6 +120,9 @@ class ExpressionProgram {
   std::uint32_t Slot(std::size_t column);
   std::uint32_t Constant(std::int64_t bits);
   void Emit(std::uint32_t op, const Operand& operand);
+  // The interpreter does not clear its accumulator before an entry: the
+  // entry's first instruction must set it without reading it.
+  void CheckEntryStart(const VmEntry& entry) const;
   void Emit(std::uint32_t op) { Emit(op, Operand{0, 0, 0}); }
   int StackNeed(const sql::Expr& e) const;
   bool MayBeNull(const sql::Expr& e) const;

@@ -42,28 +42,28 @@ bool DriverCachesKernelsItself(const DeviceInfo& info) {
   return info.IsPocl();
 }
 
-// CLQ_NV_MAXNREG=N: an experiment knob, registers per work-item capped at N
-// on NVIDIA's driver (runtime/ptx_register_cap.hpp).
-std::optional<unsigned> PtxRegisterCap(const DeviceInfo& info) {
+// CLQ_NV_MAXNREG: an experiment knob, registers per work-item capped on
+// NVIDIA's driver, for every kernel (N) or by name (kernel=N, comma-separated;
+// runtime/ptx_register_cap.hpp).
+PtxRegisterCaps PtxRegisterCapsFor(const DeviceInfo& info) {
   const char* text = std::getenv("CLQ_NV_MAXNREG");
   if (text == nullptr || *text == '\0' || info.platform_vendor.find("NVIDIA") == std::string::npos)
-    return std::nullopt;
-  char* end = nullptr;
-  const unsigned long registers = std::strtoul(text, &end, 10);
-  if (*end != '\0' || registers < 16 || registers > 255)
-    throw InvalidInputError("CLQ_NV_MAXNREG must be a register count from 16 to 255, not '" +
-                            std::string(text) + "'");
-  return static_cast<unsigned>(registers);
+    return {};
+  return ParsePtxRegisterCaps(text, "CLQ_NV_MAXNREG");
 }
 
-// `program` rebuilt from its PTX with every kernel capped at `registers`.
-cl::Program CapRegisters(const cl::Program& program, unsigned registers,
+// `program` rebuilt from its PTX with the kernels `caps` covers capped.
+cl::Program CapRegisters(const cl::Program& program, const PtxRegisterCaps& caps,
                          const std::string& build_options) {
   const auto binaries = program.getInfo<CL_PROGRAM_BINARIES>();
   const auto devices = program.getInfo<CL_PROGRAM_DEVICES>();
   if (binaries.empty() || devices.empty()) throw InternalError("no PTX to cap registers in");
   const std::string ptx(binaries.front().begin(), binaries.front().end());
-  const std::optional<std::string> capped = CapPtxRegisters(ptx, registers);
+  for (const auto& named : caps.by_kernel)
+    if (ptx.find(".entry " + named.first + "(") == std::string::npos)
+      throw InvalidInputError("CLQ_NV_MAXNREG names '" + named.first +
+                              "', which is not a kernel of the program");
+  const std::optional<std::string> capped = CapPtxRegisters(ptx, caps);
   if (!capped) throw InternalError("the NVIDIA program binary holds no PTX .entry");
   cl::Program result(
       program.getInfo<CL_PROGRAM_CONTEXT>(), {devices.front()},
@@ -109,10 +109,10 @@ std::size_t Engine::TabletCountFor(const Table& table) const {
 void Engine::BuildProgram(const EngineOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   const std::string build_options = BuildOptions(info_, tuning_);
-  const std::optional<unsigned> register_cap = PtxRegisterCap(info_);
+  const PtxRegisterCaps register_caps = PtxRegisterCapsFor(info_);
   const std::string key = ProgramKey(
       info_, build_options +
-                 (register_cap ? " (ptx .maxnreg " + std::to_string(*register_cap) + ")" : ""));
+                 (register_caps.empty() ? "" : " (ptx .maxnreg " + register_caps.ToString() + ")"));
   build_report_.driver_caches_kernels = DriverCachesKernelsItself(info_);
   ProgramCache cache(options.use_program_cache && !build_report_.driver_caches_kernels
                          ? (options.cache_directory.empty() ? ProgramCache::DefaultDirectory()
@@ -150,7 +150,7 @@ void Engine::BuildProgram(const EngineOptions& options) {
           error.what(), error.err(),
           "building the kernels for " + info_.name + " with options '" + build_options + "'", log);
     }
-    if (register_cap) program = CapRegisters(program, *register_cap, build_options);
+    if (!register_caps.empty()) program = CapRegisters(program, register_caps, build_options);
     program_ = program;
     // For kernel work: with NVIDIA's -cl-nv-verbose (CLQ_BUILD_OPTIONS) the
     // log holds ptxas's registers and spills per kernel, as the driver built them.

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "runtime/errors.hpp"
+
 namespace clq {
 namespace {
 
@@ -59,6 +61,42 @@ TEST(PtxRegisterCapTest, AnExistingCapIsKeptAndTextWithoutEntriesIsRefused) {
                       "ELF binary",
                       64));
   EXPECT_FALSE(CapPtxRegisters(".entry broken(\n.param .u64 p\n", 64));
+}
+
+TEST(PtxRegisterCapTest, NamedKernelsTakeTheirOwnCapAndTheRestTheCommonOne) {
+  PtxRegisterCaps caps;
+  caps.by_kernel["second"] = 72;
+  std::optional<std::string> capped = CapPtxRegisters(kPtx, caps);
+  ASSERT_TRUE(capped);
+  EXPECT_NE(capped->find("first_param_1\n)\n{"), std::string::npos) << *capped;  // not named
+  EXPECT_NE(capped->find(".reqntid 256, 1, 1\n.maxnreg 72\n{"), std::string::npos) << *capped;
+  caps.all = 40;
+  capped = CapPtxRegisters(kPtx, caps);
+  ASSERT_TRUE(capped);
+  EXPECT_NE(capped->find("first_param_1\n)\n.maxnreg 40\n{"), std::string::npos) << *capped;
+  EXPECT_NE(capped->find(".reqntid 256, 1, 1\n.maxnreg 72\n{"), std::string::npos) << *capped;
+  // A name that is only a prefix of an entry's does not match it.
+  PtxRegisterCaps prefix;
+  prefix.by_kernel["fir"] = 64;
+  EXPECT_EQ(CapPtxRegisters(kPtx, prefix), std::optional<std::string>(kPtx));
+}
+
+TEST(PtxRegisterCapTest, ParsesCountsAndNamedCapsAndRefusesTheRest) {
+  const PtxRegisterCaps all = ParsePtxRegisterCaps("64", "CAPS");
+  EXPECT_EQ(all.all, std::optional<unsigned>(64));
+  EXPECT_TRUE(all.by_kernel.empty());
+  const PtxRegisterCaps mixed =
+      ParsePtxRegisterCaps("vm_filter_untracked=48,72,vm_aggregate=96", "CAPS");
+  EXPECT_EQ(mixed.all, std::optional<unsigned>(72));
+  EXPECT_EQ(mixed.by_kernel.size(), 2u);
+  EXPECT_EQ(mixed.by_kernel.at("vm_filter_untracked"), 48u);
+  EXPECT_EQ(mixed.by_kernel.at("vm_aggregate"), 96u);
+  EXPECT_EQ(mixed.ToString(), "vm_aggregate=96,vm_filter_untracked=48,72");
+  EXPECT_EQ(ParsePtxRegisterCaps(mixed.ToString(), "CAPS").ToString(), mixed.ToString());
+  for (const char* bad :
+       {"", "15", "256", "64x", "=64", "a=", "a=64,a=72", "64,72", "64,", "-64", "a=+64"}) {
+    EXPECT_THROW(ParsePtxRegisterCaps(bad, "CAPS"), InvalidInputError) << bad;
+  }
 }
 
 }  // namespace
