@@ -119,10 +119,12 @@ inline void VM_NAME(vm_fetch)(uint kind, uint arg, uint word1, __constant const 
 
 // CPUs: the column loads of an interpreter pass miss the caches with no
 // other work to overlap them (the hand-written kernel's single loop overlaps
-// them with its arithmetic). Before running a program a work-item asks for
-// the next IPT rows (the next work-item's, run next by the same thread) of
-// every column the program reads before its first KEEP (later columns are
-// read only by work-items a conjunct left alive).
+// them with its arithmetic), so before running a program a work-item asks
+// for the next IPT rows (the next work-item's, run next by the same thread)
+// of the columns the program reads before its first KEEP (later columns are
+// read only by work-items a conjunct left alive). PoCL-16, 100M rows:
+// projection 13.2 -> 10.7 ms, MAX 10.0 -> 7.4, REAL MAX 16.1 -> 13.8.
+// (NVIDIA's prefetch() compiles to nothing: no prefetch in its PTX.)
 // CLQ_BUILD_OPTIONS=-DVM_CPU_PREFETCH=0 turns it off, for comparison.
 #ifndef VM_CPU_PREFETCH
 #define VM_CPU_PREFETCH 1
@@ -140,6 +142,7 @@ inline void VM_NAME(vm_prefetch_next)(__constant const uint2* code, uint pc, uin
     if (base < VM_OPND_COL_I32) continue;
     const uint slot = op == VM_KEEP_CMP ? (ins.x >> 16) & 7u : ins.x >> 16;
     const uint width = (base == VM_OPND_COL_I32 || base == VM_OPND_COL_I32_R) ? 4u : 8u;
+    // PoCL's prefetch() does nothing; its pointers are plain host addresses.
     __global const uchar* p = vm_slot_values(slots, slot) + next_row * width;
     for (uint b = 0; b < IPT * width; b += 64) __builtin_prefetch((const void*)(size_t)(p + b), 0, 3);
     if (op == VM_KEEP_CMP) break;
@@ -851,6 +854,7 @@ KERNEL void VM_NAME(vm_aggregate_untracked)(VM_AGGREGATE_PARAMS) {
 #undef VM_RIGHT_B
 #undef VM_WITH_OPERAND
 #undef VM_SCALAR_OPERAND
+#undef VM_PREFETCH_NEXT
 #undef VM_RUN_ALL
 #undef VM_NAME
 #undef VM_VALUE
