@@ -1,30 +1,16 @@
 #include "runtime/pinned_staging.hpp"
 
+#include "runtime/parallel_ranges.hpp"
+
 #include <algorithm>
 #include <cstring>
-#include <thread>
-#include <vector>
 
 namespace clq {
 
 void ParallelCopy(std::byte* target, const std::byte* source, std::size_t bytes) {
-  constexpr std::size_t kPerThread = 8u << 20;
-  const std::size_t hardware = std::max(1u, std::thread::hardware_concurrency());
-  const std::size_t threads = std::min<std::size_t>({hardware, 8, bytes / kPerThread});
-  if (threads <= 1) {
-    std::memcpy(target, source, bytes);
-    return;
-  }
-  const std::size_t share = (bytes / threads + 63) / 64 * 64;
-  std::vector<std::thread> workers;
-  for (std::size_t t = 1; t < threads; ++t) {
-    const std::size_t begin = std::min(bytes, t * share);
-    const std::size_t end = std::min(bytes, begin + share);
-    workers.emplace_back([=] { std::memcpy(target + begin, source + begin, end - begin); });
-  }
-  std::memcpy(target, source, std::min(bytes, share));
-  for (std::thread& w : workers)
-    w.join();
+  ParallelRanges(bytes, 8u << 20, 64, [&](std::size_t begin, std::size_t end) {
+    std::memcpy(target + begin, source + begin, end - begin);
+  });
 }
 
 PinnedStaging::PinnedStaging(const cl::Context& context, cl::CommandQueue queue,
