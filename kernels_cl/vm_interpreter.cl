@@ -197,6 +197,39 @@ inline bool VM_NAME(vm_scalar_operand)(uint op, uint kind, uint track) {
 #else
 #define VM_SCALAR_OPERAND(op, kind, track) false
 #endif
+// CPUs: whether the instruction reads its INT32 column operand inside its
+// own loop (on full tiles, for columns without NULLs) instead of after a
+// fetch pass that stores the converted values for it to read back: the
+// narrow integer ADD, SUB and MUL, and REAL ADD, SUB, MUL and DIV of an INT32
+// column read as REAL (the loops below that use VM_WITH_OPERAND_OR_COLUMN).
+// CLQ_BUILD_OPTIONS=-DVM_DIRECT_COLUMNS=0 fetches them, for comparison.
+#ifndef VM_DIRECT_COLUMNS
+#define VM_DIRECT_COLUMNS 1
+#endif
+#if DEVICE_IS_CPU && VM_DIRECT_COLUMNS
+inline bool VM_NAME(vm_direct_operand)(uint op, uint kind, uint track, uint rows) {
+  if (rows != TILE || (kind & VM_OPND_NULLABLE) != 0) return false;
+  const uint base = kind & VM_OPND_BASE_MASK;
+  switch (op) {
+    case VM_ADD_I:
+    case VM_SUB_I:
+    case VM_MUL_I:
+      return base == VM_OPND_COL_I32 && (VM_NARROW || (kind & VM_OPND_NARROW) != 0);
+    case VM_ADD_R:
+    case VM_SUB_R:
+    case VM_MUL_R:
+      return !VM_NARROW && base == VM_OPND_COL_I32_R;
+    case VM_DIV_R:
+      return !VM_NARROW && !track && base == VM_OPND_COL_I32_R;
+    default:
+      return false;
+  }
+}
+#define VM_DIRECT_OPERAND(op, kind, track, rows) \
+  VM_NAME(vm_direct_operand)(op, kind, track, rows)
+#else
+#define VM_DIRECT_OPERAND(op, kind, track, rows) false
+#endif
 // STATEMENT for every item, with its operand as `b`: the scalar constant or
 // the item's fetched operand.
 #define VM_WITH_OPERAND(STATEMENT)                       \
@@ -211,6 +244,17 @@ inline bool VM_NAME(vm_scalar_operand)(uint op, uint kind, uint track) {
       STATEMENT;                                         \
     }                                                    \
   }
+#define VM_AS_VALUE(x) ((VM_VALUE)(x))
+// VM_WITH_OPERAND, or with `b` read from the INT32 column and converted
+// by CONVERT when the operand is direct.
+#define VM_WITH_OPERAND_OR_COLUMN(STATEMENT, CONVERT)     \
+  if (direct) {                                           \
+    VM_FOR_ITEMS {                                        \
+      const VM_VALUE b = CONVERT(direct_column[VM_ROW(k)]); \
+      STATEMENT;                                          \
+    }                                                     \
+  } else                                                  \
+    VM_WITH_OPERAND(STATEMENT)
 // The operands of a non-commutative operation given its operand `b`.
 #define VM_LEFT_B (reversed ? b : acc[k])
 #define VM_RIGHT_B (reversed ? acc[k] : b)
@@ -252,12 +296,16 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
     uchar opn[VM_LANES];
     const bool scalar = VM_SCALAR_OPERAND(op, kind, track);
     const VM_VALUE scalar_value = scalar ? (VM_VALUE)consts[ins.y] : 0;
+    const bool direct = VM_DIRECT_OPERAND(op, kind, track, rows);
+    __global const int* direct_column =
+        direct ? (__global const int*)vm_slot_values(slots, arg) : 0;
+    const bool fetched = !scalar && !direct;
     // LOAD fetches straight into the accumulator (a copy is a pass over
     // every item on CPUs).
     if (op == VM_LOAD)
       VM_NAME(vm_fetch)(kind, arg, ins.y, consts, slots, start, item0, rows, track, acc, accn, stack,
                         stackn, &sp);
-    else if (op != VM_STR_CMP && op != VM_KEEP_CMP && !scalar)
+    else if (op != VM_STR_CMP && op != VM_KEEP_CMP && fetched)
       VM_NAME(vm_fetch)(kind, arg, ins.y, consts, slots, start, item0, rows, track, opd, opn, stack,
                         stackn, &sp);
     switch (op) {
@@ -272,7 +320,7 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
       }
       case VM_ADD_I:
         if (VM_NARROW || (kind & VM_OPND_NARROW)) {
-          VM_WITH_OPERAND(acc[k] = VM_WRAP32(+, acc[k], b))
+          VM_WITH_OPERAND_OR_COLUMN(acc[k] = VM_WRAP32(+, acc[k], b), VM_AS_VALUE)
         } else if (kind & VM_OPND_NOCHECK) {
           VM_WITH_OPERAND(acc[k] += b)
         } else VM_RARE_ITEMS {
@@ -282,11 +330,11 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
           overflow |= (uint)(((a ^ r) & (b ^ r)) < 0) & (nul ^ 1u) & pass[k];
           acc[k] = r;
         }
-        if (track && !scalar) VM_FOR_ITEMS accn[k] |= opn[k];
+        if (track && fetched) VM_FOR_ITEMS accn[k] |= opn[k];
         break;
       case VM_SUB_I:
         if (VM_NARROW || (kind & VM_OPND_NARROW)) {
-          VM_WITH_OPERAND(acc[k] = VM_WRAP32(-, VM_LEFT_B, VM_RIGHT_B))
+          VM_WITH_OPERAND_OR_COLUMN(acc[k] = VM_WRAP32(-, VM_LEFT_B, VM_RIGHT_B), VM_AS_VALUE)
         } else if (kind & VM_OPND_NOCHECK) {
           VM_WITH_OPERAND(acc[k] = VM_LEFT_B - VM_RIGHT_B)
         } else VM_RARE_ITEMS {
@@ -296,11 +344,11 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
           overflow |= (uint)(((a ^ b) & (a ^ r)) < 0) & (nul ^ 1u) & pass[k];
           acc[k] = r;
         }
-        if (track && !scalar) VM_FOR_ITEMS accn[k] |= opn[k];
+        if (track && fetched) VM_FOR_ITEMS accn[k] |= opn[k];
         break;
       case VM_MUL_I:
         if (VM_NARROW || (kind & VM_OPND_NARROW)) {
-          VM_WITH_OPERAND(acc[k] = VM_WRAP32(*, acc[k], b))
+          VM_WITH_OPERAND_OR_COLUMN(acc[k] = VM_WRAP32(*, acc[k], b), VM_AS_VALUE)
         } else if (kind & VM_OPND_NOCHECK) {
           VM_WITH_OPERAND(acc[k] *= b)
         } else VM_RARE_ITEMS {
@@ -310,7 +358,7 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
           overflow |= (uint)(mul_hi(a, b) != (r >> 63)) & (nul ^ 1u) & pass[k];
           acc[k] = r;
         }
-        if (track && !scalar) VM_FOR_ITEMS accn[k] |= opn[k];
+        if (track && fetched) VM_FOR_ITEMS accn[k] |= opn[k];
         break;
 #if VM_NARROW
       case VM_DIV_I:
@@ -392,16 +440,19 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
       }
 #if !VM_NARROW
       case VM_ADD_R:
-        VM_WITH_OPERAND(acc[k] = as_long(as_double(acc[k]) + as_double(b)))
-        if (track && !scalar) VM_FOR_ITEMS accn[k] |= opn[k];
+        VM_WITH_OPERAND_OR_COLUMN(acc[k] = as_long(as_double(acc[k]) + as_double(b)),
+                                  VM_AS_REAL_BITS)
+        if (track && fetched) VM_FOR_ITEMS accn[k] |= opn[k];
         break;
       case VM_SUB_R:
-        VM_WITH_OPERAND(acc[k] = as_long(as_double(VM_LEFT_B) - as_double(VM_RIGHT_B)))
-        if (track && !scalar) VM_FOR_ITEMS accn[k] |= opn[k];
+        VM_WITH_OPERAND_OR_COLUMN(acc[k] = as_long(as_double(VM_LEFT_B) - as_double(VM_RIGHT_B)),
+                                  VM_AS_REAL_BITS)
+        if (track && fetched) VM_FOR_ITEMS accn[k] |= opn[k];
         break;
       case VM_MUL_R:
-        VM_WITH_OPERAND(acc[k] = as_long(as_double(acc[k]) * as_double(b)))
-        if (track && !scalar) VM_FOR_ITEMS accn[k] |= opn[k];
+        VM_WITH_OPERAND_OR_COLUMN(acc[k] = as_long(as_double(acc[k]) * as_double(b)),
+                                  VM_AS_REAL_BITS)
+        if (track && fetched) VM_FOR_ITEMS accn[k] |= opn[k];
         break;
       case VM_DIV_R:
         // Untracked, the host proved every divisor non-zero (a possible
@@ -410,9 +461,11 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
         // (vdivsd) on the GPU machine's Skylake cores.
         if (!track) {
           if (reversed) {
-            VM_WITH_OPERAND(acc[k] = as_long(as_double(b) / as_double(acc[k])))
+            VM_WITH_OPERAND_OR_COLUMN(acc[k] = as_long(as_double(b) / as_double(acc[k])),
+                                      VM_AS_REAL_BITS)
           } else {
-            VM_WITH_OPERAND(acc[k] = as_long(as_double(acc[k]) / as_double(b)))
+            VM_WITH_OPERAND_OR_COLUMN(acc[k] = as_long(as_double(acc[k]) / as_double(b)),
+                                      VM_AS_REAL_BITS)
           }
           break;
         }
@@ -472,7 +525,7 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
 #define VM_COMPARE(OPCODE, TYPE_CAST, OPERATOR)                \
   case OPCODE:                                                 \
     VM_WITH_OPERAND(acc[k] = TYPE_CAST(acc[k]) OPERATOR TYPE_CAST(b))   \
-    if (track && !scalar) VM_FOR_ITEMS accn[k] |= opn[k];                 \
+    if (track && fetched) VM_FOR_ITEMS accn[k] |= opn[k];                 \
     break;
         VM_COMPARE(VM_EQ_I, , ==)
         VM_COMPARE(VM_NE_I, , !=)
@@ -853,6 +906,9 @@ KERNEL void VM_NAME(vm_aggregate_untracked)(VM_AGGREGATE_PARAMS) {
 #undef VM_LEFT_B
 #undef VM_RIGHT_B
 #undef VM_WITH_OPERAND
+#undef VM_WITH_OPERAND_OR_COLUMN
+#undef VM_AS_VALUE
+#undef VM_DIRECT_OPERAND
 #undef VM_SCALAR_OPERAND
 #undef VM_PREFETCH_NEXT
 #undef VM_RUN_ALL
