@@ -516,9 +516,13 @@ void ExpressionProgram::CompileComparison(const Expr& e) {
                             : Domain::kInteger;
   const std::uint32_t base = domain == Domain::kInteger ? VM_EQ_I : VM_EQ_R;
   const bool commutative = e.binary_op == BinaryOp::kEqual || e.binary_op == BinaryOp::kNotEqual;
-  if (!commutative && !IsLeaf(right) && IsLeaf(left)) {
+  // `constant <op> column` is compiled as `column <mirrored op> constant`,
+  // the form a WHERE fuses into one KEEP_CMP (FuseKeepComparison).
+  const bool constant_first =
+      left.kind == Expr::Kind::kConstant && right.kind == Expr::Kind::kColumnRef;
+  if (constant_first || (!commutative && !IsLeaf(right) && IsLeaf(left))) {
     CompileBinary(right, left, base + ComparisonIndex(sql::MirroredComparison(e.binary_op)), domain,
-                  false);
+                  commutative);
   } else {
     CompileBinary(left, right, base + ComparisonIndex(e.binary_op), domain, commutative);
   }
@@ -739,8 +743,14 @@ std::vector<std::vector<cl_uint2>> ExpressionProgram::OrderConjuncts(
       const double hi = static_cast<double>(std::min(stats->max, test.kept.max));
       placed.selectivity = hi < lo ? 0.0 : (hi - lo + 1) / width;
     }
+    // A lone test of an INT32 column against a constant past int32 becomes
+    // a range test too, so that its clamped bounds keep it on the narrow
+    // machine.
+    const std::int64_t lone_constant = constants_[(conjuncts[test.first][0].s[0] >> 16) >> 6];
+    const bool clamp_lone = column.type.type == DataType::kInt32 &&
+                            (lone_constant < INT32_MIN || lone_constant > INT32_MAX);
     const std::size_t first_constant = constants_.size();
-    if (test.count == 1 || first_constant + 1 >= 1024) {
+    if ((test.count == 1 && !clamp_lone) || first_constant + 1 >= 1024) {
       // Kept as it is (a merged test needs two constants below index 1024).
       for (std::size_t i = test.first; i < conjuncts.size(); ++i) {
         if (!is_range[i] || ((conjuncts[i][0].s[0] >> 16) & 7u) != slot) continue;
