@@ -294,53 +294,6 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
     const bool reversed = (kind & VM_OPND_REVERSED) != 0;
     VM_VALUE opd[VM_LANES];
     uchar opn[VM_LANES];
-    // KEEP_CMP, the usual first instruction of a WHERE (and for most
-    // work-items of a selective filter the only one), is decoded before the
-    // generic operand fetch and the opcode switch (a chain of compares on
-    // NVIDIA), and its range form before the other comparisons.
-    if (op == VM_KEEP_CMP) {
-      const VM_VALUE c = (VM_VALUE)consts[arg >> 6];
-      const uint cmp = (arg >> 3) & 7u;
-      VM_NAME(vm_fetch)(kind, arg & 7u, 0, consts, slots, start, item0, rows, track, opd, opn,
-                        stack, stackn, &sp);
-      if (cmp == VM_KEEP_CMP_RANGE) {  // c <= value <= hi
-        const VM_VALUE hi = (VM_VALUE)consts[(arg >> 6) + 1];
-        VM_FOR_ITEMS acc[k] = (opd[k] >= c) & (opd[k] <= hi);
-      } else {
-        switch (cmp) {
-          case VM_KEEP_CMP_EQ:
-            VM_FOR_ITEMS acc[k] = opd[k] == c;
-            break;
-          case VM_KEEP_CMP_NE:
-            VM_FOR_ITEMS acc[k] = opd[k] != c;
-            break;
-          case VM_KEEP_CMP_LT:
-            VM_FOR_ITEMS acc[k] = opd[k] < c;
-            break;
-          case VM_KEEP_CMP_LE:
-            VM_FOR_ITEMS acc[k] = opd[k] <= c;
-            break;
-          case VM_KEEP_CMP_GT:
-            VM_FOR_ITEMS acc[k] = opd[k] > c;
-            break;
-          default:  // VM_KEEP_CMP_GE
-            VM_FOR_ITEMS acc[k] = opd[k] >= c;
-            break;
-        }
-      }
-      uchar any = 0;
-      if (track) {
-        VM_FOR_ITEMS {
-          accn[k] = opn[k];
-          pass[k] &= !opn[k] && acc[k] != 0;
-        }
-      } else {
-        VM_FOR_ITEMS pass[k] &= acc[k] != 0;
-      }
-      VM_FOR_ITEMS any |= pass[k];
-      VM_KEEP_SKIP
-      continue;
-    }
     const bool scalar = VM_SCALAR_OPERAND(op, kind, track);
     const VM_VALUE scalar_value = scalar ? (VM_VALUE)consts[ins.y] : 0;
     const bool direct = VM_DIRECT_OPERAND(op, kind, track, rows);
@@ -352,7 +305,7 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
     if (op == VM_LOAD)
       VM_NAME(vm_fetch)(kind, arg, ins.y, consts, slots, start, item0, rows, track, acc, accn, stack,
                         stackn, &sp);
-    else if (op != VM_STR_CMP && fetched)
+    else if (op != VM_STR_CMP && op != VM_KEEP_CMP && fetched)
       VM_NAME(vm_fetch)(kind, arg, ins.y, consts, slots, start, item0, rows, track, opd, opn, stack,
                         stackn, &sp);
     switch (op) {
@@ -667,6 +620,48 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
         uchar any = 0;
         if (track) {
           VM_FOR_ITEMS pass[k] &= !accn[k] && acc[k] != 0;
+        } else {
+          VM_FOR_ITEMS pass[k] &= acc[k] != 0;
+        }
+        VM_FOR_ITEMS any |= pass[k];
+        VM_KEEP_SKIP
+        break;
+      }
+      case VM_KEEP_CMP: {
+        const VM_VALUE c = (VM_VALUE)consts[arg >> 6];
+        VM_NAME(vm_fetch)(kind, arg & 7u, 0, consts, slots, start, item0, rows, track, opd, opn,
+                          stack, stackn, &sp);
+        switch ((arg >> 3) & 7u) {
+          case VM_KEEP_CMP_EQ:
+            VM_FOR_ITEMS acc[k] = opd[k] == c;
+            break;
+          case VM_KEEP_CMP_NE:
+            VM_FOR_ITEMS acc[k] = opd[k] != c;
+            break;
+          case VM_KEEP_CMP_LT:
+            VM_FOR_ITEMS acc[k] = opd[k] < c;
+            break;
+          case VM_KEEP_CMP_LE:
+            VM_FOR_ITEMS acc[k] = opd[k] <= c;
+            break;
+          case VM_KEEP_CMP_GT:
+            VM_FOR_ITEMS acc[k] = opd[k] > c;
+            break;
+          case VM_KEEP_CMP_GE:
+            VM_FOR_ITEMS acc[k] = opd[k] >= c;
+            break;
+          default: {  // VM_KEEP_CMP_RANGE: c <= value <= hi
+            const VM_VALUE hi = (VM_VALUE)consts[(arg >> 6) + 1];
+            VM_FOR_ITEMS acc[k] = (opd[k] >= c) & (opd[k] <= hi);
+            break;
+          }
+        }
+        uchar any = 0;
+        if (track) {
+          VM_FOR_ITEMS {
+            accn[k] = opn[k];
+            pass[k] &= !opn[k] && acc[k] != 0;
+          }
         } else {
           VM_FOR_ITEMS pass[k] &= acc[k] != 0;
         }
