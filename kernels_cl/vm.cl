@@ -305,7 +305,8 @@ inline long vm_agg_combine(uint op, long a, long b) {
 // PoCL, MAX of a REAL expression: 13 instructions per row in the fold).
 // The lanes combine with LANE_COMBINE: for MIN and MAX a comparison, which
 // equals fmin / fmax there (a lane is never NaN, and a NaN item loses the
-// comparison) without the NaN test and blend x86 needs for fmax.
+// comparison; of a -0.0 and a 0.0 the first seen is kept, where fmax's
+// choice is unspecified) without the NaN test and blend x86 needs for fmax.
 #if DEVICE_IS_CPU && IPT % 16 == 0
 #define VM_AGG_FOLD_REAL(IDENTITY, COMBINE, LANE_COMBINE)                   \
   {                                                                         \

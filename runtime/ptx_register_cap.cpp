@@ -34,7 +34,12 @@ PtxRegisterCaps ParsePtxRegisterCaps(const std::string& text, const std::string&
   std::size_t at = 0;
   while (at <= text.size()) {
     const std::size_t comma = std::min(text.find(',', at), text.size());
-    const std::string item = text.substr(at, comma - at);
+    std::string item = text.substr(at, comma - at);
+    const auto space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+    while (!item.empty() && space(item.back()))
+      item.pop_back();
+    while (!item.empty() && space(item.front()))
+      item.erase(item.begin());
     const std::size_t equals = item.find('=');
     if (equals == std::string::npos) {
       if (caps.all) refuse("two caps for every kernel");

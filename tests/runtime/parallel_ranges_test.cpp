@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <mutex>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -61,6 +62,20 @@ TEST(ParallelRangesTest, EveryElementIsVisitedExactlyOnce) {
       visits[i].fetch_add(1);
   });
   EXPECT_TRUE(std::all_of(visits.begin(), visits.end(), [](const auto& v) { return v == 1; }));
+}
+
+TEST(ParallelRangesTest, AThrowingPartIsRethrownAfterEveryPartFinished) {
+  for (const std::size_t failing : {std::size_t{0}, std::size_t{1} << 19}) {
+    std::atomic<std::size_t> visited{0};
+    EXPECT_THROW(ParallelRanges(std::size_t{1} << 20, std::size_t{1} << 12, 1,
+                                [&](std::size_t begin, std::size_t end) {
+                                  visited += end - begin;
+                                  if (begin <= failing && failing < end)
+                                    throw std::runtime_error("part failed");
+                                }),
+                 std::runtime_error);
+    EXPECT_EQ(visited.load(), std::size_t{1} << 20);  // the other parts still ran
+  }
 }
 
 }  // namespace

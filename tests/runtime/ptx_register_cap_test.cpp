@@ -93,6 +93,7 @@ TEST(PtxRegisterCapTest, ParsesCountsAndNamedCapsAndRefusesTheRest) {
   EXPECT_EQ(mixed.by_kernel.at("vm_aggregate"), 96u);
   EXPECT_EQ(mixed.ToString(), "vm_aggregate=96,vm_filter_untracked=48,72");
   EXPECT_EQ(ParsePtxRegisterCaps(mixed.ToString(), "CAPS").ToString(), mixed.ToString());
+  EXPECT_EQ(ParsePtxRegisterCaps(" vm_a=40 , 72 ", "CAPS").ToString(), "vm_a=40,72");
   for (const char* bad :
        {"", "15", "256", "64x", "=64", "a=", "a=64,a=72", "64,72", "64,", "-64", "a=+64"}) {
     EXPECT_THROW(ParsePtxRegisterCaps(bad, "CAPS"), InvalidInputError) << bad;
