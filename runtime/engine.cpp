@@ -59,11 +59,12 @@ cl::Program CapRegisters(const cl::Program& program, const PtxRegisterCaps& caps
   const auto devices = program.getInfo<CL_PROGRAM_DEVICES>();
   if (binaries.empty() || devices.empty()) throw InternalError("no PTX to cap registers in");
   const std::string ptx(binaries.front().begin(), binaries.front().end());
-  for (const auto& named : caps.by_kernel)
-    if (ptx.find(".entry " + named.first + "(") == std::string::npos)
-      throw InvalidInputError("CLQ_NV_MAXNREG names '" + named.first +
-                              "', which is not a kernel of the program");
-  const std::optional<std::string> capped = CapPtxRegisters(ptx, caps);
+  std::optional<std::string> capped;
+  try {
+    capped = CapPtxRegisters(ptx, caps);
+  } catch (const InvalidInputError& error) {
+    throw InvalidInputError(std::string("CLQ_NV_MAXNREG: ") + error.what());
+  }
   if (!capped) throw InternalError("the NVIDIA program binary holds no PTX .entry");
   cl::Program result(
       program.getInfo<CL_PROGRAM_CONTEXT>(), {devices.front()},

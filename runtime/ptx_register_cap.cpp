@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cstdlib>
+#include <set>
 
 #include "runtime/errors.hpp"
 
@@ -60,6 +61,7 @@ std::optional<std::string> CapPtxRegisters(const std::string& ptx, const PtxRegi
   out.reserve(ptx.size() + 4096);
   std::size_t at = 0;
   bool any = false;
+  std::set<std::string> named_entries;
   for (std::size_t entry = ptx.find(".entry ", at); entry != std::string::npos;
        entry = ptx.find(".entry ", at)) {
     // The body opens at the first '{' after the parameter list's ')';
@@ -73,6 +75,7 @@ std::optional<std::string> CapPtxRegisters(const std::string& ptx, const PtxRegi
     out.append(ptx, at, body - at);
     const std::string name = ptx.substr(name_begin, name_end - name_begin);
     const auto named = caps.by_kernel.find(name);
+    if (named != caps.by_kernel.end()) named_entries.insert(name);
     const std::optional<unsigned> cap =
         named != caps.by_kernel.end() ? std::optional<unsigned>(named->second) : caps.all;
     if (cap && ptx.substr(params_end, body - params_end).find(".maxnreg") == std::string::npos)
@@ -81,6 +84,10 @@ std::optional<std::string> CapPtxRegisters(const std::string& ptx, const PtxRegi
     any = true;
   }
   if (!any) return std::nullopt;
+  for (const auto& named : caps.by_kernel)
+    if (named_entries.count(named.first) == 0)
+      throw InvalidInputError("a register cap names '" + named.first +
+                              "', which is not a kernel of the program");
   out.append(ptx, at, std::string::npos);
   return out;
 }

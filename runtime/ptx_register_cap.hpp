@@ -32,7 +32,7 @@ PtxRegisterCaps ParsePtxRegisterCaps(const std::string& text, const std::string&
 
 // `ptx` with `.maxnreg` added to every `.entry` that `caps` covers and that
 // has no register directive yet; nullopt when the text holds no `.entry`
-// (not PTX).
+// (not PTX); InvalidInputError when `caps` names a kernel no entry has.
 std::optional<std::string> CapPtxRegisters(const std::string& ptx, const PtxRegisterCaps& caps);
 std::optional<std::string> CapPtxRegisters(const std::string& ptx, unsigned registers);
 

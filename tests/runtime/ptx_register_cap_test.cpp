@@ -75,10 +75,14 @@ TEST(PtxRegisterCapTest, NamedKernelsTakeTheirOwnCapAndTheRestTheCommonOne) {
   ASSERT_TRUE(capped);
   EXPECT_NE(capped->find("first_param_1\n)\n.maxnreg 40\n{"), std::string::npos) << *capped;
   EXPECT_NE(capped->find(".reqntid 256, 1, 1\n.maxnreg 72\n{"), std::string::npos) << *capped;
-  // A name that is only a prefix of an entry's does not match it.
+  // A name that is only a prefix of an entry's does not match it, and a cap
+  // for no kernel of the program is refused.
   PtxRegisterCaps prefix;
   prefix.by_kernel["fir"] = 64;
-  EXPECT_EQ(CapPtxRegisters(kPtx, prefix), std::optional<std::string>(kPtx));
+  EXPECT_THROW(CapPtxRegisters(kPtx, prefix), InvalidInputError);
+  prefix.by_kernel["helper"] = 64;  // a .func, not an entry
+  prefix.by_kernel.erase("fir");
+  EXPECT_THROW(CapPtxRegisters(kPtx, prefix), InvalidInputError);
 }
 
 TEST(PtxRegisterCapTest, ParsesCountsAndNamedCapsAndRefusesTheRest) {
