@@ -323,10 +323,17 @@ inline long vm_agg_combine(uint op, long a, long b) {
     v = as_long(r);                                                    \
   }
 #else
-#define VM_AGG_FOLD_REAL(IDENTITY, COMBINE, LANE_COMBINE)            \
-  VM_FOR_TILE_ITEMS {                                                \
-    const double x = as_double(acc[k]);                              \
-    v = as_long(COMBINE(as_double(v), counted[k] ? x : (IDENTITY))); \
+// Elsewhere (GPUs) one chain of the same comparisons (H100, 100M rows: MAX of
+// unique1 * 1.5 0.259 -> 0.249 ms, the thesis REAL MAX 0.454 -> 0.441
+// against fmax, which tests for NaN; a tree of comparisons was no faster).
+#define VM_AGG_FOLD_REAL(IDENTITY, COMBINE, LANE_COMBINE)   \
+  {                                                         \
+    double r = as_double(v);                                \
+    VM_FOR_TILE_ITEMS {                                     \
+      const double x = as_double(acc[k]);                   \
+      r = LANE_COMBINE(r, counted[k] ? x : (IDENTITY));     \
+    }                                                       \
+    v = as_long(r);                                         \
   }
 #endif
 inline void vm_agg_fold(uint op, const long* acc, const uchar* counted, long* value, ulong* count) {
