@@ -291,9 +291,19 @@ std::size_t ExpressionProgram::AddPredicate(const Expr& expr) {
   entry.begin = static_cast<std::uint32_t>(code_.size());
   std::vector<const Expr*> conjuncts;
   FlattenAnd(expr, conjuncts);
-  if (conjuncts.size() == 1 && !(expr.kind == Expr::Kind::kBetween && !expr.negated)) {
+  bool single = conjuncts.size() == 1 && !(expr.kind == Expr::Kind::kBetween && !expr.negated);
+  if (single) {
+    const std::size_t begin = code_.size();
     CompileBoolean(expr);
-  } else {
+    // Compiled as a conjunct instead, a test of an INT32 column against a
+    // constant past int32 becomes a clamped range test (OrderConjuncts),
+    // which keeps it on the 32-bit machine.
+    if (ComparesInt32WithWideConstant(begin)) {
+      code_.resize(begin);
+      single = false;
+    }
+  }
+  if (!single) {
     // WHERE treats NULL as false, so conjuncts can be folded into the pass flag.
     // Each KEEP's second word is the TAKE_PASS position: a work-item whose
     // items have all failed jumps there, skipping the later conjuncts' loads
@@ -627,6 +637,18 @@ bool ExpressionProgram::IsBareColumn(std::size_t index) const {
          base == VM_OPND_COL_I32_R || base == VM_OPND_COL_I64_R;
 }
 
+bool ExpressionProgram::ComparesInt32WithWideConstant(std::size_t begin) const {
+  if (code_.size() != begin + 2) return false;
+  const std::uint32_t load = code_[begin].s[0];
+  const std::uint32_t compare = code_[begin + 1].s[0];
+  const std::uint32_t compare_op = compare & 0xFF;
+  if ((load & 0xFF) != VM_LOAD || ((load >> 8) & VM_OPND_BASE_MASK) != VM_OPND_COL_I32 ||
+      compare_op < VM_EQ_I || compare_op > VM_GE_I || ((compare >> 8) & 0xFF) != VM_OPND_CONST)
+    return false;
+  const std::int64_t constant = constants_[code_[begin + 1].s[1]];
+  return constant < INT32_MIN || constant > INT32_MAX;
+}
+
 bool ExpressionProgram::FuseKeepComparison(std::size_t begin) {
   if (code_.size() != begin + 2) return false;
   const std::uint32_t load = code_[begin].s[0];
@@ -706,12 +728,20 @@ std::vector<std::vector<cl_uint2>> ExpressionProgram::OrderConjuncts(
     const std::uint32_t word0 = conjuncts[i][0].s[0];
     const std::uint32_t arg = word0 >> 16;
     const std::uint32_t cmp = (arg >> 3) & 7u;
-    if ((word0 & 0xFF) != VM_KEEP_CMP || cmp == VM_KEEP_CMP_NE || cmp == VM_KEEP_CMP_RANGE)
-      continue;
+    if ((word0 & 0xFF) != VM_KEEP_CMP || cmp == VM_KEEP_CMP_RANGE) continue;
+    const std::int64_t constant = constants_[arg >> 6];
+    // An INT32 column differs from a constant past int32 in every non-NULL
+    // row: that NE is the range of every value (clamped below).
+    const bool int32_column = columns_[slots_[arg & 7u].column].type.type == DataType::kInt32;
+    const bool ne_always = cmp == VM_KEEP_CMP_NE && int32_column &&
+                           (constant < INT32_MIN || constant > INT32_MAX);
+    if (cmp == VM_KEEP_CMP_NE && !ne_always) continue;
     is_range[i] = true;
     std::optional<RangeTest>& test = by_slot[arg & 7u];
     if (!test) test = RangeTest{i};
-    const IntRange kept = KeptRange(cmp, constants_[arg >> 6]);
+    const IntRange kept = ne_always ? IntRange{std::numeric_limits<std::int64_t>::min(),
+                                               std::numeric_limits<std::int64_t>::max()}
+                                    : KeptRange(cmp, constant);
     test->kept = {std::max(test->kept.min, kept.min), std::min(test->kept.max, kept.max)};
     test->count += 1;
   }
@@ -749,7 +779,15 @@ std::vector<std::vector<cl_uint2>> ExpressionProgram::OrderConjuncts(
     const std::int64_t lone_constant = constants_[(conjuncts[test.first][0].s[0] >> 16) >> 6];
     const bool clamp_lone = column.type.type == DataType::kInt32 &&
                             (lone_constant < INT32_MIN || lone_constant > INT32_MAX);
-    const std::size_t first_constant = constants_.size();
+    // The bounds are two adjacent constants: an equal pair already there
+    // (another entry's test of the same range) is shared.
+    std::size_t first_constant = constants_.size();
+    for (std::size_t i = 0; i + 1 < constants_.size(); ++i) {
+      if (constants_[i] == test.kept.min && constants_[i + 1] == test.kept.max) {
+        first_constant = i;
+        break;
+      }
+    }
     if ((test.count == 1 && !clamp_lone) || first_constant + 1 >= 1024) {
       // Kept as it is (a merged test needs two constants below index 1024).
       for (std::size_t i = test.first; i < conjuncts.size(); ++i) {
@@ -758,8 +796,10 @@ std::vector<std::vector<cl_uint2>> ExpressionProgram::OrderConjuncts(
       }
       continue;
     }
-    constants_.push_back(test.kept.min);
-    constants_.push_back(test.kept.max);
+    if (first_constant == constants_.size()) {
+      constants_.push_back(test.kept.min);
+      constants_.push_back(test.kept.max);
+    }
     const std::uint32_t word0 = conjuncts[test.first][0].s[0];
     const std::uint32_t arg =
         slot | VM_KEEP_CMP_RANGE << 3 | static_cast<std::uint32_t>(first_constant) << 6;

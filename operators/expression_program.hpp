@@ -135,6 +135,9 @@ class ExpressionProgram {
   // comparison with a constant by one VM_KEEP_CMP; false (nothing changed)
   // for any other shape.
   bool FuseKeepComparison(std::size_t begin);
+  // Whether the code from `begin` is LOAD of an INT32 column + integer
+  // comparison with a constant outside int32.
+  bool ComparesInt32WithWideConstant(std::size_t begin) const;
   // The conjuncts of a predicate (each compiled alone, ending in its KEEP or
   // KEEP_CMP) in the order to run them: the KEEP_CMP range tests of one
   // column merged into one VM_KEEP_CMP_RANGE, range tests first, the most

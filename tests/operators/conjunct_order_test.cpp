@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <optional>
 #include <string>
 
 #include "operators/expression_program.hpp"
@@ -37,6 +38,9 @@ struct Case {
   // Text of the first KEEP_CMP's listing (checked from a tile of rows on:
   // the order of two columns' tests follows their statistics).
   std::string first_test;
+  // Whether the predicate runs on the 32-bit machine (ExpressionProgram::
+  // IsNarrow); nullopt where that depends on the table's statistics.
+  std::optional<bool> narrow = false;
 };
 
 std::vector<Case> Cases() {
@@ -50,12 +54,12 @@ std::vector<Case> Cases() {
            Bin(Op::kNotEqual, b, Int(0))),
        2, "slot 0 in [-499, 499]"},
       {"a >= 10 AND a <= 10",
-       And(Bin(Op::kGreaterEqual, a, Int(10)), Bin(Op::kLessEqual, a, Int(10))), 1, "in [10, 10]"},
+       And(Bin(Op::kGreaterEqual, a, Int(10)), Bin(Op::kLessEqual, a, Int(10))), 1, "in [10, 10]", true},
       {"a > 500 AND a < 100 (no row)",
-       And(Bin(Op::kGreater, a, Int(500)), Bin(Op::kLess, a, Int(100))), 1, "in [1, 0]"},
+       And(Bin(Op::kGreater, a, Int(500)), Bin(Op::kLess, a, Int(100))), 1, "in [1, 0]", true},
       {"a > -3000000000 AND a < 3000000000 (bounds past INT32, clamped)",
        And(Bin(Op::kGreater, a, Int(-3000000000LL)), Bin(Op::kLess, a, Int(3000000000LL))), 1,
-       "in [-2147483648, 2147483647]"},
+       "in [-2147483648, 2147483647]", true},
       {"b >= 0 AND a = 3 (a's test is the more selective)",
        And(Bin(Op::kGreaterEqual, b, Int(0)), Bin(Op::kEqual, a, Int(3))), 2, "slot 1 = const 3"},
       {"b BETWEEN -1e9 AND 1e9 AND b <> 7",
@@ -69,7 +73,7 @@ std::vector<Case> Cases() {
       {"a % 2 = 0 AND a > 0 AND a < 100 (the range test moves first)",
        And(And(Bin(Op::kEqual, Bin(Op::kModulo, a, Int(2)), Int(0)), Bin(Op::kGreater, a, Int(0))),
            Bin(Op::kLess, a, Int(100))),
-       1, "slot 0 in [1, 99]"},
+       1, "slot 0 in [1, 99]", std::nullopt},
       {"a > 5 AND c < 3.0 AND a < 900 (REAL comparison not fused)",
        And(And(Bin(Op::kGreater, a, Int(5)), Bin(Op::kLess, c, Real(3.0))),
            Bin(Op::kLess, a, Int(900))),
@@ -82,15 +86,38 @@ std::vector<Case> Cases() {
        "slot 0 = const 3"},
       {"a < 3000000000 AND a <> 5 (a lone bound past INT32, clamped)",
        And(Bin(Op::kLess, a, Int(3000000000LL)), Bin(Op::kNotEqual, a, Int(5))), 2,
-       "slot 0 in [-2147483648, 2147483647]"},
+       "slot 0 in [-2147483648, 2147483647]", true},
       {"a > -3000000000 AND a % 2 = 0",
        And(Bin(Op::kGreater, a, Int(-3000000000LL)),
            Bin(Op::kEqual, Bin(Op::kModulo, a, Int(2)), Int(0))),
-       1, "slot 0 in [-2147483648, 2147483647]"},
+       1, "slot 0 in [-2147483648, 2147483647]", std::nullopt},
       {"a BETWEEN -20 AND 20 AND a <> 0 AND b < 0",
        And(And(Between(a, Int(-20), Int(20)), Bin(Op::kNotEqual, a, Int(0))),
            Bin(Op::kLess, b, Int(0))),
        3, "slot 0 in [-20, 20]"},
+      // A WHERE of one conjunct against a constant past int32 is compiled
+      // as a conjunct too, so that it is clamped onto the 32-bit machine.
+      {"a < 3000000000 (alone)", Bin(Op::kLess, a, Int(3000000000LL)), 1,
+       "slot 0 in [-2147483648, 2147483647]", true},
+      {"a >= -3000000000 (alone)", Bin(Op::kGreaterEqual, a, Int(-3000000000LL)), 1,
+       "slot 0 in [-2147483648, 2147483647]", true},
+      {"a = 3000000000 (alone, no row)", Bin(Op::kEqual, a, Int(3000000000LL)), 1, "in [1, 0]",
+       true},
+      {"3000000000 > a (alone, constant on the left)", Bin(Op::kGreater, Int(3000000000LL), a), 1,
+       "slot 0 in [-2147483648, 2147483647]", true},
+      // An INT32 column is unequal to a constant past int32 in every
+      // non-NULL row: a range test of every value.
+      {"a <> 3000000000 (alone)", Bin(Op::kNotEqual, a, Int(3000000000LL)), 1,
+       "slot 0 in [-2147483648, 2147483647]", true},
+      {"a <> -3000000000 AND a < 10",
+       And(Bin(Op::kNotEqual, a, Int(-3000000000LL)), Bin(Op::kLess, a, Int(10))), 1,
+       "slot 0 in [-2147483648, 9]", true},
+      {"a <> 3000000000 AND a <> 5",
+       And(Bin(Op::kNotEqual, a, Int(3000000000LL)), Bin(Op::kNotEqual, a, Int(5))), 2,
+       "slot 0 in [-2147483648, 2147483647]", true},
+      {"a < 5 (alone, in int32: unchanged)", Bin(Op::kLess, a, Int(5)), 0, "", true},
+      {"b <> 3000000000 (INT64: unchanged)", Bin(Op::kNotEqual, b, Int(3000000000LL)), 0, "",
+       false},
   };
 }
 
@@ -120,10 +147,14 @@ TEST_P(ConjunctOrderTest, MergedRangeTestsSelectTheReferenceRows) {
         const std::size_t predicate = program.AddPredicate(c.expr);
         const std::string listing = program.Disassemble();
         EXPECT_EQ(CountFused(listing), c.fused) << c.text << "\n" << listing;
+        if (c.narrow) {
+          EXPECT_EQ(program.IsNarrow(predicate), *c.narrow) << c.text << "\n" << listing;
+        }
         const std::size_t first = listing.find("KEEP_CMP");
-        ASSERT_NE(first, std::string::npos) << c.text << "\n" << listing;
-        const std::string first_line = listing.substr(first, listing.find('\n', first) - first);
-        if (rows + 1 >= tile) {
+        ASSERT_EQ(first == std::string::npos, c.fused == 0) << c.text << "\n" << listing;
+        const std::string first_line =
+            c.fused == 0 ? "" : listing.substr(first, listing.find('\n', first) - first);
+        if (rows + 1 >= tile && c.fused != 0) {
           EXPECT_NE(first_line.find(c.first_test), std::string::npos)
               << c.text << ": the first test should be " << c.first_test << "\n"
               << listing;
