@@ -733,8 +733,8 @@ std::vector<std::vector<cl_uint2>> ExpressionProgram::OrderConjuncts(
     // An INT32 column differs from a constant past int32 in every non-NULL
     // row: that NE is the range of every value (clamped below).
     const bool int32_column = columns_[slots_[arg & 7u].column].type.type == DataType::kInt32;
-    const bool ne_always = cmp == VM_KEEP_CMP_NE && int32_column &&
-                           (constant < INT32_MIN || constant > INT32_MAX);
+    const bool ne_always =
+        cmp == VM_KEEP_CMP_NE && int32_column && (constant < INT32_MIN || constant > INT32_MAX);
     if (cmp == VM_KEEP_CMP_NE && !ne_always) continue;
     is_range[i] = true;
     std::optional<RangeTest>& test = by_slot[arg & 7u];
