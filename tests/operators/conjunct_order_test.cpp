@@ -225,6 +225,36 @@ TEST_P(ConjunctOrderTest, AConjunctThatCanOverflowKeepsTheQueryOrder) {
   }
 }
 
+// Two entries with the same merged range share its pair of constants (the
+// constant table holds at most 1024 for KEEP_CMP); each still selects its rows.
+TEST_P(ConjunctOrderTest, EqualRangesShareTheirConstants) {
+  Engine& e = engine();
+  const RowCount rows = e.tuning().tile_size() + 9;
+  const TablePtr table = RandomTable(rows, 99);
+  const sql::Expr range =
+      Bin(Op::kAnd, Bin(Op::kGreater, IntCol(kA), Int(-100)), Bin(Op::kLess, IntCol(kA), Int(100)));
+  const sql::Expr same = Bin(Op::kAnd, Bin(Op::kGreaterEqual, IntCol(kA), Int(-99)),
+                             Bin(Op::kLessEqual, IntCol(kA), Int(99)));
+  TableRelation relation(e, table);
+  ExpressionProgram program(relation.columns(), IdentityMapper());
+  const std::size_t first = program.AddPredicate(range);
+  const std::size_t constants = program.constants().size();
+  const std::size_t second = program.AddPredicate(same);
+  EXPECT_EQ(program.constants().size(), constants) << program.Disassemble();
+  const cpu_reference::ValueVector truth = EvaluateOnCpu(table, range);
+  std::vector<std::uint32_t> want;
+  for (RowCount i = 0; i < rows; ++i)
+    if (!truth.IsNull(i) && truth.integers[i] != 0) want.push_back(static_cast<std::uint32_t>(i));
+  ASSERT_FALSE(want.empty());
+  DeviceProgram device_program(e, program);
+  for (const std::size_t entry : {first, second}) {
+    QueryContext context(e);
+    const RowIds ids = Select(context, relation, device_program, entry);
+    context.CheckStatus();
+    EXPECT_EQ(DownloadRowIds(e, ids), want) << "entry " << entry << "\n" << program.Disassemble();
+  }
+}
+
 CLQ_INSTANTIATE_DEVICE_TESTS(ConjunctOrderTest);
 
 }  // namespace
