@@ -204,9 +204,9 @@ void BM_SelectionFilter_Machine(benchmark::State& state) {
   const std::uint64_t groups = f.engine.TilesFor(f.rows);
   DeviceBuffer bits = f.engine.pool().Acquire((f.rows + 31) / 32 * 4, "bits");
   DeviceBuffer counts = f.engine.pool().Acquire(groups * 4, "counts");
+  const VmMachine machine = device_program.MachineFor(std::span<const std::size_t>(&entry, 1));
   cl::Kernel& k =
-      DeviceProgram::VmKernel(f.engine, "vm_filter", program.entry(entry).track_nulls,
-                              device_program.RunsNarrow(entry), device_program.RunsLean(entry));
+      DeviceProgram::VmKernel(f.engine, "vm_filter", machine.track, machine.narrow, machine.lean);
   k.setArg(0, device_program.code());
   k.setArg(1, device_program.constants());
   k.setArg(2, static_cast<cl_uint>(program.entry(entry).begin));

@@ -117,7 +117,8 @@ void RunQuery(const QueryOptions& options) {
     }
     if (i > 0 && options.format == "table") output += "\n";
     if (bound.explain) {
-      output += ExplainPlan(PlanQuery(bound.select), *engine);
+      const QueryPlan plan = PlanQuery(bound.select);
+      output += ExplainPlan(plan, *engine) + ExplainPrograms(plan);
     } else {
       if (options.profile) engine->profiler().Start();
       const auto start = std::chrono::steady_clock::now();

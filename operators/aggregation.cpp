@@ -53,6 +53,31 @@ double AggregateValue::real() const {
   return std::bit_cast<double>(bits);
 }
 
+AggregateKernelChoice ChooseAggregateKernel(const ExpressionProgram& program,
+                                            std::optional<std::size_t> predicate_entry,
+                                            const std::vector<AggregateSpec>& aggregates) {
+  // The 32-bit machine when the predicate and every argument allow it and
+  // every aggregate is an integer one; the lean machine when none uses a
+  // rare operation.
+  std::vector<std::size_t> entries;
+  if (predicate_entry) entries.push_back(*predicate_entry);
+  bool integer_operations = true;
+  for (const AggregateSpec& a : aggregates) {
+    if (a.entry) entries.push_back(*a.entry);
+    integer_operations =
+        integer_operations && (a.operation == VM_AGG_COUNT || a.operation == VM_AGG_SUM_I ||
+                               a.operation == VM_AGG_MIN_I || a.operation == VM_AGG_MAX_I);
+  }
+  AggregateKernelChoice choice;
+  choice.machine = DeviceProgram::MachineFor(program, entries, integer_operations);
+  choice.columns_only =
+      !predicate_entry && !choice.machine.track && DeviceProgram::SpecialisedAllowed() &&
+      std::all_of(aggregates.begin(), aggregates.end(), [&](const AggregateSpec& a) {
+        return !a.entry || program.IsBareColumn(*a.entry);
+      });
+  return choice;
+}
+
 namespace {
 
 // One pass of vm_aggregate (+ merges) over at most VM_MAX_AGGREGATES
@@ -99,29 +124,10 @@ std::vector<AggregateValue> AggregateOnDevice(QueryContext& context, Relation& r
     pred_end = code.entry(*predicate_entry).end;
     pred_track = code.entry(*predicate_entry).track_nulls ? 1 : 0;
   }
-  bool track = pred_track != 0;
-  for (const cl_uint4& d : descriptors)
-    track |= d.s[3] != 0;
-  // The 32-bit machine when the predicate and every argument allow it.
-  const bool narrow =
-      DeviceProgram::NarrowAllowed() &&
-      (!predicate_entry || program.RunsNarrow(*predicate_entry)) &&
-      std::all_of(aggregates.begin(), aggregates.end(), [&](const AggregateSpec& a) {
-        const bool integer_operation = a.operation == VM_AGG_COUNT || a.operation == VM_AGG_SUM_I ||
-                                       a.operation == VM_AGG_MIN_I || a.operation == VM_AGG_MAX_I;
-        return integer_operation && (!a.entry || program.RunsNarrow(*a.entry));
-      });
-  // The lean machine when neither the predicate nor any argument uses a rare
-  // operation.
-  const bool lean = (!predicate_entry || program.RunsLean(*predicate_entry)) &&
-                    std::all_of(aggregates.begin(), aggregates.end(), [&](const AggregateSpec& a) {
-                      return !a.entry || program.RunsLean(*a.entry);
-                    });
-  // No WHERE, and every argument COUNT(*) or a bare column: no interpreter.
-  const bool columns_only =
-      !predicate_entry && !track && DeviceProgram::SpecialisedAllowed() &&
-      std::all_of(aggregates.begin(), aggregates.end(),
-                  [&](const AggregateSpec& a) { return !a.entry || code.IsBareColumn(*a.entry); });
+  const AggregateKernelChoice choice = ChooseAggregateKernel(code, predicate_entry, aggregates);
+  const bool columns_only = choice.columns_only;
+  const bool track = choice.machine.track, narrow = choice.machine.narrow,
+             lean = choice.machine.lean;
   cl::Kernel& kernel = columns_only
                            ? engine.kernel("vm_aggregate_columns")
                            : DeviceProgram::VmKernel(engine, "vm_aggregate", track, narrow, lean);

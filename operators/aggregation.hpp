@@ -33,6 +33,17 @@ std::vector<AggregateValue> Aggregate(QueryContext& context, Relation& relation,
                                       std::optional<std::size_t> predicate_entry,
                                       const std::vector<AggregateSpec>& aggregates);
 
+// What an aggregation pass over `aggregates` runs: vm_aggregate_columns (no
+// interpreter: no predicate, no NULL, every argument COUNT(*) or a bare
+// column) or vm_aggregate on `machine`.
+struct AggregateKernelChoice {
+  bool columns_only = false;
+  VmMachine machine;
+};
+AggregateKernelChoice ChooseAggregateKernel(const ExpressionProgram& program,
+                                            std::optional<std::size_t> predicate_entry,
+                                            const std::vector<AggregateSpec>& aggregates);
+
 // Fixes the tiles each work-group of vm_aggregate covers (1 to
 // VM_MAX_TILES_PER_GROUP), or restores the size-based choice (nullopt), so
 // that tests cover groups of several tiles at small sizes.

@@ -79,6 +79,25 @@ void DeviceProgram::SetLeanForced(bool forced) {
   LeanForcedFlag().store(forced);
 }
 
+std::string VmMachine::Describe() const {
+  return std::string(narrow ? "32-bit" : "64-bit") + (lean ? ", lean" : "") +
+         (track || !DeviceProgram::SpecialisedAllowed() ? ", NULL tracking" : ", untracked");
+}
+
+VmMachine DeviceProgram::MachineFor(const ExpressionProgram& program,
+                                    std::span<const std::size_t> entries, bool narrow_results) {
+  VmMachine machine;
+  machine.narrow = narrow_results && NarrowAllowed();
+  machine.lean = true;
+  for (const std::size_t entry : entries) {
+    machine.narrow = machine.narrow && program.IsNarrow(entry);
+    machine.lean = machine.lean && !program.UsesRareOperations(entry);
+    machine.track = machine.track || program.entry(entry).track_nulls;
+  }
+  machine.lean = LeanForced() || (machine.lean && LeanAllowed());
+  return machine;
+}
+
 std::string DeviceProgram::StageName(std::string_view base, bool narrow, bool lean) {
   std::string name(base);
   if (narrow && lean) return name + " (32-bit, lean)";

@@ -6,6 +6,7 @@
 // Unused slots and absent NULL maps are bound to a small dummy buffer.
 #pragma once
 
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -15,6 +16,17 @@
 #include "runtime/engine.hpp"
 
 namespace clq {
+
+// The expression machine a vm_* launch runs on (kernels_cl/vm_interpreter.cl):
+// 32-bit or 64-bit values, lean or with every operation, NULL tracking
+// compiled in or out.
+struct VmMachine {
+  bool narrow = false;
+  bool lean = false;
+  bool track = false;
+  // "32-bit, lean, untracked", for EXPLAIN.
+  std::string Describe() const;
+};
 
 class DeviceProgram {
  public:
@@ -27,19 +39,21 @@ class DeviceProgram {
   // The vm_* kernel `base` ("vm_filter", ...), or its variant with NULL
   // tracking compiled out when no entry of the launch can see a NULL (fewer
   // registers), on the 32-bit machine when `narrow` (every entry of the
-  // launch RunsNarrow), on the lean machine when `lean` (every entry RunsLean).
+  // launch allows it, MachineFor), on the lean machine when `lean`.
   static cl::Kernel& VmKernel(Engine& engine, const std::string& base, bool track, bool narrow,
                               bool lean);
   // The --profile name of a vm_* launch: "filter", "filter (32-bit)",
   // "filter (lean)", "filter (32-bit, lean)".
   static std::string StageName(std::string_view base, bool narrow, bool lean);
-  // Whether entry `entry` runs on the 32-bit machine: it IsNarrow and
-  // NarrowAllowed().
-  bool RunsNarrow(std::size_t entry) const { return program_.IsNarrow(entry) && NarrowAllowed(); }
-  // Whether entry `entry` runs on the lean machine: it uses no rare operation
-  // and LeanAllowed().
-  bool RunsLean(std::size_t entry) const {
-    return LeanForced() || (!program_.UsesRareOperations(entry) && LeanAllowed());
+  // The machine of a launch evaluating `entries` of `program`: the 32-bit one
+  // when every entry IsNarrow, `narrow_results` (false when a consumer needs
+  // 64-bit values, as REAL aggregates do) and NarrowAllowed(); the lean one
+  // when no entry uses a rare operation and LeanAllowed(); NULL tracking when
+  // any entry can see a NULL. The kernels and EXPLAIN both ask here.
+  static VmMachine MachineFor(const ExpressionProgram& program,
+                              std::span<const std::size_t> entries, bool narrow_results = true);
+  VmMachine MachineFor(std::span<const std::size_t> entries, bool narrow_results = true) const {
+    return MachineFor(program_, entries, narrow_results);
   }
   // False when CLQ_VM_UNTRACKED=0: then only the general, NULL-tracking
   // kernels run (untracked variants and vm_aggregate_columns are off), to

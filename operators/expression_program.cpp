@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <bit>
+#include <charconv>
 #include <cstring>
 #include <limits>
 #include <optional>
+#include <string_view>
 
 #include "kernels_cl/vm_shared.h"
 #include "operators/constant_division.hpp"
@@ -912,15 +914,29 @@ bool ExpressionProgram::IsNarrow(std::size_t index) const {
   return true;
 }
 
-std::string ExpressionProgram::Disassemble() const {
+namespace {
+
+// The shortest text that reads back as `bits` taken as a double.
+std::string RealText(std::int64_t bits) {
+  char buffer[64];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, std::bit_cast<double>(bits));
+  return std::string(buffer, result.ptr);
+}
+
+}  // namespace
+
+std::string ExpressionProgram::Disassemble(
+    const std::function<std::string(std::size_t column)>& column_name) const {
   std::string text;
   for (std::size_t e = 0; e < entries_.size(); ++e) {
     text += "entry " + std::to_string(e) + ": [" + std::to_string(entries_[e].begin) + ", " +
             std::to_string(entries_[e].end) + ")\n";
   }
   for (std::size_t s = 0; s < slots_.size(); ++s) {
-    text += "slot " + std::to_string(s) + ": column " + std::to_string(slots_[s].column) + " " +
-            slots_[s].type.ToString() + (slots_[s].nullable ? " nullable" : "") + "\n";
+    const std::string column =
+        column_name ? column_name(slots_[s].column) : "column " + std::to_string(slots_[s].column);
+    text += "slot " + std::to_string(s) + ": " + column + " " + slots_[s].type.ToString() +
+            (slots_[s].nullable ? " nullable" : "") + "\n";
   }
   for (std::size_t pc = 0; pc < code_.size(); ++pc) {
     const std::uint32_t word0 = code_[pc].s[0];
@@ -944,9 +960,13 @@ std::string ExpressionProgram::Disassemble() const {
       text += " " + std::to_string(arg) + " constants" + (kind ? " +NULL" : "");
     } else {
       switch (kind & VM_OPND_BASE_MASK) {
-        case VM_OPND_CONST:
-          text += " const " + std::to_string(constants_[code_[pc].s[1]]);
+        case VM_OPND_CONST: {
+          // REAL operations read the constant's bits as a double.
+          const std::string_view name = OpcodeName(op);
+          const std::int64_t bits = constants_[code_[pc].s[1]];
+          text += " const " + (name.ends_with("_R") ? RealText(bits) : std::to_string(bits));
           break;
+        }
         case VM_OPND_NULL:
           text += " NULL";
           break;

@@ -89,8 +89,10 @@ class ExpressionProgram {
   const std::vector<cl_uint2>& code() const { return code_; }
   const std::vector<cl_long>& constants() const { return constants_; }
 
-  // One line per instruction, for EXPLAIN and failing tests.
-  std::string Disassemble() const;
+  // One line per instruction, for EXPLAIN and failing tests; slots name
+  // their relation column by `column_name` when given.
+  std::string Disassemble(
+      const std::function<std::string(std::size_t column)>& column_name = {}) const;
 
  private:
   enum class Domain { kInteger, kReal };

@@ -17,8 +17,9 @@ DeviceVector Project(QueryContext& context, Relation& relation, const DeviceProg
   if (entry.range) result.range = [range = entry.range] { return range; };
   if (entry.may_be_null)
     result.nulls = engine.pool().Acquire(relation.rows(), "projection NULL map");
-  const bool narrow_machine = program.RunsNarrow(entry_index);
-  const bool lean = program.RunsLean(entry_index);
+  const VmMachine machine = program.MachineFor(std::span<const std::size_t>(&entry_index, 1));
+  const bool narrow_machine = machine.narrow;
+  const bool lean = machine.lean;
   cl::Kernel& kernel =
       DeviceProgram::VmKernel(engine, "vm_project", entry.track_nulls, narrow_machine, lean);
   const std::string stage = DeviceProgram::StageName("project", narrow_machine, lean);

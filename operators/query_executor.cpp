@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <span>
 
 #include "host/sql/expr_equality.hpp"
 #include "kernels_cl/vm_shared.h"
@@ -309,6 +310,72 @@ QueryResult QueryExecutor::ExecuteUngrouped(const QueryPlan& plan, QueryContext&
     result.columns.push_back(ValuesResultColumn(out.name, out.expr.type, column));
   }
   return result;
+}
+
+std::string ExplainPrograms(const QueryPlan& plan) {
+  const sql::BoundSelect& select = *plan.select;
+  std::string text;
+  const auto listing = [&](const std::string& title, const ExpressionProgram& program,
+                           std::size_t source, const std::string& machine) {
+    const sql::TableRef& ref = select.from[source];
+    text += "  " + title + " (" + machine + "):\n";
+    std::string lines = program.Disassemble(
+        [&](std::size_t column) { return ref.alias + "." + ref.table->column(column).name(); });
+    for (std::size_t at = 0; at < lines.size();) {
+      const std::size_t end = lines.find('\n', at);
+      text += "    " + lines.substr(at, end - at) + "\n";
+      at = end + 1;
+    }
+  };
+  const bool fused = plan.fused_aggregate && !plan.needs_radix_select;
+  for (const SourcePlan& source : plan.sources) {
+    if (source.filters.empty() || fused) continue;
+    const sql::TableRef& ref = select.from[source.source];
+    std::vector<VmInputColumn> columns;
+    for (std::size_t c = 0; c < ref.table->columns().size(); ++c)
+      columns.push_back(TableVmColumn(*ref.table, c));
+    const std::size_t s = source.source;
+    ExpressionProgram program(columns, [s](std::size_t from, std::size_t column) {
+      CLQ_CHECK(from == s, "a table filter reads another table");
+      return column;
+    });
+    const std::string title = "filter of " + ref.alias;
+    try {
+      const std::size_t entry = program.AddPredicate(*AndAll(source.filters));
+      const VmMachine machine =
+          DeviceProgram::MachineFor(program, std::span<const std::size_t>(&entry, 1));
+      listing(title, program, s, machine.Describe());
+    } catch (const DeviceLimitError& error) {
+      text += "  " + title + ": in several passes (" + error.what() + ")\n";
+    }
+  }
+  if (fused) {
+    const sql::TableRef& ref = select.from[0];
+    std::vector<VmInputColumn> columns;
+    for (std::size_t c = 0; c < ref.table->columns().size(); ++c)
+      columns.push_back(TableVmColumn(*ref.table, c));
+    ExpressionProgram program(columns, [](std::size_t, std::size_t column) { return column; });
+    std::optional<std::size_t> predicate_entry;
+    if (const std::optional<Expr> predicate = AndAll(plan.sources[0].filters))
+      predicate_entry = program.AddPredicate(*predicate);
+    const std::string title = "aggregation of " + ref.alias;
+    try {
+      std::vector<AggregateSpec> specs;
+      for (const sql::Aggregate& a : select.aggregates) {
+        AggregateSpec spec;
+        spec.operation = AggregateOperation(a);
+        if (a.argument && !CountsRows(a)) spec.entry = program.AddValue(*a.argument);
+        specs.push_back(spec);
+      }
+      const AggregateKernelChoice choice = ChooseAggregateKernel(program, predicate_entry, specs);
+      listing(
+          title, program, 0,
+          choice.columns_only ? "vm_aggregate_columns, no interpreter" : choice.machine.Describe());
+    } catch (const DeviceLimitError& error) {
+      text += "  " + title + ": not on the device (" + error.what() + ")\n";
+    }
+  }
+  return text.empty() ? text : "expression programs:\n" + text;
 }
 
 QueryResult QueryExecutor::ExecuteGrouped(const QueryPlan& plan, QueryContext& context) {

@@ -14,9 +14,13 @@ std::vector<VmInputColumn> Relation::columns() const {
 TableRelation::TableRelation(Engine& engine, TablePtr table)
     : engine_(engine), table_(std::move(table)), tablets_(engine.tables().Tablets(*table_)) {}
 
-VmInputColumn TableRelation::column(std::size_t index) const {
-  const Column& column = table_->column(index);
+VmInputColumn TableVmColumn(const Table& table, std::size_t index) {
+  const Column& column = table.column(index);
   return {column.type(), false, [data = column.shared_data()] { return data->IntegerRange(); }};
+}
+
+VmInputColumn TableRelation::column(std::size_t index) const {
+  return TableVmColumn(*table_, index);
 }
 
 const std::string& TableRelation::column_name(std::size_t index) const {

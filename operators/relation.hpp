@@ -19,6 +19,10 @@
 
 namespace clq {
 
+// Column `index` of `table` as the expression machine reads it (no NULLs;
+// bounds from the column's statistics).
+VmInputColumn TableVmColumn(const Table& table, std::size_t index);
+
 class Relation {
  public:
   virtual ~Relation() = default;

@@ -29,8 +29,9 @@ std::vector<TabletSelection> FilterTablets(QueryContext& context, Relation& rela
   const std::vector<Tablet> tablets = relation.tablets();
   std::vector<TabletSelection> state(tablets.size());
   DeviceBuffer totals = engine.pool().Acquire(tablets.size() * sizeof(cl_uint), "selection totals");
-  const bool narrow_machine = program.RunsNarrow(entry_index);
-  const bool lean = program.RunsLean(entry_index);
+  const VmMachine machine = program.MachineFor(std::span<const std::size_t>(&entry_index, 1));
+  const bool narrow_machine = machine.narrow;
+  const bool lean = machine.lean;
   cl::Kernel& filter =
       DeviceProgram::VmKernel(engine, "vm_filter", entry.track_nulls, narrow_machine, lean);
   const std::string stage = DeviceProgram::StageName("filter", narrow_machine, lean);

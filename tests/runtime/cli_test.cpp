@@ -39,6 +39,36 @@ TEST(CliTest, UnknownSubcommandAndFlagPrintUsage) {
   EXPECT_NE(none.exit_code, 0);
 }
 
+// EXPLAIN lists each expression program with the machine it runs on, as
+// compiled for the query: the thesis filter's merged range test on the
+// 32-bit machine, the REAL MAX on the 64-bit one, and slots by column name.
+TEST(CliTest, ExplainListsTheExpressionPrograms) {
+  const auto selection = RunClq(
+      "query --device 0 --rows 10K 'EXPLAIN SELECT * FROM tenktup1 WHERE unique1 > 1000 AND "
+      "unique1 < 6000 AND unique2 % 2 = 0 AND two = 0'");
+  ASSERT_EQ(selection.exit_code, 0) << selection.output;
+  EXPECT_NE(selection.output.find("filter of tenktup1 (32-bit, lean, untracked):"),
+            std::string::npos)
+      << selection.output;
+  EXPECT_NE(selection.output.find("slot 0: tenktup1.unique1 INT32"), std::string::npos)
+      << selection.output;
+  EXPECT_NE(selection.output.find("KEEP_CMP slot 0 in [1001, 5999]"), std::string::npos)
+      << selection.output;
+  const auto real_max = RunClq(
+      "query --device 0 --rows 10K 'EXPLAIN SELECT MAX(unique1 / (0.173 + onepercent)) "
+      "FROM tenktup1'");
+  ASSERT_EQ(real_max.exit_code, 0) << real_max.output;
+  EXPECT_NE(real_max.output.find("aggregation of tenktup1 (64-bit, lean, untracked):"),
+            std::string::npos)
+      << real_max.output;
+  EXPECT_NE(real_max.output.find("DIV_R slot 1 reversed"), std::string::npos) << real_max.output;
+  const auto bare =
+      RunClq("query --device 0 --rows 10K 'EXPLAIN SELECT AVG(unique1) FROM tenktup1'");
+  ASSERT_EQ(bare.exit_code, 0) << bare.output;
+  EXPECT_NE(bare.output.find("(vm_aggregate_columns, no interpreter)"), std::string::npos)
+      << bare.output;
+}
+
 TEST(CliTest, DevicesJsonListsADevice) {
   auto result = RunClq("devices --format json");
   ASSERT_EQ(result.exit_code, 0) << result.output;
