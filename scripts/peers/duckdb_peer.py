@@ -82,8 +82,16 @@ def cases_from_args(args):
             report = json.load(f)
         return [(c["query"], c["sql"], c["rows"], c.get("tables", {})) for c in report["cases"]]
     cases = []
+    queries = wd.THESIS_QUERIES
+    if args.sql:
+        queries = []
+        for item in args.sql:
+            qid, sep, sql = item.partition("=")
+            if not sep or not qid or not sql:
+                sys.exit(f"--sql expects ID=SQL, got {item!r}")
+            queries.append((qid, sql))
     for n in parse_rows(args.rows):
-        for qid, sql in wd.THESIS_QUERIES:
+        for qid, sql in queries:
             tables = {"tenktup1": n}
             if "tenktup2" in sql:
                 tables["tenktup2"] = max(1, int(n * wd.THESIS_TENKTUP2_FRACTION))
@@ -137,6 +145,8 @@ def main():
     parser.add_argument("--csv-dir", help="load NAME.csv files from `clq gen` instead")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--threads", type=int, default=0, help="DuckDB threads (0: its default)")
+    parser.add_argument("--sql", action="append", metavar="ID=SQL",
+                        help="run this query (repeatable) at --rows instead of the thesis suite")
     parser.add_argument("--no-strings", action="store_true",
                         help="load only the 13 INT32 columns (numpy's string columns need about "
                              "60 GB at 100M rows); queries that read a string column or SELECT * "
