@@ -194,37 +194,46 @@ bool SumCannotOverflow(const ExpressionProgram& code, std::size_t entry, RowCoun
 
 }  // namespace
 
-std::vector<AggregateValue> Aggregate(QueryContext& context, Relation& relation,
-                                      const DeviceProgram& program,
-                                      std::optional<std::size_t> predicate_entry,
-                                      const std::vector<AggregateSpec>& aggregates) {
+DeviceAggregates SplitForDevice(const ExpressionProgram& code, RowCount rows,
+                                const std::vector<AggregateSpec>& aggregates) {
   if (aggregates.size() > VM_MAX_AGGREGATES)
     throw DeviceLimitError("at most " + std::to_string(VM_MAX_AGGREGATES) +
                            " aggregates per query pass are supported");
   // An integer SUM whose total the range analysis cannot bound runs as its
-  // two 32-bit halves, joined here, so that overflow is decided on the exact
-  // total and not on the device's order of additions.
-  const ExpressionProgram& code = program.program();
-  std::vector<AggregateSpec> device_specs;
-  std::vector<std::size_t> first_spec(aggregates.size());
-  std::vector<bool> split(aggregates.size(), false);
+  // two 32-bit halves, joined by Aggregate, so that overflow is decided on
+  // the exact total and not on the device's order of additions.
+  DeviceAggregates device;
+  device.first_spec.resize(aggregates.size());
+  device.split.assign(aggregates.size(), false);
   for (std::size_t a = 0; a < aggregates.size(); ++a) {
-    first_spec[a] = device_specs.size();
+    device.first_spec[a] = device.specs.size();
     const AggregateSpec& spec = aggregates[a];
-    split[a] = spec.operation == VM_AGG_SUM_I && spec.entry &&
-               !SumCannotOverflow(code, *spec.entry, relation.rows());
-    if (split[a]) {
-      device_specs.push_back({VM_AGG_SUM_LO32, spec.entry});
-      device_specs.push_back({VM_AGG_SUM_HI32, spec.entry});
+    device.split[a] =
+        spec.operation == VM_AGG_SUM_I && spec.entry && !SumCannotOverflow(code, *spec.entry, rows);
+    if (device.split[a]) {
+      device.specs.push_back({VM_AGG_SUM_LO32, spec.entry});
+      device.specs.push_back({VM_AGG_SUM_HI32, spec.entry});
     } else {
-      device_specs.push_back(spec);
+      device.specs.push_back(spec);
     }
   }
+  for (std::size_t begin = 0; begin < device.specs.size(); begin += VM_MAX_AGGREGATES) {
+    const std::size_t end = std::min<std::size_t>(begin + VM_MAX_AGGREGATES, device.specs.size());
+    device.passes.emplace_back(device.specs.begin() + static_cast<std::ptrdiff_t>(begin),
+                               device.specs.begin() + static_cast<std::ptrdiff_t>(end));
+  }
+  return device;
+}
+
+std::vector<AggregateValue> Aggregate(QueryContext& context, Relation& relation,
+                                      const DeviceProgram& program,
+                                      std::optional<std::size_t> predicate_entry,
+                                      const std::vector<AggregateSpec>& aggregates) {
+  const DeviceAggregates device = SplitForDevice(program.program(), relation.rows(), aggregates);
+  const std::vector<std::size_t>& first_spec = device.first_spec;
+  const std::vector<bool>& split = device.split;
   std::vector<AggregateValue> device_values;
-  for (std::size_t begin = 0; begin < device_specs.size(); begin += VM_MAX_AGGREGATES) {
-    const std::size_t end = std::min<std::size_t>(begin + VM_MAX_AGGREGATES, device_specs.size());
-    const std::vector<AggregateSpec> pass(device_specs.begin() + static_cast<std::ptrdiff_t>(begin),
-                                          device_specs.begin() + static_cast<std::ptrdiff_t>(end));
+  for (const std::vector<AggregateSpec>& pass : device.passes) {
     for (const AggregateValue& v :
          AggregateOnDevice(context, relation, program, predicate_entry, pass))
       device_values.push_back(v);

@@ -33,6 +33,20 @@ std::vector<AggregateValue> Aggregate(QueryContext& context, Relation& relation,
                                       std::optional<std::size_t> predicate_entry,
                                       const std::vector<AggregateSpec>& aggregates);
 
+// The device's view of an aggregation over `rows` rows: an integer SUM
+// that the range analysis cannot bound becomes its two 32-bit halves
+// (split[a]; specs[first_spec[a]] is the first of aggregate a's specs), in
+// passes of at most VM_MAX_AGGREGATES. Throws DeviceLimitError past
+// VM_MAX_AGGREGATES aggregates.
+struct DeviceAggregates {
+  std::vector<AggregateSpec> specs;
+  std::vector<std::size_t> first_spec;
+  std::vector<bool> split;
+  std::vector<std::vector<AggregateSpec>> passes;
+};
+DeviceAggregates SplitForDevice(const ExpressionProgram& program, RowCount rows,
+                                const std::vector<AggregateSpec>& aggregates);
+
 // What an aggregation pass over `aggregates` runs: vm_aggregate_columns (no
 // interpreter: no predicate, no NULL, every argument COUNT(*) or a bare
 // column) or vm_aggregate on `machine`.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <charconv>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <optional>
@@ -916,11 +917,14 @@ bool ExpressionProgram::IsNarrow(std::size_t index) const {
 
 namespace {
 
-// The shortest text that reads back as `bits` taken as a double.
+// The shortest text that reads back as `bits` taken as a double, with a
+// decimal point (3.0, not 3).
 std::string RealText(std::int64_t bits) {
   char buffer[64];
   const auto result = std::to_chars(buffer, buffer + sizeof buffer, std::bit_cast<double>(bits));
-  return std::string(buffer, result.ptr);
+  std::string text(buffer, result.ptr);
+  if (text.find_first_of(".ein") == std::string::npos) text += ".0";
+  return text;
 }
 
 }  // namespace
@@ -965,6 +969,14 @@ std::string ExpressionProgram::Disassemble(
           const std::string_view name = OpcodeName(op);
           const std::int64_t bits = constants_[code_[pc].s[1]];
           text += " const " + (name.ends_with("_R") ? RealText(bits) : std::to_string(bits));
+          // LOAD and PUSH do not say their domain. A REAL constant's bits
+          // are an integer of at least 2^52 in magnitude, seldom written as
+          // one: then the REAL reading is shown too.
+          const double real = std::bit_cast<double>(bits);
+          if ((op == VM_LOAD || op == VM_PUSH) &&
+              (bits >= (std::int64_t{1} << 52) || bits <= -(std::int64_t{1} << 52)) &&
+              std::isfinite(real))
+            text += " (" + RealText(bits) + " as REAL)";
           break;
         }
         case VM_OPND_NULL:

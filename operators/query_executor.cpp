@@ -312,14 +312,28 @@ QueryResult QueryExecutor::ExecuteUngrouped(const QueryPlan& plan, QueryContext&
   return result;
 }
 
+namespace {
+
+// The expression machine's view of a table's columns, read in place.
+ExpressionProgram TableProgram(const sql::TableRef& ref, std::size_t source) {
+  std::vector<VmInputColumn> columns;
+  for (std::size_t c = 0; c < ref.table->columns().size(); ++c)
+    columns.push_back(TableVmColumn(*ref.table, c));
+  return ExpressionProgram(columns, [source](std::size_t from, std::size_t column) {
+    CLQ_CHECK(from == source, "a table's program reads another table");
+    return column;
+  });
+}
+
+}  // namespace
+
 std::string ExplainPrograms(const QueryPlan& plan) {
   const sql::BoundSelect& select = *plan.select;
   std::string text;
   const auto listing = [&](const std::string& title, const ExpressionProgram& program,
-                           std::size_t source, const std::string& machine) {
-    const sql::TableRef& ref = select.from[source];
+                           const sql::TableRef& ref, const std::string& machine) {
     text += "  " + title + " (" + machine + "):\n";
-    std::string lines = program.Disassemble(
+    const std::string lines = program.Disassemble(
         [&](std::size_t column) { return ref.alias + "." + ref.table->column(column).name(); });
     for (std::size_t at = 0; at < lines.size();) {
       const std::size_t end = lines.find('\n', at);
@@ -327,39 +341,48 @@ std::string ExplainPrograms(const QueryPlan& plan) {
       at = end + 1;
     }
   };
+  const auto refused = [&](const std::string& title, const DeviceLimitError& error) {
+    text += "  " + title + ": not on the device (" + error.what() + ")\n";
+  };
   const bool fused = plan.fused_aggregate && !plan.needs_radix_select;
   for (const SourcePlan& source : plan.sources) {
     if (source.filters.empty() || fused) continue;
     const sql::TableRef& ref = select.from[source.source];
-    std::vector<VmInputColumn> columns;
-    for (std::size_t c = 0; c < ref.table->columns().size(); ++c)
-      columns.push_back(TableVmColumn(*ref.table, c));
-    const std::size_t s = source.source;
-    ExpressionProgram program(columns, [s](std::size_t from, std::size_t column) {
-      CLQ_CHECK(from == s, "a table filter reads another table");
-      return column;
-    });
-    const std::string title = "filter of " + ref.alias;
-    try {
-      const std::size_t entry = program.AddPredicate(*AndAll(source.filters));
-      const VmMachine machine =
-          DeviceProgram::MachineFor(program, std::span<const std::size_t>(&entry, 1));
-      listing(title, program, s, machine.Describe());
-    } catch (const DeviceLimitError& error) {
-      text += "  " + title + ": in several passes (" + error.what() + ")\n";
+    // As RowSet::Filter: one pass per batch of conjuncts the machine can
+    // hold; later passes run on the rows the earlier ones kept.
+    std::vector<sql::Expr> conjuncts;
+    for (const sql::Expr& f : source.filters)
+      SplitConjuncts(f, conjuncts);
+    std::vector<const sql::Expr*> pointers;
+    for (const sql::Expr& c : conjuncts)
+      pointers.push_back(&c);
+    const auto batches = BatchByColumns(pointers);
+    for (std::size_t b = 0; b < batches.size(); ++b) {
+      std::string title = "filter of " + ref.alias;
+      if (batches.size() > 1)
+        title += ", pass " + std::to_string(b + 1) + " of " + std::to_string(batches.size());
+      std::vector<sql::Expr> batch;
+      for (const sql::Expr* c : batches[b])
+        batch.push_back(*c);
+      ExpressionProgram program = TableProgram(ref, source.source);
+      try {
+        const std::size_t entry = program.AddPredicate(*AndAll(batch));
+        const VmMachine machine =
+            DeviceProgram::MachineFor(program, std::span<const std::size_t>(&entry, 1));
+        listing(title, program, ref, machine.Describe());
+      } catch (const DeviceLimitError& error) {
+        refused(title, error);
+      }
     }
   }
   if (fused) {
     const sql::TableRef& ref = select.from[0];
-    std::vector<VmInputColumn> columns;
-    for (std::size_t c = 0; c < ref.table->columns().size(); ++c)
-      columns.push_back(TableVmColumn(*ref.table, c));
-    ExpressionProgram program(columns, [](std::size_t, std::size_t column) { return column; });
-    std::optional<std::size_t> predicate_entry;
-    if (const std::optional<Expr> predicate = AndAll(plan.sources[0].filters))
-      predicate_entry = program.AddPredicate(*predicate);
     const std::string title = "aggregation of " + ref.alias;
+    ExpressionProgram program = TableProgram(ref, 0);
     try {
+      std::optional<std::size_t> predicate_entry;
+      if (const std::optional<Expr> predicate = AndAll(plan.sources[0].filters))
+        predicate_entry = program.AddPredicate(*predicate);
       std::vector<AggregateSpec> specs;
       for (const sql::Aggregate& a : select.aggregates) {
         AggregateSpec spec;
@@ -367,12 +390,22 @@ std::string ExplainPrograms(const QueryPlan& plan) {
         if (a.argument && !CountsRows(a)) spec.entry = program.AddValue(*a.argument);
         specs.push_back(spec);
       }
-      const AggregateKernelChoice choice = ChooseAggregateKernel(program, predicate_entry, specs);
-      listing(
-          title, program, 0,
-          choice.columns_only ? "vm_aggregate_columns, no interpreter" : choice.machine.Describe());
+      // The machine of each device pass, as Aggregate splits them.
+      std::vector<std::string> machines;
+      for (const std::vector<AggregateSpec>& pass :
+           SplitForDevice(program, ref.table->rows(), specs).passes) {
+        const AggregateKernelChoice choice = ChooseAggregateKernel(program, predicate_entry, pass);
+        const std::string machine = choice.columns_only ? "vm_aggregate_columns, no interpreter"
+                                                        : choice.machine.Describe();
+        if (std::find(machines.begin(), machines.end(), machine) == machines.end())
+          machines.push_back(machine);
+      }
+      std::string described;
+      for (const std::string& m : machines)
+        described += (described.empty() ? "" : "; ") + m;
+      listing(title, program, ref, described.empty() ? "no device pass" : described);
     } catch (const DeviceLimitError& error) {
-      text += "  " + title + ": not on the device (" + error.what() + ")\n";
+      refused(title, error);
     }
   }
   return text.empty() ? text : "expression programs:\n" + text;

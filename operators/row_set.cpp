@@ -24,9 +24,15 @@ void CollectColumns(const sql::Expr& e, std::vector<std::pair<std::size_t, std::
     CollectColumns(child, out);
 }
 
-// Splits expressions into batches that each read at most VM_MAX_SLOTS
-// distinct columns, the most one machine program holds (an expression that
-// alone reads more stays alone, and the compiler reports it).
+RowIds CopyRange(Engine& engine, const RowIds& ids, RowCount begin, RowCount count) {
+  RowIds result = AllocateRowIds(engine, count, "sliced row ids");
+  engine.Copy(ids.ids.get(), begin * sizeof(cl_uint), result.ids.get(), 0, count * sizeof(cl_uint),
+              "slice");
+  return result;
+}
+
+}  // namespace
+
 std::vector<std::vector<const sql::Expr*>> BatchByColumns(
     const std::vector<const sql::Expr*>& exprs) {
   std::vector<std::vector<const sql::Expr*>> batches;
@@ -45,15 +51,6 @@ std::vector<std::vector<const sql::Expr*>> BatchByColumns(
   }
   return batches;
 }
-
-RowIds CopyRange(Engine& engine, const RowIds& ids, RowCount begin, RowCount count) {
-  RowIds result = AllocateRowIds(engine, count, "sliced row ids");
-  engine.Copy(ids.ids.get(), begin * sizeof(cl_uint), result.ids.get(), 0, count * sizeof(cl_uint),
-              "slice");
-  return result;
-}
-
-}  // namespace
 
 RowSet::RowSet(Engine& engine, const std::vector<sql::TableRef>& from, std::size_t start)
     : engine_(engine), joined_(from.size(), false), start_(start), ids_(from.size()) {

@@ -100,4 +100,11 @@ class RowSet {
   std::vector<std::optional<RowIds>> ids_;
 };
 
+// Splits expressions into batches that each read at most VM_MAX_SLOTS
+// distinct columns, the most one machine program holds (an expression that
+// alone reads more stays alone, and the compiler reports it). RowSet::Filter
+// runs one filter pass per batch.
+std::vector<std::vector<const sql::Expr*>> BatchByColumns(
+    const std::vector<const sql::Expr*>& exprs);
+
 }  // namespace clq

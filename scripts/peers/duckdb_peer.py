@@ -87,14 +87,17 @@ def cases_from_args(args):
         queries = []
         for item in args.sql:
             qid, sep, sql = item.partition("=")
-            if not sep or not qid or not sql:
-                sys.exit(f"--sql expects ID=SQL, got {item!r}")
+            if not sep or not re.fullmatch(r"[A-Za-z0-9_.-]+", qid) or not sql.strip():
+                sys.exit(f"--sql expects ID=SQL with an ID of letters, digits, _ . -, got {item!r}")
             queries.append((qid, sql))
     for n in parse_rows(args.rows):
         for qid, sql in queries:
             tables = {"tenktup1": n}
             if "tenktup2" in sql:
                 tables["tenktup2"] = max(1, int(n * wd.THESIS_TENKTUP2_FRACTION))
+            for small in ("onektup", "bprime"):  # N/10 rows, as in clq
+                if re.search(rf"\b{small}\b", sql, re.I):
+                    tables[small] = n // 10
             cases.append((qid, sql, n, tables))
     return cases
 
@@ -152,6 +155,8 @@ def main():
                              "60 GB at 100M rows); queries that read a string column or SELECT * "
                              "are skipped")
     args = parser.parse_args()
+    if args.sql and args.report:
+        parser.error("--sql and --report exclude each other")
 
     con = duckdb.connect()
     # clq follows SQLite: INTEGER / INTEGER truncates; DuckDB's / is REAL by default.

@@ -12,6 +12,7 @@
 #include <numeric>
 #include <random>
 #include <string>
+#include <tuple>
 
 #include "kernels_cl/vm_shared.h"
 #include "operators/aggregation.hpp"
@@ -258,6 +259,26 @@ TEST_P(NarrowMachineTest, FusedConjunctsOverNullableColumns) {
       EXPECT_EQ(DownloadRowIds(e, ids), want)
           << "rows " << rows << ", 32-bit allowed " << allow << "\n"
           << listing;
+      // A lone test against a constant past int32 becomes a range test of
+      // the INT32 vector, clamped; a NULL row must still fail it.
+      std::vector<std::uint32_t> non_null;
+      for (RowCount i = 0; i < rows; ++i)
+        if (!v.IsNull(i)) non_null.push_back(static_cast<std::uint32_t>(i));
+      ASSERT_EQ(vectors.column(0).type.type, DataType::kInt32);
+      for (const auto& [text, expr, expected] :
+           {std::tuple{"v <> 3000000000", Bin(Op::kNotEqual, v0, Int(3000000000LL)), non_null},
+            std::tuple{"v < 3000000000", Bin(Op::kLess, v0, Int(3000000000LL)), non_null},
+            std::tuple{"v = -3000000000", Bin(Op::kEqual, v0, Int(-3000000000LL)),
+                       std::vector<std::uint32_t>{}}}) {
+        ExpressionProgram lone(vectors.columns(), IdentityMapper());
+        const std::size_t entry = lone.AddPredicate(expr);
+        EXPECT_EQ(lone.IsNarrow(entry), true) << text << "\n" << lone.Disassemble();
+        DeviceProgram device_lone(e, lone);
+        const RowIds lone_ids = Select(context, vectors, device_lone, entry);
+        EXPECT_EQ(DownloadRowIds(e, lone_ids), expected)
+            << text << ", rows " << rows << ", 32-bit allowed " << allow << "\n"
+            << lone.Disassemble();
+      }
     }
   }
 }

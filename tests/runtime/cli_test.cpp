@@ -67,6 +67,13 @@ TEST(CliTest, ExplainListsTheExpressionPrograms) {
   ASSERT_EQ(bare.exit_code, 0) << bare.output;
   EXPECT_NE(bare.output.find("(vm_aggregate_columns, no interpreter)"), std::string::npos)
       << bare.output;
+  // A program the device cannot run is named, and EXPLAIN still succeeds.
+  const auto refused = RunClq(
+      "query --device 0 --rows 10K 'EXPLAIN SELECT COUNT(*) FROM tenktup1 WHERE stringu1 = "
+      "stringu2'");
+  ASSERT_EQ(refused.exit_code, 0) << refused.output;
+  EXPECT_NE(refused.output.find("aggregation of tenktup1: not on the device"), std::string::npos)
+      << refused.output;
 }
 
 TEST(CliTest, DevicesJsonListsADevice) {
