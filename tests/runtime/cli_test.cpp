@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "tests/support/run_clq.hpp"
 
@@ -43,37 +45,26 @@ TEST(CliTest, UnknownSubcommandAndFlagPrintUsage) {
 // compiled for the query: the thesis filter's merged range test on the
 // 32-bit machine, the REAL MAX on the 64-bit one, and slots by column name.
 TEST(CliTest, ExplainListsTheExpressionPrograms) {
-  const auto selection = RunClq(
-      "query --device 0 --rows 10K 'EXPLAIN SELECT * FROM tenktup1 WHERE unique1 > 1000 AND "
-      "unique1 < 6000 AND unique2 % 2 = 0 AND two = 0'");
-  ASSERT_EQ(selection.exit_code, 0) << selection.output;
-  EXPECT_NE(selection.output.find("filter of tenktup1 (32-bit, lean, untracked):"),
-            std::string::npos)
-      << selection.output;
-  EXPECT_NE(selection.output.find("slot 0: tenktup1.unique1 INT32"), std::string::npos)
-      << selection.output;
-  EXPECT_NE(selection.output.find("KEEP_CMP slot 0 in [1001, 5999]"), std::string::npos)
-      << selection.output;
-  const auto real_max = RunClq(
-      "query --device 0 --rows 10K 'EXPLAIN SELECT MAX(unique1 / (0.173 + onepercent)) "
-      "FROM tenktup1'");
-  ASSERT_EQ(real_max.exit_code, 0) << real_max.output;
-  EXPECT_NE(real_max.output.find("aggregation of tenktup1 (64-bit, lean, untracked):"),
-            std::string::npos)
-      << real_max.output;
-  EXPECT_NE(real_max.output.find("DIV_R slot 1 reversed"), std::string::npos) << real_max.output;
-  const auto bare =
-      RunClq("query --device 0 --rows 10K 'EXPLAIN SELECT AVG(unique1) FROM tenktup1'");
-  ASSERT_EQ(bare.exit_code, 0) << bare.output;
-  EXPECT_NE(bare.output.find("(vm_aggregate_columns, no interpreter)"), std::string::npos)
-      << bare.output;
-  // A program the device cannot run is named, and EXPLAIN still succeeds.
-  const auto refused = RunClq(
-      "query --device 0 --rows 10K 'EXPLAIN SELECT COUNT(*) FROM tenktup1 WHERE stringu1 = "
-      "stringu2'");
-  ASSERT_EQ(refused.exit_code, 0) << refused.output;
-  EXPECT_NE(refused.output.find("aggregation of tenktup1: not on the device"), std::string::npos)
-      << refused.output;
+  // Each case: a query, and lines its EXPLAIN must contain.
+  const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
+      {"SELECT * FROM tenktup1 WHERE unique1 > 1000 AND unique1 < 6000 AND unique2 % 2 = 0 AND "
+       "two = 0",
+       {"filter of tenktup1 (32-bit, lean, untracked):", "slot 0: tenktup1.unique1 INT32",
+        "KEEP_CMP slot 0 in [1001, 5999]"}},
+      {"SELECT MAX(unique1 / (0.173 + onepercent)) FROM tenktup1",
+       {"aggregation of tenktup1 (64-bit, lean, untracked):", "DIV_R slot 1 reversed",
+        "(0.173 as REAL)"}},
+      {"SELECT AVG(unique1) FROM tenktup1", {"(vm_aggregate_columns, no interpreter)"}},
+      // A program the device cannot run is named, and EXPLAIN still succeeds.
+      {"SELECT COUNT(*) FROM tenktup1 WHERE stringu1 = stringu2",
+       {"aggregation of tenktup1: not on the device"}},
+  };
+  for (const auto& [sql, lines] : cases) {
+    const auto result = RunClq("query --device 0 --rows 10K 'EXPLAIN " + sql + "'");
+    ASSERT_EQ(result.exit_code, 0) << sql << "\n" << result.output;
+    for (const std::string& line : lines)
+      EXPECT_NE(result.output.find(line), std::string::npos) << line << "\n" << result.output;
+  }
 }
 
 TEST(CliTest, DevicesJsonListsADevice) {
