@@ -253,44 +253,71 @@ QueryResult QueryExecutor::ExecuteUngrouped(const QueryPlan& plan, QueryContext&
     input = rows->Materialize(context, arguments);
   }
 
-  ExpressionProgram program(input.relation->columns(), input.mapper);
-  std::optional<std::size_t> predicate_entry;
-  if (predicate) predicate_entry = program.AddPredicate(*predicate);
-  std::vector<AggregateSpec> specs;
-  std::vector<std::size_t> spec_of(select.aggregates.size(), 0);
-  std::vector<std::size_t> quantile_entries(select.aggregates.size(), 0);
-  for (std::size_t i = 0; i < select.aggregates.size(); ++i) {
-    const sql::Aggregate& a = select.aggregates[i];
-    if (IsQuantile(a)) {
-      quantile_entries[i] = program.AddValue(*a.argument);
-      continue;
+  // The aggregates in groups, each one program and one pass: groups whose
+  // arguments read at most VM_MAX_SLOTS columns together (fused, the planner
+  // already checked the predicate and every argument fit in one), cut into
+  // at most VM_MAX_AGGREGATES aggregates each. Aggregates without a device
+  // argument (COUNT(*)) join the first group.
+  std::vector<std::vector<std::size_t>> groups;
+  if (fused || arguments.empty()) {
+    groups.emplace_back();
+    for (std::size_t i = 0; i < select.aggregates.size(); ++i)
+      groups.back().push_back(i);
+  } else {
+    for (const std::vector<const Expr*>& batch : BatchByColumns(arguments)) {
+      groups.emplace_back();
+      for (std::size_t i = 0; i < select.aggregates.size(); ++i) {
+        const sql::Aggregate& a = select.aggregates[i];
+        const bool in_batch = a.argument && !CountsRows(a) &&
+                              std::find(batch.begin(), batch.end(), &*a.argument) != batch.end();
+        const bool no_argument = !a.argument || CountsRows(a);
+        if (in_batch || (no_argument && groups.size() == 1)) groups.back().push_back(i);
+      }
     }
-    AggregateSpec spec;
-    spec.operation = AggregateOperation(a);
-    if (a.argument && !CountsRows(a)) spec.entry = program.AddValue(*a.argument);
-    spec_of[i] = specs.size();
-    specs.push_back(spec);
   }
-  DeviceProgram device_program(engine_, program);
-  const std::vector<AggregateValue> values =
-      specs.empty() ? std::vector<AggregateValue>{}
-                    : Aggregate(context, *input.relation, device_program, predicate_entry, specs);
+  std::vector<std::vector<std::size_t>> passes;
+  for (const std::vector<std::size_t>& group : groups) {
+    for (std::size_t begin = 0; begin < group.size(); begin += VM_MAX_AGGREGATES)
+      passes.emplace_back(group.begin() + static_cast<std::ptrdiff_t>(begin),
+                          group.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(
+                                              begin + VM_MAX_AGGREGATES, group.size())));
+  }
 
-  std::vector<sql::Value> aggregate_values;
-  for (std::size_t i = 0; i < select.aggregates.size(); ++i) {
-    const sql::Aggregate& a = select.aggregates[i];
-    if (IsQuantile(a)) {
-      if (a.type == ValueType::kNull) {
-        aggregate_values.push_back(sql::Value::Null());
+  std::vector<sql::Value> aggregate_values(select.aggregates.size());
+  for (const std::vector<std::size_t>& pass : passes) {
+    ExpressionProgram program(input.relation->columns(), input.mapper);
+    std::optional<std::size_t> predicate_entry;
+    if (predicate) predicate_entry = program.AddPredicate(*predicate);
+    std::vector<AggregateSpec> specs;
+    std::vector<std::size_t> spec_of(select.aggregates.size(), 0);
+    std::vector<std::size_t> quantile_entries(select.aggregates.size(), 0);
+    for (const std::size_t i : pass) {
+      const sql::Aggregate& a = select.aggregates[i];
+      if (IsQuantile(a)) {
+        quantile_entries[i] = program.AddValue(*a.argument);
         continue;
       }
-      const DeviceVector argument =
-          Project(context, *input.relation, device_program, quantile_entries[i]);
-      context.CheckStatus();
-      aggregate_values.push_back(
-          QuantileResult(SelectQuantile(context, View(argument), argument.size, a.quantile)));
-    } else {
-      aggregate_values.push_back(AggregateResult(a, values[spec_of[i]]));
+      AggregateSpec spec;
+      spec.operation = AggregateOperation(a);
+      if (a.argument && !CountsRows(a)) spec.entry = program.AddValue(*a.argument);
+      spec_of[i] = specs.size();
+      specs.push_back(spec);
+    }
+    DeviceProgram device_program(engine_, program);
+    const std::vector<AggregateValue> values =
+        specs.empty() ? std::vector<AggregateValue>{}
+                      : Aggregate(context, *input.relation, device_program, predicate_entry, specs);
+    for (const std::size_t i : pass) {
+      const sql::Aggregate& a = select.aggregates[i];
+      if (!IsQuantile(a)) {
+        aggregate_values[i] = AggregateResult(a, values[spec_of[i]]);
+      } else if (a.type != ValueType::kNull) {
+        const DeviceVector argument =
+            Project(context, *input.relation, device_program, quantile_entries[i]);
+        context.CheckStatus();
+        aggregate_values[i] =
+            QuantileResult(SelectQuantile(context, View(argument), argument.size, a.quantile));
+      }
     }
   }
   const LeafResolver resolve = [&](const Expr& leaf) -> sql::Value {
@@ -390,15 +417,23 @@ std::string ExplainPrograms(const QueryPlan& plan) {
         if (a.argument && !CountsRows(a)) spec.entry = program.AddValue(*a.argument);
         specs.push_back(spec);
       }
-      // The machine of each device pass, as Aggregate splits them.
+      // The machine of each device pass: the executor's groups of at most
+      // VM_MAX_AGGREGATES, as Aggregate splits each.
       std::vector<std::string> machines;
-      for (const std::vector<AggregateSpec>& pass :
-           SplitForDevice(program, ref.table->rows(), specs).passes) {
-        const AggregateKernelChoice choice = ChooseAggregateKernel(program, predicate_entry, pass);
-        const std::string machine = choice.columns_only ? "vm_aggregate_columns, no interpreter"
-                                                        : choice.machine.Describe();
-        if (std::find(machines.begin(), machines.end(), machine) == machines.end())
-          machines.push_back(machine);
+      for (std::size_t begin = 0; begin < specs.size(); begin += VM_MAX_AGGREGATES) {
+        const std::vector<AggregateSpec> group(
+            specs.begin() + static_cast<std::ptrdiff_t>(begin),
+            specs.begin() + static_cast<std::ptrdiff_t>(
+                                std::min<std::size_t>(begin + VM_MAX_AGGREGATES, specs.size())));
+        for (const std::vector<AggregateSpec>& pass :
+             SplitForDevice(program, ref.table->rows(), group).passes) {
+          const AggregateKernelChoice choice =
+              ChooseAggregateKernel(program, predicate_entry, pass);
+          const std::string machine = choice.columns_only ? "vm_aggregate_columns, no interpreter"
+                                                          : choice.machine.Describe();
+          if (std::find(machines.begin(), machines.end(), machine) == machines.end())
+            machines.push_back(machine);
+        }
       }
       std::string described;
       for (const std::string& m : machines)
