@@ -217,11 +217,7 @@ DeviceAggregates SplitForDevice(const ExpressionProgram& code, RowCount rows,
       device.specs.push_back(spec);
     }
   }
-  for (std::size_t begin = 0; begin < device.specs.size(); begin += VM_MAX_AGGREGATES) {
-    const std::size_t end = std::min<std::size_t>(begin + VM_MAX_AGGREGATES, device.specs.size());
-    device.passes.emplace_back(device.specs.begin() + static_cast<std::ptrdiff_t>(begin),
-                               device.specs.begin() + static_cast<std::ptrdiff_t>(end));
-  }
+  device.passes = InPasses(device.specs, VM_MAX_AGGREGATES);
   return device;
 }
 

@@ -8,6 +8,8 @@
 // Blocks for the final read of the results.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <optional>
 #include <vector>
 
@@ -32,6 +34,18 @@ std::vector<AggregateValue> Aggregate(QueryContext& context, Relation& relation,
                                       const DeviceProgram& program,
                                       std::optional<std::size_t> predicate_entry,
                                       const std::vector<AggregateSpec>& aggregates);
+
+// `items` in consecutive passes of at most `per_pass` each.
+template <typename T>
+std::vector<std::vector<T>> InPasses(const std::vector<T>& items, std::size_t per_pass) {
+  std::vector<std::vector<T>> passes;
+  for (std::size_t begin = 0; begin < items.size(); begin += per_pass) {
+    const std::size_t end = std::min(begin + per_pass, items.size());
+    passes.emplace_back(items.begin() + static_cast<std::ptrdiff_t>(begin),
+                        items.begin() + static_cast<std::ptrdiff_t>(end));
+  }
+  return passes;
+}
 
 // The device's view of an aggregation over `rows` rows: an integer SUM
 // that the range analysis cannot bound becomes its two 32-bit halves

@@ -640,34 +640,41 @@ bool ExpressionProgram::IsBareColumn(std::size_t index) const {
          base == VM_OPND_COL_I32_R || base == VM_OPND_COL_I64_R;
 }
 
-bool ExpressionProgram::ComparesInt32WithWideConstant(std::size_t begin) const {
-  if (code_.size() != begin + 2) return false;
-  const std::uint32_t load = code_[begin].s[0];
-  const std::uint32_t compare = code_[begin + 1].s[0];
-  const std::uint32_t compare_op = compare & 0xFF;
-  if ((load & 0xFF) != VM_LOAD || ((load >> 8) & VM_OPND_BASE_MASK) != VM_OPND_COL_I32 ||
-      compare_op < VM_EQ_I || compare_op > VM_GE_I || ((compare >> 8) & 0xFF) != VM_OPND_CONST)
-    return false;
-  const std::int64_t constant = constants_[code_[begin + 1].s[1]];
-  return constant < INT32_MIN || constant > INT32_MAX;
+namespace {
+
+bool OutsideInt32(std::int64_t value) {
+  return value < INT32_MIN || value > INT32_MAX;
 }
 
-bool ExpressionProgram::FuseKeepComparison(std::size_t begin) {
-  if (code_.size() != begin + 2) return false;
+}  // namespace
+
+std::optional<ExpressionProgram::ColumnTest> ExpressionProgram::ColumnTestAt(
+    std::size_t begin) const {
+  if (code_.size() != begin + 2) return std::nullopt;
   const std::uint32_t load = code_[begin].s[0];
   const std::uint32_t compare = code_[begin + 1].s[0];
   const std::uint32_t column_kind = (load >> 8) & 0xFF;
   const std::uint32_t column_base = column_kind & VM_OPND_BASE_MASK;
   const std::uint32_t compare_op = compare & 0xFF;
-  const std::uint32_t constant = code_[begin + 1].s[1];
   if ((load & 0xFF) != VM_LOAD ||
       (column_base != VM_OPND_COL_I32 && column_base != VM_OPND_COL_I64) || compare_op < VM_EQ_I ||
-      compare_op > VM_GE_I || ((compare >> 8) & 0xFF) != VM_OPND_CONST || constant >= 1024)
-    return false;
-  const std::uint32_t slot = load >> 16;
-  const std::uint32_t arg = slot | (compare_op - VM_EQ_I) << 3 | constant << 6;
+      compare_op > VM_GE_I || ((compare >> 8) & 0xFF) != VM_OPND_CONST)
+    return std::nullopt;
+  return ColumnTest{column_kind, load >> 16, compare_op - VM_EQ_I, code_[begin + 1].s[1]};
+}
+
+bool ExpressionProgram::ComparesInt32WithWideConstant(std::size_t begin) const {
+  const std::optional<ColumnTest> test = ColumnTestAt(begin);
+  return test && (test->column_kind & VM_OPND_BASE_MASK) == VM_OPND_COL_I32 &&
+         OutsideInt32(constants_[test->constant]);
+}
+
+bool ExpressionProgram::FuseKeepComparison(std::size_t begin) {
+  const std::optional<ColumnTest> test = ColumnTestAt(begin);
+  if (!test || test->constant >= 1024) return false;
+  const std::uint32_t arg = test->slot | test->comparison << 3 | test->constant << 6;
   code_.resize(begin);
-  code_.push_back({{VM_KEEP_CMP | column_kind << 8 | arg << 16, 0}});
+  code_.push_back({{VM_KEEP_CMP | test->column_kind << 8 | arg << 16, 0}});
   return true;
 }
 
@@ -736,8 +743,7 @@ std::vector<std::vector<cl_uint2>> ExpressionProgram::OrderConjuncts(
     // An INT32 column differs from a constant past int32 in every non-NULL
     // row: that NE is the range of every value (clamped below).
     const bool int32_column = columns_[slots_[arg & 7u].column].type.type == DataType::kInt32;
-    const bool ne_always =
-        cmp == VM_KEEP_CMP_NE && int32_column && (constant < INT32_MIN || constant > INT32_MAX);
+    const bool ne_always = cmp == VM_KEEP_CMP_NE && int32_column && OutsideInt32(constant);
     if (cmp == VM_KEEP_CMP_NE && !ne_always) continue;
     is_range[i] = true;
     std::optional<RangeTest>& test = by_slot[arg & 7u];
@@ -780,8 +786,7 @@ std::vector<std::vector<cl_uint2>> ExpressionProgram::OrderConjuncts(
     // a range test too, so that its clamped bounds keep it on the narrow
     // machine.
     const std::int64_t lone_constant = constants_[(conjuncts[test.first][0].s[0] >> 16) >> 6];
-    const bool clamp_lone = column.type.type == DataType::kInt32 &&
-                            (lone_constant < INT32_MIN || lone_constant > INT32_MAX);
+    const bool clamp_lone = column.type.type == DataType::kInt32 && OutsideInt32(lone_constant);
     // The bounds are two adjacent constants: an equal pair already there
     // (another entry's test of the same range) is shared.
     std::size_t first_constant = constants_.size();
@@ -887,10 +892,10 @@ bool ExpressionProgram::IsNarrow(std::size_t index) const {
       case VM_KEEP_CMP: {
         const std::uint32_t arg = code_[pc].s[0] >> 16;
         const std::int64_t c = constants_[arg >> 6];
-        if (c < INT32_MIN || c > INT32_MAX) return false;
+        if (OutsideInt32(c)) return false;
         if (((arg >> 3) & 7u) == VM_KEEP_CMP_RANGE) {
           const std::int64_t hi = constants_[(arg >> 6) + 1];
-          if (hi < INT32_MIN || hi > INT32_MAX) return false;
+          if (OutsideInt32(hi)) return false;
         }
         break;  // its column kind is checked below
       }
@@ -905,7 +910,7 @@ bool ExpressionProgram::IsNarrow(std::size_t index) const {
         break;
       case VM_OPND_CONST: {
         const std::int64_t c = constants_[code_[pc].s[1]];
-        if (c < INT32_MIN || c > INT32_MAX) return false;
+        if (OutsideInt32(c)) return false;
         break;
       }
       default:  // INT64 and DOUBLE columns, integer columns read as REAL

@@ -133,12 +133,22 @@ class ExpressionProgram {
   // number; false when the divisor needs the general path (0, 1, -1, huge).
   // `narrow_dividend`: |dividend| < 2^31 is proven, use the 32-bit path.
   bool EmitConstantDivision(std::uint32_t op, std::int64_t divisor, bool narrow_dividend);
+  // The code from `begin` when it is LOAD of an integer column + an integer
+  // comparison with a constant: the column's operand kind, its slot, the
+  // comparison (VM_KEEP_CMP_EQ..GE) and the constant's index.
+  struct ColumnTest {
+    std::uint32_t column_kind = 0;
+    std::uint32_t slot = 0;
+    std::uint32_t comparison = 0;
+    std::uint32_t constant = 0;
+  };
+  std::optional<ColumnTest> ColumnTestAt(std::size_t begin) const;
   // Replaces a conjunct compiled from `begin` as LOAD column + integer
   // comparison with a constant by one VM_KEEP_CMP; false (nothing changed)
   // for any other shape.
   bool FuseKeepComparison(std::size_t begin);
-  // Whether the code from `begin` is LOAD of an INT32 column + integer
-  // comparison with a constant outside int32.
+  // Whether the code from `begin` is a ColumnTest of an INT32 column against
+  // a constant outside int32.
   bool ComparesInt32WithWideConstant(std::size_t begin) const;
   // The conjuncts of a predicate (each compiled alone, ending in its KEEP or
   // KEEP_CMP) in the order to run them: the KEEP_CMP range tests of one

@@ -58,6 +58,41 @@ bool CountsRows(const sql::Aggregate& a) {
           a.argument->type == ValueType::kText);
 }
 
+// The program of one aggregation pass: the fused WHERE, if any, and the
+// arguments of the aggregates `pass` (indexes into select.aggregates),
+// compiled into `program` (empty, over the pass's input relation).
+struct AggregatePass {
+  ExpressionProgram program;
+  std::optional<std::size_t> predicate_entry;
+  std::vector<AggregateSpec> specs;           // of the pass's aggregates but quantiles
+  std::vector<std::size_t> spec_of;           // by aggregate index: its spec
+  std::vector<std::size_t> quantile_entries;  // by aggregate index: a quantile's argument
+};
+
+AggregatePass CompileAggregatePass(ExpressionProgram program, const sql::BoundSelect& select,
+                                   const std::optional<Expr>& predicate,
+                                   const std::vector<std::size_t>& pass) {
+  AggregatePass compiled{std::move(program),
+                         std::nullopt,
+                         {},
+                         std::vector<std::size_t>(select.aggregates.size(), 0),
+                         std::vector<std::size_t>(select.aggregates.size(), 0)};
+  if (predicate) compiled.predicate_entry = compiled.program.AddPredicate(*predicate);
+  for (const std::size_t i : pass) {
+    const sql::Aggregate& a = select.aggregates[i];
+    if (IsQuantile(a)) {
+      compiled.quantile_entries[i] = compiled.program.AddValue(*a.argument);
+      continue;
+    }
+    AggregateSpec spec;
+    spec.operation = AggregateOperation(a);
+    if (a.argument && !CountsRows(a)) spec.entry = compiled.program.AddValue(*a.argument);
+    compiled.spec_of[i] = compiled.specs.size();
+    compiled.specs.push_back(spec);
+  }
+  return compiled;
+}
+
 sql::Value QuantileResult(const std::optional<NumericValue>& v) {
   if (!v) return sql::Value::Null();
   return v->is_real ? sql::Value::Real(v->real) : sql::Value::Integer(v->integer);
@@ -243,7 +278,7 @@ QueryResult QueryExecutor::ExecuteUngrouped(const QueryPlan& plan, QueryContext&
   std::vector<const Expr*> arguments;
   for (const sql::Aggregate& a : select.aggregates)
     if (a.argument && !CountsRows(a)) arguments.push_back(&*a.argument);
-  const bool fused = plan.fused_aggregate && !plan.needs_radix_select;
+  const bool fused = plan.fused_aggregate;
   if (fused) {
     rows = std::make_unique<RowSet>(engine_, select.from, 0);
     input = rows->Materialize(context, arguments);
@@ -275,48 +310,27 @@ QueryResult QueryExecutor::ExecuteUngrouped(const QueryPlan& plan, QueryContext&
       }
     }
   }
-  std::vector<std::vector<std::size_t>> passes;
-  for (const std::vector<std::size_t>& group : groups) {
-    for (std::size_t begin = 0; begin < group.size(); begin += VM_MAX_AGGREGATES)
-      passes.emplace_back(group.begin() + static_cast<std::ptrdiff_t>(begin),
-                          group.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(
-                                              begin + VM_MAX_AGGREGATES, group.size())));
-  }
-
   std::vector<sql::Value> aggregate_values(select.aggregates.size());
-  for (const std::vector<std::size_t>& pass : passes) {
-    ExpressionProgram program(input.relation->columns(), input.mapper);
-    std::optional<std::size_t> predicate_entry;
-    if (predicate) predicate_entry = program.AddPredicate(*predicate);
-    std::vector<AggregateSpec> specs;
-    std::vector<std::size_t> spec_of(select.aggregates.size(), 0);
-    std::vector<std::size_t> quantile_entries(select.aggregates.size(), 0);
-    for (const std::size_t i : pass) {
-      const sql::Aggregate& a = select.aggregates[i];
-      if (IsQuantile(a)) {
-        quantile_entries[i] = program.AddValue(*a.argument);
-        continue;
-      }
-      AggregateSpec spec;
-      spec.operation = AggregateOperation(a);
-      if (a.argument && !CountsRows(a)) spec.entry = program.AddValue(*a.argument);
-      spec_of[i] = specs.size();
-      specs.push_back(spec);
-    }
-    DeviceProgram device_program(engine_, program);
-    const std::vector<AggregateValue> values =
-        specs.empty() ? std::vector<AggregateValue>{}
-                      : Aggregate(context, *input.relation, device_program, predicate_entry, specs);
-    for (const std::size_t i : pass) {
-      const sql::Aggregate& a = select.aggregates[i];
-      if (!IsQuantile(a)) {
-        aggregate_values[i] = AggregateResult(a, values[spec_of[i]]);
-      } else if (a.type != ValueType::kNull) {
-        const DeviceVector argument =
-            Project(context, *input.relation, device_program, quantile_entries[i]);
-        context.CheckStatus();
-        aggregate_values[i] =
-            QuantileResult(SelectQuantile(context, View(argument), argument.size, a.quantile));
+  for (const std::vector<std::size_t>& group : groups) {
+    for (const std::vector<std::size_t>& pass : InPasses(group, VM_MAX_AGGREGATES)) {
+      const AggregatePass compiled = CompileAggregatePass(
+          ExpressionProgram(input.relation->columns(), input.mapper), select, predicate, pass);
+      DeviceProgram device_program(engine_, compiled.program);
+      const std::vector<AggregateValue> values =
+          compiled.specs.empty() ? std::vector<AggregateValue>{}
+                                 : Aggregate(context, *input.relation, device_program,
+                                             compiled.predicate_entry, compiled.specs);
+      for (const std::size_t i : pass) {
+        const sql::Aggregate& a = select.aggregates[i];
+        if (!IsQuantile(a)) {
+          aggregate_values[i] = AggregateResult(a, values[compiled.spec_of[i]]);
+        } else if (a.type != ValueType::kNull) {
+          const DeviceVector argument =
+              Project(context, *input.relation, device_program, compiled.quantile_entries[i]);
+          context.CheckStatus();
+          aggregate_values[i] =
+              QuantileResult(SelectQuantile(context, View(argument), argument.size, a.quantile));
+        }
       }
     }
   }
@@ -371,7 +385,7 @@ std::string ExplainPrograms(const QueryPlan& plan) {
   const auto refused = [&](const std::string& title, const DeviceLimitError& error) {
     text += "  " + title + ": not on the device (" + error.what() + ")\n";
   };
-  const bool fused = plan.fused_aggregate && !plan.needs_radix_select;
+  const bool fused = plan.fused_aggregate;
   for (const SourcePlan& source : plan.sources) {
     if (source.filters.empty() || fused) continue;
     const sql::TableRef& ref = select.from[source.source];
@@ -403,44 +417,38 @@ std::string ExplainPrograms(const QueryPlan& plan) {
     }
   }
   if (fused) {
+    // As ExecuteUngrouped: fused, one group of every aggregate, in passes.
     const sql::TableRef& ref = select.from[0];
-    const std::string title = "aggregation of " + ref.alias;
-    ExpressionProgram program = TableProgram(ref, 0);
-    try {
-      std::optional<std::size_t> predicate_entry;
-      if (const std::optional<Expr> predicate = AndAll(plan.sources[0].filters))
-        predicate_entry = program.AddPredicate(*predicate);
-      std::vector<AggregateSpec> specs;
-      for (const sql::Aggregate& a : select.aggregates) {
-        AggregateSpec spec;
-        spec.operation = AggregateOperation(a);
-        if (a.argument && !CountsRows(a)) spec.entry = program.AddValue(*a.argument);
-        specs.push_back(spec);
-      }
-      // The machine of each device pass: the executor's groups of at most
-      // VM_MAX_AGGREGATES, as Aggregate splits each.
-      std::vector<std::string> machines;
-      for (std::size_t begin = 0; begin < specs.size(); begin += VM_MAX_AGGREGATES) {
-        const std::vector<AggregateSpec> group(
-            specs.begin() + static_cast<std::ptrdiff_t>(begin),
-            specs.begin() + static_cast<std::ptrdiff_t>(
-                                std::min<std::size_t>(begin + VM_MAX_AGGREGATES, specs.size())));
-        for (const std::vector<AggregateSpec>& pass :
-             SplitForDevice(program, ref.table->rows(), group).passes) {
+    std::vector<std::size_t> all(select.aggregates.size());
+    for (std::size_t i = 0; i < all.size(); ++i)
+      all[i] = i;
+    const auto passes = InPasses(all, VM_MAX_AGGREGATES);
+    for (std::size_t p = 0; p < std::max<std::size_t>(passes.size(), 1); ++p) {
+      std::string title = "aggregation of " + ref.alias;
+      if (passes.size() > 1)
+        title += ", pass " + std::to_string(p + 1) + " of " + std::to_string(passes.size());
+      try {
+        const AggregatePass compiled =
+            CompileAggregatePass(TableProgram(ref, 0), select, AndAll(plan.sources[0].filters),
+                                 passes.empty() ? std::vector<std::size_t>{} : passes[p]);
+        // The machine of each device pass, as Aggregate splits this one.
+        std::vector<std::string> machines;
+        for (const std::vector<AggregateSpec>& device_pass :
+             SplitForDevice(compiled.program, ref.table->rows(), compiled.specs).passes) {
           const AggregateKernelChoice choice =
-              ChooseAggregateKernel(program, predicate_entry, pass);
+              ChooseAggregateKernel(compiled.program, compiled.predicate_entry, device_pass);
           const std::string machine = choice.columns_only ? "vm_aggregate_columns, no interpreter"
                                                           : choice.machine.Describe();
           if (std::find(machines.begin(), machines.end(), machine) == machines.end())
             machines.push_back(machine);
         }
+        std::string described;
+        for (const std::string& m : machines)
+          described += (described.empty() ? "" : "; ") + m;
+        listing(title, compiled.program, ref, described.empty() ? "no device pass" : described);
+      } catch (const DeviceLimitError& error) {
+        refused(title, error);
       }
-      std::string described;
-      for (const std::string& m : machines)
-        described += (described.empty() ? "" : "; ") + m;
-      listing(title, program, ref, described.empty() ? "no device pass" : described);
-    } catch (const DeviceLimitError& error) {
-      refused(title, error);
     }
   }
   return text.empty() ? text : "expression programs:\n" + text;

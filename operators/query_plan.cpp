@@ -11,16 +11,6 @@
 namespace clq {
 namespace {
 
-// The distinct column indexes `e` reads (of any table), appended to `out`.
-void CollectColumnIndexes(const sql::Expr& e, std::vector<std::size_t>& out) {
-  if (e.kind == sql::Expr::Kind::kColumnRef) {
-    if (std::find(out.begin(), out.end(), e.index) == out.end()) out.push_back(e.index);
-    return;
-  }
-  for (const sql::Expr& child : e.children)
-    CollectColumnIndexes(child, out);
-}
-
 using sql::AggregateFunction;
 using sql::Expr;
 
@@ -136,6 +126,16 @@ void DeferUnselectiveFilters(const sql::BoundSelect& select, SourcePlan& incomin
 }
 
 }  // namespace
+
+void ColumnsOf(const sql::Expr& e, std::vector<std::pair<std::size_t, std::size_t>>& out) {
+  if (e.kind == Expr::Kind::kColumnRef) {
+    const std::pair<std::size_t, std::size_t> key{e.source, e.index};
+    if (std::find(out.begin(), out.end(), key) == out.end()) out.push_back(key);
+    return;
+  }
+  for (const sql::Expr& child : e.children)
+    ColumnsOf(child, out);
+}
 
 std::vector<std::size_t> SourcesOf(const Expr& expr) {
   std::vector<std::size_t> sources;
@@ -255,21 +255,22 @@ QueryPlan PlanQuery(const sql::BoundSelect& select) {
     plan.aggregation = AggregationMode::kNone;
   } else if (select.group_keys.empty()) {
     plan.aggregation = AggregationMode::kUngrouped;
-    // Fused, the WHERE and the arguments are one program over the table,
-    // which holds at most VM_MAX_SLOTS columns; past that the filter runs
-    // in passes of its own first (RowSet::Filter).
-    plan.fused_aggregate = select.from.size() == 1;
-    if (plan.fused_aggregate) {
-      std::vector<std::size_t> columns;
-      for (const sql::Expr& f : plan.sources[0].filters)
-        CollectColumnIndexes(f, columns);
-      for (const sql::Aggregate& a : select.aggregates)
-        if (a.argument) CollectColumnIndexes(*a.argument, columns);
-      plan.fused_aggregate = columns.size() <= VM_MAX_SLOTS;
-    }
     for (const sql::Aggregate& a : select.aggregates) {
       if (a.function == AggregateFunction::kMedian || a.function == AggregateFunction::kQuantile)
         plan.needs_radix_select = true;
+    }
+    // Fused, the WHERE and the arguments are one program over the table,
+    // which holds at most VM_MAX_SLOTS columns; past that the filter runs
+    // in passes of its own first (RowSet::Filter). MEDIAN and QUANTILE need
+    // the filtered values, so they are never fused.
+    plan.fused_aggregate = select.from.size() == 1 && !plan.needs_radix_select;
+    if (plan.fused_aggregate) {
+      std::vector<std::pair<std::size_t, std::size_t>> columns;
+      for (const sql::Expr& f : plan.sources[0].filters)
+        ColumnsOf(f, columns);
+      for (const sql::Aggregate& a : select.aggregates)
+        if (a.argument) ColumnsOf(*a.argument, columns);
+      plan.fused_aggregate = columns.size() <= VM_MAX_SLOTS;
     }
   } else {
     plan.aggregation = AggregationMode::kGrouped;
@@ -331,7 +332,7 @@ std::string ExplainPlan(const QueryPlan& plan, const Engine& engine) {
     std::vector<std::string> filters;
     for (const sql::Expr& f : source.filters)
       filters.push_back(ExprText(select, f));
-    if (plan.fused_aggregate && !plan.needs_radix_select) {
+    if (plan.fused_aggregate) {
       add("filter fused into vm_aggregate: " + Join(filters, " AND "));
       continue;
     }
@@ -364,8 +365,7 @@ std::string ExplainPlan(const QueryPlan& plan, const Engine& engine) {
     case AggregationMode::kNone:
       break;
     case AggregationMode::kUngrouped:
-      add(std::string(plan.fused_aggregate && !plan.needs_radix_select ? ""
-                                                                       : "gather arguments, ") +
+      add(std::string(plan.fused_aggregate ? "" : "gather arguments, ") +
           "vm_aggregate (local-memory reduction per work-group) + vm_aggregate_merge: " +
           Join(aggregates, ", "));
       if (plan.needs_radix_select) add("radix select for MEDIAN / QUANTILE");

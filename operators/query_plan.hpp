@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "host/sql/bound.hpp"
@@ -49,7 +50,7 @@ struct QueryPlan {
   std::vector<JoinEdge> join_edges;  // in the order they are applied
   std::vector<sql::Expr> residual;   // multi-table conjuncts applied after the joins
   AggregationMode aggregation = AggregationMode::kNone;
-  bool fused_aggregate = false;     // single source, ungrouped, filter fused
+  bool fused_aggregate = false;     // single source, ungrouped, filter fused, no MEDIAN
   bool needs_radix_select = false;  // MEDIAN / QUANTILE without GROUP BY
 };
 
@@ -58,6 +59,10 @@ QueryPlan PlanQuery(const sql::BoundSelect& select);
 // The kernel pipeline of a plan on an engine's device, one step per line,
 // with the work-group geometry; for EXPLAIN.
 std::string ExplainPlan(const QueryPlan& plan, const Engine& engine);
+
+// The distinct (source, column) pairs `e` reads, appended to `out` in the
+// order first read.
+void ColumnsOf(const sql::Expr& e, std::vector<std::pair<std::size_t, std::size_t>>& out);
 
 // Sources (FROM indexes) an expression reads, ascending.
 std::vector<std::size_t> SourcesOf(const sql::Expr& expr);

@@ -14,16 +14,6 @@
 namespace clq {
 namespace {
 
-void CollectColumns(const sql::Expr& e, std::vector<std::pair<std::size_t, std::size_t>>& out) {
-  if (e.kind == sql::Expr::Kind::kColumnRef) {
-    const std::pair<std::size_t, std::size_t> key{e.source, e.index};
-    if (std::find(out.begin(), out.end(), key) == out.end()) out.push_back(key);
-    return;
-  }
-  for (const sql::Expr& child : e.children)
-    CollectColumns(child, out);
-}
-
 RowIds CopyRange(Engine& engine, const RowIds& ids, RowCount begin, RowCount count) {
   RowIds result = AllocateRowIds(engine, count, "sliced row ids");
   engine.Copy(ids.ids.get(), begin * sizeof(cl_uint), result.ids.get(), 0, count * sizeof(cl_uint),
@@ -39,14 +29,14 @@ std::vector<std::vector<const sql::Expr*>> BatchByColumns(
   std::vector<std::pair<std::size_t, std::size_t>> columns;
   for (const sql::Expr* e : exprs) {
     std::vector<std::pair<std::size_t, std::size_t>> with = columns;
-    CollectColumns(*e, with);
+    ColumnsOf(*e, with);
     if (!batches.empty() && with.size() <= VM_MAX_SLOTS) {
       batches.back().push_back(e);
       columns = std::move(with);
     } else {
       batches.push_back({e});
       columns.clear();
-      CollectColumns(*e, columns);
+      ColumnsOf(*e, columns);
     }
   }
   return batches;
@@ -140,7 +130,7 @@ RowSet::Materialized RowSet::Materialize(QueryContext&,
   }
   std::vector<std::pair<std::size_t, std::size_t>> columns;
   for (const sql::Expr* e : exprs)
-    CollectColumns(*e, columns);
+    ColumnsOf(*e, columns);
   result.gathered = std::make_unique<VectorRelation>();
   for (const auto& [source, column] : columns) {
     DeviceVector values = GatherColumn(engine_, *tables_.at(source), column, Ids(source));
