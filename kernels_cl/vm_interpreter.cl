@@ -153,12 +153,6 @@ inline void VM_NAME(vm_prefetch_next)(__constant const uint2* code, uint pc, uin
 #define VM_PREFETCH_NEXT(pc, end)
 #endif
 
-// GPUs run the three CPU specialisations below (scalar constants, direct
-// columns, deferred loads) only with CLQ_BUILD_OPTIONS=-DVM_GPU_OPERANDS_IN_LOOP=1,
-// for comparison.
-#ifndef VM_GPU_OPERANDS_IN_LOOP
-#define VM_GPU_OPERANDS_IN_LOOP 0
-#endif
 // CPUs: whether the instruction's constant operand stays a scalar instead of
 // being copied to every item's operand (that copy is a pass over all items;
 // 7% of the REAL MAX's samples on the 2-core PoCL). Only for the operations
@@ -167,7 +161,7 @@ inline void VM_NAME(vm_prefetch_next)(__constant const uint2* code, uint pc, uin
 #ifndef VM_SCALAR_CONSTANTS
 #define VM_SCALAR_CONSTANTS 1
 #endif
-#if (DEVICE_IS_CPU || VM_GPU_OPERANDS_IN_LOOP) && VM_SCALAR_CONSTANTS
+#if DEVICE_IS_CPU && VM_SCALAR_CONSTANTS
 inline bool VM_NAME(vm_scalar_operand)(uint op, uint kind, uint track) {
   if ((kind & VM_OPND_BASE_MASK) != VM_OPND_CONST) return false;
   switch (op) {
@@ -212,7 +206,7 @@ inline bool VM_NAME(vm_scalar_operand)(uint op, uint kind, uint track) {
 #ifndef VM_DIRECT_COLUMNS
 #define VM_DIRECT_COLUMNS 1
 #endif
-#if (DEVICE_IS_CPU || VM_GPU_OPERANDS_IN_LOOP) && VM_DIRECT_COLUMNS
+#if DEVICE_IS_CPU && VM_DIRECT_COLUMNS
 inline bool VM_NAME(vm_direct_operand)(uint op, uint kind, uint track, uint rows) {
   if (rows != TILE || (kind & VM_OPND_NULLABLE) != 0) return false;
   const uint base = kind & VM_OPND_BASE_MASK;
@@ -236,52 +230,6 @@ inline bool VM_NAME(vm_direct_operand)(uint op, uint kind, uint track, uint rows
 #else
 #define VM_DIRECT_OPERAND(op, kind, track, rows) false
 #endif
-// CPUs: whether a LOAD of an INT32 column (on a full tile, without NULLs)
-// is left to the next instruction `next`, which then reads its left operand
-// (the accumulator) from the column inside its own loop instead of from a
-// pass that stored the loaded values: the integer ADD, SUB, MUL and division
-// or modulo by a constant of the 32-bit machine or flagged narrow, and the
-// REAL ADD, SUB, MUL and DIV, each with a scalar constant or a direct column
-// as its operand (the loops below that use VM_WITH_OPERAND_OR_COLUMN, and
-// VM_DIV_CONST_I / VM_MOD_CONST_I). A pass over every item saved per
-// program, as a hand-written kernel would fuse them.
-// CLQ_BUILD_OPTIONS=-DVM_DEFER_LOADS=0 runs the LOAD, for comparison.
-#ifndef VM_DEFER_LOADS
-#define VM_DEFER_LOADS 1
-#endif
-#if (DEVICE_IS_CPU || VM_GPU_OPERANDS_IN_LOOP) && VM_DEFER_LOADS
-inline bool VM_NAME(vm_defers_load)(uint2 load, uint2 next, uint track, uint rows) {
-  const uint kind = (load.x >> 8) & 0xffu;
-  if (rows != TILE || (kind & VM_OPND_NULLABLE) != 0) return false;
-  const uint base = kind & VM_OPND_BASE_MASK;
-  const uint op = next.x & 0xffu;
-  const uint next_kind = (next.x >> 8) & 0xffu;
-  const bool narrow = VM_NARROW || (next_kind & VM_OPND_NARROW) != 0;
-  const bool operand_in_loop = VM_SCALAR_OPERAND(op, next_kind, track) ||
-                               VM_DIRECT_OPERAND(op, next_kind, track, rows);
-  switch (op) {
-    case VM_ADD_I:
-    case VM_SUB_I:
-    case VM_MUL_I:
-      return base == VM_OPND_COL_I32 && narrow && operand_in_loop;
-    case VM_DIV_CONST_I:
-    case VM_MOD_CONST_I:
-      return base == VM_OPND_COL_I32 && narrow;
-    case VM_ADD_R:
-    case VM_SUB_R:
-    case VM_MUL_R:
-    case VM_DIV_R:  // VM_SCALAR_OPERAND and VM_DIRECT_OPERAND exclude tracked divisions
-      return !VM_NARROW && base == VM_OPND_COL_I32_R && operand_in_loop;
-    default:
-      return false;
-  }
-}
-#define VM_DEFERS_LOAD(load, next, track, rows) VM_NAME(vm_defers_load)(load, next, track, rows)
-#define VM_DEFERRED_LOADS 1
-#else
-#define VM_DEFERS_LOAD(load, next, track, rows) false
-#define VM_DEFERRED_LOADS 0
-#endif
 // STATEMENT for every item, with its operand as `b`: the scalar constant or
 // the item's fetched operand.
 #define VM_WITH_OPERAND(STATEMENT)                       \
@@ -298,57 +246,15 @@ inline bool VM_NAME(vm_defers_load)(uint2 load, uint2 next, uint track, uint row
   }
 #define VM_AS_VALUE(x) ((VM_VALUE)(x))
 // VM_WITH_OPERAND, or with `b` read from the INT32 column and converted
-// by CONVERT when the operand is direct; with the accumulator first read
-// from the deferred LOAD's column (converted alike) when there is one.
-#define VM_WITH_DIRECT_OPERAND(STATEMENT, CONVERT)          \
-  if (direct) {                                             \
-    VM_FOR_ITEMS {                                          \
+// by CONVERT when the operand is direct.
+#define VM_WITH_OPERAND_OR_COLUMN(STATEMENT, CONVERT)     \
+  if (direct) {                                           \
+    VM_FOR_ITEMS {                                        \
       const VM_VALUE b = CONVERT(direct_column[VM_ROW(k)]); \
-      STATEMENT;                                            \
-    }                                                       \
-  } else                                                    \
+      STATEMENT;                                          \
+    }                                                     \
+  } else                                                  \
     VM_WITH_OPERAND(STATEMENT)
-#if VM_DEFERRED_LOADS
-#define VM_WITH_OPERAND_OR_COLUMN(STATEMENT, CONVERT)         \
-  if (left_column && direct) {                                \
-    VM_FOR_ITEMS {                                            \
-      acc[k] = CONVERT(left_column[VM_ROW(k)]);               \
-      const VM_VALUE b = CONVERT(direct_column[VM_ROW(k)]);   \
-      STATEMENT;                                              \
-    }                                                         \
-  } else if (left_column) { /* VM_DEFERS_LOAD: the operand is scalar */ \
-    VM_FOR_ITEMS {                                            \
-      acc[k] = CONVERT(left_column[VM_ROW(k)]);               \
-      const VM_VALUE b = scalar_value;                        \
-      STATEMENT;                                              \
-    }                                                         \
-  } else                                                      \
-    VM_WITH_DIRECT_OPERAND(STATEMENT, CONVERT)
-#else
-#define VM_WITH_OPERAND_OR_COLUMN(STATEMENT, CONVERT) VM_WITH_DIRECT_OPERAND(STATEMENT, CONVERT)
-#endif
-// STATEMENT for every item, with its 32-bit accumulator as `x`: read from
-// the deferred LOAD's column when there is one.
-#if VM_DEFERRED_LOADS
-#define VM_WITH_INT32_LEFT(STATEMENT)           \
-  if (left_column) {                            \
-    VM_FOR_ITEMS {                              \
-      const int x = left_column[VM_ROW(k)];     \
-      STATEMENT;                                \
-    }                                           \
-  } else {                                      \
-    VM_FOR_ITEMS {                              \
-      const int x = (int)acc[k];                \
-      STATEMENT;                                \
-    }                                           \
-  }
-#else
-#define VM_WITH_INT32_LEFT(STATEMENT) \
-  VM_FOR_ITEMS {                      \
-    const int x = (int)acc[k];        \
-    STATEMENT;                        \
-  }
-#endif
 // The operands of a non-commutative operation given its operand `b`.
 #define VM_LEFT_B (reversed ? b : acc[k])
 #define VM_RIGHT_B (reversed ? acc[k] : b)
@@ -380,9 +286,6 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
     if (track) VM_FOR_ITEMS accn[k] = 0;  // untracked, no one reads accn
   }
   VM_PREFETCH_NEXT(pc, end);
-#if VM_DEFERRED_LOADS
-  __global const int* left_column = 0;  // the deferred LOAD's column, for one instruction
-#endif
   for (; pc < end; ++pc) {
     const uint2 ins = code[pc];
     const uint op = ins.x & 0xffu;
@@ -397,13 +300,6 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
     __global const int* direct_column =
         direct ? (__global const int*)vm_slot_values(slots, arg) : 0;
     const bool fetched = !scalar && !direct;
-#if VM_DEFERRED_LOADS
-    if (op == VM_LOAD && pc + 1 < end && VM_DEFERS_LOAD(ins, code[pc + 1], track, rows)) {
-      left_column = (__global const int*)vm_slot_values(slots, arg);
-      if (track) VM_FOR_ITEMS accn[k] = 0;  // the column has no NULLs
-      continue;                             // to the instruction that reads it
-    }
-#endif
     // LOAD fetches straight into the accumulator (a copy is a pass over
     // every item on CPUs).
     if (op == VM_LOAD)
@@ -527,12 +423,13 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
           const int divisor = (int)d;
           // Unswitched on the operation, so that each loop vectorises plainly.
           if (op == VM_DIV_CONST_I) {
-            VM_WITH_INT32_LEFT(acc[k] = vm_div_magic32(x, (uint)magic, shift, mode))
+            VM_FOR_ITEMS acc[k] = vm_div_magic32((int)acc[k], (uint)magic, shift, mode);
           } else {
-            VM_WITH_INT32_LEFT({
+            VM_FOR_ITEMS {
+              const int x = (int)acc[k];
               const int q = vm_div_magic32(x, (uint)magic, shift, mode);
               acc[k] = as_int(as_uint(x) - as_uint(q) * as_uint(divisor));
-            })
+            }
           }
         } else if (op == VM_DIV_CONST_I) {
           VM_FOR_ITEMS acc[k] = vm_div_magic(acc[k], magic, shift, mode);
@@ -781,9 +678,6 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
       default:
         break;
     }
-#if VM_DEFERRED_LOADS
-    left_column = 0;
-#endif
   }
   return (overflow ? VM_STATUS_OVERFLOW : 0u) | (unsupported ? VM_STATUS_UNSUPPORTED : 0u);
 }
@@ -1013,10 +907,6 @@ KERNEL void VM_NAME(vm_aggregate_untracked)(VM_AGGREGATE_PARAMS) {
 #undef VM_RIGHT_B
 #undef VM_WITH_OPERAND
 #undef VM_WITH_OPERAND_OR_COLUMN
-#undef VM_WITH_DIRECT_OPERAND
-#undef VM_WITH_INT32_LEFT
-#undef VM_DEFERS_LOAD
-#undef VM_DEFERRED_LOADS
 #undef VM_AS_VALUE
 #undef VM_DIRECT_OPERAND
 #undef VM_SCALAR_OPERAND
