@@ -15,6 +15,7 @@
 #include "host/sql/sql_error_format.hpp"
 #include "host/sql/statement_split.hpp"
 #include "host/text_table.hpp"
+#include "operators/explain_programs.hpp"
 #include "operators/query_executor.hpp"
 #include "operators/query_plan.hpp"
 #include "runtime/errors.hpp"

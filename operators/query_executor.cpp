@@ -6,6 +6,7 @@
 
 #include "host/sql/expr_equality.hpp"
 #include "kernels_cl/vm_shared.h"
+#include "operators/aggregate_pass.hpp"
 #include "operators/aggregation.hpp"
 #include "operators/device_program.hpp"
 #include "operators/gather.hpp"
@@ -24,74 +25,6 @@ namespace {
 using sql::AggregateFunction;
 using sql::Expr;
 using sql::ValueType;
-
-// The VM aggregate operation computing (part of) a SQL aggregate.
-std::uint32_t AggregateOperation(const sql::Aggregate& a) {
-  const bool real = a.argument && a.argument->type == ValueType::kReal;
-  switch (a.function) {
-    case AggregateFunction::kCountStar:
-    case AggregateFunction::kCount:
-      return VM_AGG_COUNT;
-    case AggregateFunction::kSum:
-    case AggregateFunction::kAvg:
-      return real ? VM_AGG_SUM_R : VM_AGG_SUM_I;
-    case AggregateFunction::kMin:
-      return real ? VM_AGG_MIN_R : VM_AGG_MIN_I;
-    case AggregateFunction::kMax:
-      return real ? VM_AGG_MAX_R : VM_AGG_MAX_I;
-    default:
-      break;
-  }
-  throw DeviceLimitError(std::string(sql::AggregateName(a.function)) +
-                         " is not supported in this position yet");
-}
-
-bool IsQuantile(const sql::Aggregate& a) {
-  return a.function == AggregateFunction::kMedian || a.function == AggregateFunction::kQuantile;
-}
-
-// COUNT of a TEXT argument counts rows: CHAR columns and text literals are
-// never NULL.
-bool CountsRows(const sql::Aggregate& a) {
-  return a.function == AggregateFunction::kCountStar ||
-         (a.function == AggregateFunction::kCount && a.argument &&
-          a.argument->type == ValueType::kText);
-}
-
-// The program of one aggregation pass: the fused WHERE, if any, and the
-// arguments of the aggregates `pass` (indexes into select.aggregates),
-// compiled into `program` (empty, over the pass's input relation).
-struct AggregatePass {
-  ExpressionProgram program;
-  std::optional<std::size_t> predicate_entry;
-  std::vector<AggregateSpec> specs;           // of the pass's aggregates but quantiles
-  std::vector<std::size_t> spec_of;           // by aggregate index: its spec
-  std::vector<std::size_t> quantile_entries;  // by aggregate index: a quantile's argument
-};
-
-AggregatePass CompileAggregatePass(ExpressionProgram program, const sql::BoundSelect& select,
-                                   const std::optional<Expr>& predicate,
-                                   const std::vector<std::size_t>& pass) {
-  AggregatePass compiled{std::move(program),
-                         std::nullopt,
-                         {},
-                         std::vector<std::size_t>(select.aggregates.size(), 0),
-                         std::vector<std::size_t>(select.aggregates.size(), 0)};
-  if (predicate) compiled.predicate_entry = compiled.program.AddPredicate(*predicate);
-  for (const std::size_t i : pass) {
-    const sql::Aggregate& a = select.aggregates[i];
-    if (IsQuantile(a)) {
-      compiled.quantile_entries[i] = compiled.program.AddValue(*a.argument);
-      continue;
-    }
-    AggregateSpec spec;
-    spec.operation = AggregateOperation(a);
-    if (a.argument && !CountsRows(a)) spec.entry = compiled.program.AddValue(*a.argument);
-    compiled.spec_of[i] = compiled.specs.size();
-    compiled.specs.push_back(spec);
-  }
-  return compiled;
-}
 
 sql::Value QuantileResult(const std::optional<NumericValue>& v) {
   if (!v) return sql::Value::Null();
@@ -275,9 +208,7 @@ QueryResult QueryExecutor::ExecuteUngrouped(const QueryPlan& plan, QueryContext&
   std::unique_ptr<RowSet> rows;
   RowSet::Materialized input;
   std::optional<Expr> predicate;
-  std::vector<const Expr*> arguments;
-  for (const sql::Aggregate& a : select.aggregates)
-    if (a.argument && !CountsRows(a)) arguments.push_back(&*a.argument);
+  const std::vector<const Expr*> arguments = DeviceArguments(select);
   const bool fused = plan.fused_aggregate;
   if (fused) {
     rows = std::make_unique<RowSet>(engine_, select.from, 0);
@@ -288,28 +219,9 @@ QueryResult QueryExecutor::ExecuteUngrouped(const QueryPlan& plan, QueryContext&
     input = rows->Materialize(context, arguments);
   }
 
-  // The aggregates in groups, each one program and one pass: groups whose
-  // arguments read at most VM_MAX_SLOTS columns together (fused, the planner
-  // already checked the predicate and every argument fit in one), cut into
-  // at most VM_MAX_AGGREGATES aggregates each. Aggregates without a device
-  // argument (COUNT(*)) join the first group.
-  std::vector<std::vector<std::size_t>> groups;
-  if (fused || arguments.empty()) {
-    groups.emplace_back();
-    for (std::size_t i = 0; i < select.aggregates.size(); ++i)
-      groups.back().push_back(i);
-  } else {
-    for (const std::vector<const Expr*>& batch : BatchByColumns(arguments)) {
-      groups.emplace_back();
-      for (std::size_t i = 0; i < select.aggregates.size(); ++i) {
-        const sql::Aggregate& a = select.aggregates[i];
-        const bool in_batch = a.argument && !CountsRows(a) &&
-                              std::find(batch.begin(), batch.end(), &*a.argument) != batch.end();
-        const bool no_argument = !a.argument || CountsRows(a);
-        if (in_batch || (no_argument && groups.size() == 1)) groups.back().push_back(i);
-      }
-    }
-  }
+  // The aggregates in groups, each one program and one pass.
+  const std::vector<std::vector<std::size_t>> groups =
+      UngroupedAggregateGroups(select, arguments, fused);
   std::vector<sql::Value> aggregate_values(select.aggregates.size());
   for (const std::vector<std::size_t>& group : groups) {
     for (const std::vector<std::size_t>& pass : InPasses(group, VM_MAX_AGGREGATES)) {
@@ -351,107 +263,6 @@ QueryResult QueryExecutor::ExecuteUngrouped(const QueryPlan& plan, QueryContext&
     result.columns.push_back(ValuesResultColumn(out.name, out.expr.type, column));
   }
   return result;
-}
-
-namespace {
-
-// The expression machine's view of a table's columns, read in place.
-ExpressionProgram TableProgram(const sql::TableRef& ref, std::size_t source) {
-  std::vector<VmInputColumn> columns;
-  for (std::size_t c = 0; c < ref.table->columns().size(); ++c)
-    columns.push_back(TableVmColumn(*ref.table, c));
-  return ExpressionProgram(columns, [source](std::size_t from, std::size_t column) {
-    CLQ_CHECK(from == source, "a table's program reads another table");
-    return column;
-  });
-}
-
-}  // namespace
-
-std::string ExplainPrograms(const QueryPlan& plan) {
-  const sql::BoundSelect& select = *plan.select;
-  std::string text;
-  const auto listing = [&](const std::string& title, const ExpressionProgram& program,
-                           const sql::TableRef& ref, const std::string& machine) {
-    text += "  " + title + " (" + machine + "):\n";
-    const std::string lines = program.Disassemble(
-        [&](std::size_t column) { return ref.alias + "." + ref.table->column(column).name(); });
-    for (std::size_t at = 0; at < lines.size();) {
-      const std::size_t end = lines.find('\n', at);
-      text += "    " + lines.substr(at, end - at) + "\n";
-      at = end + 1;
-    }
-  };
-  const auto refused = [&](const std::string& title, const DeviceLimitError& error) {
-    text += "  " + title + ": not on the device (" + error.what() + ")\n";
-  };
-  const bool fused = plan.fused_aggregate;
-  for (const SourcePlan& source : plan.sources) {
-    if (source.filters.empty() || fused) continue;
-    const sql::TableRef& ref = select.from[source.source];
-    // As RowSet::Filter: one pass per batch of conjuncts the machine can
-    // hold; later passes run on the rows the earlier ones kept.
-    std::vector<sql::Expr> conjuncts;
-    for (const sql::Expr& f : source.filters)
-      SplitConjuncts(f, conjuncts);
-    std::vector<const sql::Expr*> pointers;
-    for (const sql::Expr& c : conjuncts)
-      pointers.push_back(&c);
-    const auto batches = BatchByColumns(pointers);
-    for (std::size_t b = 0; b < batches.size(); ++b) {
-      std::string title = "filter of " + ref.alias;
-      if (batches.size() > 1)
-        title += ", pass " + std::to_string(b + 1) + " of " + std::to_string(batches.size());
-      std::vector<sql::Expr> batch;
-      for (const sql::Expr* c : batches[b])
-        batch.push_back(*c);
-      ExpressionProgram program = TableProgram(ref, source.source);
-      try {
-        const std::size_t entry = program.AddPredicate(*AndAll(batch));
-        const VmMachine machine =
-            DeviceProgram::MachineFor(program, std::span<const std::size_t>(&entry, 1));
-        listing(title, program, ref, machine.Describe());
-      } catch (const DeviceLimitError& error) {
-        refused(title, error);
-      }
-    }
-  }
-  if (fused) {
-    // As ExecuteUngrouped: fused, one group of every aggregate, in passes.
-    const sql::TableRef& ref = select.from[0];
-    std::vector<std::size_t> all(select.aggregates.size());
-    for (std::size_t i = 0; i < all.size(); ++i)
-      all[i] = i;
-    const auto passes = InPasses(all, VM_MAX_AGGREGATES);
-    for (std::size_t p = 0; p < std::max<std::size_t>(passes.size(), 1); ++p) {
-      std::string title = "aggregation of " + ref.alias;
-      if (passes.size() > 1)
-        title += ", pass " + std::to_string(p + 1) + " of " + std::to_string(passes.size());
-      try {
-        const AggregatePass compiled =
-            CompileAggregatePass(TableProgram(ref, 0), select, AndAll(plan.sources[0].filters),
-                                 passes.empty() ? std::vector<std::size_t>{} : passes[p]);
-        // The machine of each device pass, as Aggregate splits this one.
-        std::vector<std::string> machines;
-        for (const std::vector<AggregateSpec>& device_pass :
-             SplitForDevice(compiled.program, ref.table->rows(), compiled.specs).passes) {
-          const AggregateKernelChoice choice =
-              ChooseAggregateKernel(compiled.program, compiled.predicate_entry, device_pass);
-          const std::string machine = choice.columns_only ? "vm_aggregate_columns, no interpreter"
-                                                          : choice.machine.Describe();
-          if (std::find(machines.begin(), machines.end(), machine) == machines.end())
-            machines.push_back(machine);
-        }
-        std::string described;
-        for (const std::string& m : machines)
-          described += (described.empty() ? "" : "; ") + m;
-        listing(title, compiled.program, ref, described.empty() ? "no device pass" : described);
-      } catch (const DeviceLimitError& error) {
-        refused(title, error);
-      }
-    }
-  }
-  return text.empty() ? text : "expression programs:\n" + text;
 }
 
 QueryResult QueryExecutor::ExecuteGrouped(const QueryPlan& plan, QueryContext& context) {

@@ -23,12 +23,6 @@
 
 namespace clq {
 
-// EXPLAIN's listing of the expression programs a plan runs over its tables:
-// each table's WHERE filter and a fused aggregation's program, with the
-// machine each launch picks (DeviceProgram::MachineFor), compiled exactly as
-// the executor compiles them. Empty when the plan runs none of those.
-std::string ExplainPrograms(const QueryPlan& plan);
-
 class QueryExecutor {
  public:
   explicit QueryExecutor(Engine& engine) : engine_(engine) {}

@@ -55,6 +55,25 @@ TEST(CliTest, ExplainListsTheExpressionPrograms) {
        {"aggregation of tenktup1 (64-bit, lean, untracked):", "DIV_R slot 1 reversed",
         "(0.173 as REAL)"}},
       {"SELECT AVG(unique1) FROM tenktup1", {"(vm_aggregate_columns, no interpreter)"}},
+      // Programs over filtered or joined rows: outputs (each entry on its
+      // own machine), ORDER BY keys, the residual filter, group keys and
+      // arguments, and an unfused aggregation in groups of 8 columns.
+      {"SELECT unique1 + unique2, unique1 * 2.5 FROM tenktup1 WHERE unique1 < 100 ORDER BY "
+       "unique2 % 7",
+       {"outputs (entry 0: 32-bit, lean, untracked; entry 1: 64-bit, lean, untracked):",
+        "MUL_R const 2.5", "ORDER BY keys (32-bit, lean, untracked):", "MOD_CONST_I narrow"}},
+      {"SELECT t1.unique1 FROM tenktup1 t1, tenktup2 t2 WHERE t1.unique1 = t2.unique1 AND "
+       "t1.ten + t2.ten > 5",
+       {"residual filter (32-bit, lean, untracked):", "slot 0: t1.ten INT32",
+        "slot 1: t2.ten INT32"}},
+      {"SELECT ten, SUM(unique1 * 2) FROM tenktup1 GROUP BY ten",
+       {"group keys and aggregate arguments (32-bit, lean, untracked):",
+        "MUL_I const 2 nocheck narrow"}},
+      {"SELECT SUM(unique1), SUM(unique2), SUM(two), SUM(four), SUM(ten), SUM(twenty), "
+       "SUM(onePercent), SUM(tenPercent), SUM(twentyPercent * 2) FROM tenktup1",
+       {"aggregation, group 1 of 2 (vm_aggregate_columns, no interpreter):",
+        "aggregation, group 2 of 2 (32-bit, lean, untracked):",
+        "slot 0: tenktup1.twentyPercent INT32"}},
       // A program the device cannot run is named, and EXPLAIN still succeeds.
       {"SELECT COUNT(*) FROM tenktup1 WHERE stringu1 = stringu2",
        {"aggregation of tenktup1: not on the device"}},
