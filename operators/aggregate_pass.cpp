@@ -87,6 +87,7 @@ AggregatePass CompileAggregatePass(ExpressionProgram program, const sql::BoundSe
     }
     AggregateSpec spec;
     spec.operation = AggregateOperation(a);
+    spec.total_may_exceed_int64 = a.function == AggregateFunction::kAvg;
     if (a.argument && !CountsRows(a)) spec.entry = compiled.program.AddValue(*a.argument);
     compiled.spec_of[i] = compiled.specs.size();
     compiled.specs.push_back(spec);

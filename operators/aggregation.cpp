@@ -185,14 +185,17 @@ __extension__ typedef __int128 Wide;
 // Whether an integer SUM of `entry` over `rows` rows provably stays inside
 // int64 in any order of addition.
 bool SumCannotOverflow(const ExpressionProgram& code, std::size_t entry, RowCount rows) {
-  const std::optional<IntRange>& range = code.entry(entry).range;
+  return SumFitsInt64(code.entry(entry).range, rows);
+}
+
+}  // namespace
+
+bool SumFitsInt64(const std::optional<IntRange>& range, RowCount rows) {
   if (!range) return false;
   // max(max, -min) >= |v| for every v in [min, max], and is never negative.
   const Wide magnitude = std::max(Wide{range->max}, -Wide{range->min});
   return magnitude * static_cast<Wide>(rows) <= Wide{INT64_MAX};
 }
-
-}  // namespace
 
 DeviceAggregates SplitForDevice(const ExpressionProgram& code, RowCount rows,
                                 const std::vector<AggregateSpec>& aggregates) {
@@ -244,10 +247,13 @@ std::vector<AggregateValue> Aggregate(QueryContext& context, Relation& relation,
     const AggregateValue& high = device_values[first_spec[a] + 1];
     const Wide total =
         Wide{high.bits} * (Wide{1} << 32) + Wide{static_cast<std::uint64_t>(first.bits)};
-    if (first.count != 0 && (total < INT64_MIN || total > INT64_MAX))
-      throw InvalidInputError("integer overflow");
-    results[a].bits = static_cast<std::int64_t>(total);
     results[a].count = first.count;
+    if (first.count != 0 && (total < INT64_MIN || total > INT64_MAX)) {
+      if (!aggregates[a].total_may_exceed_int64) throw InvalidInputError("integer overflow");
+      results[a].wide_total = static_cast<double>(total);
+      continue;
+    }
+    results[a].bits = static_cast<std::int64_t>(total);
   }
   return results;
 }

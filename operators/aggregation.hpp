@@ -22,13 +22,25 @@ namespace clq {
 struct AggregateSpec {
   std::uint32_t operation = 0;       // VM_AGG_* (kernels_cl/vm_shared.h)
   std::optional<std::size_t> entry;  // the argument's program entry; none for COUNT(*)
+  // VM_AGG_SUM_I only: a total past int64 is returned (AggregateValue::
+  // wide_total) instead of raising "integer overflow" (SQL's AVG, whose
+  // result is REAL, never overflows: SQLite averages such totals as REAL).
+  bool total_may_exceed_int64 = false;
 };
 
 struct AggregateValue {
   std::int64_t bits = 0;    // int64 value, or the bits of a double for _R operations
   std::uint64_t count = 0;  // rows that contributed; 0 means the aggregate is NULL (but COUNT: 0)
+  // An integer SUM's exact total rounded to double, when it does not fit
+  // int64 (only with AggregateSpec::total_may_exceed_int64; bits is then 0),
+  // or a grouped integer AVG's total summed as doubles.
+  std::optional<double> wide_total;
   double real() const;
 };
+
+// Whether a SUM of `rows` integers within `range` provably stays inside
+// int64 in any order of addition (false for an unknown range).
+bool SumFitsInt64(const std::optional<IntRange>& range, RowCount rows);
 
 std::vector<AggregateValue> Aggregate(QueryContext& context, Relation& relation,
                                       const DeviceProgram& program,

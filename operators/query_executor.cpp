@@ -59,8 +59,9 @@ sql::Value AggregateResult(const sql::Aggregate& a, const AggregateValue& v) {
       return sql::Value::Integer(static_cast<std::int64_t>(v.count));
     case AggregateFunction::kAvg:
       if (v.count == 0) return sql::Value::Null();
-      return sql::Value::Real((real ? v.real() : static_cast<double>(v.bits)) /
-                              static_cast<double>(v.count));
+      return sql::Value::Real(
+          (real ? v.real() : v.wide_total.value_or(static_cast<double>(v.bits))) /
+          static_cast<double>(v.count));
     default:
       if (v.count == 0 || a.type == ValueType::kNull) return sql::Value::Null();
       return real ? sql::Value::Real(v.real()) : sql::Value::Integer(v.bits);
@@ -294,6 +295,7 @@ QueryResult QueryExecutor::ExecuteGrouped(const QueryPlan& plan, QueryContext& c
   for (std::size_t k = 0; k < select.group_keys.size(); ++k)
     keys.push_back(View(vectors[k]));
   std::vector<GroupAggregateSpec> specs;
+  std::vector<bool> average_of_reals(select.aggregates.size(), false);  // SUM_R of integers
   for (std::size_t i = 0; i < select.aggregates.size(); ++i) {
     const sql::Aggregate& a = select.aggregates[i];
     GroupAggregateSpec spec;
@@ -306,6 +308,15 @@ QueryResult QueryExecutor::ExecuteGrouped(const QueryPlan& plan, QueryContext& c
       spec.operation = AggregateOperation(a);
     }
     if (argument_of[i]) spec.argument = View(vectors[*argument_of[i]]);
+    // An integer AVG whose group totals may pass int64 sums doubles, as
+    // SQLite's AVG does on overflow, instead of raising "integer overflow".
+    if (a.function == AggregateFunction::kAvg && spec.operation == VM_AGG_SUM_I) {
+      const DeviceVector& argument = vectors[*argument_of[i]];
+      if (!SumFitsInt64(argument.range ? argument.range() : std::nullopt, rows.rows())) {
+        spec.operation = VM_AGG_SUM_R;
+        average_of_reals[i] = true;
+      }
+    }
     specs.push_back(spec);
   }
   const GroupByResult groups = GroupBy(context, keys, specs, rows.rows());
@@ -341,6 +352,7 @@ QueryResult QueryExecutor::ExecuteGrouped(const QueryPlan& plan, QueryContext& c
       AggregateValue v;
       v.bits = bits[g];
       v.count = static_cast<std::uint64_t>(counts[g]);
+      if (average_of_reals[i]) v.wide_total = std::bit_cast<double>(bits[g]);
       column.push_back(AggregateResult(a, v));
     }
     aggregate_values.push_back(std::move(column));
