@@ -1,5 +1,7 @@
 #include "operators/expression_program.hpp"
 
+#include "operators/int_real_compare.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <charconv>
@@ -11,6 +13,7 @@
 
 #include "kernels_cl/vm_shared.h"
 #include "operators/constant_division.hpp"
+#include "operators/int_real_compare.hpp"
 #include "operators/value_range.hpp"
 #include "runtime/errors.hpp"
 
@@ -527,6 +530,32 @@ void ExpressionProgram::CompileComparison(const Expr& e) {
   const Domain domain = (left.type == ValueType::kReal || right.type == ValueType::kReal)
                             ? Domain::kReal
                             : Domain::kInteger;
+  if (domain == Domain::kReal &&
+      (left.type == ValueType::kInteger || right.type == ValueType::kInteger)) {
+    // SQLite compares INTEGER with REAL exactly; a double comparison is exact
+    // only while the integer is within 2^53, else the comparison is rewritten.
+    const bool integer_left = left.type == ValueType::kInteger;
+    const Expr& integer = integer_left ? left : right;
+    const Expr& real = integer_left ? right : left;
+    const BinaryOp op = integer_left ? e.binary_op : sql::MirroredComparison(e.binary_op);
+    if (!ConvertsToRealExactly(Range(integer))) {
+      if (integer.kind == Expr::Kind::kConstant && integer.constant.type == ValueType::kInteger) {
+        CompileComparison(RealComparisonWithIntegerConstant(sql::MirroredComparison(op), real,
+                                                            integer.constant.integer, e.position));
+        return;
+      }
+      if (real.kind == Expr::Kind::kConstant && real.constant.type == ValueType::kReal) {
+        if (std::optional<Expr> exact =
+                IntegerComparisonWithRealConstant(op, integer, real.constant.real, e.position)) {
+          CompileComparison(*exact);
+          return;
+        }
+      }
+      const Expr exact = ExactIntegerRealComparison(op, integer, real, e.position);
+      Compile(exact, DomainOf(exact.type));
+      return;
+    }
+  }
   const std::uint32_t base = domain == Domain::kInteger ? VM_EQ_I : VM_EQ_R;
   const bool commutative = e.binary_op == BinaryOp::kEqual || e.binary_op == BinaryOp::kNotEqual;
   // `constant <op> column` is compiled as `column <mirrored op> constant`,
@@ -589,7 +618,18 @@ void ExpressionProgram::CompileInList(const Expr& e) {
     all_constant &= e.children[i].kind == Expr::Kind::kConstant;
     any_real |= e.children[i].type == ValueType::kReal;
   }
-  if (value.type == ValueType::kText || !all_constant) {
+  // Mixed INTEGER and REAL items compare exactly through CompileComparison
+  // when the integers can pass 2^53 (see there).
+  const bool inexact_as_real =
+      any_real && !ConvertsToRealExactly(Range(value)) && value.type == ValueType::kInteger;
+  bool integer_item_past_2_53 = false;
+  if (value.type == ValueType::kReal) {
+    for (std::size_t i = 1; i < e.children.size(); ++i)
+      integer_item_past_2_53 |=
+          e.children[i].type == ValueType::kInteger && !ConvertsToRealExactly(Range(e.children[i]));
+  }
+  if (value.type == ValueType::kText || !all_constant || inexact_as_real ||
+      integer_item_past_2_53) {
     // value = item1 OR value = item2 ...
     Expr chain = MakeComparison(BinaryOp::kEqual, value, e.children[1], e.position);
     for (std::size_t i = 2; i < e.children.size(); ++i) {

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "operators/cpu_reference/expression_eval.hpp"
+#include "operators/int_real_compare.hpp"
 
 namespace clq::cpu_reference {
 namespace {
@@ -182,7 +183,16 @@ bool TrySimpleFilter(const std::vector<sql::TableRef>& from, const JoinedRows& r
     }
     return true;
   }
-  // Anything with REAL compares as doubles, like the general evaluator.
+  // Anything with REAL compares as doubles, exact while the integers are
+  // within 2^53 (INT32 columns, small constants); otherwise the general
+  // evaluator compares INTEGER with REAL exactly.
+  const auto exact_as_real = [](const sql::Value* v) {
+    return v == nullptr || v->type != ValueType::kInteger ||
+           ConvertsToRealExactly(IntRange{v->integer, v->integer});
+  };
+  if (column.type().type == DataType::kInt64 || !exact_as_real(form->first) ||
+      !exact_as_real(form->second))
+    return false;
   const Interval<double> in =
       MakeInterval<double>(*form, AsReal(*form->first), has_second ? AsReal(*form->second) : 0.0);
   switch (column.type().type) {

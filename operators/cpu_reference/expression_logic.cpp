@@ -1,8 +1,10 @@
 #include "operators/cpu_reference/expression_logic.hpp"
 
+#include <cmath>
 #include <functional>
 #include <string>
 
+#include "operators/int_real_compare.hpp"
 #include "runtime/errors.hpp"
 
 namespace clq::cpu_reference {
@@ -122,6 +124,21 @@ ValueVector Compare(BinaryOp op, const ValueVector& left, const ValueVector& rig
   }
   if (left.type == ValueType::kInteger && right.type == ValueType::kInteger)
     return CompareTyped(op, left.integers, right.integers, left, right);
+  if (left.type == ValueType::kInteger || right.type == ValueType::kInteger) {
+    // INTEGER with REAL: exactly, as SQLite (rounding the integer to double
+    // changes answers past 2^53); NaN, which has no order, as doubles.
+    const bool integer_left = left.type == ValueType::kInteger;
+    const ValueVector& integers = integer_left ? left : right;
+    const ValueVector& reals = integer_left ? right : left;
+    std::vector<std::int64_t> order(n), zero(n, 0);
+    bool nan = false;
+    for (std::size_t i = 0; i < n && !nan; ++i) {
+      nan = std::isnan(reals.reals[i]);
+      const int c = nan ? 0 : CompareIntegerWithReal(integers.integers[i], reals.reals[i]);
+      order[i] = integer_left ? c : -c;
+    }
+    if (!nan) return CompareTyped(op, order, zero, left, right);
+  }
   const ValueVector a = ToReal(left);
   const ValueVector b = ToReal(right);
   return CompareTyped(op, a.reals, b.reals, a, b);

@@ -1,0 +1,52 @@
+// INTEGER against REAL, compared exactly as SQLite compares them
+// (sqlite3IntFloatCompare): not by rounding the integer to double, which
+// changes answers once integers pass 2^53 (9007199254740993 > 9007199254740992.0
+// is true). Doubles hold every integer of magnitude up to 2^53 exactly, so
+// only wider integers need more than a double comparison.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "host/sql/bound.hpp"
+#include "operators/value_range.hpp"
+
+namespace clq {
+
+// <0, 0 or >0 as i is below, equal to or above r. REQUIRES: r is not NaN.
+int CompareIntegerWithReal(std::int64_t i, double r);
+
+// Whether every integer in `range` converts to double exactly (|v| <= 2^53);
+// false when the range is unknown.
+bool ConvertsToRealExactly(const std::optional<IntRange>& range);
+
+// `integer <op> constant` (op a comparison, the integer on the left) as a
+// comparison of the same type that a double comparison evaluates exactly,
+// NULL when `integer` is NULL as before:
+//  - `constant` REAL: an INTEGER comparison with floor/ceil of it (one that
+//    holds for every value, or for none, where the constant is past int64 or
+//    not a whole number: `integer >= INT64_MIN`, `integer < INT64_MIN`);
+//    std::nullopt when it is NaN;
+//  - never called the other way round: see RealComparisonWithIntegerConstant.
+std::optional<sql::Expr> IntegerComparisonWithRealConstant(sql::BinaryOp op,
+                                                           const sql::Expr& integer,
+                                                           double constant, std::size_t position);
+
+// `real <op> constant` with an INTEGER constant that no double holds: a REAL
+// comparison with the double just below or above it (for = and <>, one that
+// holds for no value or every non-NULL, non-NaN one).
+sql::Expr RealComparisonWithIntegerConstant(sql::BinaryOp op, const sql::Expr& real,
+                                            std::int64_t constant, std::size_t position);
+
+// `integer <op> real` for any two expressions, exactly, from operations the
+// expression machine has: the double comparison decides unless the integer
+// rounds to the real (d = CAST(integer AS REAL) = real), and then the real
+// is whole, so the integers compare (2^63 and past it above every int64):
+//   i < r  is  d < r OR (d = r AND (r >= 2^63 OR i < CAST(r AS INTEGER)))
+//   i > r  is  d > r OR (d = r AND r < 2^63 AND i > CAST(r AS INTEGER))
+//   i = r  is  d = r AND r < 2^63 AND i = CAST(r AS INTEGER)
+// and <=, >=, <> their negations; a NULL operand makes every part NULL.
+sql::Expr ExactIntegerRealComparison(sql::BinaryOp op, const sql::Expr& integer,
+                                     const sql::Expr& real, std::size_t position);
+
+}  // namespace clq
