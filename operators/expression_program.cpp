@@ -52,26 +52,6 @@ std::uint32_t ComparisonIndex(BinaryOp op) {
   }
 }
 
-Expr MakeComparison(BinaryOp op, const Expr& left, const Expr& right, std::size_t position) {
-  Expr e;
-  e.kind = Expr::Kind::kBinary;
-  e.type = ValueType::kInteger;
-  e.binary_op = op;
-  e.children = {left, right};
-  e.position = position;
-  return e;
-}
-
-Expr MakeLogic(BinaryOp op, Expr left, Expr right, std::size_t position) {
-  Expr e;
-  e.kind = Expr::Kind::kBinary;
-  e.type = ValueType::kInteger;
-  e.binary_op = op;
-  e.children = {std::move(left), std::move(right)};
-  e.position = position;
-  return e;
-}
-
 void FlattenAnd(const Expr& e, std::vector<const Expr*>& out) {
   if (e.kind == Expr::Kind::kBinary && e.binary_op == BinaryOp::kAnd) {
     FlattenAnd(e.children[0], out);
@@ -326,9 +306,9 @@ std::size_t ExpressionProgram::AddPredicate(const Expr& expr) {
     for (const Expr* c : conjuncts) {
       if (c->kind == Expr::Kind::kBetween && !c->negated) {
         compile_conjunct(
-            MakeComparison(BinaryOp::kGreaterEqual, c->children[0], c->children[1], c->position));
+            sql::MakeBoolean(BinaryOp::kGreaterEqual, c->children[0], c->children[1], c->position));
         compile_conjunct(
-            MakeComparison(BinaryOp::kLessEqual, c->children[0], c->children[2], c->position));
+            sql::MakeBoolean(BinaryOp::kLessEqual, c->children[0], c->children[2], c->position));
       } else {
         compile_conjunct(*c);
       }
@@ -603,9 +583,9 @@ void ExpressionProgram::CompileLogic(const Expr& e) {
 
 void ExpressionProgram::CompileBetween(const Expr& e) {
   const Expr& value = e.children[0];
-  Expr both = MakeLogic(
-      BinaryOp::kAnd, MakeComparison(BinaryOp::kGreaterEqual, value, e.children[1], e.position),
-      MakeComparison(BinaryOp::kLessEqual, value, e.children[2], e.position), e.position);
+  Expr both = sql::MakeBoolean(
+      BinaryOp::kAnd, sql::MakeBoolean(BinaryOp::kGreaterEqual, value, e.children[1], e.position),
+      sql::MakeBoolean(BinaryOp::kLessEqual, value, e.children[2], e.position), e.position);
   CompileLogic(both);
   if (e.negated) Emit(VM_NOT);
 }
@@ -631,11 +611,11 @@ void ExpressionProgram::CompileInList(const Expr& e) {
   if (value.type == ValueType::kText || !all_constant || inexact_as_real ||
       integer_item_past_2_53) {
     // value = item1 OR value = item2 ...
-    Expr chain = MakeComparison(BinaryOp::kEqual, value, e.children[1], e.position);
+    Expr chain = sql::MakeBoolean(BinaryOp::kEqual, value, e.children[1], e.position);
     for (std::size_t i = 2; i < e.children.size(); ++i) {
-      chain =
-          MakeLogic(BinaryOp::kOr, std::move(chain),
-                    MakeComparison(BinaryOp::kEqual, value, e.children[i], e.position), e.position);
+      chain = sql::MakeBoolean(BinaryOp::kOr, std::move(chain),
+                               sql::MakeBoolean(BinaryOp::kEqual, value, e.children[i], e.position),
+                               e.position);
     }
     if (chain.kind == Expr::Kind::kBinary && IsComparison(chain.binary_op)) {
       CompileComparison(chain);

@@ -13,40 +13,11 @@ using sql::ValueType;
 constexpr double kTwoTo63 = 9223372036854775808.0;
 constexpr std::int64_t kTwoTo53 = std::int64_t{1} << 53;
 
-Expr Constant(sql::Value value, std::size_t position) {
-  Expr e;
-  e.kind = Expr::Kind::kConstant;
-  e.type = value.type;
-  e.constant = std::move(value);
-  e.position = position;
-  return e;
-}
-
-Expr Comparison(BinaryOp op, const Expr& left, Expr right, std::size_t position) {
-  Expr e;
-  e.kind = Expr::Kind::kBinary;
-  e.type = ValueType::kInteger;
-  e.binary_op = op;
-  e.children = {left, std::move(right)};
-  e.position = position;
-  return e;
-}
-
 Expr Cast(const Expr& child, ValueType type, std::size_t position) {
   Expr e;
   e.kind = Expr::Kind::kCast;
   e.type = type;
   e.children = {child};
-  e.position = position;
-  return e;
-}
-
-Expr Logic(BinaryOp op, Expr left, Expr right, std::size_t position) {
-  Expr e;
-  e.kind = Expr::Kind::kBinary;
-  e.type = ValueType::kInteger;
-  e.binary_op = op;
-  e.children = {std::move(left), std::move(right)};
   e.position = position;
   return e;
 }
@@ -81,7 +52,8 @@ std::optional<Expr> IntegerComparisonWithRealConstant(BinaryOp op, const Expr& i
                                                       double constant, std::size_t position) {
   if (std::isnan(constant)) return std::nullopt;
   const auto integer_test = [&](BinaryOp test, std::int64_t value) {
-    return Comparison(test, integer, Constant(sql::Value::Integer(value), position), position);
+    return sql::MakeBoolean(test, integer, sql::MakeConstant(sql::Value::Integer(value), position),
+                            position);
   };
   const Expr always =
       integer_test(BinaryOp::kGreaterEqual, std::numeric_limits<std::int64_t>::min());
@@ -124,7 +96,8 @@ std::optional<Expr> IntegerComparisonWithRealConstant(BinaryOp op, const Expr& i
 Expr RealComparisonWithIntegerConstant(BinaryOp op, const Expr& real, std::int64_t constant,
                                        std::size_t position) {
   const auto real_test = [&](BinaryOp test, double value) {
-    return Comparison(test, real, Constant(sql::Value::Real(value), position), position);
+    return sql::MakeBoolean(test, real, sql::MakeConstant(sql::Value::Real(value), position),
+                            position);
   };
   // The doubles just below and just above the constant.
   double below = static_cast<double>(constant);
@@ -155,27 +128,32 @@ Expr ExactIntegerRealComparison(BinaryOp op, const Expr& integer, const Expr& re
                                 std::size_t position) {
   const Expr rounded = Cast(integer, ValueType::kReal, position);
   const Expr whole = Cast(real, ValueType::kInteger, position);
-  const Expr limit = Constant(sql::Value::Real(kTwoTo63), position);
+  const Expr limit = sql::MakeConstant(sql::Value::Real(kTwoTo63), position);
   const auto tie = [&](Expr then) {
-    return Logic(BinaryOp::kAnd, Comparison(BinaryOp::kEqual, rounded, real, position),
-                 std::move(then), position);
+    return sql::MakeBoolean(BinaryOp::kAnd,
+                            sql::MakeBoolean(BinaryOp::kEqual, rounded, real, position),
+                            std::move(then), position);
   };
   const auto less = [&] {
-    return Logic(
-        BinaryOp::kOr, Comparison(BinaryOp::kLess, rounded, real, position),
-        tie(Logic(BinaryOp::kOr, Comparison(BinaryOp::kGreaterEqual, real, limit, position),
-                  Comparison(BinaryOp::kLess, integer, whole, position), position)),
+    return sql::MakeBoolean(
+        BinaryOp::kOr, sql::MakeBoolean(BinaryOp::kLess, rounded, real, position),
+        tie(sql::MakeBoolean(
+            BinaryOp::kOr, sql::MakeBoolean(BinaryOp::kGreaterEqual, real, limit, position),
+            sql::MakeBoolean(BinaryOp::kLess, integer, whole, position), position)),
         position);
   };
   const auto greater = [&] {
-    return Logic(BinaryOp::kOr, Comparison(BinaryOp::kGreater, rounded, real, position),
-                 tie(Logic(BinaryOp::kAnd, Comparison(BinaryOp::kLess, real, limit, position),
-                           Comparison(BinaryOp::kGreater, integer, whole, position), position)),
-                 position);
+    return sql::MakeBoolean(
+        BinaryOp::kOr, sql::MakeBoolean(BinaryOp::kGreater, rounded, real, position),
+        tie(sql::MakeBoolean(
+            BinaryOp::kAnd, sql::MakeBoolean(BinaryOp::kLess, real, limit, position),
+            sql::MakeBoolean(BinaryOp::kGreater, integer, whole, position), position)),
+        position);
   };
   const auto equal = [&] {
-    return tie(Logic(BinaryOp::kAnd, Comparison(BinaryOp::kLess, real, limit, position),
-                     Comparison(BinaryOp::kEqual, integer, whole, position), position));
+    return tie(
+        sql::MakeBoolean(BinaryOp::kAnd, sql::MakeBoolean(BinaryOp::kLess, real, limit, position),
+                         sql::MakeBoolean(BinaryOp::kEqual, integer, whole, position), position));
   };
   switch (op) {
     case BinaryOp::kLess:

@@ -37,12 +37,7 @@ ValueType ArithmeticType(ValueType left, ValueType right) {
 }
 
 Expr Constant(Value value, std::size_t position) {
-  Expr expr;
-  expr.kind = Expr::Kind::kConstant;
-  expr.type = value.type;
-  expr.constant = std::move(value);
-  expr.position = position;
-  return expr;
+  return MakeConstant(std::move(value), position);
 }
 
 }  // namespace

@@ -45,6 +45,25 @@ const char* UnaryOpName(UnaryOp op) {
   return "?";
 }
 
+Expr MakeConstant(Value value, std::size_t position) {
+  Expr e;
+  e.kind = Expr::Kind::kConstant;
+  e.type = value.type;
+  e.constant = std::move(value);
+  e.position = position;
+  return e;
+}
+
+Expr MakeBoolean(BinaryOp op, Expr left, Expr right, std::size_t position) {
+  Expr e;
+  e.kind = Expr::Kind::kBinary;
+  e.type = ValueType::kInteger;
+  e.binary_op = op;
+  e.children = {std::move(left), std::move(right)};
+  e.position = position;
+  return e;
+}
+
 BinaryOp MirroredComparison(BinaryOp op) {
   switch (op) {
     case BinaryOp::kLess:

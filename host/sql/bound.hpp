@@ -117,6 +117,11 @@ struct Expr {
   std::string ToString(const LeafNamer& namer) const;  // column refs named by `namer`
 };
 
+// Bound expressions built by the compiler's rewrites (and the binder):
+// a constant, and a comparison or logical operation (INTEGER typed).
+Expr MakeConstant(Value value, std::size_t position);
+Expr MakeBoolean(BinaryOp op, Expr left, Expr right, std::size_t position);
+
 struct Aggregate {
   AggregateFunction function = AggregateFunction::kCountStar;
   std::optional<Expr> argument;  // none for COUNT(*)
