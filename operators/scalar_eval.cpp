@@ -44,14 +44,10 @@ int Compare(const Value& a, const Value& b) {
   if (a.type == ValueType::kInteger && b.type == ValueType::kInteger)
     return a.integer < b.integer ? -1 : a.integer > b.integer ? 1 : 0;
   // INTEGER with REAL exactly, as SQLite (past 2^53 a double rounds).
-  if (a.type == ValueType::kInteger && !std::isnan(b.real)) {
-    const int c = CompareIntegerWithReal(a.integer, b.real);
-    return c < 0 ? -1 : c > 0 ? 1 : 0;
-  }
-  if (b.type == ValueType::kInteger && !std::isnan(a.real)) {
-    const int c = CompareIntegerWithReal(b.integer, a.real);
-    return c < 0 ? 1 : c > 0 ? -1 : 0;
-  }
+  if (a.type == ValueType::kInteger && !std::isnan(b.real))
+    return CompareIntegerWithReal(a.integer, b.real);
+  if (b.type == ValueType::kInteger && !std::isnan(a.real))
+    return -CompareIntegerWithReal(b.integer, a.real);
   const double x = AsReal(a), y = AsReal(b);
   return x < y ? -1 : x > y ? 1 : 0;
 }
