@@ -55,13 +55,7 @@ NamedProgram GatheredProgram(const sql::BoundSelect& select,
   std::vector<VmInputColumn> columns;
   for (const auto& [source, column] : read)
     columns.push_back(TableVmColumn(*select.from[source].table, column));
-  return {ExpressionProgram(columns,
-                            [read](std::size_t source, std::size_t column) {
-                              const auto it = std::find(read.begin(), read.end(),
-                                                        std::make_pair(source, column));
-                              CLQ_CHECK(it != read.end(), "column not gathered");
-                              return static_cast<std::size_t>(it - read.begin());
-                            }),
+  return {ExpressionProgram(columns, RowSet::GatheredMapper(read)),
           [&select, read](std::size_t index) {
             return QualifiedName(select.from[read.at(index).first], read.at(index).second);
           }};

@@ -1,7 +1,5 @@
 #include "operators/expression_program.hpp"
 
-#include "operators/int_real_compare.hpp"
-
 #include <algorithm>
 #include <bit>
 #include <charconv>
@@ -598,18 +596,14 @@ void ExpressionProgram::CompileInList(const Expr& e) {
     all_constant &= e.children[i].kind == Expr::Kind::kConstant;
     any_real |= e.children[i].type == ValueType::kReal;
   }
-  // Mixed INTEGER and REAL items compare exactly through CompileComparison
-  // when the integers can pass 2^53 (see there).
-  const bool inexact_as_real =
-      any_real && !ConvertsToRealExactly(Range(value)) && value.type == ValueType::kInteger;
-  bool integer_item_past_2_53 = false;
-  if (value.type == ValueType::kReal) {
-    for (std::size_t i = 1; i < e.children.size(); ++i)
-      integer_item_past_2_53 |=
-          e.children[i].type == ValueType::kInteger && !ConvertsToRealExactly(Range(e.children[i]));
-  }
-  if (value.type == ValueType::kText || !all_constant || inexact_as_real ||
-      integer_item_past_2_53) {
+  // With a REAL operand, an INTEGER one (the value or an item) that can pass
+  // 2^53 would be rounded by VM_IN_R: the chain of comparisons compares it
+  // exactly (CompileComparison).
+  bool rounds_as_real = false;
+  for (std::size_t i = 0; i < e.children.size() && any_real; ++i)
+    rounds_as_real |=
+        e.children[i].type == ValueType::kInteger && !ConvertsToRealExactly(Range(e.children[i]));
+  if (value.type == ValueType::kText || !all_constant || rounds_as_real) {
     // value = item1 OR value = item2 ...
     Expr chain = sql::MakeBoolean(BinaryOp::kEqual, value, e.children[1], e.position);
     for (std::size_t i = 2; i < e.children.size(); ++i) {

@@ -99,12 +99,12 @@ Expr RealComparisonWithIntegerConstant(BinaryOp op, const Expr& real, std::int64
     return sql::MakeBoolean(test, real, sql::MakeConstant(sql::Value::Real(value), position),
                             position);
   };
-  // The doubles just below and just above the constant.
+  // The doubles just below and just above the constant (the same double
+  // when it holds the constant).
   double below = static_cast<double>(constant);
   if (CompareIntegerWithReal(constant, below) < 0) below = std::nextafter(below, -INFINITY);
-  double above = std::nextafter(below, INFINITY);
-  if (CompareIntegerWithReal(constant, below) == 0) above = below;  // held exactly
-  const bool exact = below == above;
+  const bool exact = CompareIntegerWithReal(constant, below) == 0;
+  const double above = exact ? below : std::nextafter(below, INFINITY);
   const double infinity = std::numeric_limits<double>::infinity();
   switch (op) {
     case BinaryOp::kEqual:

@@ -13,21 +13,18 @@
 
 namespace clq {
 
-// <0, 0 or >0 as i is below, equal to or above r. REQUIRES: r is not NaN.
+// -1, 0 or 1 as i is below, equal to or above r. REQUIRES: r is not NaN.
 int CompareIntegerWithReal(std::int64_t i, double r);
 
 // Whether every integer in `range` converts to double exactly (|v| <= 2^53);
 // false when the range is unknown.
 bool ConvertsToRealExactly(const std::optional<IntRange>& range);
 
-// `integer <op> constant` (op a comparison, the integer on the left) as a
-// comparison of the same type that a double comparison evaluates exactly,
-// NULL when `integer` is NULL as before:
-//  - `constant` REAL: an INTEGER comparison with floor/ceil of it (one that
-//    holds for every value, or for none, where the constant is past int64 or
-//    not a whole number: `integer >= INT64_MIN`, `integer < INT64_MIN`);
-//    std::nullopt when it is NaN;
-//  - never called the other way round: see RealComparisonWithIntegerConstant.
+// `integer <op> constant` with a REAL constant (op a comparison, the
+// integer on the left) as an INTEGER comparison with the constant's floor or
+// ceiling, NULL where `integer` is NULL; where the constant is past int64 or
+// `=`/`<>` a fraction, one that holds for every value or for none
+// (`integer >= INT64_MIN`, `integer < INT64_MIN`). std::nullopt for NaN.
 std::optional<sql::Expr> IntegerComparisonWithRealConstant(sql::BinaryOp op,
                                                            const sql::Expr& integer,
                                                            double constant, std::size_t position);

@@ -120,6 +120,14 @@ void RowSet::Join(QueryContext& context, const RowIds& left_positions, std::size
   rows_ = left_positions.size;
 }
 
+ColumnMapper RowSet::GatheredMapper(std::vector<std::pair<std::size_t, std::size_t>> columns) {
+  return [columns = std::move(columns)](std::size_t source, std::size_t column) {
+    const auto it = std::find(columns.begin(), columns.end(), std::make_pair(source, column));
+    CLQ_CHECK(it != columns.end(), "column not materialised");
+    return static_cast<std::size_t>(it - columns.begin());
+  };
+}
+
 RowSet::Materialized RowSet::Materialize(QueryContext&,
                                          const std::vector<const sql::Expr*>& exprs) {
   Materialized result;
@@ -141,11 +149,7 @@ RowSet::Materialized RowSet::Materialize(QueryContext&,
     result.gathered->Add("rows", AllocateVector(engine_, ColumnType::Int32(), rows_, "row count"));
   }
   result.relation = result.gathered.get();
-  result.mapper = [columns](std::size_t source, std::size_t column) {
-    const auto it = std::find(columns.begin(), columns.end(), std::make_pair(source, column));
-    CLQ_CHECK(it != columns.end(), "column not materialised");
-    return static_cast<std::size_t>(it - columns.begin());
-  };
+  result.mapper = GatheredMapper(std::move(columns));
   return result;
 }
 

@@ -81,6 +81,9 @@ class RowSet {
     ColumnMapper mapper;
   };
   Materialized Materialize(QueryContext& context, const std::vector<const sql::Expr*>& exprs);
+  // The mapper of gathered columns: (source, column) to its place in
+  // `columns`, the order Materialize gathers them in (ColumnsOf).
+  static ColumnMapper GatheredMapper(std::vector<std::pair<std::size_t, std::size_t>> columns);
 
  private:
   RowCount TableRows(std::size_t source) const { return tables_.at(source)->rows(); }
