@@ -295,7 +295,6 @@ QueryResult QueryExecutor::ExecuteGrouped(const QueryPlan& plan, QueryContext& c
   for (std::size_t k = 0; k < select.group_keys.size(); ++k)
     keys.push_back(View(vectors[k]));
   std::vector<GroupAggregateSpec> specs;
-  std::vector<bool> average_of_reals(select.aggregates.size(), false);  // SUM_R of integers
   for (std::size_t i = 0; i < select.aggregates.size(); ++i) {
     const sql::Aggregate& a = select.aggregates[i];
     GroupAggregateSpec spec;
@@ -314,7 +313,6 @@ QueryResult QueryExecutor::ExecuteGrouped(const QueryPlan& plan, QueryContext& c
       const DeviceVector& argument = vectors[*argument_of[i]];
       if (!SumFitsInt64(argument.range ? argument.range() : std::nullopt, rows.rows())) {
         spec.operation = VM_AGG_SUM_R;
-        average_of_reals[i] = true;
       }
     }
     specs.push_back(spec);
@@ -352,7 +350,9 @@ QueryResult QueryExecutor::ExecuteGrouped(const QueryPlan& plan, QueryContext& c
       AggregateValue v;
       v.bits = bits[g];
       v.count = static_cast<std::uint64_t>(counts[g]);
-      if (average_of_reals[i]) v.wide_total = std::bit_cast<double>(bits[g]);
+      // An integer argument summed as doubles (the AVG above): its total.
+      if (specs[i].operation == VM_AGG_SUM_R && a.argument->type != ValueType::kReal)
+        v.wide_total = std::bit_cast<double>(bits[g]);
       column.push_back(AggregateResult(a, v));
     }
     aggregate_values.push_back(std::move(column));
