@@ -194,11 +194,41 @@ sql::Expr ThesisPredicate() {
 // Both filter variants: 12 bytes read per row, a bit written.
 constexpr double kSelectionBytes = 12.0 + 1.0 / 8.0;
 
-void BM_SelectionFilter_Machine(benchmark::State& state) {
+// The filter's bitmap and per-tile counts against the predicate on the host.
+template <typename RowPredicate>
+void CheckSelectionBits(benchmark::State& state, Fixture& f, const DeviceBuffer& bits,
+                        const DeviceBuffer& counts, std::uint64_t groups, RowPredicate keep) {
+  std::vector<std::uint32_t> words((f.rows + 31) / 32);
+  std::vector<std::uint32_t> tile_counts(groups);
+  f.engine.Download(bits.get(), 0, words.size() * 4, words.data(), "bits");
+  f.engine.Download(counts.get(), 0, groups * 4, tile_counts.data(), "counts");
+  const std::uint64_t tile = f.engine.tuning().tile_size();
+  std::vector<std::uint32_t> expected_counts(groups, 0);
+  for (std::size_t w = 0; w < words.size(); ++w) {
+    std::uint32_t word = 0;
+    for (RowCount i = w * 32; i < std::min<RowCount>(f.rows, w * 32 + 32); ++i) {
+      if (keep(i)) {
+        word |= 1u << (i % 32);
+        ++expected_counts[i / tile];
+      }
+    }
+    if (words[w] != word) {
+      state.SkipWithError("wrong bitmap word");
+      return;
+    }
+  }
+  if (tile_counts != expected_counts) state.SkipWithError("wrong tile counts");
+}
+
+// The filter kernel alone on `predicate`, its bitmap checked against the
+// host's row predicate make_keep(table).
+template <typename MakeRowPredicate>
+void FilterMachine(benchmark::State& state, const std::string& name, const sql::Expr& predicate,
+                   MakeRowPredicate make_keep) {
   Fixture f;
   f.RequireOneTablet();
   ExpressionProgram program(f.relation.columns(), [](std::size_t, std::size_t c) { return c; });
-  const std::size_t entry = program.AddPredicate(ThesisPredicate());
+  const std::size_t entry = program.AddPredicate(predicate);
   QueryContext context(f.engine);
   DeviceProgram device_program(f.engine, program);
   const std::uint64_t groups = f.engine.TilesFor(f.rows);
@@ -217,8 +247,37 @@ void BM_SelectionFilter_Machine(benchmark::State& state) {
   k.setArg(22, bits.get());
   k.setArg(23, counts.get());
   k.setArg(24, context.status());
-  Loop(state, "selection_filter/machine", kSelectionBytes, f,
-       [&] { f.engine.Launch(k, groups, "filter"); });
+  Loop(state, name, kSelectionBytes, f, [&] { f.engine.Launch(k, groups, "filter"); });
+  CheckSelectionBits(state, f, bits, counts, groups, make_keep(*f.table));
+}
+
+// The thesis predicate as the host evaluates it.
+auto ThesisRows(const Table& t) {
+  return [u1 = t.column(kUnique1).int32s(), u2 = t.column(kUnique2).int32s(),
+          two = t.column(kTwo).int32s()](RowCount i) {
+    return u1[i] > 1000 && u1[i] < 6000 && u2[i] % 2 == 0 && two[i] == 0;
+  };
+}
+
+void BM_SelectionFilter_Machine(benchmark::State& state) {
+  FilterMachine(state, "selection_filter/machine", ThesisPredicate(), ThesisRows);
+}
+
+// A filter no conjunct short-circuits: every work-item runs the generic
+// interpreter on every row ((unique1 + unique2) % 3 = 0 keeps a third).
+void BM_DenseFilter_Machine(benchmark::State& state) {
+  FilterMachine(
+      state, "dense_filter/machine",
+      Bin(Op::kAnd,
+          Bin(Op::kEqual,
+              Bin(Op::kModulo, Bin(Op::kAdd, IntCol(kUnique1), IntCol(kUnique2)), Int(3)), Int(0)),
+          Bin(Op::kEqual, IntCol(kTwo), Int(0))),
+      [](const Table& t) {
+        return [u1 = t.column(kUnique1).int32s(), u2 = t.column(kUnique2).int32s(),
+                two = t.column(kTwo).int32s()](RowCount i) {
+          return (u1[i] + u2[i]) % 3 == 0 && two[i] == 0;
+        };
+      });
 }
 
 void BM_SelectionFilter_Handwritten(benchmark::State& state) {
@@ -238,6 +297,7 @@ void BM_SelectionFilter_Handwritten(benchmark::State& state) {
   k.setArg(7, counts.get());
   Loop(state, "selection_filter/handwritten", kSelectionBytes, f,
        [&] { f.engine.Launch(k, groups, "yardstick"); });
+  CheckSelectionBits(state, f, bits, counts, groups, ThesisRows(*f.table));
 }
 
 // The whole selection (filter, scan of tile counts, scatter of row ids).
@@ -273,6 +333,7 @@ BENCHMARK(BM_SelectionFilter_Handwritten)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond)
     ->MinTime(0.5);
+BENCHMARK(BM_DenseFilter_Machine)->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(0.5);
 BENCHMARK(BM_Selection_Machine)->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(0.5);
 
 }  // namespace

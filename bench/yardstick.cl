@@ -84,9 +84,15 @@ KERNEL void yardstick_max_real(__global const int* a, __global const int* b, ulo
 KERNEL void yardstick_selection(__global const int* u1, __global const int* u2,
                                 __global const int* two, ulong n, int lo, int hi,
                                 __global uint* bits, __global uint* tile_counts) {
-  __local uchar flags[TILE + TILE / 8];
   __local uint word_counts[TILE / 32];
   const ulong start = tile_start();
+#if TILE_BITMAP_BALLOT  // the engine's filter epilogue on NVIDIA GPUs
+  uchar flag[IPT];
+  for (uint k = 0; k < IPT; ++k) flag[k] = 0;
+  YARDSTICK_FOR_ROWS(flag[k] = YARDSTICK_AND4(u1[i] > lo, u1[i] < hi, u2[i] % 2 == 0, two[i] == 0))
+  tile_bitmap_ballot(flag, start, tile_rows(start, n), bits, tile_counts, word_counts);
+#else
+  __local uchar flags[TILE + TILE / 8];
   if (start + TILE > n) {  // rows past n stay out of the bitmap
     for (uint k = 0; k < IPT; ++k) {
       const uint p = tile_offset(k);
@@ -113,4 +119,5 @@ KERNEL void yardstick_selection(__global const int* u1, __global const int* u2,
     for (uint w = 0; w < TILE / 32; ++w) count += word_counts[w];
     tile_counts[get_group_id(0)] = count;
   }
+#endif
 }

@@ -145,6 +145,55 @@ inline uint work_group_scan_exclusive_uint(uint value, __local uint* scratch, ui
   return result;
 }
 
+// NVIDIA GPUs (the host defines WARP_BALLOT=1 there, runtime/device_tuning.cpp):
+// a warp is 32 consecutive work-items of a 1-D work-group, and PTX's
+// `vote.sync.ballot` hands each of them the 32 predicates as the bits of one
+// word: with items striped across the group, item k of a warp's 32
+// work-items is one word of a tile's bitmap, built without local memory.
+#ifndef WARP_BALLOT
+#define WARP_BALLOT 0
+#endif
+#if WARP_BALLOT && !DEVICE_IS_CPU && WG_SIZE % 32 == 0 && IPT <= 32
+#define TILE_BITMAP_BALLOT 1
+inline uint warp_ballot(uint predicate) {
+  uint bits;
+  __asm__ volatile(
+      "{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %1, 0;\n\tvote.sync.ballot.b32 %0, p, 0xffffffff;\n\t}"
+      : "=r"(bits)
+      : "r"(predicate));
+  return bits;
+}
+
+// Writes the bitmap words of the tile starting at `start` (rows of it: `rows`)
+// from each item's flag (0 for items past the rows) and the tile's count of
+// set bits to tile_counts[group]. `warp_counts` holds WG_SIZE / 32 words.
+// Every work-item of the group must call it (it has a barrier); before, the
+// flags went through local memory, two barriers and a 32-step serial sum
+// per tile.
+inline void tile_bitmap_ballot(const uchar* flag, ulong start, uint rows, __global uint* bits,
+                               __global uint* tile_counts, __local uint* warp_counts) {
+  const uint lid = get_local_id(0);
+  const uint lane = lid % 32, warp = lid / 32;
+  uint count = 0, mine = 0;
+  for (uint k = 0; k < IPT; ++k) {
+    const uint word = warp_ballot(flag[k]);
+    mine = lane == k ? word : mine;  // lane k stores item k's word
+    count += popcount(word);
+  }
+  const uint first = lane * WG_SIZE + warp * 32;  // tile offset of lane's word
+  if (lane < IPT && first < rows) bits[(start + first) / 32] = mine;
+  if (lane == 0) warp_counts[warp] = count;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid == 0) {
+    uint total = 0;
+    for (uint w = 0; w < WG_SIZE / 32; ++w) total += warp_counts[w];
+    tile_counts[get_group_id(0)] = total;
+  }
+}
+#else
+#define TILE_BITMAP_BALLOT 0
+#endif
+
 // Local-memory index with one pad word per 32, so that work-items reading
 // IPT consecutive elements hit different banks.
 #define PADDED(i) ((i) + ((i) >> 5))

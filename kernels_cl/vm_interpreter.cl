@@ -792,6 +792,10 @@ inline void VM_NAME(vm_filter_body)(VM_FILTER_PARAMS, __local uchar* flags, __lo
     for (uint i = 0; i < WG_SIZE; ++i) total += word_counts[i];
     tile_counts[get_group_id(0)] = total;
   }
+#elif TILE_BITMAP_BALLOT
+  uchar flag[IPT];
+  VM_FOR_TILE_ITEMS flag[k] = live[k] && !(track && accn[k]) && acc[k] != 0;
+  tile_bitmap_ballot(flag, start, rows, bits, tile_counts, word_counts);
 #else
   VM_FOR_TILE_ITEMS {
     const uint p = tile_offset(k);
