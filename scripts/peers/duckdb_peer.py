@@ -102,6 +102,24 @@ def cases_from_args(args):
     return cases
 
 
+def code_sql(column):
+    """stringu1/stringu2 in SQL (wisconsin_data.codes): 7 base-26 digits of
+    `column`, most significant first, then 'x' to 52 characters."""
+    digits = " || ".join(f"chr(65 + CAST(({column} // {26 ** k}) % 26 AS INTEGER))"
+                         for k in range(6, -1, -1))
+    return f"{digits} || repeat('x', {wd.STRING_WIDTH - 7})"
+
+
+# The three string columns computed by DuckDB from the integer ones (unique2
+# is the row number): numpy's str arrays of them needed about 60 GB at 100M
+# rows, DuckDB's own strings a fraction of it.
+STRING_COLUMNS_SQL = (
+    f"{code_sql('unique1')} AS stringu1, {code_sql('unique2')} AS stringu2, "
+    "CASE unique2 % 4 " +
+    " ".join(f"WHEN {i} THEN '{c * 4 + 'x' * (wd.STRING_WIDTH - 4)}'" for i, c in enumerate("AHOV")) +
+    " END AS string4")
+
+
 class Data:
     """Native DuckDB tables for one N; tenktup2 is a view onto the variant a query needs."""
 
@@ -117,11 +135,12 @@ class Data:
             path = os.path.join(self.csv_dir, f"{name}.csv")
             self.con.execute(f"CREATE TABLE {name} AS SELECT * FROM read_csv_auto('{path}')")
         else:
-            columns = wd.table(n_of_relation, np) if self.strings else wd.int_columns(n_of_relation, np)
+            columns = wd.int_columns(n_of_relation, np)
             if rows < n_of_relation:
                 columns = {k: v[:rows] for k, v in columns.items()}
             self.con.register("source_arrays", columns)
-            self.con.execute(f"CREATE TABLE {name} AS SELECT * FROM source_arrays")
+            strings = f", {STRING_COLUMNS_SQL}" if self.strings else ""
+            self.con.execute(f"CREATE TABLE {name} AS SELECT *{strings} FROM source_arrays")
             self.con.unregister("source_arrays")
         self.loaded.add(name)
 
@@ -141,6 +160,18 @@ class Data:
             self._load("bprime", n // 10, n)  # the first N/10 rows of the N-row relation
 
 
+def check_strings(n):
+    """Exits non-zero unless the SQL string columns equal the numpy port's."""
+    con = duckdb.connect()
+    Data(con, n, None)._load("t", n, n)
+    got = con.execute("SELECT stringu1, stringu2, string4 FROM t ORDER BY unique2").fetchall()
+    want = wd.table(n, np)
+    for c, name in enumerate(("stringu1", "stringu2", "string4")):
+        if [row[c] for row in got] != want[name].tolist():
+            sys.exit(f"{name} differs from wisconsin_data.table({n})")
+    print(f"string columns of {n} rows agree")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rows", default="1000000", help="N[,N...] for the thesis suite")
@@ -151,13 +182,18 @@ def main():
     parser.add_argument("--sql", action="append", metavar="ID=SQL",
                         help="run this query (repeatable) at --rows instead of the thesis suite")
     parser.add_argument("--no-strings", action="store_true",
-                        help="load only the 13 INT32 columns (numpy's string columns need about "
-                             "60 GB at 100M rows); queries that read a string column or SELECT * "
-                             "are skipped")
+                        help="load only the 13 INT32 columns; queries that read a string column "
+                             "or SELECT * are skipped")
+    parser.add_argument("--check-strings", type=int, metavar="N",
+                        help="compare the SQL-built string columns of N rows with "
+                             "wisconsin_data.table(N) and exit")
     args = parser.parse_args()
     if args.sql and args.report:
         parser.error("--sql and --report exclude each other")
 
+    if args.check_strings is not None:
+        check_strings(args.check_strings)
+        return
     con = duckdb.connect()
     # clq follows SQLite: INTEGER / INTEGER truncates; DuckDB's / is REAL by default.
     con.execute("SET integer_division = true")
