@@ -87,9 +87,13 @@ std::string FormatCsv(const QueryResult& result) {
     for (std::size_t c = 0; c < result.columns.size(); ++c) {
       if (c > 0) text += ',';
       const ResultColumn& column = result.columns[c];
+      // NULL is an empty field and '' a quoted one (PostgreSQL's CSV rule), so
+      // the two stay apart; a one-column row holding NULL is an empty line.
       if (column.type == sql::ValueType::kNull || column.IsNull(r)) continue;
       if (column.type == sql::ValueType::kReal) {
         text += RoundTripReal(column.reals[r]);
+      } else if (column.type == sql::ValueType::kText && column.TextAt(r).empty()) {
+        text += "\"\"";
       } else {
         text += CsvField(FormatValue(column, r));
       }

@@ -86,6 +86,17 @@ TEST(CliTest, ExplainListsTheExpressionPrograms) {
   }
 }
 
+TEST(CliTest, CsvKeepsNullAndEmptyTextApart) {
+  const auto result = RunClq(
+      "query --device 0 --rows 1K --format csv "
+      "\"SELECT NULL AS a, '' AS b, 'x,y' AS c, 1.5 AS d FROM tenktup1 WHERE unique2 = 0; "
+      "SELECT '' AS e FROM tenktup1 WHERE unique2 = 0\"");
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("a,b,c,d\r\n,\"\",\"x,y\",1.5\r\n"), std::string::npos)
+      << result.output;
+  EXPECT_NE(result.output.find("e\r\n\"\"\r\n"), std::string::npos) << result.output;
+}
+
 TEST(CliTest, DevicesJsonListsADevice) {
   auto result = RunClq("devices --format json");
   ASSERT_EQ(result.exit_code, 0) << result.output;
