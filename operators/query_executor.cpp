@@ -173,11 +173,16 @@ QueryResult QueryExecutor::ExecuteRows(const QueryPlan& plan, QueryContext& cont
     const sql::OutputColumn& out = select.outputs[o];
     if (!sql::ContainsKind(out.expr, Expr::Kind::kColumnRef)) {
       // A constant output (text literals included) is the same on every row.
-      const sql::Value value = EvaluateScalar(out.expr, [](const Expr&) -> sql::Value {
-        throw InternalError("unexpected reference in a constant output");
-      });
-      result.columns[o] =
-          ValuesResultColumn(out.name, out.expr.type, std::vector<sql::Value>(rows.rows(), value));
+      // Evaluated only when there is a row: with none, an overflow in it
+      // raises nothing, as a per-row evaluation would not.
+      std::vector<sql::Value> values;
+      if (rows.rows() > 0) {
+        const sql::Value value = EvaluateScalar(out.expr, [](const Expr&) -> sql::Value {
+          throw InternalError("unexpected reference in a constant output");
+        });
+        values.assign(rows.rows(), value);
+      }
+      result.columns[o] = ValuesResultColumn(out.name, out.expr.type, std::move(values));
     } else if (out.expr.kind == Expr::Kind::kColumnRef && rows.range()) {
       // Whole table or a range of it: the host already has these values.
       const auto [source, begin] = *rows.range();
