@@ -234,20 +234,11 @@ void FilterMachine(benchmark::State& state, const std::string& name, const sql::
   const std::uint64_t groups = f.engine.TilesFor(f.rows);
   DeviceBuffer bits = f.engine.pool().Acquire((f.rows + 31) / 32 * 4, "bits");
   DeviceBuffer counts = f.engine.pool().Acquire(groups * 4, "counts");
-  const VmMachine machine = device_program.MachineFor(std::span<const std::size_t>(&entry, 1));
-  cl::Kernel& k =
-      DeviceProgram::VmKernel(f.engine, "vm_filter", machine.track, machine.narrow, machine.lean);
-  k.setArg(0, device_program.code());
-  k.setArg(1, device_program.constants());
-  k.setArg(2, static_cast<cl_uint>(program.entry(entry).begin));
-  k.setArg(3, static_cast<cl_uint>(program.entry(entry).end));
-  k.setArg(4, static_cast<cl_uint>(program.entry(entry).track_nulls ? 1 : 0));
-  device_program.BindSlots(k, 5, f.relation, 0);
-  k.setArg(21, static_cast<cl_ulong>(f.rows));
-  k.setArg(22, bits.get());
-  k.setArg(23, counts.get());
-  k.setArg(24, context.status());
-  Loop(state, name, kSelectionBytes, f, [&] { f.engine.Launch(k, groups, "filter"); });
+  // The selection's first pass as Select runs it (on GPUs, a selective
+  // leading range test alone first, then vm_filter on the tiles it kept).
+  Loop(state, name, kSelectionBytes, f, [&] {
+    FilterTablet(context, f.relation, device_program, entry, 0, bits.get(), counts.get());
+  });
   CheckSelectionBits(state, f, bits, counts, groups, make_keep(*f.table));
 }
 

@@ -90,7 +90,7 @@ KERNEL void yardstick_selection(__global const int* u1, __global const int* u2,
   uchar flag[IPT];
   for (uint k = 0; k < IPT; ++k) flag[k] = 0;
   YARDSTICK_FOR_ROWS(flag[k] = YARDSTICK_AND4(u1[i] > lo, u1[i] < hi, u2[i] % 2 == 0, two[i] == 0))
-  tile_bitmap_ballot(flag, start, tile_rows(start, n), bits, tile_counts, word_counts);
+  tile_bitmap_ballot(flag, get_group_id(0), tile_rows(start, n), bits, tile_counts, word_counts);
 #else
   __local uchar flags[TILE + TILE / 8];
   if (start + TILE > n) {  // rows past n stay out of the bitmap

@@ -164,14 +164,15 @@ inline uint warp_ballot(uint predicate) {
   return bits;
 }
 
-// Writes the bitmap words of the tile starting at `start` (rows of it: `rows`)
-// from each item's flag (0 for items past the rows) and the tile's count of
-// set bits to tile_counts[group]. `warp_counts` holds WG_SIZE / 32 words.
-// Every work-item of the group must call it (it has a barrier); before, the
-// flags went through local memory, two barriers and a 32-step serial sum
-// per tile.
-inline void tile_bitmap_ballot(const uchar* flag, ulong start, uint rows, __global uint* bits,
+// Writes the bitmap words of tile `tile` (rows of it: `rows`) from each
+// item's flag (0 for items past the rows) and the tile's count of set bits
+// to tile_counts[tile]; returns that count to work-item 0. `warp_counts`
+// holds WG_SIZE / 32 words. Every work-item of the group must call it (it
+// has a barrier); before, the flags went through local memory, two barriers
+// and a 32-step serial sum per tile (tile_bitmap_local, the other devices').
+inline uint tile_bitmap_ballot(const uchar* flag, uint tile, uint rows, __global uint* bits,
                                __global uint* tile_counts, __local uint* warp_counts) {
+  const ulong start = (ulong)tile * TILE;
   const uint lid = get_local_id(0);
   const uint lane = lid % 32, warp = lid / 32;
   uint count = 0, mine = 0;
@@ -184,15 +185,48 @@ inline void tile_bitmap_ballot(const uchar* flag, ulong start, uint rows, __glob
   if (lane < IPT && first < rows) bits[(start + first) / 32] = mine;
   if (lane == 0) warp_counts[warp] = count;
   barrier(CLK_LOCAL_MEM_FENCE);
+  uint total = 0;
   if (lid == 0) {
-    uint total = 0;
     for (uint w = 0; w < WG_SIZE / 32; ++w) total += warp_counts[w];
-    tile_counts[get_group_id(0)] = total;
+    tile_counts[tile] = total;
   }
+  barrier(CLK_LOCAL_MEM_FENCE);  // warp_counts may be reused right after
+  return total;
 }
 #else
 #define TILE_BITMAP_BALLOT 0
 #endif
+
+// tile_bitmap_ballot for any device: a byte per item in `flags` (TILE +
+// TILE / 8 bytes: 4 bytes of padding after every 32, so that the
+// work-items assembling words read different banks), `word_counts` TILE / 32
+// words.
+inline uint tile_bitmap_local(const uchar* flag, uint tile, uint rows, __global uint* bits,
+                              __global uint* tile_counts, __local uchar* flags,
+                              __local uint* word_counts) {
+  const uint lid = get_local_id(0);
+  const ulong start = (ulong)tile * TILE;
+  for (uint k = 0; k < IPT; ++k) {
+    const uint p = tile_offset(k);
+    flags[p + (p / 32) * 4] = flag[k];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint w = lid; w < TILE / 32; w += WG_SIZE) {
+    __local const uchar* f = flags + w * 36;
+    uint word = 0;
+    for (uint b = 0; b < 32; ++b) word |= (uint)f[b] << b;
+    if (w * 32 < rows) bits[start / 32 + w] = word;
+    word_counts[w] = popcount(word);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  uint total = 0;
+  if (lid == 0) {
+    for (uint w = 0; w < TILE / 32; ++w) total += word_counts[w];
+    tile_counts[tile] = total;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);  // flags and word_counts may be reused right after
+  return total;
+}
 
 // Local-memory index with one pad word per 32, so that work-items reading
 // IPT consecutive elements hit different banks.

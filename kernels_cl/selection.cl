@@ -62,3 +62,39 @@ KERNEL void selection_scatter(__global const uint* bits, ulong n, __global const
     barrier(CLK_LOCAL_MEM_FENCE);  // ids and scratch are the next tile's
   }
 }
+
+// First pass of a selection whose leading conjunct is a range test of an
+// INT32 column without NULLs (lo <= value <= hi), when the host expects it
+// to keep few rows: the tile's bitmap words and count, as vm_filter writes
+// them, and each tile that kept a row appended to live_tiles[1 ..] (the
+// count in live_tiles[0], zeroed by the host) for vm_filter to refine with
+// the other conjuncts. No interpreter: a kernel this small runs at the
+// occupancy the interpreter's registers deny vm_filter.
+KERNEL void filter_range_tiles(__global const int* column, ulong n, long lo, long hi,
+                               __global uint* bits, __global uint* tile_counts,
+                               __global uint* live_tiles) {
+  __local uchar flags[TILE + TILE / 8];
+  __local uint word_counts[TILE / 32];
+  const uint tile = get_group_id(0);
+  const ulong start = (ulong)tile * TILE;
+  const uint rows = tile_rows(start, n);
+  uchar flag[IPT];
+  if (rows == TILE) {
+    VECTORIZE_ITEMS for (uint k = 0; k < IPT; ++k) {
+      const long x = column[start + tile_offset(k)];
+      flag[k] = (x >= lo) & (x <= hi);
+    }
+  } else {
+    for (uint k = 0; k < IPT; ++k) {
+      const uint p = tile_offset(k);
+      const long x = p < rows ? column[start + p] : 0;
+      flag[k] = p < rows && x >= lo && x <= hi;
+    }
+  }
+#if TILE_BITMAP_BALLOT
+  const uint kept = tile_bitmap_ballot(flag, tile, rows, bits, tile_counts, word_counts);
+#else
+  const uint kept = tile_bitmap_local(flag, tile, rows, bits, tile_counts, flags, word_counts);
+#endif
+  if (get_local_id(0) == 0 && kept != 0) live_tiles[1 + atomic_inc(live_tiles)] = tile;
+}

@@ -221,14 +221,19 @@ inline void vm_raise(__global uint* status, uint bits) {
 
 // Evaluates a predicate; writes one bit per row (bit i % 32 of word i / 32,
 // 1 = the predicate is true) and the number of true rows per tile. TILE is a
-// multiple of 32, so a tile owns whole words.
+// multiple of 32, so a tile owns whole words. Work-group g takes tile g.
+// With `refine`, the bits and counts already hold a first conjunct's result
+// (filter_range_tiles, selection.cl) and live_tiles[1 ..] lists, in
+// live_tiles[0] entries, the tiles where it kept a row: the work-groups take
+// those tiles in turn, each row as live as its bit, and the program [begin,
+// end) is the rest of the predicate. Other tiles keep their all-zero words.
 #define VM_FILTER_PARAMS                                                                    \
   __constant const uint2 *code, __constant const long *consts, uint begin, uint end,          \
       uint track, VM_SLOT_PARAMS, ulong n, __global uint *bits, __global uint *tile_counts,     \
-      __global uint *status
+      __global uint *status, __global const uint *live_tiles, uint refine
 #define VM_FILTER_ARGS(TRACK)                                                                  \
   code, consts, begin, end, TRACK, s0, s1, s2, s3, s4, s5, s6, s7, z0, z1, z2, z3, z4, z5, z6, \
-      z7, n, bits, tile_counts, status, flags, word_counts
+      z7, n, bits, tile_counts, status, live_tiles, refine, flags, word_counts
 // One byte per item, with 4 bytes of padding after every 32 so that the
 // work-items assembling words read different banks.
 #define VM_FILTER_LOCALS            \

@@ -758,21 +758,28 @@ KERNEL void VM_NAME(vm_project)(VM_PROJECT_PARAMS) {
 KERNEL void VM_NAME(vm_project_untracked)(VM_PROJECT_PARAMS) {
   VM_NAME(vm_project_body)(VM_PROJECT_ARGS, 0, out_base, status);
 }
-inline void VM_NAME(vm_filter_body)(VM_FILTER_PARAMS, __local uchar* flags, __local uint* word_counts) {
+inline void VM_NAME(vm_filter_body)(VM_FILTER_PARAMS, __local uchar* flags,
+                                    __local uint* word_counts, uint tile) {
   VM_SLOTS_INIT(slots);
-  const ulong start = tile_start();
+  const ulong start = (ulong)tile * TILE;
   const uint rows = tile_rows(start, n);
   VM_VALUE acc[IPT];
   uchar accn[IPT];
   uchar live[IPT];
   VM_SET_LIVE(live, rows)
+  if (refine) {
+    for (uint k = 0; k < IPT; ++k) {
+      const uint p = tile_offset(k);
+      if (p < rows) live[k] = (bits[(start + p) / 32] >> ((start + p) % 32)) & 1u;
+    }
+  }
   uint raised = 0;
   VM_RUN_ALL(begin, end, track, live, raised, 1);
-  const uint lid = get_local_id(0);
 #if DEVICE_IS_CPU && IPT % 32 == 0
   // A work-item's items are IPT consecutive rows, whole words of the bitmap:
   // each packs its own words in registers (a byte per item in local memory
   // and a 32-step loop per word cost CPUs several instructions per row).
+  const uint lid = get_local_id(0);
   uint count = 0;
   for (uint w = 0; w < IPT / 32; ++w) {
     uint word = 0;
@@ -790,43 +797,38 @@ inline void VM_NAME(vm_filter_body)(VM_FILTER_PARAMS, __local uchar* flags, __lo
   if (lid == 0) {
     uint total = 0;
     for (uint i = 0; i < WG_SIZE; ++i) total += word_counts[i];
-    tile_counts[get_group_id(0)] = total;
+    tile_counts[tile] = total;
   }
-#elif TILE_BITMAP_BALLOT
+  if (refine) barrier(CLK_LOCAL_MEM_FENCE);  // word_counts is reused by the next tile
+#else
   uchar flag[IPT];
   VM_FOR_TILE_ITEMS flag[k] = live[k] && !(track && accn[k]) && acc[k] != 0;
-  tile_bitmap_ballot(flag, start, rows, bits, tile_counts, word_counts);
+#if TILE_BITMAP_BALLOT
+  tile_bitmap_ballot(flag, tile, rows, bits, tile_counts, word_counts);
 #else
-  VM_FOR_TILE_ITEMS {
-    const uint p = tile_offset(k);
-    flags[p + (p / 32) * 4] = live[k] && !(track && accn[k]) && acc[k] != 0;
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint w = lid; w < TILE / 32; w += WG_SIZE) {
-    __local const uchar* f = flags + w * 36;
-    uint word = 0;
-    for (uint b = 0; b < 32; ++b) word |= (uint)f[b] << b;
-    const ulong word_index = start / 32 + w;
-    if (word_index * 32 < n) bits[word_index] = word;
-    word_counts[w] = popcount(word);
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (lid == 0) {
-    uint count = 0;
-    for (uint w = 0; w < TILE / 32; ++w) count += word_counts[w];
-    tile_counts[get_group_id(0)] = count;
-  }
+  tile_bitmap_local(flag, tile, rows, bits, tile_counts, flags, word_counts);
+#endif
 #endif
   vm_raise(status, raised);
 }
+// Group g filters tile g, or with `refine` the listed tiles g, g + groups, ...
+#define VM_FILTER_TILES(TRACK)                                                 \
+  if (!refine) {                                                              \
+    VM_NAME(vm_filter_body)(VM_FILTER_ARGS(TRACK), get_group_id(0));          \
+  } else {                                                                    \
+    const uint listed = live_tiles[0];                                        \
+    for (uint i = get_group_id(0); i < listed; i += get_num_groups(0))        \
+      VM_NAME(vm_filter_body)(VM_FILTER_ARGS(TRACK), live_tiles[1 + i]);      \
+  }
 KERNEL void VM_NAME(vm_filter)(VM_FILTER_PARAMS) {
   VM_FILTER_LOCALS;
-  VM_NAME(vm_filter_body)(VM_FILTER_ARGS(track));
+  VM_FILTER_TILES(track)
 }
 KERNEL void VM_NAME(vm_filter_untracked)(VM_FILTER_PARAMS) {
   VM_FILTER_LOCALS;
-  VM_NAME(vm_filter_body)(VM_FILTER_ARGS(0));
+  VM_FILTER_TILES(0)
 }
+#undef VM_FILTER_TILES
 
 #if VM_NARROW
 // vm_agg_fold over 32-bit values: MIN and MAX compare in 32 bits, and SUM

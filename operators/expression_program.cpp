@@ -321,6 +321,7 @@ std::size_t ExpressionProgram::AddPredicate(const Expr& expr) {
     Emit(VM_TAKE_PASS);
   }
   entry.end = static_cast<std::uint32_t>(code_.size());
+  if (!single) entry.leading_range = LeadingRangeOf(entry.begin, entry.end);
   entry.type = ValueType::kInteger;
   entry.may_be_null = MayBeNull(expr);
   entry.track_nulls = AnyNull(expr);
@@ -729,6 +730,38 @@ bool CanRaise(const std::vector<cl_uint2>& code) {
 }
 
 }  // namespace
+
+std::optional<VmEntry::LeadingRange> ExpressionProgram::LeadingRangeOf(std::uint32_t begin,
+                                                                       std::uint32_t end) const {
+  if (begin + 1 >= end) return std::nullopt;
+  const std::uint32_t word0 = code_[begin].s[0];
+  const std::uint32_t kind = (word0 >> 8) & 0xFF;
+  const std::uint32_t arg = word0 >> 16;
+  const std::uint32_t cmp = (arg >> 3) & 7u;
+  if ((word0 & 0xFF) != VM_KEEP_CMP || kind != VM_OPND_COL_I32 || cmp == VM_KEEP_CMP_NE)
+    return std::nullopt;
+  // The rest must start a conjunct afresh, as a program does.
+  const std::uint32_t next = code_[begin + 1].s[0] & 0xFF;
+  if (next != VM_LOAD && next != VM_KEEP_CMP && next != VM_STR_CMP && next != VM_TAKE_PASS)
+    return std::nullopt;
+  VmEntry::LeadingRange leading;
+  leading.slot = arg & 7u;
+  leading.kept = cmp == VM_KEEP_CMP_RANGE
+                     ? IntRange{constants_[arg >> 6], constants_[(arg >> 6) + 1]}
+                     : KeptRange(cmp, constants_[arg >> 6]);
+  const VmInputColumn& column = columns_[slots_[leading.slot].column];
+  if (column.type.type != DataType::kInt32 || column.nullable) return std::nullopt;
+  leading.kept = {std::max<std::int64_t>(leading.kept.min, INT32_MIN),
+                  std::min<std::int64_t>(leading.kept.max, INT32_MAX)};
+  const std::optional<IntRange> stats = column.range ? column.range() : std::nullopt;
+  if (stats && stats->min <= stats->max) {
+    const double width = static_cast<double>(stats->max) - static_cast<double>(stats->min) + 1;
+    const double lo = static_cast<double>(std::max(stats->min, leading.kept.min));
+    const double hi = static_cast<double>(std::min(stats->max, leading.kept.max));
+    leading.selectivity = hi < lo ? 0.0 : (hi - lo + 1) / width;
+  }
+  return leading;
+}
 
 std::vector<std::vector<cl_uint2>> ExpressionProgram::OrderConjuncts(
     std::vector<std::vector<cl_uint2>> conjuncts) {

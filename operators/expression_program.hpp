@@ -55,6 +55,16 @@ struct VmEntry {
   bool may_be_null = false;                        // the result can be NULL
   bool track_nulls = false;  // a NULL can occur somewhere inside: the machine tracks NULL flags
   std::optional<IntRange> range;  // INTEGER entries: bounds of every non-NULL value
+  // Predicates whose first conjunct is a KEEP_CMP of an INT32 column without
+  // NULLs (not <>) followed by more code: the slot, the values it keeps and
+  // the fraction of rows it keeps by the column's statistics (1 without
+  // them), for a first pass without the interpreter (operators/selection).
+  struct LeadingRange {
+    std::uint32_t slot = 0;
+    IntRange kept;
+    double selectivity = 1.0;
+  };
+  std::optional<LeadingRange> leading_range;
 };
 
 // Maps a kColumnRef (source, column) to the index of a relation column.
@@ -125,6 +135,8 @@ class ExpressionProgram {
   // The interpreter does not clear its accumulator before an entry: the
   // entry's first instruction must set it without reading it.
   void CheckEntryStart(const VmEntry& entry) const;
+  // VmEntry::leading_range of the predicate compiled at [begin, end).
+  std::optional<VmEntry::LeadingRange> LeadingRangeOf(std::uint32_t begin, std::uint32_t end) const;
   void Emit(std::uint32_t op) { Emit(op, Operand{0, 0, 0}); }
   int StackNeed(const sql::Expr& e) const;
   bool MayBeNull(const sql::Expr& e) const;

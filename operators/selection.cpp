@@ -1,8 +1,12 @@
 #include "operators/selection.hpp"
 
+#include <algorithm>
+#include <cstdlib>
 #include <numeric>
+#include <string>
 
 #include "operators/scan.hpp"
+#include "runtime/device_tuning.hpp"
 #include "runtime/errors.hpp"
 
 namespace clq {
@@ -12,6 +16,31 @@ namespace {
 // skipped inside one group instead of each costing a group (H100, 100M rows,
 // 1,248 selected: a group per tile cost 0.064 ms).
 constexpr cl_uint kScatterTilesPerGroup = 8;
+
+// A range test that keeps at most this fraction of the rows goes first,
+// alone, through filter_range_tiles, and vm_filter runs the rest of the
+// predicate only on the tiles where it kept a row (below).
+constexpr double kRangeFirstBelow = 1.0 / 16;
+// Work-groups per compute unit of the refining vm_filter, which takes the
+// listed tiles in turn.
+constexpr std::uint64_t kRefineGroupsPerUnit = 8;
+
+// Whether the predicate's leading range test runs alone first. GPUs only:
+// the interpreter's filter kernel holds many registers, so fewer work-groups
+// share a GPU's multiprocessor than the small range kernel's, while CPUs
+// already run the same test in the interpreter's own first loop.
+// CLQ_RANGE_FIRST=0 never does, =1 always does when the predicate has one
+// (for tests on CPUs and for measurements).
+bool RangeFirst(const Engine& engine, const VmEntry& entry) {
+  if (!entry.leading_range) return false;
+  if (const char* forced = std::getenv("CLQ_RANGE_FIRST"); forced != nullptr && *forced != '\0') {
+    const std::string value = forced;
+    if (value == "0") return false;
+    if (value == "1") return true;
+    throw InvalidInputError("CLQ_RANGE_FIRST=" + value + " is neither 0 nor 1");
+  }
+  return !UseCpuKernelPaths(engine.info()) && entry.leading_range->selectivity <= kRangeFirstBelow;
+}
 
 struct TabletSelection {
   DeviceBuffer bits;
@@ -25,16 +54,9 @@ std::vector<TabletSelection> FilterTablets(QueryContext& context, Relation& rela
                                            const DeviceProgram& program, std::size_t entry_index,
                                            std::vector<cl_uint>& counts) {
   Engine& engine = context.engine();
-  const VmEntry& entry = program.program().entry(entry_index);
   const std::vector<Tablet> tablets = relation.tablets();
   std::vector<TabletSelection> state(tablets.size());
   DeviceBuffer totals = engine.pool().Acquire(tablets.size() * sizeof(cl_uint), "selection totals");
-  const VmMachine machine = program.MachineFor(std::span<const std::size_t>(&entry_index, 1));
-  const bool narrow_machine = machine.narrow;
-  const bool lean = machine.lean;
-  cl::Kernel& filter =
-      DeviceProgram::VmKernel(engine, "vm_filter", entry.track_nulls, narrow_machine, lean);
-  const std::string stage = DeviceProgram::StageName("filter", narrow_machine, lean);
   for (std::size_t t = 0; t < tablets.size(); ++t) {
     const RowCount rows = tablets[t].rows;
     TabletSelection& s = state[t];
@@ -45,17 +67,7 @@ std::vector<TabletSelection> FilterTablets(QueryContext& context, Relation& rela
       engine.Fill(totals.get(), 0, t * sizeof(cl_uint), sizeof(cl_uint), "selection total");
       continue;
     }
-    filter.setArg(0, program.code());
-    filter.setArg(1, program.constants());
-    filter.setArg(2, static_cast<cl_uint>(entry.begin));
-    filter.setArg(3, static_cast<cl_uint>(entry.end));
-    filter.setArg(4, static_cast<cl_uint>(entry.track_nulls ? 1 : 0));
-    program.BindSlots(filter, 5, relation, t);
-    filter.setArg(21, static_cast<cl_ulong>(rows));
-    filter.setArg(22, s.bits.get());
-    filter.setArg(23, s.tile_offsets.get());
-    filter.setArg(24, context.status());
-    engine.Launch(filter, s.tiles, stage);
+    FilterTablet(context, relation, program, entry_index, t, s.bits.get(), s.tile_offsets.get());
     // The scan total goes straight into the per-tablet totals buffer.
     cl::Buffer total_slot = totals.get();
     if (t == 0) {
@@ -75,6 +87,53 @@ std::vector<TabletSelection> FilterTablets(QueryContext& context, Relation& rela
 }
 
 }  // namespace
+
+void FilterTablet(QueryContext& context, Relation& relation, const DeviceProgram& program,
+                  std::size_t entry_index, std::size_t tablet, const cl::Buffer& bits,
+                  const cl::Buffer& tile_counts) {
+  Engine& engine = context.engine();
+  const VmEntry& entry = program.program().entry(entry_index);
+  const RowCount rows = relation.tablets()[tablet].rows;
+  const std::uint64_t tiles = engine.TilesFor(rows);
+  const VmMachine machine = program.MachineFor(std::span<const std::size_t>(&entry_index, 1));
+  cl::Kernel& filter =
+      DeviceProgram::VmKernel(engine, "vm_filter", entry.track_nulls, machine.narrow, machine.lean);
+  const std::string stage = DeviceProgram::StageName("filter", machine.narrow, machine.lean);
+  filter.setArg(0, program.code());
+  filter.setArg(1, program.constants());
+  filter.setArg(3, static_cast<cl_uint>(entry.end));
+  filter.setArg(4, static_cast<cl_uint>(entry.track_nulls ? 1 : 0));
+  program.BindSlots(filter, 5, relation, tablet);
+  filter.setArg(21, static_cast<cl_ulong>(rows));
+  filter.setArg(22, bits);
+  filter.setArg(23, tile_counts);
+  filter.setArg(24, context.status());
+  if (!RangeFirst(engine, entry)) {
+    filter.setArg(2, static_cast<cl_uint>(entry.begin));
+    filter.setArg(25, tile_counts);  // not read
+    filter.setArg(26, cl_uint{0});
+    engine.Launch(filter, tiles, stage);
+    return;
+  }
+  const VmEntry::LeadingRange& leading = *entry.leading_range;
+  DeviceBuffer live_tiles = engine.pool().Acquire((tiles + 1) * sizeof(cl_uint), "live tiles");
+  engine.Fill(live_tiles.get(), 0, 0, sizeof(cl_uint), "live tiles");
+  cl::Kernel& range = engine.kernel("filter_range_tiles");
+  range.setArg(0, relation.values(program.program().slots()[leading.slot].column, tablet));
+  range.setArg(1, static_cast<cl_ulong>(rows));
+  range.setArg(2, static_cast<cl_long>(leading.kept.min));
+  range.setArg(3, static_cast<cl_long>(leading.kept.max));
+  range.setArg(4, bits);
+  range.setArg(5, tile_counts);
+  range.setArg(6, live_tiles.get());
+  engine.Launch(range, tiles, "range test");
+  filter.setArg(2, static_cast<cl_uint>(entry.begin + 1));
+  filter.setArg(25, live_tiles.get());
+  filter.setArg(26, cl_uint{1});
+  engine.Launch(filter,
+                std::min<std::uint64_t>(tiles, engine.info().compute_units * kRefineGroupsPerUnit),
+                stage);
+}
 
 RowIds Select(QueryContext& context, Relation& relation, const DeviceProgram& program,
               std::size_t predicate_entry) {

@@ -1,6 +1,8 @@
 // Selection: the row ids of a relation's rows where a predicate is true, in
 // row order. Per tablet: vm_filter evaluates the predicate into a bitmap and
-// per-tile counts; the counts are scanned (operators/scan.hpp); once all
+// per-tile counts (on GPUs, a selective leading range test first runs alone
+// in filter_range_tiles and vm_filter refines only the tiles it kept rows
+// of); the counts are scanned (operators/scan.hpp); once all
 // tablets are counted (one small read of their totals), selection_scatter
 // turns bits into row ids. The prefix scan runs over one count per tile
 // (2048 rows on GPUs), not per row, so it is never the large stage.
@@ -15,6 +17,13 @@
 #include "operators/relation.hpp"
 
 namespace clq {
+
+// The first pass of a selection over tablet `tablet`: bit r of `bits` set
+// where the predicate is true of row r, and each tile's count of them in
+// `tile_counts`. Enqueued, not waited for.
+void FilterTablet(QueryContext& context, Relation& relation, const DeviceProgram& program,
+                  std::size_t predicate_entry, std::size_t tablet, const cl::Buffer& bits,
+                  const cl::Buffer& tile_counts);
 
 RowIds Select(QueryContext& context, Relation& relation, const DeviceProgram& program,
               std::size_t predicate_entry);

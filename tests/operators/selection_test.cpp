@@ -3,6 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "operators/gather.hpp"
 #include "tests/operators/operator_test_util.hpp"
@@ -62,6 +66,48 @@ TEST_P(SelectionTest, EdgeSizesInRowOrder) {
     EXPECT_EQ(got, want) << "rows " << rows;
     EXPECT_EQ(counted, want.size()) << "rows " << rows;
   }
+}
+
+// A leading range test alone first (filter_range_tiles), then vm_filter on
+// the tiles where it kept a row: forced on every device and checked against
+// the host, with values on and past the range's bounds (a in [-40, 40] plus
+// INT32's extremes) and the tablet split in three.
+TEST_P(SelectionTest, LeadingRangeFirstAgreesWithTheHost) {
+  Engine& e = engine();
+  const RowCount tile = e.tuning().tile_size();
+  setenv("CLQ_RANGE_FIRST", "1", 1);
+  for (RowCount rows :
+       {RowCount{0}, RowCount{1}, RowCount{33}, tile - 1, tile, tile + 1, 7 * tile + 5}) {
+    TablePtr t = RandomTable(rows, 7 + static_cast<std::uint32_t>(rows), true, 40);
+    const auto a = t->column(0).int32s();
+    const auto b = t->column(1).int64s();
+    const auto c = t->column(2).doubles();
+    const std::vector<std::pair<sql::Expr, std::function<bool(RowCount)>>> cases = {
+        {Bin(Op::kAnd,
+             Bin(Op::kAnd, Bin(Op::kGreaterEqual, IntCol(0), Int(-10)),
+                 Bin(Op::kLessEqual, IntCol(0), Int(10))),
+             Bin(Op::kEqual, Bin(Op::kModulo, IntCol(1), Int(3)), Int(0))),
+         [&](RowCount i) { return a[i] >= -10 && a[i] <= 10 && b[i] % 3 == 0; }},
+        {Bin(Op::kAnd, Bin(Op::kEqual, IntCol(0), Int(7)),
+             Bin(Op::kGreater, RealCol(2), Real(0.5))),
+         [&](RowCount i) { return a[i] == 7 && c[i] > 0.5; }},
+        {Bin(Op::kAnd, Bin(Op::kLess, IntCol(0), Int(-39)), Bin(Op::kLess, IntCol(1), Int(0))),
+         [&](RowCount i) { return a[i] < -39 && b[i] < 0; }},
+        {Bin(Op::kAnd, Bin(Op::kGreaterEqual, IntCol(0), Int(2147483647)),
+             Bin(Op::kNotEqual, IntCol(1), Int(5))),
+         [&](RowCount i) { return a[i] == 2147483647 && b[i] != 5; }},
+    };
+    for (const auto& [predicate, keep] : cases) {
+      setenv("CLQ_TABLET_ROWS", std::to_string(std::max<RowCount>(rows / 3, 1)).c_str(), 1);
+      RowCount counted = 0;
+      const auto got = SelectOnDevice(e, t, predicate, &counted);
+      unsetenv("CLQ_TABLET_ROWS");
+      const auto want = Expected(t, keep);
+      EXPECT_EQ(got, want) << "rows " << rows;
+      EXPECT_EQ(counted, want.size()) << "rows " << rows;
+    }
+  }
+  unsetenv("CLQ_RANGE_FIRST");
 }
 
 TEST_P(SelectionTest, NoneAndAllRows) {
