@@ -167,8 +167,8 @@ inline uint warp_ballot(uint predicate) {
 // Writes the bitmap words of tile `tile` (rows of it: `rows`) from each
 // item's flag (0 for items past the rows) and the tile's count of set bits
 // to tile_counts[tile]; returns that count to work-item 0. `warp_counts`
-// holds WG_SIZE / 32 words. Every work-item of the group must call it (it
-// has a barrier); before, the flags went through local memory, two barriers
+// holds WG_SIZE / 32 words; a caller that reuses it must first pass a
+// barrier. Every work-item of the group must call it (it has a barrier); before, the flags went through local memory, two barriers
 // and a 32-step serial sum per tile (tile_bitmap_local, the other devices').
 inline uint tile_bitmap_ballot(const uchar* flag, uint tile, uint rows, __global uint* bits,
                                __global uint* tile_counts, __local uint* warp_counts) {
@@ -190,7 +190,6 @@ inline uint tile_bitmap_ballot(const uchar* flag, uint tile, uint rows, __global
     for (uint w = 0; w < WG_SIZE / 32; ++w) total += warp_counts[w];
     tile_counts[tile] = total;
   }
-  barrier(CLK_LOCAL_MEM_FENCE);  // warp_counts may be reused right after
   return total;
 }
 #else
@@ -224,7 +223,6 @@ inline uint tile_bitmap_local(const uchar* flag, uint tile, uint rows, __global 
     for (uint w = 0; w < TILE / 32; ++w) total += word_counts[w];
     tile_counts[tile] = total;
   }
-  barrier(CLK_LOCAL_MEM_FENCE);  // flags and word_counts may be reused right after
   return total;
 }
 

@@ -799,7 +799,6 @@ inline void VM_NAME(vm_filter_body)(VM_FILTER_PARAMS, __local uchar* flags,
     for (uint i = 0; i < WG_SIZE; ++i) total += word_counts[i];
     tile_counts[tile] = total;
   }
-  if (refine) barrier(CLK_LOCAL_MEM_FENCE);  // word_counts is reused by the next tile
 #else
   uchar flag[IPT];
   VM_FOR_TILE_ITEMS flag[k] = live[k] && !(track && accn[k]) && acc[k] != 0;
@@ -812,14 +811,30 @@ inline void VM_NAME(vm_filter_body)(VM_FILTER_PARAMS, __local uchar* flags,
   vm_raise(status, raised);
 }
 // Group g filters tile g, or with `refine` the listed tiles g, g + groups, ...
+#if DEVICE_IS_CPU
+// PoCL: the plain filter outside any loop (wrapped in the refining loop,
+// which holds a barrier, it ran 10-15% slower on the 2-core PoCL).
 #define VM_FILTER_TILES(TRACK)                                                 \
   if (!refine) {                                                              \
     VM_NAME(vm_filter_body)(VM_FILTER_ARGS(TRACK), get_group_id(0));          \
   } else {                                                                    \
     const uint listed = live_tiles[0];                                        \
-    for (uint i = get_group_id(0); i < listed; i += get_num_groups(0))        \
+    for (uint i = get_group_id(0); i < listed; i += get_num_groups(0)) {      \
       VM_NAME(vm_filter_body)(VM_FILTER_ARGS(TRACK), live_tiles[1 + i]);      \
+      barrier(CLK_LOCAL_MEM_FENCE); /* the next tile reuses local memory */   \
+    }                                                                         \
   }
+#else
+// GPUs: one call site, so that the interpreter is inlined once.
+#define VM_FILTER_TILES(TRACK)                                                  \
+  const uint listed = refine ? live_tiles[0] : 1u;                             \
+  const uint step = refine ? (uint)get_num_groups(0) : 1u;                     \
+  for (uint i = refine ? (uint)get_group_id(0) : 0u; i < listed; i += step) {  \
+    VM_NAME(vm_filter_body)                                                    \
+    (VM_FILTER_ARGS(TRACK), refine ? live_tiles[1 + i] : (uint)get_group_id(0)); \
+    if (refine) barrier(CLK_LOCAL_MEM_FENCE); /* the next tile reuses local memory */ \
+  }
+#endif
 KERNEL void VM_NAME(vm_filter)(VM_FILTER_PARAMS) {
   VM_FILTER_LOCALS;
   VM_FILTER_TILES(track)
