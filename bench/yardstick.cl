@@ -84,40 +84,17 @@ KERNEL void yardstick_max_real(__global const int* a, __global const int* b, ulo
 KERNEL void yardstick_selection(__global const int* u1, __global const int* u2,
                                 __global const int* two, ulong n, int lo, int hi,
                                 __global uint* bits, __global uint* tile_counts) {
+  __local uchar flags[TILE + TILE / 8];  // tile_bitmap_local's
   __local uint word_counts[TILE / 32];
   const ulong start = tile_start();
-#if TILE_BITMAP_BALLOT  // the engine's filter epilogue on NVIDIA GPUs
   uchar flag[IPT];
-  for (uint k = 0; k < IPT; ++k) flag[k] = 0;
+  for (uint k = 0; k < IPT; ++k) flag[k] = 0;  // rows past n stay out of the bitmap
   YARDSTICK_FOR_ROWS(flag[k] = YARDSTICK_AND4(u1[i] > lo, u1[i] < hi, u2[i] % 2 == 0, two[i] == 0))
+  // The engine's filter epilogue, so that the two differ only in the predicate.
+#if TILE_BITMAP_BALLOT
   tile_bitmap_ballot(flag, get_group_id(0), tile_rows(start, n), bits, tile_counts, word_counts);
 #else
-  __local uchar flags[TILE + TILE / 8];
-  if (start + TILE > n) {  // rows past n stay out of the bitmap
-    for (uint k = 0; k < IPT; ++k) {
-      const uint p = tile_offset(k);
-      flags[p + (p / 32) * 4] = 0;
-    }
-  }
-  YARDSTICK_FOR_ROWS({
-    const uint p = tile_offset(k);
-    flags[p + (p / 32) * 4] = YARDSTICK_AND4(u1[i] > lo, u1[i] < hi, u2[i] % 2 == 0, two[i] == 0);
-  })
-  barrier(CLK_LOCAL_MEM_FENCE);
-  const uint lid = get_local_id(0);
-  for (uint w = lid; w < TILE / 32; w += WG_SIZE) {
-    __local const uchar* f = flags + w * 36;
-    uint word = 0;
-    for (uint b = 0; b < 32; ++b) word |= (uint)f[b] << b;
-    const ulong word_index = start / 32 + w;
-    if (word_index * 32 < n) bits[word_index] = word;
-    word_counts[w] = popcount(word);
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (lid == 0) {
-    uint count = 0;
-    for (uint w = 0; w < TILE / 32; ++w) count += word_counts[w];
-    tile_counts[get_group_id(0)] = count;
-  }
+  tile_bitmap_local(flag, get_group_id(0), tile_rows(start, n), bits, tile_counts, flags,
+                    word_counts);
 #endif
 }

@@ -145,6 +145,21 @@ inline uint work_group_scan_exclusive_uint(uint value, __local uint* scratch, ui
   return result;
 }
 
+// A tile's count of set bits in its bitmap: the sum of counts[0 .. n) (the
+// count of each work-item, warp or word, stored before the call) written to
+// tile_counts[tile] and returned to work-item 0. Every work-item of the
+// group must call it (it has a barrier).
+inline uint tile_count_total(__local const uint* counts, uint n, uint tile,
+                             __global uint* tile_counts) {
+  barrier(CLK_LOCAL_MEM_FENCE);
+  uint total = 0;
+  if (get_local_id(0) == 0) {
+    for (uint i = 0; i < n; ++i) total += counts[i];
+    tile_counts[tile] = total;
+  }
+  return total;
+}
+
 // NVIDIA GPUs (the host defines WARP_BALLOT=1 there, runtime/device_tuning.cpp):
 // a warp is 32 consecutive work-items of a 1-D work-group, and PTX's
 // `vote.sync.ballot` hands each of them the 32 predicates as the bits of one
@@ -184,13 +199,7 @@ inline uint tile_bitmap_ballot(const uchar* flag, uint tile, uint rows, __global
   const uint first = lane * WG_SIZE + warp * 32;  // tile offset of lane's word
   if (lane < IPT && first < rows) bits[(start + first) / 32] = mine;
   if (lane == 0) warp_counts[warp] = count;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  uint total = 0;
-  if (lid == 0) {
-    for (uint w = 0; w < WG_SIZE / 32; ++w) total += warp_counts[w];
-    tile_counts[tile] = total;
-  }
-  return total;
+  return tile_count_total(warp_counts, WG_SIZE / 32, tile, tile_counts);
 }
 #else
 #define TILE_BITMAP_BALLOT 0
@@ -217,13 +226,7 @@ inline uint tile_bitmap_local(const uchar* flag, uint tile, uint rows, __global 
     if (w * 32 < rows) bits[start / 32 + w] = word;
     word_counts[w] = popcount(word);
   }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  uint total = 0;
-  if (lid == 0) {
-    for (uint w = 0; w < TILE / 32; ++w) total += word_counts[w];
-    tile_counts[tile] = total;
-  }
-  return total;
+  return tile_count_total(word_counts, TILE / 32, tile, tile_counts);
 }
 
 // Local-memory index with one pad word per 32, so that work-items reading

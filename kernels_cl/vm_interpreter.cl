@@ -793,12 +793,7 @@ inline void VM_NAME(vm_filter_body)(VM_FILTER_PARAMS, __local uchar* flags,
     count += popcount(word);
   }
   word_counts[lid] = count;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (lid == 0) {
-    uint total = 0;
-    for (uint i = 0; i < WG_SIZE; ++i) total += word_counts[i];
-    tile_counts[tile] = total;
-  }
+  tile_count_total(word_counts, WG_SIZE, tile, tile_counts);
 #else
   uchar flag[IPT];
   VM_FOR_TILE_ITEMS flag[k] = live[k] && !(track && accn[k]) && acc[k] != 0;

@@ -729,6 +729,18 @@ bool CanRaise(const std::vector<cl_uint2>& code) {
   return false;
 }
 
+// The fraction of `column`'s rows a test keeping the values [kept.min,
+// kept.max] lets through, taking the values as spread evenly between the
+// column's statistics; 1 (unknown, after those known) without statistics.
+double KeptFraction(const VmInputColumn& column, IntRange kept) {
+  const std::optional<IntRange> stats = column.range ? column.range() : std::nullopt;
+  if (!stats || stats->min > stats->max) return 1.0;
+  const double width = static_cast<double>(stats->max) - static_cast<double>(stats->min) + 1;
+  const double lo = static_cast<double>(std::max(stats->min, kept.min));
+  const double hi = static_cast<double>(std::min(stats->max, kept.max));
+  return hi < lo ? 0.0 : (hi - lo + 1) / width;
+}
+
 }  // namespace
 
 std::optional<VmEntry::LeadingRange> ExpressionProgram::LeadingRangeOf(std::uint32_t begin,
@@ -753,13 +765,7 @@ std::optional<VmEntry::LeadingRange> ExpressionProgram::LeadingRangeOf(std::uint
   if (column.type.type != DataType::kInt32 || column.nullable) return std::nullopt;
   leading.kept = {std::max<std::int64_t>(leading.kept.min, INT32_MIN),
                   std::min<std::int64_t>(leading.kept.max, INT32_MAX)};
-  const std::optional<IntRange> stats = column.range ? column.range() : std::nullopt;
-  if (stats && stats->min <= stats->max) {
-    const double width = static_cast<double>(stats->max) - static_cast<double>(stats->min) + 1;
-    const double lo = static_cast<double>(std::max(stats->min, leading.kept.min));
-    const double hi = static_cast<double>(std::min(stats->max, leading.kept.max));
-    leading.selectivity = hi < lo ? 0.0 : (hi - lo + 1) / width;
-  }
+  leading.selectivity = KeptFraction(column, leading.kept);
   return leading;
 }
 
@@ -813,8 +819,6 @@ std::vector<std::vector<cl_uint2>> ExpressionProgram::OrderConjuncts(
     if (!by_slot[slot]) continue;
     RangeTest& test = *by_slot[slot];
     const VmInputColumn& column = columns_[slots_[slot].column];
-    // Without statistics the selectivity is unknown (1: after those known).
-    const std::optional<IntRange> stats = column.range ? column.range() : std::nullopt;
     if (column.type.type == DataType::kInt32) {
       // Int32 columns compare in 32 bits on the narrow machine: the bounds
       // are clamped to the type, which changes no answer.
@@ -823,12 +827,7 @@ std::vector<std::vector<cl_uint2>> ExpressionProgram::OrderConjuncts(
     }
     if (test.kept.min > test.kept.max) test.kept = {1, 0};
     Placed placed;
-    if (stats && stats->min <= stats->max) {
-      const double width = static_cast<double>(stats->max) - static_cast<double>(stats->min) + 1;
-      const double lo = static_cast<double>(std::max(stats->min, test.kept.min));
-      const double hi = static_cast<double>(std::min(stats->max, test.kept.max));
-      placed.selectivity = hi < lo ? 0.0 : (hi - lo + 1) / width;
-    }
+    placed.selectivity = KeptFraction(column, test.kept);
     // A lone test of an INT32 column against a constant past int32 becomes
     // a range test too, so that its clamped bounds keep it on the narrow
     // machine.
