@@ -119,7 +119,7 @@ void RunQuery(const QueryOptions& options) {
     if (i > 0 && options.format == "table") output += "\n";
     if (bound.explain) {
       const QueryPlan plan = PlanQuery(bound.select);
-      output += ExplainPlan(plan, *engine) + ExplainPrograms(plan);
+      output += ExplainPlan(plan, *engine) + ExplainPrograms(plan, *engine);
     } else {
       if (options.profile) engine->profiler().Start();
       const auto start = std::chrono::steady_clock::now();

@@ -1,6 +1,7 @@
 #include "operators/explain_programs.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <functional>
 #include <limits>
 #include <span>
@@ -13,6 +14,7 @@
 #include "operators/device_program.hpp"
 #include "operators/relation.hpp"
 #include "operators/row_set.hpp"
+#include "operators/selection.hpp"
 #include "runtime/errors.hpp"
 
 namespace clq {
@@ -75,8 +77,21 @@ std::string PassSuffix(std::size_t index, std::size_t count, const char* what = 
          std::to_string(count);
 }
 
+// The note on a filter whose leading range test runs alone first
+// (RunsRangeTestFirst), empty otherwise.
+std::string RangeFirstNote(const Engine& engine, const VmEntry& entry) {
+  if (!RunsRangeTestFirst(engine, entry)) return "";
+  char kept[32];
+  std::snprintf(kept, sizeof kept, "%.3g%%", entry.leading_range->selectivity * 100);
+  return "; instruction " + std::to_string(entry.begin) +
+         " first, alone, in filter_range_tiles (estimated to keep " + kept +
+         " of the rows), then vm_filter from instruction " + std::to_string(entry.begin + 1) +
+         " on the tiles where it kept a row";
+}
+
 class Listing {
  public:
+  explicit Listing(const Engine& engine) : engine_(engine) {}
   void Add(const std::string& title, const NamedProgram& named, const std::string& machine) {
     text_ += "  " + title + " (" + machine + "):\n";
     const std::string lines = named.program.Disassemble(named.column_name);
@@ -112,7 +127,8 @@ class Listing {
         const std::size_t entry = named.program.AddPredicate(*AndAll(batch));
         Add(pass_title, named,
             DeviceProgram::MachineFor(named.program, std::span<const std::size_t>(&entry, 1))
-                .Describe());
+                    .Describe() +
+                RangeFirstNote(engine_, named.program.entry(entry)));
       } catch (const DeviceLimitError& error) {
         Refuse(pass_title, error);
       }
@@ -192,6 +208,7 @@ class Listing {
   const std::string& text() const { return text_; }
 
  private:
+  const Engine& engine_;
   std::string text_;
 };
 
@@ -209,9 +226,9 @@ RowCount RowsBound(const sql::BoundSelect& select) {
 
 }  // namespace
 
-std::string ExplainPrograms(const QueryPlan& plan) {
+std::string ExplainPrograms(const QueryPlan& plan, const Engine& engine) {
   const sql::BoundSelect& select = *plan.select;
-  Listing listing;
+  Listing listing(engine);
   const bool fused = plan.fused_aggregate;
   // As QueryExecutor::BuildRowSet: each table's WHERE on the table in place.
   for (const SourcePlan& source : plan.sources) {

@@ -4,7 +4,8 @@
 // joined rows, computed outputs, DISTINCT and ORDER BY keys, group keys and
 // aggregate arguments, and ungrouped aggregations (fused with the WHERE or
 // not, one program per group and pass). Each listing names the machine its
-// launches pick (DeviceProgram::MachineFor, ChooseAggregateKernel).
+// launches pick (DeviceProgram::MachineFor, ChooseAggregateKernel) on
+// `engine`'s device, and a filter whose leading range test runs alone first.
 #pragma once
 
 #include <string>
@@ -14,6 +15,6 @@
 namespace clq {
 
 // Empty when the plan runs no expression program.
-std::string ExplainPrograms(const QueryPlan& plan);
+std::string ExplainPrograms(const QueryPlan& plan, const Engine& engine);
 
 }  // namespace clq

@@ -25,23 +25,6 @@ constexpr double kRangeFirstBelow = 1.0 / 16;
 // listed tiles in turn.
 constexpr std::uint64_t kRefineGroupsPerUnit = 8;
 
-// Whether the predicate's leading range test runs alone first. GPUs only:
-// the interpreter's filter kernel holds many registers, so fewer work-groups
-// share a GPU's multiprocessor than the small range kernel's, while CPUs
-// already run the same test in the interpreter's own first loop.
-// CLQ_RANGE_FIRST=0 never does, =1 always does when the predicate has one
-// (for tests on CPUs and for measurements).
-bool RangeFirst(const Engine& engine, const VmEntry& entry) {
-  if (!entry.leading_range) return false;
-  if (const char* forced = std::getenv("CLQ_RANGE_FIRST"); forced != nullptr && *forced != '\0') {
-    const std::string value = forced;
-    if (value == "0") return false;
-    if (value == "1") return true;
-    throw InvalidInputError("CLQ_RANGE_FIRST=" + value + " is neither 0 nor 1");
-  }
-  return !UseCpuKernelPaths(engine.info()) && entry.leading_range->selectivity <= kRangeFirstBelow;
-}
-
 struct TabletSelection {
   DeviceBuffer bits;
   DeviceBuffer tile_offsets;
@@ -88,6 +71,20 @@ std::vector<TabletSelection> FilterTablets(QueryContext& context, Relation& rela
 
 }  // namespace
 
+// GPUs only: the interpreter's filter kernel holds many registers, so fewer
+// work-groups share a GPU's multiprocessor than the small range kernel's,
+// while CPUs already run the same test in the interpreter's own first loop.
+bool RunsRangeTestFirst(const Engine& engine, const VmEntry& entry) {
+  if (!entry.leading_range) return false;
+  if (const char* forced = std::getenv("CLQ_RANGE_FIRST"); forced != nullptr && *forced != '\0') {
+    const std::string value = forced;
+    if (value == "0") return false;
+    if (value == "1") return true;
+    throw InvalidInputError("CLQ_RANGE_FIRST=" + value + " is neither 0 nor 1");
+  }
+  return !UseCpuKernelPaths(engine.info()) && entry.leading_range->selectivity <= kRangeFirstBelow;
+}
+
 void FilterTablet(QueryContext& context, Relation& relation, const DeviceProgram& program,
                   std::size_t entry_index, std::size_t tablet, const cl::Buffer& bits,
                   const cl::Buffer& tile_counts) {
@@ -108,7 +105,7 @@ void FilterTablet(QueryContext& context, Relation& relation, const DeviceProgram
   filter.setArg(22, bits);
   filter.setArg(23, tile_counts);
   filter.setArg(24, context.status());
-  if (!RangeFirst(engine, entry)) {
+  if (!RunsRangeTestFirst(engine, entry)) {
     filter.setArg(2, static_cast<cl_uint>(entry.begin));
     filter.setArg(25, tile_counts);  // not read
     filter.setArg(26, cl_uint{0});

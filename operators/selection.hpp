@@ -18,6 +18,13 @@
 
 namespace clq {
 
+// Whether FilterTablet runs the predicate's leading range test alone first
+// (filter_range_tiles), then vm_filter from the next instruction on the
+// tiles where it kept a row: on GPU paths when the statistics say the test
+// keeps at most 1/16 of the rows. CLQ_RANGE_FIRST=0 never does, =1 always
+// does when the predicate has one. Throws InvalidInputError on another value.
+bool RunsRangeTestFirst(const Engine& engine, const VmEntry& entry);
+
 // The first pass of a selection over tablet `tablet`: bit r of `bits` set
 // where the predicate is true of row r, and each tile's count of them in
 // `tile_counts`. Enqueued, not waited for.

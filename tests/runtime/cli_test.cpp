@@ -86,6 +86,35 @@ TEST(CliTest, ExplainListsTheExpressionPrograms) {
   }
 }
 
+// EXPLAIN says when a selection's leading range test runs alone first (by
+// default on GPUs for a selective test; CLQ_RANGE_FIRST forces either way).
+TEST(CliTest, ExplainSaysWhenTheRangeTestRunsFirst) {
+  const std::string explain =
+      "query --device 0 --rows 100K 'EXPLAIN SELECT * FROM tenktup1 WHERE unique1 > 1000 AND "
+      "unique1 < 6000 AND unique2 % 2 = 0 AND two = 0'";
+  setenv("CLQ_RANGE_FIRST", "1", 1);
+  const auto first = RunClq(explain);
+  setenv("CLQ_RANGE_FIRST", "0", 1);
+  const auto plain = RunClq(explain);
+  setenv("CLQ_RANGE_FIRST", "2", 1);
+  const auto bad = RunClq(explain);
+  unsetenv("CLQ_RANGE_FIRST");
+  ASSERT_EQ(first.exit_code, 0) << first.output;
+  EXPECT_NE(first.output.find("filter of tenktup1 (32-bit, lean, untracked; instruction 0 first, "
+                              "alone, in filter_range_tiles (estimated to keep 5% of the rows), "
+                              "then vm_filter from instruction 1 on the tiles where it kept a "
+                              "row):"),
+            std::string::npos)
+      << first.output;
+  ASSERT_EQ(plain.exit_code, 0) << plain.output;
+  EXPECT_NE(plain.output.find("filter of tenktup1 (32-bit, lean, untracked):"), std::string::npos)
+      << plain.output;
+  EXPECT_EQ(plain.output.find("filter_range_tiles"), std::string::npos) << plain.output;
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_NE(bad.output.find("CLQ_RANGE_FIRST=2 is neither 0 nor 1"), std::string::npos)
+      << bad.output;
+}
+
 TEST(CliTest, CsvKeepsNullAndEmptyTextApart) {
   const auto result = RunClq(
       "query --device 0 --rows 1K --format csv "
