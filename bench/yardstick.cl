@@ -91,10 +91,5 @@ KERNEL void yardstick_selection(__global const int* u1, __global const int* u2,
   for (uint k = 0; k < IPT; ++k) flag[k] = 0;  // rows past n stay out of the bitmap
   YARDSTICK_FOR_ROWS(flag[k] = YARDSTICK_AND4(u1[i] > lo, u1[i] < hi, u2[i] % 2 == 0, two[i] == 0))
   // The engine's filter epilogue, so that the two differ only in the predicate.
-#if TILE_BITMAP_BALLOT
-  tile_bitmap_ballot(flag, get_group_id(0), tile_rows(start, n), bits, tile_counts, word_counts);
-#else
-  tile_bitmap_local(flag, get_group_id(0), tile_rows(start, n), bits, tile_counts, flags,
-                    word_counts);
-#endif
+  tile_bitmap(flag, get_group_id(0), tile_rows(start, n), bits, tile_counts, flags, word_counts);
 }

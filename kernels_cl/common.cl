@@ -183,8 +183,9 @@ inline uint warp_ballot(uint predicate) {
 // item's flag (0 for items past the rows) and the tile's count of set bits
 // to tile_counts[tile]; returns that count to work-item 0. `warp_counts`
 // holds WG_SIZE / 32 words; a caller that reuses it must first pass a
-// barrier. Every work-item of the group must call it (it has a barrier); before, the flags went through local memory, two barriers
-// and a 32-step serial sum per tile (tile_bitmap_local, the other devices').
+// barrier. Every work-item of the group must call it (it has a barrier).
+// Unlike tile_bitmap_local, the other devices' path, no flag goes through
+// local memory and no work-item sums 32 flags serially.
 inline uint tile_bitmap_ballot(const uchar* flag, uint tile, uint rows, __global uint* bits,
                                __global uint* tile_counts, __local uint* warp_counts) {
   const ulong start = (ulong)tile * TILE;
@@ -227,6 +228,19 @@ inline uint tile_bitmap_local(const uchar* flag, uint tile, uint rows, __global 
     word_counts[w] = popcount(word);
   }
   return tile_count_total(word_counts, TILE / 32, tile, tile_counts);
+}
+
+// A tile's bitmap words and count from each item's flag, the way this device
+// builds them fastest: ballots on NVIDIA GPUs (`flags` unused), local memory
+// elsewhere. The buffers are tile_bitmap_local's; the rest as above.
+inline uint tile_bitmap(const uchar* flag, uint tile, uint rows, __global uint* bits,
+                        __global uint* tile_counts, __local uchar* flags,
+                        __local uint* word_counts) {
+#if TILE_BITMAP_BALLOT
+  return tile_bitmap_ballot(flag, tile, rows, bits, tile_counts, word_counts);
+#else
+  return tile_bitmap_local(flag, tile, rows, bits, tile_counts, flags, word_counts);
+#endif
 }
 
 // Local-memory index with one pad word per 32, so that work-items reading

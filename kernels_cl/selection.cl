@@ -91,10 +91,6 @@ KERNEL void filter_range_tiles(__global const int* column, ulong n, long lo, lon
       flag[k] = p < rows && x >= lo && x <= hi;
     }
   }
-#if TILE_BITMAP_BALLOT
-  const uint kept = tile_bitmap_ballot(flag, tile, rows, bits, tile_counts, word_counts);
-#else
-  const uint kept = tile_bitmap_local(flag, tile, rows, bits, tile_counts, flags, word_counts);
-#endif
+  const uint kept = tile_bitmap(flag, tile, rows, bits, tile_counts, flags, word_counts);
   if (get_local_id(0) == 0 && kept != 0) live_tiles[1 + atomic_inc(live_tiles)] = tile;
 }

@@ -797,11 +797,7 @@ inline void VM_NAME(vm_filter_body)(VM_FILTER_PARAMS, __local uchar* flags,
 #else
   uchar flag[IPT];
   VM_FOR_TILE_ITEMS flag[k] = live[k] && !(track && accn[k]) && acc[k] != 0;
-#if TILE_BITMAP_BALLOT
-  tile_bitmap_ballot(flag, tile, rows, bits, tile_counts, word_counts);
-#else
-  tile_bitmap_local(flag, tile, rows, bits, tile_counts, flags, word_counts);
-#endif
+  tile_bitmap(flag, tile, rows, bits, tile_counts, flags, word_counts);
 #endif
   vm_raise(status, raised);
 }

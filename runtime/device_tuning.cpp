@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 
+#include "runtime/environment.hpp"
 #include "runtime/errors.hpp"
 
 namespace clq {
@@ -86,10 +87,8 @@ std::string BuildOptions(const DeviceInfo& info, const DeviceTuning& tuning) {
   // NVIDIA GPUs build tile bitmaps with warp ballots (kernels_cl/common.cl);
   // CLQ_WARP_BALLOT=0 keeps the local-memory path, for comparison.
   if (!UseCpuKernelPaths(info) && info.platform_name.find("NVIDIA") != std::string::npos &&
-      tuning.work_group_size % 32 == 0) {
-    const char* ballot = std::getenv("CLQ_WARP_BALLOT");
-    if (ballot == nullptr || std::string(ballot) != "0") options += " -DWARP_BALLOT=1";
-  }
+      tuning.work_group_size % 32 == 0 && EnvironmentAllows("CLQ_WARP_BALLOT"))
+    options += " -DWARP_BALLOT=1";
   // PoCL's clang printed "loop not vectorized" to stderr for each item loop
   // its vectoriser declined despite VECTORIZE_ITEMS (41 warnings at a cold
   // start); they are expected, not the user's concern. PoCL rejects
