@@ -1,6 +1,5 @@
 // `clq bandwidth`: the transfer and memory ceilings of a device.
 #include <iostream>
-#include <memory>
 
 #include "host/cli_common.hpp"
 #include "host/commands.hpp"
@@ -11,14 +10,6 @@
 
 namespace clq {
 namespace {
-
-struct BandwidthCommandOptions {
-  DeviceOptions device;
-  std::string min_size = "1M";
-  std::string max_size = "1G";
-  std::uint32_t repeats = 5;
-  std::string format = "table";
-};
 
 std::string RenderTable(const Engine& engine, const BandwidthReport& report) {
   std::vector<std::string> header{"size"};
@@ -70,7 +61,9 @@ std::string RenderJson(const Engine& engine, const BandwidthReport& report) {
   return json.str() + "\n";
 }
 
-void RunBandwidth(const BandwidthCommandOptions& options) {
+}  // namespace
+
+void RunBandwidthCommand(const BandwidthCommandOptions& options) {
   BandwidthOptions measure;
   measure.min_bytes = ParseSize(options.min_size, "--min-size");
   measure.max_bytes = ParseSize(options.max_size, "--max-size");
@@ -82,23 +75,6 @@ void RunBandwidth(const BandwidthCommandOptions& options) {
     std::cout << (options.format == "json" ? RenderJson(*engine, report)
                                            : RenderTable(*engine, report));
   }
-}
-
-}  // namespace
-
-void RegisterBandwidthCommand(CLI::App& app) {
-  auto options = std::make_shared<BandwidthCommandOptions>();
-  CLI::App* command =
-      app.add_subcommand("bandwidth", "Measure host<->device transfer and device memory bandwidth");
-  AddDeviceOptions(*command, options->device, true);
-  command->add_option("--min-size", options->min_size, "Smallest buffer (default 1M)");
-  command->add_option("--max-size", options->max_size,
-                      "Largest buffer, capped by the device's max allocation (default 1G)");
-  command->add_option("--repeat", options->repeats, "Timed repetitions per size (default 5)")
-      ->check(CLI::Range(1, 1000));
-  command->add_option("--format", options->format, "Output format")
-      ->check(CLI::IsMember({"table", "json"}));
-  command->callback([options] { RunBandwidth(*options); });
 }
 
 }  // namespace clq

@@ -18,18 +18,6 @@
 namespace clq {
 namespace {
 
-struct BenchCommandOptions {
-  std::string devices = "all";
-  bool no_cache = false;
-  std::string rows;  // "N[,N...]"; empty: the suite's defaults
-  std::string suite = "thesis";
-  std::string queries;  // "ID[,ID...]"; empty: all
-  std::uint32_t repeat = 5;
-  std::string format = "table";
-  std::string out;
-  std::string peers = "cpu,sqlite";
-};
-
 std::vector<std::string> SplitList(const std::string& text) {
   std::vector<std::string> items;
   std::stringstream in(text);
@@ -69,6 +57,8 @@ void ParsePeers(const std::string& text, BenchOptions& options) {
   }
 }
 
+}  // namespace
+
 void RunBenchCommand(const BenchCommandOptions& command) {
   BenchOptions options;
   options.suite = command.suite;
@@ -92,39 +82,6 @@ void RunBenchCommand(const BenchCommandOptions& command) {
     text = RenderBenchTable(report);
   }
   WriteOutput(command.out, text);
-}
-
-}  // namespace
-
-void RegisterBenchCommand(CLI::App& app) {
-  auto options = std::make_shared<BenchCommandOptions>();
-  CLI::App* command = app.add_subcommand(
-      "bench", "Benchmark a query suite on devices: hot/cold times, GB/s, agreement, peers");
-  command->add_option("--devices,--device,-d", options->devices,
-                      "Devices: all (default), index, platform:device, gpu|cpu|accelerator, "
-                      "name substring; comma-separated");
-  command->add_flag("--no-cache", options->no_cache,
-                    "Build kernels from source, bypassing the program-binary cache");
-  command
-      ->add_option("--rows", options->rows,
-                   "Table sizes N, comma-separated, e.g. 1K,1M (default: thesis 1K,10K,100K,1M; "
-                   "wisconsin 1M)")
-      ->type_name("N[,N...]");
-  command->add_option("--suite", options->suite, "thesis (default), wisconsin or all");
-  command->add_option("--queries", options->queries,
-                      "Only these query ids of the suite, comma-separated, e.g. "
-                      "L2_projection,L14_max (default: all)");
-  command->add_option("--repeat", options->repeat, "Timed runs per measurement (default 5)")
-      ->check(CLI::Range(1, 1000));
-  command->add_option("--format", options->format, "Output format (default table)")
-      ->check(CLI::IsMember({"table", "csv", "json"}));
-  command->add_option("--out,-o", options->out, "Write the report to FILE");
-  command
-      ->add_option("--peers", options->peers,
-                   "Host peers, comma-separated: cpu (CPU reference), sqlite, none (default "
-                   "cpu,sqlite); agreement is always checked against the CPU reference")
-      ->type_name("LIST");
-  command->callback([options] { RunBenchCommand(*options); });
 }
 
 }  // namespace clq

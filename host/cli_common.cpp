@@ -10,18 +10,6 @@
 
 namespace clq {
 
-void AddDeviceOptions(CLI::App& command, DeviceOptions& options, bool several_devices) {
-  command.add_option("--device,-d", options.selector,
-                     several_devices
-                         ? "Devices: all, index, platform:device, gpu|cpu|accelerator, name "
-                           "substring; comma-separated (default: $CLQ_DEVICE, else first GPU, "
-                           "else first CPU)"
-                         : "Device: index, platform:device, gpu|cpu|accelerator or name "
-                           "substring (default: $CLQ_DEVICE, else first GPU, else first CPU)");
-  command.add_flag("--no-cache", options.no_cache,
-                   "Build kernels from source, bypassing the program-binary cache");
-}
-
 std::vector<std::unique_ptr<Engine>> OpenEngines(const DeviceOptions& options, bool several_devices,
                                                  double* discovery_seconds) {
   const auto start = std::chrono::steady_clock::now();

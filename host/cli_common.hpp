@@ -1,26 +1,17 @@
-// Pieces shared by the clq subcommands: the device options every command that
-// runs kernels takes, engine creation, size arguments ("64M"), writing output
-// to stdout or --out.
+// Pieces shared by the clq subcommands: engine creation from the device
+// options, size arguments ("64M"), writing output to stdout or --out.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "host/device_options.hpp"
 #include "runtime/device_info.hpp"
 #include "runtime/engine.hpp"
 
 namespace clq {
-
-struct DeviceOptions {
-  std::string selector;  // empty: DefaultSelector()
-  bool no_cache = false;
-};
-
-// Adds --device and --no-cache to a subcommand.
-void AddDeviceOptions(CLI::App& command, DeviceOptions& options, bool several_devices);
 
 // Engines for the devices the selector names (one for single-device commands).
 // `discovery_seconds`, when given, receives the time spent listing the

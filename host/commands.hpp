@@ -1,17 +1,72 @@
-// The clq subcommands. Each Register* adds one subcommand with its options to
-// the application; the subcommand's callback does the work and throws
-// clq::Error for anything the user must fix.
+// The clq subcommands: each one's options and the function that runs it,
+// which throws clq::Error for anything the user must fix. host/main.cpp fills
+// the options from the command line; it is the one file that includes CLI11,
+// whose header alone takes seconds to compile. A field's initial value is the
+// command's default (the help texts there repeat it).
 #pragma once
 
-#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <string>
+
+#include "host/dataset_options.hpp"
+#include "host/device_options.hpp"
+#include "wisconsin/dataset.hpp"
 
 namespace clq {
 
-void RegisterDevicesCommand(CLI::App& app);
-void RegisterBandwidthCommand(CLI::App& app);
-void RegisterQueryCommand(CLI::App& app);
-void RegisterGenCommand(CLI::App& app);
-void RegisterImportCommand(CLI::App& app);
-void RegisterBenchCommand(CLI::App& app);
+struct DevicesCommandOptions {
+  std::string format = "table";
+};
+void RunDevicesCommand(const DevicesCommandOptions& options);
+
+struct BandwidthCommandOptions {
+  DeviceOptions device;
+  std::string min_size = "1M";
+  std::string max_size = "1G";
+  std::uint32_t repeats = 5;
+  std::string format = "table";
+};
+void RunBandwidthCommand(const BandwidthCommandOptions& options);
+
+struct QueryCommandOptions {
+  DeviceOptions device;
+  DatasetOptions dataset;
+  std::string format = "table";
+  bool profile = false;
+  std::string out;
+  std::string file;
+  std::string sql;
+};
+void RunQueryCommand(const QueryCommandOptions& options);
+
+struct GenCommandOptions {
+  std::string rows;
+  std::string table = kTenktup1;
+  std::string format;  // empty: from the --out extension, else clq
+  std::string out;
+  unsigned threads = 0;
+};
+void RunGenCommand(const GenCommandOptions& options);
+
+struct ImportCommandOptions {
+  std::string csv;
+  std::string out;
+  std::string schema;
+  std::string name;
+};
+void RunImportCommand(const ImportCommandOptions& options);
+
+struct BenchCommandOptions {
+  std::string devices = "all";
+  bool no_cache = false;
+  std::string rows;  // "N[,N...]"; empty: the suite's defaults
+  std::string suite = "thesis";
+  std::string queries;  // "ID[,ID...]"; empty: all
+  std::uint32_t repeat = 5;
+  std::string format = "table";
+  std::string out;
+  std::string peers = "cpu,sqlite";
+};
+void RunBenchCommand(const BenchCommandOptions& options);
 
 }  // namespace clq

@@ -36,24 +36,6 @@ void AddTableFile(Catalog& catalog, const std::string& spec) {
 
 }  // namespace
 
-void AddDatasetOptions(CLI::App& command, DatasetOptions& options) {
-  command
-      .add_option_function<std::string>(
-          "--rows",
-          [&options](const std::string& text) { options.rows = ParseRowCount(text, "--rows"); },
-          "Rows of tenktup1/tenktup2 (onektup and bprime get a tenth), e.g. 10000, 100K, 1M "
-          "(default 1M)")
-      ->type_name("N");
-  command
-      .add_option("--table", options.table_files,
-                  "Also register a table file (from clq gen or clq import) as NAME; repeatable; "
-                  "replaces a built-in table of the same name")
-      ->type_name("NAME=FILE")
-      // One value per flag, so that `--table t=f.clq "SELECT ..."` leaves the
-      // SQL to the positional argument.
-      ->allow_extra_args(false);
-}
-
 Catalog BuildCatalog(const DatasetOptions& options) {
   Catalog catalog;
   GenerateOptions generate;

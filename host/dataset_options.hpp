@@ -4,7 +4,6 @@
 // `clq gen`. Not thread-safe (command-line setup).
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <string>
 #include <vector>
 
@@ -17,9 +16,6 @@ struct DatasetOptions {
   RowCount rows = 1000000;
   std::vector<std::string> table_files;  // "NAME=FILE"
 };
-
-// Adds --rows N and repeatable --table NAME=FILE to a subcommand.
-void AddDatasetOptions(CLI::App& command, DatasetOptions& options);
 
 // tenktup1, tenktup2, onektup and bprime for options.rows, then every table
 // file under its name (a name of a built-in table replaces it). Files are

@@ -1,6 +1,5 @@
 // `clq devices`: every platform and device with its selectors and properties.
 #include <iostream>
-#include <memory>
 
 #include "host/cli_common.hpp"
 #include "host/commands.hpp"
@@ -10,10 +9,6 @@
 
 namespace clq {
 namespace {
-
-struct DevicesOptions {
-  std::string format = "table";
-};
 
 std::string RenderJson(const std::vector<DeviceInfo>& devices) {
   JsonWriter json;
@@ -75,7 +70,9 @@ std::string RenderTable(const std::vector<DeviceInfo>& devices) {
   return table.Render();
 }
 
-void RunDevices(const DevicesOptions& options) {
+}  // namespace
+
+void RunDevicesCommand(const DevicesCommandOptions& options) {
   std::vector<DeviceInfo> devices;
   for (const DeviceHandle& handle : DiscoverDevices())
     devices.push_back(handle.info);
@@ -87,16 +84,6 @@ void RunDevices(const DevicesOptions& options) {
     std::cout << RenderTable(devices);
   }
   if (auto hint = UnregisteredNvidiaHint(devices)) std::cerr << "note: " << *hint << "\n";
-}
-
-}  // namespace
-
-void RegisterDevicesCommand(CLI::App& app) {
-  auto options = std::make_shared<DevicesOptions>();
-  CLI::App* command = app.add_subcommand("devices", "List OpenCL platforms and devices");
-  command->add_option("--format", options->format, "Output format")
-      ->check(CLI::IsMember({"table", "json"}));
-  command->callback([options] { RunDevices(*options); });
 }
 
 }  // namespace clq

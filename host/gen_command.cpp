@@ -2,7 +2,6 @@
 #include <chrono>
 #include <iomanip>
 #include <iostream>
-#include <memory>
 
 #include "host/commands.hpp"
 #include "host/dataset_options.hpp"
@@ -15,14 +14,6 @@
 namespace clq {
 namespace {
 
-struct GenCommandOptions {
-  std::string rows;
-  std::string table = kTenktup1;
-  std::string format;  // empty: from the --out extension, else clq
-  std::string out;
-  unsigned threads = 0;
-};
-
 std::string ChooseFormat(const GenCommandOptions& options) {
   if (!options.format.empty()) return options.format;
   const std::string& out = options.out;
@@ -31,7 +22,9 @@ std::string ChooseFormat(const GenCommandOptions& options) {
   return csv_name ? "csv" : "clq";
 }
 
-void RunGen(const GenCommandOptions& options) {
+}  // namespace
+
+void RunGenCommand(const GenCommandOptions& options) {
   const RowCount n = ParseRowCount(options.rows, "--rows");
   const std::string table = LowercaseIdentifier(options.table);
   const std::string format = ChooseFormat(options);
@@ -61,30 +54,6 @@ void RunGen(const GenCommandOptions& options) {
   std::cout << std::fixed << std::setprecision(3) << table << ": " << result->rows() << " rows -> "
             << options.out << " (" << format << "); generated in " << seconds(start, generated)
             << " s, written in " << seconds(generated, written) << " s\n";
-}
-
-}  // namespace
-
-void RegisterGenCommand(CLI::App& app) {
-  auto options = std::make_shared<GenCommandOptions>();
-  CLI::App* command = app.add_subcommand(
-      "gen", "Generate a Wisconsin benchmark relation (DeWitt 1993) into a file");
-  command
-      ->add_option("--rows", options->rows,
-                   "N, the rows of tenktup1/tenktup2; onektup and bprime get N/10 "
-                   "(e.g. 10000, 100K, 1M)")
-      ->required()
-      ->type_name("N");
-  command->add_option("--table", options->table, "Relation (default tenktup1)")
-      ->check(CLI::IsMember({kTenktup1, kTenktup2, kOnektup, kBprime}, CLI::ignore_case));
-  command
-      ->add_option("--format", options->format,
-                   "clq (binary table file) or csv (default: csv when --out ends in .csv, "
-                   "else clq)")
-      ->check(CLI::IsMember({"clq", "csv"}, CLI::ignore_case));
-  command->add_option("--out,-o", options->out, "Output file")->required()->type_name("FILE");
-  command->add_option("--threads", options->threads, "Generator threads (default: all cores)");
-  command->callback([options] { RunGen(*options); });
 }
 
 }  // namespace clq

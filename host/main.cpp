@@ -1,17 +1,165 @@
 // The clq program: parses the command line and runs one subcommand. Every
 // clq::Error becomes one message on stderr and exit status 1; a usage error
 // prints the subcommand's help and exits 2.
+//
+// The subcommands' options are declared here, not beside each command's work:
+// CLI11's header takes seconds to compile, and this way it is compiled once.
 #include <malloc.h>
 
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <memory>
 
 #include "clq_version.hpp"
 #include "host/commands.hpp"
 #include "runtime/cl_error.hpp"
 #include "runtime/errors.hpp"
 
+namespace clq {
 namespace {
+
+// Adds --device and --no-cache to a subcommand.
+void AddDeviceOptions(CLI::App& command, DeviceOptions& options, bool several_devices) {
+  command.add_option("--device,-d", options.selector,
+                     several_devices
+                         ? "Devices: all, index, platform:device, gpu|cpu|accelerator, name "
+                           "substring; comma-separated (default: $CLQ_DEVICE, else first GPU, "
+                           "else first CPU)"
+                         : "Device: index, platform:device, gpu|cpu|accelerator or name "
+                           "substring (default: $CLQ_DEVICE, else first GPU, else first CPU)");
+  command.add_flag("--no-cache", options.no_cache,
+                   "Build kernels from source, bypassing the program-binary cache");
+}
+
+// Adds --rows N and repeatable --table NAME=FILE to a subcommand.
+void AddDatasetOptions(CLI::App& command, DatasetOptions& options) {
+  command
+      .add_option_function<std::string>(
+          "--rows",
+          [&options](const std::string& text) { options.rows = ParseRowCount(text, "--rows"); },
+          "Rows of tenktup1/tenktup2 (onektup and bprime get a tenth), e.g. 10000, 100K, 1M "
+          "(default 1M)")
+      ->type_name("N");
+  command
+      .add_option("--table", options.table_files,
+                  "Also register a table file (from clq gen or clq import) as NAME; repeatable; "
+                  "replaces a built-in table of the same name")
+      ->type_name("NAME=FILE")
+      // One value per flag, so that `--table t=f.clq "SELECT ..."` leaves the
+      // SQL to the positional argument.
+      ->allow_extra_args(false);
+}
+
+// Each Register* adds one subcommand whose callback runs it. The options live
+// as long as the callback that reads them, which the app owns.
+
+void RegisterDevicesCommand(CLI::App& app) {
+  auto options = std::make_shared<DevicesCommandOptions>();
+  CLI::App* command = app.add_subcommand("devices", "List OpenCL platforms and devices");
+  command->add_option("--format", options->format, "Output format")
+      ->check(CLI::IsMember({"table", "json"}));
+  command->callback([options] { RunDevicesCommand(*options); });
+}
+
+void RegisterBandwidthCommand(CLI::App& app) {
+  auto options = std::make_shared<BandwidthCommandOptions>();
+  CLI::App* command =
+      app.add_subcommand("bandwidth", "Measure host<->device transfer and device memory bandwidth");
+  AddDeviceOptions(*command, options->device, true);
+  command->add_option("--min-size", options->min_size, "Smallest buffer (default 1M)");
+  command->add_option("--max-size", options->max_size,
+                      "Largest buffer, capped by the device's max allocation (default 1G)");
+  command->add_option("--repeat", options->repeats, "Timed repetitions per size (default 5)")
+      ->check(CLI::Range(1, 1000));
+  command->add_option("--format", options->format, "Output format")
+      ->check(CLI::IsMember({"table", "json"}));
+  command->callback([options] { RunBandwidthCommand(*options); });
+}
+
+void RegisterQueryCommand(CLI::App& app) {
+  auto options = std::make_shared<QueryCommandOptions>();
+  CLI::App* command = app.add_subcommand("query", "Run SQL statements on one device");
+  AddDeviceOptions(*command, options->device, false);
+  AddDatasetOptions(*command, options->dataset);
+  command->add_option("--format", options->format, "Output format (default table)")
+      ->check(CLI::IsMember({"table", "csv", "json"}));
+  command->add_flag("--profile", options->profile,
+                    "Print each pipeline stage's device time to stderr");
+  command->add_option("--out,-o", options->out, "Write the results to FILE");
+  command->add_option("-f,--file", options->file, "Read the SQL from FILE");
+  command->add_option("sql", options->sql,
+                      "SQL statements separated by ';' (or - to read standard input)");
+  command->callback([options] { RunQueryCommand(*options); });
+}
+
+void RegisterGenCommand(CLI::App& app) {
+  auto options = std::make_shared<GenCommandOptions>();
+  CLI::App* command = app.add_subcommand(
+      "gen", "Generate a Wisconsin benchmark relation (DeWitt 1993) into a file");
+  command
+      ->add_option("--rows", options->rows,
+                   "N, the rows of tenktup1/tenktup2; onektup and bprime get N/10 "
+                   "(e.g. 10000, 100K, 1M)")
+      ->required()
+      ->type_name("N");
+  command->add_option("--table", options->table, "Relation (default tenktup1)")
+      ->check(CLI::IsMember({kTenktup1, kTenktup2, kOnektup, kBprime}, CLI::ignore_case));
+  command
+      ->add_option("--format", options->format,
+                   "clq (binary table file) or csv (default: csv when --out ends in .csv, "
+                   "else clq)")
+      ->check(CLI::IsMember({"clq", "csv"}, CLI::ignore_case));
+  command->add_option("--out,-o", options->out, "Output file")->required()->type_name("FILE");
+  command->add_option("--threads", options->threads, "Generator threads (default: all cores)");
+  command->callback([options] { RunGenCommand(*options); });
+}
+
+void RegisterImportCommand(CLI::App& app) {
+  auto options = std::make_shared<ImportCommandOptions>();
+  CLI::App* command = app.add_subcommand("import", "Convert a CSV file into a clq table file");
+  command->add_option("--csv", options->csv, "CSV file with a header row")
+      ->required()
+      ->type_name("FILE");
+  command->add_option("--out,-o", options->out, "Table file to write")
+      ->required()
+      ->type_name("FILE");
+  command->add_option("--schema", options->schema,
+                      "Column names and types, e.g. \"id INT, name CHAR(20), price DOUBLE\" "
+                      "(INT, BIGINT, DOUBLE, CHAR(n), TEXT; default: inferred)");
+  command->add_option("--name", options->name, "Table name (default: the CSV file's stem)");
+  command->callback([options] { RunImportCommand(*options); });
+}
+
+void RegisterBenchCommand(CLI::App& app) {
+  auto options = std::make_shared<BenchCommandOptions>();
+  CLI::App* command = app.add_subcommand(
+      "bench", "Benchmark a query suite on devices: hot/cold times, GB/s, agreement, peers");
+  command->add_option("--devices,--device,-d", options->devices,
+                      "Devices: all (default), index, platform:device, gpu|cpu|accelerator, "
+                      "name substring; comma-separated");
+  command->add_flag("--no-cache", options->no_cache,
+                    "Build kernels from source, bypassing the program-binary cache");
+  command
+      ->add_option("--rows", options->rows,
+                   "Table sizes N, comma-separated, e.g. 1K,1M (default: thesis 1K,10K,100K,1M; "
+                   "wisconsin 1M)")
+      ->type_name("N[,N...]");
+  command->add_option("--suite", options->suite, "thesis (default), wisconsin or all");
+  command->add_option("--queries", options->queries,
+                      "Only these query ids of the suite, comma-separated, e.g. "
+                      "L2_projection,L14_max (default: all)");
+  command->add_option("--repeat", options->repeat, "Timed runs per measurement (default 5)")
+      ->check(CLI::Range(1, 1000));
+  command->add_option("--format", options->format, "Output format (default table)")
+      ->check(CLI::IsMember({"table", "csv", "json"}));
+  command->add_option("--out,-o", options->out, "Write the report to FILE");
+  command
+      ->add_option("--peers", options->peers,
+                   "Host peers, comma-separated: cpu (CPU reference), sqlite, none (default "
+                   "cpu,sqlite); agreement is always checked against the CPU reference")
+      ->type_name("LIST");
+  command->callback([options] { RunBenchCommand(*options); });
+}
 
 const CLI::App* DeepestParsed(const CLI::App& app) {
   for (const CLI::App* sub : app.get_subcommands())
@@ -20,6 +168,7 @@ const CLI::App* DeepestParsed(const CLI::App& app) {
 }
 
 }  // namespace
+}  // namespace clq
 
 int main(int argc, char** argv) {
   // Keep freed memory for reuse: query results up to 32 MiB per column come
@@ -55,7 +204,7 @@ int main(int argc, char** argv) {
         app.get_subcommands([&](const CLI::App* sub) { return sub->get_name() == argv[1]; })
             .empty())
       message = std::string("unknown subcommand '") + argv[1] + "'";
-    std::cerr << "clq: error: " << message << "\n\n" << DeepestParsed(app)->help();
+    std::cerr << "clq: error: " << message << "\n\n" << clq::DeepestParsed(app)->help();
     return 2;
   } catch (const clq::Error& e) {
     std::cerr << "clq: error: " << e.what() << "\n";

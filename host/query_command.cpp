@@ -26,17 +26,7 @@ namespace {
 
 constexpr std::uint64_t kTableRowsShown = 100;
 
-struct QueryOptions {
-  DeviceOptions device;
-  DatasetOptions dataset;
-  std::string format = "table";
-  bool profile = false;
-  std::string out;
-  std::string file;
-  std::string sql;
-};
-
-std::string ReadScript(const QueryOptions& options) {
+std::string ReadScript(const QueryCommandOptions& options) {
   if (!options.file.empty() && !options.sql.empty())
     throw InvalidInputError("give the SQL either as an argument or with -f, not both");
   if (!options.file.empty()) {
@@ -67,13 +57,15 @@ std::string FormatProfile(const std::vector<StageTiming>& stages, double wall_ms
          "on this machine includes compiling it)\n";
 }
 
-std::string Render(const QueryResult& result, const QueryOptions& options) {
+std::string Render(const QueryResult& result, const QueryCommandOptions& options) {
   if (options.format == "csv") return FormatCsv(result);
   if (options.format == "json") return FormatJson(result);
   return FormatTable(result, options.out.empty() ? kTableRowsShown : ~std::uint64_t{0});
 }
 
-void RunQuery(const QueryOptions& options) {
+}  // namespace
+
+void RunQueryCommand(const QueryCommandOptions& options) {
   const std::string script = ReadScript(options);
   const std::vector<sql::StatementText> statements = sql::SplitStatements(script);
   if (statements.empty()) throw InvalidInputError("no SQL statement given");
@@ -141,24 +133,6 @@ void RunQuery(const QueryOptions& options) {
     }
   }
   if (!options.out.empty()) WriteOutput(options.out, output);
-}
-
-}  // namespace
-
-void RegisterQueryCommand(CLI::App& app) {
-  auto options = std::make_shared<QueryOptions>();
-  CLI::App* command = app.add_subcommand("query", "Run SQL statements on one device");
-  AddDeviceOptions(*command, options->device, false);
-  AddDatasetOptions(*command, options->dataset);
-  command->add_option("--format", options->format, "Output format (default table)")
-      ->check(CLI::IsMember({"table", "csv", "json"}));
-  command->add_flag("--profile", options->profile,
-                    "Print each pipeline stage's device time to stderr");
-  command->add_option("--out,-o", options->out, "Write the results to FILE");
-  command->add_option("-f,--file", options->file, "Read the SQL from FILE");
-  command->add_option("sql", options->sql,
-                      "SQL statements separated by ';' (or - to read standard input)");
-  command->callback([options] { RunQuery(*options); });
 }
 
 }  // namespace clq
