@@ -18,6 +18,11 @@
 namespace clq {
 namespace {
 
+void AddNoCacheFlag(CLI::App& command, bool& no_cache) {
+  command.add_flag("--no-cache", no_cache,
+                   "Build kernels from source, bypassing the program-binary cache");
+}
+
 // Adds --device and --no-cache to a subcommand.
 void AddDeviceOptions(CLI::App& command, DeviceOptions& options, bool several_devices) {
   command.add_option("--device,-d", options.selector,
@@ -27,8 +32,7 @@ void AddDeviceOptions(CLI::App& command, DeviceOptions& options, bool several_de
                            "else first CPU)"
                          : "Device: index, platform:device, gpu|cpu|accelerator or name "
                            "substring (default: $CLQ_DEVICE, else first GPU, else first CPU)");
-  command.add_flag("--no-cache", options.no_cache,
-                   "Build kernels from source, bypassing the program-binary cache");
+  AddNoCacheFlag(command, options.no_cache);
 }
 
 // Adds --rows N and repeatable --table NAME=FILE to a subcommand.
@@ -137,8 +141,7 @@ void RegisterBenchCommand(CLI::App& app) {
   command->add_option("--devices,--device,-d", options->devices,
                       "Devices: all (default), index, platform:device, gpu|cpu|accelerator, "
                       "name substring; comma-separated");
-  command->add_flag("--no-cache", options->no_cache,
-                    "Build kernels from source, bypassing the program-binary cache");
+  AddNoCacheFlag(*command, options->no_cache);
   command
       ->add_option("--rows", options->rows,
                    "Table sizes N, comma-separated, e.g. 1K,1M (default: thesis 1K,10K,100K,1M; "
