@@ -123,6 +123,19 @@
 #define VM_KEEP_CMP_RANGE 6
 #define VM_OPCODE_COUNT 43
 
+/* A predicate made only of conjuncts that test an INT32 column without
+ * NULLs, or its remainder by a constant, against constants also runs without
+ * the interpreter, in vm_filter_conjuncts (vm_filter_conjuncts.cl). Each
+ * conjunct is VM_CONJUNCT_LONGS program constants:
+ * [0] slot | flags << 8 | shift << 16 | mode << 24, [1] lo, [2] hi,
+ * [3] magic, [4] divisor. It keeps a row when lo <= v <= hi (the opposite
+ * with VM_CONJUNCT_NEGATE), v being the column's value or, with
+ * VM_CONJUNCT_MOD, its remainder by the divisor through the 32-bit magic and
+ * shift of VM_MOD_CONST_I. */
+#define VM_CONJUNCT_LONGS 5
+#define VM_CONJUNCT_NEGATE 1
+#define VM_CONJUNCT_MOD 2
+
 /* Aggregate operations of vm_aggregate. */
 #define VM_AGG_COUNT 0
 #define VM_AGG_SUM_I 1

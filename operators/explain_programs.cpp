@@ -77,9 +77,16 @@ std::string PassSuffix(std::size_t index, std::size_t count, const char* what = 
          std::to_string(count);
 }
 
-// The note on a filter whose leading range test runs alone first
-// (RunsRangeTestFirst), empty otherwise.
-std::string RangeFirstNote(const Engine& engine, const VmEntry& entry) {
+// The note on a filter that does not run in vm_filter alone: in
+// vm_filter_conjuncts (RunsConjunctFilter), or with its leading range test
+// alone first (RunsRangeTestFirst); empty otherwise.
+std::string FilterKernelNote(const Engine& engine, const VmEntry& entry) {
+  if (RunsConjunctFilter(engine, entry)) {
+    return "; runs in vm_filter_conjuncts instead of vm_filter, no interpreter: " +
+           std::to_string(entry.int_conjuncts) +
+           (entry.int_conjuncts == 1 ? " conjunct" : " conjuncts") + " described from constant " +
+           std::to_string(entry.int_conjuncts_at);
+  }
   if (!RunsRangeTestFirst(engine, entry)) return "";
   char kept[32];
   std::snprintf(kept, sizeof kept, "%.3g%%", entry.leading_range->selectivity * 100);
@@ -128,7 +135,7 @@ class Listing {
         Add(pass_title, named,
             DeviceProgram::MachineFor(named.program, std::span<const std::size_t>(&entry, 1))
                     .Describe() +
-                RangeFirstNote(engine_, named.program.entry(entry)));
+                FilterKernelNote(engine_, named.program.entry(entry)));
       } catch (const DeviceLimitError& error) {
         Refuse(pass_title, error);
       }

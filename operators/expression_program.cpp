@@ -1,6 +1,7 @@
 #include "operators/expression_program.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <charconv>
 #include <cmath>
@@ -322,6 +323,16 @@ std::size_t ExpressionProgram::AddPredicate(const Expr& expr) {
   }
   entry.end = static_cast<std::uint32_t>(code_.size());
   if (!single) entry.leading_range = LeadingRangeOf(entry.begin, entry.end);
+  const std::vector<cl_long> int_conjuncts = IntConjunctsOf(entry.begin, entry.end);
+  if (!int_conjuncts.empty()) {
+    entry.int_conjuncts = static_cast<std::uint32_t>(int_conjuncts.size() / VM_CONJUNCT_LONGS);
+    // Shared with an entry that has the same descriptors, as constants are.
+    const auto found = std::search(constants_.begin(), constants_.end(), int_conjuncts.begin(),
+                                   int_conjuncts.end());
+    entry.int_conjuncts_at = static_cast<std::uint32_t>(found - constants_.begin());
+    if (found == constants_.end())
+      constants_.insert(constants_.end(), int_conjuncts.begin(), int_conjuncts.end());
+  }
   entry.type = ValueType::kInteger;
   entry.may_be_null = MayBeNull(expr);
   entry.track_nulls = AnyNull(expr);
@@ -767,6 +778,88 @@ std::optional<VmEntry::LeadingRange> ExpressionProgram::LeadingRangeOf(std::uint
                   std::min<std::int64_t>(leading.kept.max, INT32_MAX)};
   leading.selectivity = KeptFraction(column, leading.kept);
   return leading;
+}
+
+std::vector<cl_long> ExpressionProgram::IntConjunctsOf(std::uint32_t begin,
+                                                       std::uint32_t end) const {
+  const auto op_at = [&](std::uint32_t pc) { return code_[pc].s[0] & 0xFF; };
+  const auto kind_at = [&](std::uint32_t pc) { return (code_[pc].s[0] >> 8) & 0xFF; };
+  const auto arg_at = [&](std::uint32_t pc) { return code_[pc].s[0] >> 16; };
+  // Operand kind COL_I32 exactly: no NULL map, no other flag.
+  const auto int32_slot = [&](std::uint32_t pc, std::uint32_t slot) {
+    if (kind_at(pc) != VM_OPND_COL_I32 || slot >= slots_.size()) return false;
+    const VmInputColumn& column = columns_[slots_[slot].column];
+    return column.type.type == DataType::kInt32 && !column.nullable;
+  };
+  const bool conjunction = end > begin && op_at(end - 1) == VM_TAKE_PASS;
+  const std::uint32_t stop = conjunction ? end - 1 : end;
+  std::vector<cl_long> out;
+  const auto add = [&](std::uint32_t slot, std::uint32_t flags, IntRange kept,
+                       std::optional<std::uint32_t> division) {
+    // Every value tested is an int32 (a column's or a remainder), so the
+    // bounds clamp to int32; an empty range stays empty (lo > hi).
+    kept = {std::max<std::int64_t>(kept.min, INT32_MIN),
+            std::min<std::int64_t>(kept.max, INT32_MAX)};
+    if (kept.min > kept.max) kept = {1, 0};
+    std::int64_t header = slot | flags << 8;
+    std::int64_t magic = 0, divisor = 0;
+    if (division) {
+      const std::int64_t shift_mode = constants_[*division + 1];
+      header |= (shift_mode & 0xFF) << 16 | ((shift_mode >> 8) & 0xFF) << 24;
+      magic = constants_[*division];
+      divisor = constants_[*division + 2];
+    }
+    out.insert(out.end(), {header, kept.min, kept.max, magic, divisor});
+  };
+  std::uint32_t pc = begin;
+  while (pc < stop) {
+    if (op_at(pc) == VM_KEEP_CMP) {
+      const std::uint32_t arg = arg_at(pc);
+      const std::uint32_t cmp = (arg >> 3) & 7u;
+      if (!conjunction || code_[pc].s[1] != end - 1 || !int32_slot(pc, arg & 7u)) return {};
+      const std::int64_t c = constants_[arg >> 6];
+      if (cmp == VM_KEEP_CMP_RANGE)
+        add(arg & 7u, 0, {c, constants_[(arg >> 6) + 1]}, std::nullopt);
+      else if (cmp == VM_KEEP_CMP_NE)
+        add(arg & 7u, VM_CONJUNCT_NEGATE, {c, c}, std::nullopt);
+      else
+        add(arg & 7u, 0, KeptRange(cmp, c), std::nullopt);
+      pc += 1;
+      continue;
+    }
+    // LOAD column [MOD_CONST_I, 32-bit] compare-with-constant [KEEP].
+    if (op_at(pc) != VM_LOAD || !int32_slot(pc, arg_at(pc))) return {};
+    const std::uint32_t slot = arg_at(pc);
+    pc += 1;
+    std::optional<std::uint32_t> division;
+    if (pc < stop && op_at(pc) == VM_MOD_CONST_I) {
+      if (kind_at(pc) != VM_OPND_NARROW) return {};
+      division = code_[pc].s[1];
+      pc += 1;
+    }
+    if (pc >= stop || op_at(pc) < VM_EQ_I || op_at(pc) > VM_GE_I ||
+        (kind_at(pc) & ~std::uint32_t{VM_OPND_REVERSED}) != VM_OPND_CONST)
+      return {};
+    std::uint32_t cmp = op_at(pc) - VM_EQ_I;  // VM_KEEP_CMP_EQ..GE, in the same order
+    // REVERSED: constant OP value, the mirrored comparison of value with it.
+    if ((kind_at(pc) & VM_OPND_REVERSED) != 0 && cmp >= VM_KEEP_CMP_LT)
+      cmp = std::array<std::uint32_t, 4>{VM_KEEP_CMP_GT, VM_KEEP_CMP_GE, VM_KEEP_CMP_LT,
+                                         VM_KEEP_CMP_LE}[cmp - VM_KEEP_CMP_LT];
+    const std::int64_t c = constants_[code_[pc].s[1]];
+    pc += 1;
+    if (conjunction) {
+      if (pc >= stop || op_at(pc) != VM_KEEP || code_[pc].s[1] != end - 1) return {};
+      pc += 1;
+    } else if (pc != stop) {
+      return {};
+    }
+    const std::uint32_t flags = division ? std::uint32_t{VM_CONJUNCT_MOD} : 0u;
+    if (cmp == VM_KEEP_CMP_NE)
+      add(slot, flags | VM_CONJUNCT_NEGATE, {c, c}, division);
+    else
+      add(slot, flags, KeptRange(cmp, c), division);
+  }
+  return out;
 }
 
 std::vector<std::vector<cl_uint2>> ExpressionProgram::OrderConjuncts(

@@ -65,6 +65,13 @@ struct VmEntry {
     double selectivity = 1.0;
   };
   std::optional<LeadingRange> leading_range;
+  // Predicates made only of tests of INT32 columns without NULLs, or of their
+  // remainders by constants, against constants: how many conjuncts, and the
+  // index of the first of their descriptors among the program's constants
+  // (VM_CONJUNCT_LONGS each, kernels_cl/vm_shared.h), for vm_filter_conjuncts
+  // (operators/selection.hpp). 0 conjuncts for any other entry.
+  std::uint32_t int_conjuncts = 0;
+  std::uint32_t int_conjuncts_at = 0;
 };
 
 // Maps a kColumnRef (source, column) to the index of a relation column.
@@ -137,6 +144,9 @@ class ExpressionProgram {
   void CheckEntryStart(const VmEntry& entry) const;
   // VmEntry::leading_range of the predicate compiled at [begin, end).
   std::optional<VmEntry::LeadingRange> LeadingRangeOf(std::uint32_t begin, std::uint32_t end) const;
+  // The conjunct descriptors (VmEntry::int_conjuncts) of the predicate
+  // compiled at [begin, end), flattened; empty when it has another shape.
+  std::vector<cl_long> IntConjunctsOf(std::uint32_t begin, std::uint32_t end) const;
   void Emit(std::uint32_t op) { Emit(op, Operand{0, 0, 0}); }
   int StackNeed(const sql::Expr& e) const;
   bool MayBeNull(const sql::Expr& e) const;

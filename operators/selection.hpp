@@ -1,8 +1,9 @@
 // Selection: the row ids of a relation's rows where a predicate is true, in
 // row order. Per tablet: vm_filter evaluates the predicate into a bitmap and
-// per-tile counts (on GPUs, a selective leading range test first runs alone
-// in filter_range_tiles and vm_filter refines only the tiles it kept rows
-// of); the counts are scanned (operators/scan.hpp); once all
+// per-tile counts (on GPUs, a predicate of INT32 column tests alone runs in
+// vm_filter_conjuncts instead, and otherwise a selective leading range test
+// first runs alone in filter_range_tiles and vm_filter refines only the
+// tiles it kept rows of); the counts are scanned (operators/scan.hpp); once all
 // tablets are counted (one small read of their totals), selection_scatter
 // turns bits into row ids. The prefix scan runs over one count per tile
 // (2048 rows on GPUs), not per row, so it is never the large stage.
@@ -24,6 +25,12 @@ namespace clq {
 // keeps at most 1/16 of the rows. CLQ_RANGE_FIRST=0 never does, =1 always
 // does when the predicate has one. Throws InvalidInputError on another value.
 bool RunsRangeTestFirst(const Engine& engine, const VmEntry& entry);
+
+// Whether FilterTablet runs the predicate in vm_filter_conjuncts, without the
+// interpreter: when it is made only of conjuncts that kernel runs
+// (VmEntry::int_conjuncts), on GPU paths. CLQ_CONJUNCT_FILTER=0 never does,
+// =1 always does when it can. Throws InvalidInputError on another value.
+bool RunsConjunctFilter(const Engine& engine, const VmEntry& entry);
 
 // The first pass of a selection over tablet `tablet`: bit r of `bits` set
 // where the predicate is true of row r, and each tile's count of them in

@@ -76,6 +76,7 @@ TEST_P(SelectionTest, LeadingRangeFirstAgreesWithTheHost) {
   Engine& e = engine();
   const RowCount tile = e.tuning().tile_size();
   setenv("CLQ_RANGE_FIRST", "1", 1);
+  setenv("CLQ_CONJUNCT_FILTER", "0", 1);  // it would take INT32-only predicates
   for (RowCount rows :
        {RowCount{0}, RowCount{1}, RowCount{33}, tile - 1, tile, tile + 1, 7 * tile + 5}) {
     TablePtr t = RandomTable(rows, 7 + static_cast<std::uint32_t>(rows), true, 40);
@@ -108,6 +109,7 @@ TEST_P(SelectionTest, LeadingRangeFirstAgreesWithTheHost) {
     }
   }
   unsetenv("CLQ_RANGE_FIRST");
+  unsetenv("CLQ_CONJUNCT_FILTER");
 }
 
 TEST_P(SelectionTest, NoneAndAllRows) {

@@ -49,7 +49,8 @@ TEST(CliTest, ExplainListsTheExpressionPrograms) {
   const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
       {"SELECT * FROM tenktup1 WHERE unique1 > 1000 AND unique1 < 6000 AND unique2 % 2 = 0 AND "
        "two = 0",
-       {"filter of tenktup1 (32-bit, lean, untracked):", "slot 0: tenktup1.unique1 INT32",
+       // Without the closing "):", which GPUs follow with the filter kernel's note.
+       {"filter of tenktup1 (32-bit, lean, untracked", "slot 0: tenktup1.unique1 INT32",
         "KEEP_CMP slot 0 in [1001, 5999]"}},
       {"SELECT MAX(unique1 / (0.173 + onepercent)) FROM tenktup1",
        {"aggregation of tenktup1 (64-bit, lean, untracked):", "DIV_R slot 1 reversed",
@@ -86,19 +87,34 @@ TEST(CliTest, ExplainListsTheExpressionPrograms) {
   }
 }
 
-// EXPLAIN says when a selection's leading range test runs alone first (by
-// default on GPUs for a selective test; CLQ_RANGE_FIRST forces either way).
-TEST(CliTest, ExplainSaysWhenTheRangeTestRunsFirst) {
+// EXPLAIN says which kernel runs a selection's first pass: vm_filter_conjuncts
+// for a predicate of INT32 column tests (by default on GPUs;
+// CLQ_CONJUNCT_FILTER forces either way), else on GPUs the leading range
+// test alone first for a selective test (CLQ_RANGE_FIRST forces either way).
+TEST(CliTest, ExplainSaysWhichKernelFilters) {
   const std::string explain =
       "query --device 0 --rows 100K 'EXPLAIN SELECT * FROM tenktup1 WHERE unique1 > 1000 AND "
       "unique1 < 6000 AND unique2 % 2 = 0 AND two = 0'";
-  setenv("CLQ_RANGE_FIRST", "1", 1);
-  const auto first = RunClq(explain);
-  setenv("CLQ_RANGE_FIRST", "0", 1);
-  const auto plain = RunClq(explain);
-  setenv("CLQ_RANGE_FIRST", "2", 1);
-  const auto bad = RunClq(explain);
-  unsetenv("CLQ_RANGE_FIRST");
+  const auto run = [&](const char* conjuncts, const char* range_first) {
+    setenv("CLQ_CONJUNCT_FILTER", conjuncts, 1);
+    setenv("CLQ_RANGE_FIRST", range_first, 1);
+    const auto result = RunClq(explain);
+    unsetenv("CLQ_CONJUNCT_FILTER");
+    unsetenv("CLQ_RANGE_FIRST");
+    return result;
+  };
+  const auto conjuncts = run("1", "1");
+  const auto first = run("0", "1");
+  const auto plain = run("0", "0");
+  const auto bad_range = run("0", "2");
+  const auto bad_conjuncts = run("x", "0");
+  ASSERT_EQ(conjuncts.exit_code, 0) << conjuncts.output;
+  EXPECT_NE(conjuncts.output.find("filter of tenktup1 (32-bit, lean, untracked; runs in "
+                                  "vm_filter_conjuncts instead of vm_filter, no interpreter: 3 "
+                                  "conjuncts described from constant "),
+            std::string::npos)
+      << conjuncts.output;
+  EXPECT_EQ(conjuncts.output.find("filter_range_tiles"), std::string::npos) << conjuncts.output;
   ASSERT_EQ(first.exit_code, 0) << first.output;
   EXPECT_NE(first.output.find("filter of tenktup1 (32-bit, lean, untracked; instruction 0 first, "
                               "alone, in filter_range_tiles (estimated to keep 5% of the rows), "
@@ -110,9 +126,13 @@ TEST(CliTest, ExplainSaysWhenTheRangeTestRunsFirst) {
   EXPECT_NE(plain.output.find("filter of tenktup1 (32-bit, lean, untracked):"), std::string::npos)
       << plain.output;
   EXPECT_EQ(plain.output.find("filter_range_tiles"), std::string::npos) << plain.output;
-  EXPECT_NE(bad.exit_code, 0);
-  EXPECT_NE(bad.output.find("CLQ_RANGE_FIRST=2 is neither 0 nor 1"), std::string::npos)
-      << bad.output;
+  EXPECT_NE(bad_range.exit_code, 0);
+  EXPECT_NE(bad_range.output.find("CLQ_RANGE_FIRST=2 is neither 0 nor 1"), std::string::npos)
+      << bad_range.output;
+  EXPECT_NE(bad_conjuncts.exit_code, 0);
+  EXPECT_NE(bad_conjuncts.output.find("CLQ_CONJUNCT_FILTER=x is neither 0 nor 1"),
+            std::string::npos)
+      << bad_conjuncts.output;
 }
 
 TEST(CliTest, CsvKeepsNullAndEmptyTextApart) {
