@@ -41,6 +41,19 @@ std::uint32_t TilesPerGroup(const Engine& engine, std::uint64_t tiles) {
   return static_cast<std::uint32_t>(std::clamp<std::uint64_t>(tiles / wanted_groups, 1, 16));
 }
 
+// GPU paths only: on CPUs the interpreter is faster for these arguments
+// (2-core PoCL, the thesis REAL MAX over 10M rows: 7.4-9.2 ms in
+// vm_aggregate, 11.3-15.8 in vm_aggregate_short_real). CLQ_SHORT_REAL=0|1
+// overrides, to measure what the kernel gains and to test it on CPUs.
+bool ShortRealAllowed(const Engine& engine) {
+  const char* text = std::getenv("CLQ_SHORT_REAL");
+  if (text == nullptr || *text == '\0') return !UseCpuKernelPaths(engine.info());
+  const std::string value = text;
+  if (value == "0") return false;
+  if (value == "1") return true;
+  throw InvalidInputError("CLQ_SHORT_REAL=" + value + " is neither 0 nor 1");
+}
+
 }  // namespace
 
 void SetAggregateTilesPerGroup(std::optional<std::uint32_t> tiles) {
@@ -53,7 +66,7 @@ double AggregateValue::real() const {
   return std::bit_cast<double>(bits);
 }
 
-AggregateKernelChoice ChooseAggregateKernel(const ExpressionProgram& program,
+AggregateKernelChoice ChooseAggregateKernel(const Engine& engine, const ExpressionProgram& program,
                                             std::optional<std::size_t> predicate_entry,
                                             const std::vector<AggregateSpec>& aggregates) {
   // The 32-bit machine when the predicate and every argument allow it and
@@ -70,12 +83,24 @@ AggregateKernelChoice ChooseAggregateKernel(const ExpressionProgram& program,
   }
   AggregateKernelChoice choice;
   choice.machine = DeviceProgram::MachineFor(program, entries, integer_operations);
+  const bool direct =
+      !predicate_entry && !choice.machine.track && DeviceProgram::SpecialisedAllowed();
   choice.columns_only =
-      !predicate_entry && !choice.machine.track && DeviceProgram::SpecialisedAllowed() &&
-      std::all_of(aggregates.begin(), aggregates.end(), [&](const AggregateSpec& a) {
+      direct && std::all_of(aggregates.begin(), aggregates.end(), [&](const AggregateSpec& a) {
         return !a.entry || program.IsBareColumn(*a.entry);
       });
+  choice.short_real =
+      direct && !choice.columns_only && ShortRealAllowed(engine) &&
+      std::all_of(aggregates.begin(), aggregates.end(), [&](const AggregateSpec& a) {
+        return !a.entry || program.IsShortReal(*a.entry);
+      });
   return choice;
+}
+
+std::string AggregateKernelChoice::StageName() const {
+  if (columns_only) return "aggregate columns";
+  if (short_real) return "aggregate (short REAL)";
+  return DeviceProgram::StageName("aggregate", machine.narrow, machine.lean);
 }
 
 namespace {
@@ -124,15 +149,15 @@ std::vector<AggregateValue> AggregateOnDevice(QueryContext& context, Relation& r
     pred_end = code.entry(*predicate_entry).end;
     pred_track = code.entry(*predicate_entry).track_nulls ? 1 : 0;
   }
-  const AggregateKernelChoice choice = ChooseAggregateKernel(code, predicate_entry, aggregates);
-  const bool columns_only = choice.columns_only;
+  const AggregateKernelChoice choice =
+      ChooseAggregateKernel(engine, code, predicate_entry, aggregates);
   const bool track = choice.machine.track, narrow = choice.machine.narrow,
              lean = choice.machine.lean;
-  cl::Kernel& kernel = columns_only
-                           ? engine.kernel("vm_aggregate_columns")
+  cl::Kernel& kernel = choice.columns_only ? engine.kernel("vm_aggregate_columns")
+                       : choice.short_real
+                           ? engine.kernel("vm_aggregate_short_real")
                            : DeviceProgram::VmKernel(engine, "vm_aggregate", track, narrow, lean);
-  const std::string stage = columns_only ? std::string("aggregate columns")
-                                         : DeviceProgram::StageName("aggregate", narrow, lean);
+  const std::string stage = choice.StageName();
   std::uint64_t group_base = 0;
   for (std::size_t t = 0; t < tablets.size(); ++t) {
     const std::uint64_t tablet_groups =

@@ -196,10 +196,12 @@ class Listing {
           std::vector<std::string> machines;
           for (const std::vector<AggregateSpec>& device_pass :
                SplitForDevice(compiled.program, rows, compiled.specs).passes) {
-            const AggregateKernelChoice choice =
-                ChooseAggregateKernel(compiled.program, compiled.predicate_entry, device_pass);
+            const AggregateKernelChoice choice = ChooseAggregateKernel(
+                engine_, compiled.program, compiled.predicate_entry, device_pass);
             const std::string machine = choice.columns_only ? "vm_aggregate_columns, no interpreter"
-                                                            : choice.machine.Describe();
+                                        : choice.short_real
+                                            ? "vm_aggregate_short_real, no interpreter"
+                                            : choice.machine.Describe();
             if (std::find(machines.begin(), machines.end(), machine) == machines.end())
               machines.push_back(machine);
           }

@@ -704,6 +704,30 @@ bool ExpressionProgram::FuseKeepComparison(std::size_t begin) {
   return true;
 }
 
+bool ExpressionProgram::IsShortReal(std::size_t index) const {
+  const VmEntry& e = entry(index);
+  if (e.type != ValueType::kReal || e.track_nulls || e.end <= e.begin || e.end - e.begin > 3)
+    return false;
+  for (std::uint32_t pc = e.begin; pc < e.end; ++pc) {
+    const std::uint32_t word0 = code_[pc].s[0];
+    const std::uint32_t op = word0 & 0xFF;
+    const std::uint32_t kind = (word0 >> 8) & 0xFF;
+    const std::uint32_t base = kind & VM_OPND_BASE_MASK;
+    const bool first = pc == e.begin;
+    const bool op_ok = first ? op == VM_LOAD
+                             : op == VM_ADD_R || op == VM_SUB_R || op == VM_MUL_R || op == VM_DIV_R;
+    const std::uint32_t allowed_flags = first ? 0u : std::uint32_t{VM_OPND_REVERSED};
+    if (!op_ok || (kind & ~(VM_OPND_BASE_MASK | allowed_flags)) != 0) return false;
+    if (base == VM_OPND_COL_I32_R) {
+      const VmInputColumn& column = columns_[slots_[word0 >> 16].column];
+      if (column.type.type != DataType::kInt32 || column.nullable) return false;
+    } else if (base != VM_OPND_CONST) {
+      return false;
+    }
+  }
+  return true;
+}
+
 namespace {
 
 // The values [lo, hi] a KEEP_CMP of `cmp` against c lets through; lo > hi

@@ -94,6 +94,13 @@ class ExpressionProgram {
   // Whether entry `index` is one LOAD of a column without NULLs (no
   // arithmetic): the shape vm_aggregate_columns reads without the interpreter.
   bool IsBareColumn(std::size_t index) const;
+  // Whether entry `index` is short REAL arithmetic without NULLs: LOAD leaf
+  // [OP leaf [OP leaf]], each leaf a constant or an INT32 column without
+  // NULLs read as REAL, each OP ADD_R, SUB_R, MUL_R or DIV_R (reversed or
+  // not): the shape vm_aggregate_short_real runs without the interpreter
+  // (a division there only where the entry cannot be NULL, as the host
+  // checks with the machine's NULL tracking).
+  bool IsShortReal(std::size_t index) const;
   // Whether entry `index` can run on the 32-bit machine (kernels_cl/
   // vm_interpreter.cl, VM_NARROW=1): an INTEGER entry whose every value
   // provably fits int32 (INT32 columns, int32 constants, each integer

@@ -1,0 +1,178 @@
+// Aggregates over short REAL arithmetic (ExpressionProgram::IsShortReal) run
+// in vm_aggregate_short_real without the interpreter: which shapes qualify,
+// and the kernel, forced on every device, against the interpreter (same
+// bits) and the CPU at edge sizes, across tablets and with several tiles
+// per work-group.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kernels_cl/vm_shared.h"
+#include "operators/aggregation.hpp"
+#include "tests/operators/operator_test_util.hpp"
+#include "tests/support/device_fixture.hpp"
+#include "tests/support/expr_builder.hpp"
+
+namespace clq {
+namespace {
+
+using namespace clq::testing;  // NOLINT: test helpers
+
+sql::Expr AsReal(const sql::Expr& e) {
+  return Cast(e, sql::ValueType::kReal);
+}
+
+// x INT32 in [-1000, 1000], y INT32 in [0, 99] (as onepercent), w INT64, n
+// INT32 with NULLs, u INT32 in [-5, 5] (a divisor that can be zero).
+std::vector<VmInputColumn> HostColumns() {
+  const auto range = [](std::int64_t lo, std::int64_t hi) {
+    return [lo, hi]() -> std::optional<IntRange> { return IntRange{lo, hi}; };
+  };
+  return {
+      VmInputColumn(ColumnType::Int32(), false, range(-1000, 1000)),
+      VmInputColumn(ColumnType::Int32(), false, range(0, 99)),
+      VmInputColumn(ColumnType::Int64(), false, range(-1000, 1000)),
+      VmInputColumn(ColumnType::Int32(), true, range(0, 9)),
+      VmInputColumn(ColumnType::Int32(), false, range(-5, 5)),
+  };
+}
+
+TEST(ShortRealShapes, WhichArgumentsQualify) {
+  const auto x = IntCol(0), y = IntCol(1), w = IntCol(2), n = IntCol(3), u = IntCol(4);
+  const std::vector<std::pair<std::string, std::pair<sql::Expr, bool>>> cases = {
+      {"x / (0.173 + y)", {Bin(Op::kDivide, x, Bin(Op::kAdd, Real(0.173), y)), true}},
+      {"x * 0.5 - y", {Bin(Op::kSubtract, Bin(Op::kMultiply, x, Real(0.5)), y), true}},
+      {"2.5 - x", {Bin(Op::kSubtract, Real(2.5), x), true}},
+      {"x / 3.0", {Bin(Op::kDivide, x, Real(3.0)), true}},
+      {"CAST(x AS REAL)", {AsReal(x), true}},
+      {"x / u (u can be 0: NULL)", {Bin(Op::kDivide, x, AsReal(u)), false}},
+      {"w * 0.5 (INT64)", {Bin(Op::kMultiply, w, Real(0.5)), false}},
+      {"n * 0.5 (NULLs)", {Bin(Op::kMultiply, n, Real(0.5)), false}},
+      {"x + y (INTEGER)", {Bin(Op::kAdd, x, y), false}},
+      {"x * 0.5 + y * 0.5 (stack)",
+       {Bin(Op::kAdd, Bin(Op::kMultiply, x, Real(0.5)), Bin(Op::kMultiply, y, Real(0.5))), false}},
+      {"x * 0.5 + y + 1.5 + x (four leaves)",
+       {Bin(Op::kAdd, Bin(Op::kAdd, Bin(Op::kAdd, Bin(Op::kMultiply, x, Real(0.5)), y), Real(1.5)),
+            x),
+        false}},
+  };
+  for (const auto& [name, c] : cases) {
+    ExpressionProgram program(HostColumns(), IdentityMapper());
+    const std::size_t entry = program.AddValue(c.first);
+    EXPECT_EQ(program.IsShortReal(entry), c.second) << name << "\n" << program.Disassemble();
+  }
+}
+
+class ShortRealTest : public DeviceTest {
+ protected:
+  void TearDown() override {
+    unsetenv("CLQ_SHORT_REAL");
+    unsetenv("CLQ_TABLET_ROWS");
+    SetAggregateTilesPerGroup(std::nullopt);
+  }
+};
+
+// x INT32 in [-1000, 1000], y INT32 in [0, 99].
+TablePtr XyTable(RowCount rows, std::uint32_t seed) {
+  Schema schema{{"x", ColumnType::Int32()}, {"y", ColumnType::Int32()}};
+  TableBuilder builder("t", schema, rows);
+  std::mt19937 rng(seed);
+  auto* x = builder.column_values<std::int32_t>(0);
+  auto* y = builder.column_values<std::int32_t>(1);
+  for (RowCount i = 0; i < rows; ++i) {
+    x[i] = static_cast<std::int32_t>(rng() % 2001) - 1000;
+    y[i] = static_cast<std::int32_t>(rng() % 100);
+  }
+  return builder.Finish();
+}
+
+struct Outcome {
+  std::vector<AggregateValue> values;
+  bool short_kernel = false;  // the pass ran in vm_aggregate_short_real
+};
+
+TEST_P(ShortRealTest, AgreesWithTheInterpreterAndTheCpu) {
+  Engine& e = engine();
+  const RowCount tile = e.tuning().tile_size();
+  const RowCount wg = e.tuning().work_group_size;
+  const auto x = IntCol(0), y = IntCol(1);
+  for (const std::uint32_t per_group : {0u, 3u}) {  // 0: the size-based choice
+    SetAggregateTilesPerGroup(per_group == 0 ? std::nullopt
+                                             : std::optional<std::uint32_t>(per_group));
+    for (RowCount rows :
+         {RowCount{0}, RowCount{1}, wg - 1, wg + 1, tile - 1, tile + 1, tile * 5 + 3}) {
+      const TablePtr t = XyTable(rows, 40 + static_cast<std::uint32_t>(rows));
+      setenv("CLQ_TABLET_ROWS", std::to_string(std::max<RowCount>(rows / 3, 1)).c_str(), 1);
+      const auto run = [&](const char* short_real) {
+        setenv("CLQ_SHORT_REAL", short_real, 1);
+        TableRelation relation(e, t);
+        ExpressionProgram program(relation.columns(), IdentityMapper());
+        const std::size_t ratio =
+            program.AddValue(Bin(Op::kDivide, x, Bin(Op::kAdd, Real(0.173), y)));
+        const std::size_t affine =
+            program.AddValue(Bin(Op::kSubtract, Bin(Op::kMultiply, x, Real(0.5)), y));
+        const std::size_t flipped = program.AddValue(Bin(Op::kSubtract, Real(2.5), x));
+        const std::size_t third = program.AddValue(Bin(Op::kDivide, x, Real(3.0)));
+        for (const std::size_t entry : {ratio, affine, flipped, third})
+          EXPECT_TRUE(program.IsShortReal(entry)) << program.Disassemble();
+        QueryContext context(e);
+        DeviceProgram device_program(e, program);
+        e.profiler().Start();
+        Outcome outcome;
+        outcome.values = Aggregate(context, relation, device_program, std::nullopt,
+                                   {{VM_AGG_MAX_R, ratio},
+                                    {VM_AGG_MIN_R, ratio},
+                                    {VM_AGG_SUM_R, affine},
+                                    {VM_AGG_MAX_R, flipped},
+                                    {VM_AGG_MIN_R, third},
+                                    {VM_AGG_SUM_R, third},
+                                    {VM_AGG_COUNT, std::nullopt}});
+        for (const StageTiming& stage : e.profiler().Stop())
+          outcome.short_kernel |= stage.name == "aggregate (short REAL)";
+        return outcome;
+      };
+      const Outcome fast = run("1");
+      const Outcome general = run("0");
+      EXPECT_EQ(fast.short_kernel, rows > 0) << "rows " << rows;
+      EXPECT_FALSE(general.short_kernel);
+      ASSERT_EQ(fast.values.size(), general.values.size());
+      for (std::size_t a = 0; a < fast.values.size(); ++a) {
+        EXPECT_EQ(fast.values[a].bits, general.values[a].bits)
+            << "aggregate " << a << ", rows " << rows;
+        EXPECT_EQ(fast.values[a].count, rows) << "aggregate " << a;
+      }
+      if (rows == 0) continue;
+      const auto xs = t->column(0).int32s();
+      const auto ys = t->column(1).int32s();
+      double max_ratio = -INFINITY, min_ratio = INFINITY, sum_affine = 0, max_flipped = -INFINITY,
+             min_third = INFINITY, sum_third = 0;
+      for (RowCount i = 0; i < rows; ++i) {
+        const double r = xs[i] / (0.173 + ys[i]);
+        max_ratio = std::max(max_ratio, r);
+        min_ratio = std::min(min_ratio, r);
+        sum_affine += xs[i] * 0.5 - ys[i];
+        max_flipped = std::max(max_flipped, 2.5 - xs[i]);
+        min_third = std::min(min_third, xs[i] / 3.0);
+        sum_third += xs[i] / 3.0;
+      }
+      EXPECT_EQ(fast.values[0].real(), max_ratio) << "rows " << rows;
+      EXPECT_EQ(fast.values[1].real(), min_ratio) << "rows " << rows;
+      EXPECT_NEAR(fast.values[2].real(), sum_affine, 1e-9 * std::max(1.0, std::fabs(sum_affine)));
+      EXPECT_EQ(fast.values[3].real(), max_flipped) << "rows " << rows;
+      EXPECT_EQ(fast.values[4].real(), min_third) << "rows " << rows;
+      EXPECT_NEAR(fast.values[5].real(), sum_third, 1e-9 * std::max(1.0, std::fabs(sum_third)));
+      EXPECT_EQ(static_cast<RowCount>(fast.values[6].count), rows);
+    }
+  }
+}
+
+CLQ_INSTANTIATE_DEVICE_TESTS(ShortRealTest);
+
+}  // namespace
+}  // namespace clq
