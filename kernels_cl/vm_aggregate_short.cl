@@ -21,15 +21,16 @@
   const double constant##i = column##i ? 0.0 : as_double(consts[ins##i.y]);                      \
   __global const int* leaf##i =                                                                  \
       (__global const int*)vm_slot_values(&slots, column##i ? ins##i.x >> 16 : 0u);
-// Leaf i's INT32 values for the tile's items (rows past n read 0).
-#define VM_SHORT_LOAD(i)                                                                  \
-  int raw##i[IPT];                                                                        \
-  if (column##i) {                                                                        \
-    if (rows == TILE) {                                                                   \
-      VM_FOR_TILE_ITEMS raw##i[k] = leaf##i[tile_item(start, k)];                         \
-    } else {                                                                              \
-      for (uint k = 0; k < IPT; ++k) raw##i[k] = counted[k] ? leaf##i[tile_item(start, k)] : 0; \
-    }                                                                                     \
+// Leaf i's INT32 values for the items of the tile at `tile_start` with
+// `tile_row_count` rows, into DST (rows past n read 0).
+#define VM_SHORT_LOAD(i, DST, tile_start, tile_row_count)                                   \
+  if (column##i) {                                                                          \
+    if ((tile_row_count) == TILE) {                                                         \
+      VM_FOR_TILE_ITEMS DST[k] = leaf##i[tile_item(tile_start, k)];                         \
+    } else {                                                                                \
+      for (uint k = 0; k < IPT; ++k)                                                        \
+        DST[k] = tile_offset(k) < (tile_row_count) ? leaf##i[tile_item(tile_start, k)] : 0; \
+    }                                                                                       \
   }
 // Step i: the accumulator combined with leaf i (B, an expression of k), as
 // the interpreter's LOAD, ADD_R, SUB_R, MUL_R and DIV_R do it. The leaf's
@@ -70,6 +71,14 @@
     }                                               \
   }
 
+// VM_SHORT_PIPELINE: the next tile's leaves are loaded before the current
+// tile's arithmetic, so that each work-item has loads in flight while it
+// divides (CLQ_BUILD_OPTIONS=-DVM_SHORT_PIPELINE=0 loads each tile's leaves
+// just before its arithmetic, for comparison).
+#ifndef VM_SHORT_PIPELINE
+#define VM_SHORT_PIPELINE 1
+#endif
+
 KERNEL void vm_aggregate_short_real(VM_AGGREGATE_PARAMS) {
   VM_AGGREGATE_LOCALS;
   VM_SLOTS_INIT(slots);
@@ -81,16 +90,40 @@ KERNEL void vm_aggregate_short_real(VM_AGGREGATE_PARAMS) {
     VM_SHORT_LEAF(2)
     long value = vm_agg_identity(agg.x);
     ulong count = 0;
-    for (uint t = 0; t < tiles_per_group; ++t) {
-      const ulong start = ((ulong)get_group_id(0) * tiles_per_group + t) * TILE;
-      if (start >= n) break;
+    ulong start = (ulong)get_group_id(0) * tiles_per_group * TILE;
+    int raw0[IPT], raw1[IPT], raw2[IPT];
+#if VM_SHORT_PIPELINE
+    int next0[IPT], next1[IPT], next2[IPT];
+    if (start < n) {
+      const uint rows = tile_rows(start, n);
+      VM_SHORT_LOAD(0, next0, start, rows)
+      VM_SHORT_LOAD(1, next1, start, rows)
+      VM_SHORT_LOAD(2, next2, start, rows)
+    }
+#endif
+    for (uint t = 0; t < tiles_per_group && start < n; ++t, start += TILE) {
       const uint rows = tile_rows(start, n);
       uchar counted[IPT];
       VM_SET_LIVE(counted, rows)
+#if VM_SHORT_PIPELINE
+      for (uint k = 0; k < IPT; ++k) {
+        raw0[k] = next0[k];
+        raw1[k] = next1[k];
+        raw2[k] = next2[k];
+      }
+      const ulong next_start = start + TILE;
+      if (t + 1 < tiles_per_group && next_start < n) {
+        const uint next_rows = tile_rows(next_start, n);
+        VM_SHORT_LOAD(0, next0, next_start, next_rows)
+        VM_SHORT_LOAD(1, next1, next_start, next_rows)
+        VM_SHORT_LOAD(2, next2, next_start, next_rows)
+      }
+#else
       // Every leaf's loads before any arithmetic, so that they are in flight together.
-      VM_SHORT_LOAD(0)
-      VM_SHORT_LOAD(1)
-      VM_SHORT_LOAD(2)
+      VM_SHORT_LOAD(0, raw0, start, rows)
+      VM_SHORT_LOAD(1, raw1, start, rows)
+      VM_SHORT_LOAD(2, raw2, start, rows)
+#endif
       double acc[IPT];
       VM_FOR_TILE_ITEMS acc[k] = 0.0;
       VM_SHORT_STEP(0)
