@@ -1,7 +1,6 @@
 #include "operators/expression_program.hpp"
 
 #include <algorithm>
-#include <array>
 #include <bit>
 #include <charconv>
 #include <cmath>
@@ -711,6 +710,11 @@ bool ExpressionProgram::IsShortReal(std::size_t index) const {
   for (std::uint32_t pc = e.begin; pc < e.end; ++pc) {
     const std::uint32_t word0 = code_[pc].s[0];
     const std::uint32_t op = word0 & 0xFF;
+    // A product then a sum or difference, straight-line in that kernel, may
+    // be fused into one FMA by a device compiler (one rounding, not two),
+    // where the interpreter rounds each: not the same bits.
+    const std::uint32_t previous = pc > e.begin ? code_[pc - 1].s[0] & 0xFF : VM_LOAD;
+    if (previous == VM_MUL_R && (op == VM_ADD_R || op == VM_SUB_R)) return false;
     const std::uint32_t kind = (word0 >> 8) & 0xFF;
     const std::uint32_t base = kind & VM_OPND_BASE_MASK;
     const bool first = pc == e.begin;
@@ -861,14 +865,12 @@ std::vector<cl_long> ExpressionProgram::IntConjunctsOf(std::uint32_t begin,
       division = code_[pc].s[1];
       pc += 1;
     }
-    if (pc >= stop || op_at(pc) < VM_EQ_I || op_at(pc) > VM_GE_I ||
-        (kind_at(pc) & ~std::uint32_t{VM_OPND_REVERSED}) != VM_OPND_CONST)
+    // Comparisons never carry REVERSED (the compiler mirrors `constant <
+    // column` first, and the interpreter would ignore it): the constant as
+    // the plain right operand only.
+    if (pc >= stop || op_at(pc) < VM_EQ_I || op_at(pc) > VM_GE_I || kind_at(pc) != VM_OPND_CONST)
       return {};
-    std::uint32_t cmp = op_at(pc) - VM_EQ_I;  // VM_KEEP_CMP_EQ..GE, in the same order
-    // REVERSED: constant OP value, the mirrored comparison of value with it.
-    if ((kind_at(pc) & VM_OPND_REVERSED) != 0 && cmp >= VM_KEEP_CMP_LT)
-      cmp = std::array<std::uint32_t, 4>{VM_KEEP_CMP_GT, VM_KEEP_CMP_GE, VM_KEEP_CMP_LT,
-                                         VM_KEEP_CMP_LE}[cmp - VM_KEEP_CMP_LT];
+    const std::uint32_t cmp = op_at(pc) - VM_EQ_I;  // VM_KEEP_CMP_EQ..GE, in the same order
     const std::int64_t c = constants_[code_[pc].s[1]];
     pc += 1;
     if (conjunction) {

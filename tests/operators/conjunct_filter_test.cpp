@@ -206,6 +206,42 @@ TEST_P(ConjunctFilterTest, AgreesWithTheHost) {
   }
 }
 
+// Two predicates of one program with the same conjuncts share their
+// descriptors (as equal constants are shared); each still selects its rows,
+// and so does a third whose descriptors come after them.
+TEST_P(ConjunctFilterTest, SharedDescriptorsSelectTheirRows) {
+  Engine& e = engine();
+  setenv("CLQ_CONJUNCT_FILTER", "1", 1);
+  const TablePtr t = Int32Table(3 * e.tuning().tile_size() + 7, 5);
+  const auto xs = t->column(0).int32s();
+  const auto ys = t->column(1).int32s();
+  const auto zs = t->column(2).int32s();
+  const auto x = IntCol(0), y = IntCol(1), z = IntCol(2);
+  const auto thesis_like = [&] {
+    return And(
+        And(Bin(Op::kGreater, x, Int(-30)), Bin(Op::kEqual, Bin(Op::kModulo, y, Int(2)), Int(0))),
+        Bin(Op::kLess, z, Int(4)));
+  };
+  TableRelation relation(e, t);
+  ExpressionProgram program(relation.columns(), IdentityMapper());
+  const std::size_t first = program.AddPredicate(thesis_like());
+  const std::size_t second = program.AddPredicate(thesis_like());
+  const std::size_t third = program.AddPredicate(Bin(Op::kNotEqual, z, Int(3)));
+  ASSERT_GT(program.entry(second).int_conjuncts, 0u);
+  EXPECT_EQ(program.entry(second).int_conjuncts_at, program.entry(first).int_conjuncts_at);
+  QueryContext context(e);
+  DeviceProgram device_program(e, program);
+  std::vector<std::uint32_t> want_thesis, want_third;
+  for (RowCount i = 0; i < t->rows(); ++i) {
+    if (xs[i] > -30 && ys[i] % 2 == 0 && zs[i] < 4)
+      want_thesis.push_back(static_cast<std::uint32_t>(i));
+    if (zs[i] != 3) want_third.push_back(static_cast<std::uint32_t>(i));
+  }
+  for (const std::size_t entry : {first, second})
+    EXPECT_EQ(DownloadRowIds(e, Select(context, relation, device_program, entry)), want_thesis);
+  EXPECT_EQ(DownloadRowIds(e, Select(context, relation, device_program, third)), want_third);
+}
+
 CLQ_INSTANTIATE_DEVICE_TESTS(ConjunctFilterTest);
 
 }  // namespace

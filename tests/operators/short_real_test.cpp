@@ -47,7 +47,12 @@ TEST(ShortRealShapes, WhichArgumentsQualify) {
   const auto x = IntCol(0), y = IntCol(1), w = IntCol(2), n = IntCol(3), u = IntCol(4);
   const std::vector<std::pair<std::string, std::pair<sql::Expr, bool>>> cases = {
       {"x / (0.173 + y)", {Bin(Op::kDivide, x, Bin(Op::kAdd, Real(0.173), y)), true}},
-      {"x * 0.5 - y", {Bin(Op::kSubtract, Bin(Op::kMultiply, x, Real(0.5)), y), true}},
+      {"(0.5 - y) * x", {Bin(Op::kMultiply, Bin(Op::kSubtract, Real(0.5), y), x), true}},
+      {"x * 0.1 / 7.0", {Bin(Op::kDivide, Bin(Op::kMultiply, x, Real(0.1)), Real(7.0)), true}},
+      {"x * 0.5 - y (a product then a difference: an FMA on some devices)",
+       {Bin(Op::kSubtract, Bin(Op::kMultiply, x, Real(0.5)), y), false}},
+      {"x * 0.1 + 1.5 (a product then a sum)",
+       {Bin(Op::kAdd, Bin(Op::kMultiply, x, Real(0.1)), Real(1.5)), false}},
       {"2.5 - x", {Bin(Op::kSubtract, Real(2.5), x), true}},
       {"x / 3.0", {Bin(Op::kDivide, x, Real(3.0)), true}},
       {"CAST(x AS REAL)", {AsReal(x), true}},
@@ -105,10 +110,22 @@ TEST_P(ShortRealTest, AgreesWithTheInterpreterAndTheCpu) {
   for (const std::uint32_t per_group : {0u, 3u}) {  // 0: the size-based choice
     SetAggregateTilesPerGroup(per_group == 0 ? std::nullopt
                                              : std::optional<std::uint32_t>(per_group));
-    for (RowCount rows :
-         {RowCount{0}, RowCount{1}, wg - 1, wg + 1, tile - 1, tile + 1, tile * 5 + 3}) {
+    // Three tablets, then one tablet of several groups (a group's first tile
+    // and the load ahead across tiles of one group).
+    for (const auto& [rows, split] :
+         std::vector<std::pair<RowCount, bool>>{{0, true},
+                                                {1, true},
+                                                {wg - 1, true},
+                                                {wg + 1, true},
+                                                {tile - 1, true},
+                                                {tile + 1, true},
+                                                {tile * 5 + 3, true},
+                                                {tile * 8 + 3, false}}) {
       const TablePtr t = XyTable(rows, 40 + static_cast<std::uint32_t>(rows));
-      setenv("CLQ_TABLET_ROWS", std::to_string(std::max<RowCount>(rows / 3, 1)).c_str(), 1);
+      if (split)
+        setenv("CLQ_TABLET_ROWS", std::to_string(std::max<RowCount>(rows / 3, 1)).c_str(), 1);
+      else
+        unsetenv("CLQ_TABLET_ROWS");
       const auto run = [&](const char* short_real) {
         setenv("CLQ_SHORT_REAL", short_real, 1);
         TableRelation relation(e, t);
@@ -116,10 +133,12 @@ TEST_P(ShortRealTest, AgreesWithTheInterpreterAndTheCpu) {
         const std::size_t ratio =
             program.AddValue(Bin(Op::kDivide, x, Bin(Op::kAdd, Real(0.173), y)));
         const std::size_t affine =
-            program.AddValue(Bin(Op::kSubtract, Bin(Op::kMultiply, x, Real(0.5)), y));
+            program.AddValue(Bin(Op::kMultiply, Bin(Op::kSubtract, Real(0.5), y), x));
         const std::size_t flipped = program.AddValue(Bin(Op::kSubtract, Real(2.5), x));
         const std::size_t third = program.AddValue(Bin(Op::kDivide, x, Real(3.0)));
-        for (const std::size_t entry : {ratio, affine, flipped, third})
+        const std::size_t scaled =
+            program.AddValue(Bin(Op::kDivide, Bin(Op::kMultiply, x, Real(0.1)), Real(7.0)));
+        for (const std::size_t entry : {ratio, affine, flipped, third, scaled})
           EXPECT_TRUE(program.IsShortReal(entry)) << program.Disassemble();
         QueryContext context(e);
         DeviceProgram device_program(e, program);
@@ -132,7 +151,9 @@ TEST_P(ShortRealTest, AgreesWithTheInterpreterAndTheCpu) {
                                     {VM_AGG_MAX_R, flipped},
                                     {VM_AGG_MIN_R, third},
                                     {VM_AGG_SUM_R, third},
-                                    {VM_AGG_COUNT, std::nullopt}});
+                                    {VM_AGG_COUNT, std::nullopt},
+                                    {VM_AGG_MIN_R, scaled},
+                                    {VM_AGG_MAX_R, scaled}});
         for (const StageTiming& stage : e.profiler().Stop())
           outcome.short_kernel |= stage.name == "aggregate (short REAL)";
         return outcome;
@@ -151,15 +172,17 @@ TEST_P(ShortRealTest, AgreesWithTheInterpreterAndTheCpu) {
       const auto xs = t->column(0).int32s();
       const auto ys = t->column(1).int32s();
       double max_ratio = -INFINITY, min_ratio = INFINITY, sum_affine = 0, max_flipped = -INFINITY,
-             min_third = INFINITY, sum_third = 0;
+             min_third = INFINITY, sum_third = 0, min_scaled = INFINITY, max_scaled = -INFINITY;
       for (RowCount i = 0; i < rows; ++i) {
         const double r = xs[i] / (0.173 + ys[i]);
         max_ratio = std::max(max_ratio, r);
         min_ratio = std::min(min_ratio, r);
-        sum_affine += xs[i] * 0.5 - ys[i];
+        sum_affine += (0.5 - ys[i]) * xs[i];
         max_flipped = std::max(max_flipped, 2.5 - xs[i]);
         min_third = std::min(min_third, xs[i] / 3.0);
         sum_third += xs[i] / 3.0;
+        min_scaled = std::min(min_scaled, xs[i] * 0.1 / 7.0);
+        max_scaled = std::max(max_scaled, xs[i] * 0.1 / 7.0);
       }
       EXPECT_EQ(fast.values[0].real(), max_ratio) << "rows " << rows;
       EXPECT_EQ(fast.values[1].real(), min_ratio) << "rows " << rows;
@@ -168,6 +191,8 @@ TEST_P(ShortRealTest, AgreesWithTheInterpreterAndTheCpu) {
       EXPECT_EQ(fast.values[4].real(), min_third) << "rows " << rows;
       EXPECT_NEAR(fast.values[5].real(), sum_third, 1e-9 * std::max(1.0, std::fabs(sum_third)));
       EXPECT_EQ(static_cast<RowCount>(fast.values[6].count), rows);
+      EXPECT_EQ(fast.values[7].real(), min_scaled) << "rows " << rows;
+      EXPECT_EQ(fast.values[8].real(), max_scaled) << "rows " << rows;
     }
   }
 }

@@ -47,8 +47,17 @@ TEST(CliTest, UnknownSubcommandAndFlagPrintUsage) {
 // The kernels without an interpreter that GPUs pick for the filter and the
 // REAL MAX are off here, so that the listing is the same on every device.
 TEST(CliTest, ExplainListsTheExpressionPrograms) {
-  setenv("CLQ_CONJUNCT_FILTER", "0", 1);
-  setenv("CLQ_SHORT_REAL", "0", 1);
+  // Unset again however the test ends, so that later tests see the defaults.
+  struct DefaultKernelsOff {
+    DefaultKernelsOff() {
+      setenv("CLQ_CONJUNCT_FILTER", "0", 1);
+      setenv("CLQ_SHORT_REAL", "0", 1);
+    }
+    ~DefaultKernelsOff() {
+      unsetenv("CLQ_CONJUNCT_FILTER");
+      unsetenv("CLQ_SHORT_REAL");
+    }
+  } off;
   // Each case: a query, and lines its EXPLAIN must contain.
   const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
       {"SELECT * FROM tenktup1 WHERE unique1 > 1000 AND unique1 < 6000 AND unique2 % 2 = 0 AND "
@@ -89,8 +98,6 @@ TEST(CliTest, ExplainListsTheExpressionPrograms) {
     for (const std::string& line : lines)
       EXPECT_NE(result.output.find(line), std::string::npos) << line << "\n" << result.output;
   }
-  unsetenv("CLQ_CONJUNCT_FILTER");
-  unsetenv("CLQ_SHORT_REAL");
 }
 
 // The REAL MAX in vm_aggregate_short_real (by default on GPUs; CLQ_SHORT_REAL
