@@ -8,6 +8,7 @@
 
 #include "kernels_cl/vm_shared.h"
 #include "runtime/device_tuning.hpp"
+#include "runtime/environment.hpp"
 #include "runtime/errors.hpp"
 
 namespace clq {
@@ -52,12 +53,8 @@ std::uint32_t TilesPerGroup(const Engine& engine, std::uint64_t tiles, bool shor
 // vm_aggregate, 11.3-15.8 in vm_aggregate_short_real). CLQ_SHORT_REAL=0|1
 // overrides, to measure what the kernel gains and to test it on CPUs.
 bool ShortRealAllowed(const Engine& engine) {
-  const char* text = std::getenv("CLQ_SHORT_REAL");
-  if (text == nullptr || *text == '\0') return !UseCpuKernelPaths(engine.info());
-  const std::string value = text;
-  if (value == "0") return false;
-  if (value == "1") return true;
-  throw InvalidInputError("CLQ_SHORT_REAL=" + value + " is neither 0 nor 1");
+  if (const std::optional<bool> forced = ForcedByEnvironment("CLQ_SHORT_REAL")) return *forced;
+  return !UseCpuKernelPaths(engine.info());
 }
 
 }  // namespace
@@ -89,23 +86,42 @@ AggregateKernelChoice ChooseAggregateKernel(const Engine& engine, const Expressi
   }
   AggregateKernelChoice choice;
   choice.machine = DeviceProgram::MachineFor(program, entries, integer_operations);
-  const bool direct =
-      !predicate_entry && !choice.machine.track && DeviceProgram::SpecialisedAllowed();
-  choice.columns_only =
-      direct && std::all_of(aggregates.begin(), aggregates.end(), [&](const AggregateSpec& a) {
+  if (predicate_entry || choice.machine.track || !DeviceProgram::SpecialisedAllowed())
+    return choice;
+  if (std::all_of(aggregates.begin(), aggregates.end(), [&](const AggregateSpec& a) {
         return !a.entry || program.IsBareColumn(*a.entry);
-      });
-  choice.short_real =
-      direct && !choice.columns_only && ShortRealAllowed(engine) &&
-      std::all_of(aggregates.begin(), aggregates.end(), [&](const AggregateSpec& a) {
-        return !a.entry || program.IsShortReal(*a.entry);
-      });
+      })) {
+    choice.kernel = AggregateKernelChoice::Kernel::kColumns;
+  } else if (ShortRealAllowed(engine) &&
+             std::all_of(aggregates.begin(), aggregates.end(), [&](const AggregateSpec& a) {
+               return !a.entry || program.IsShortReal(*a.entry);
+             })) {
+    choice.kernel = AggregateKernelChoice::Kernel::kShortReal;
+  }
   return choice;
 }
 
+std::string_view AggregateKernelChoice::DirectKernelName() const {
+  switch (kernel) {
+    case Kernel::kColumns:
+      return "vm_aggregate_columns";
+    case Kernel::kShortReal:
+      return "vm_aggregate_short_real";
+    case Kernel::kInterpreter:
+      break;
+  }
+  return {};
+}
+
 std::string AggregateKernelChoice::StageName() const {
-  if (columns_only) return "aggregate columns";
-  if (short_real) return "aggregate (short REAL)";
+  switch (kernel) {
+    case Kernel::kColumns:
+      return "aggregate columns";
+    case Kernel::kShortReal:
+      return "aggregate (short REAL)";
+    case Kernel::kInterpreter:
+      break;
+  }
   return DeviceProgram::StageName("aggregate", machine.narrow, machine.lean);
 }
 
@@ -142,7 +158,8 @@ std::vector<AggregateValue> AggregateOnDevice(QueryContext& context, Relation& r
     tiles += engine.TilesFor(t.rows);
   const AggregateKernelChoice choice =
       ChooseAggregateKernel(engine, code, predicate_entry, aggregates);
-  const std::uint32_t tiles_per_group = TilesPerGroup(engine, tiles, choice.short_real);
+  const std::uint32_t tiles_per_group =
+      TilesPerGroup(engine, tiles, choice.kernel == AggregateKernelChoice::Kernel::kShortReal);
   std::uint64_t groups = 0;
   for (const Tablet& t : tablets)
     groups += engine.GroupsFor(engine.TilesFor(t.rows), tiles_per_group);
@@ -159,10 +176,10 @@ std::vector<AggregateValue> AggregateOnDevice(QueryContext& context, Relation& r
   }
   const bool track = choice.machine.track, narrow = choice.machine.narrow,
              lean = choice.machine.lean;
-  cl::Kernel& kernel = choice.columns_only ? engine.kernel("vm_aggregate_columns")
-                       : choice.short_real
-                           ? engine.kernel("vm_aggregate_short_real")
-                           : DeviceProgram::VmKernel(engine, "vm_aggregate", track, narrow, lean);
+  const std::string_view direct = choice.DirectKernelName();
+  cl::Kernel& kernel = direct.empty()
+                           ? DeviceProgram::VmKernel(engine, "vm_aggregate", track, narrow, lean)
+                           : engine.kernel(direct);
   const std::string stage = choice.StageName();
   std::uint64_t group_base = 0;
   for (std::size_t t = 0; t < tablets.size(); ++t) {

@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <cstddef>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "operators/device_program.hpp"
@@ -80,9 +82,12 @@ DeviceAggregates SplitForDevice(const ExpressionProgram& program, RowCount rows,
 // or wherever CLQ_SHORT_REAL=1, never with =0; another value throws
 // InvalidInputError) or vm_aggregate on `machine`.
 struct AggregateKernelChoice {
-  bool columns_only = false;
-  bool short_real = false;
-  VmMachine machine;
+  enum class Kernel { kInterpreter, kColumns, kShortReal };
+  Kernel kernel = Kernel::kInterpreter;
+  VmMachine machine;  // the interpreter's, when it runs
+  // "vm_aggregate_columns" or "vm_aggregate_short_real"; empty for the
+  // interpreter (DeviceProgram::VmKernel on `machine`).
+  std::string_view DirectKernelName() const;
   // "aggregate columns", "aggregate (short REAL)" or the machine's stage name.
   std::string StageName() const;
 };

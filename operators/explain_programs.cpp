@@ -198,10 +198,9 @@ class Listing {
                SplitForDevice(compiled.program, rows, compiled.specs).passes) {
             const AggregateKernelChoice choice = ChooseAggregateKernel(
                 engine_, compiled.program, compiled.predicate_entry, device_pass);
-            const std::string machine = choice.columns_only ? "vm_aggregate_columns, no interpreter"
-                                        : choice.short_real
-                                            ? "vm_aggregate_short_real, no interpreter"
-                                            : choice.machine.Describe();
+            const std::string_view direct = choice.DirectKernelName();
+            const std::string machine = direct.empty() ? choice.machine.Describe()
+                                                       : std::string(direct) + ", no interpreter";
             if (std::find(machines.begin(), machines.end(), machine) == machines.end())
               machines.push_back(machine);
           }

@@ -1,7 +1,6 @@
 #include "operators/selection.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <numeric>
 #include <optional>
 #include <string>
@@ -9,6 +8,7 @@
 #include "kernels_cl/vm_shared.h"
 #include "operators/scan.hpp"
 #include "runtime/device_tuning.hpp"
+#include "runtime/environment.hpp"
 #include "runtime/errors.hpp"
 
 namespace clq {
@@ -69,16 +69,6 @@ std::vector<TabletSelection> FilterTablets(QueryContext& context, Relation& rela
                   "selection counts");
   context.CheckStatus();
   return state;
-}
-
-// The value of a 0/1 switch in the environment, nullopt when unset.
-std::optional<bool> ForcedByEnvironment(const char* name) {
-  const char* forced = std::getenv(name);
-  if (forced == nullptr || *forced == '\0') return std::nullopt;
-  const std::string value = forced;
-  if (value == "0") return false;
-  if (value == "1") return true;
-  throw InvalidInputError(std::string(name) + "=" + value + " is neither 0 nor 1");
 }
 
 }  // namespace
