@@ -160,11 +160,23 @@ void BM_MaxAggregate_Handwritten(benchmark::State& state) {
   state.counters["result"] = static_cast<double>(HostMax(f.engine, partials.get(), groups));
 }
 
-void BM_FloatMax_Machine(benchmark::State& state) {
+void FloatMaxMachine(benchmark::State& state, const std::string& name) {
   AggregateMachine(
-      state, "max_real/machine",
+      state, name,
       Bin(Op::kDivide, IntCol(kUnique1), Bin(Op::kAdd, Real(0.173), IntCol(kOnePercent))),
       VM_AGG_MAX_R);
+}
+
+void BM_FloatMax_Machine(benchmark::State& state) {
+  FloatMaxMachine(state, "max_real/machine");
+}
+
+// The same with state.range(0) tiles a work-group (CLQ_AGG_TILES), for the
+// sweep in docs/BENCHMARKS.md.
+void BM_FloatMax_TilesPerGroup(benchmark::State& state) {
+  SetAggregateTilesPerGroup(static_cast<std::uint32_t>(state.range(0)));
+  FloatMaxMachine(state, "max_real/tiles " + std::to_string(state.range(0)));
+  SetAggregateTilesPerGroup(std::nullopt);
 }
 
 void BM_FloatMax_Handwritten(benchmark::State& state) {
@@ -318,6 +330,12 @@ BENCHMARK(BM_MaxAggregate_Handwritten)
     ->Unit(benchmark::kMillisecond)
     ->MinTime(0.5);
 BENCHMARK(BM_FloatMax_Machine)->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(0.5);
+BENCHMARK(BM_FloatMax_TilesPerGroup)
+    ->RangeMultiplier(2)
+    ->Range(1, VM_MAX_TILES_PER_GROUP)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(0.5);
 BENCHMARK(BM_FloatMax_Handwritten)->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(0.5);
 BENCHMARK(BM_SelectionFilter_Machine)->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(0.5);
 BENCHMARK(BM_SelectionFilter_Handwritten)

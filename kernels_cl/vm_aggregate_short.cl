@@ -1,82 +1,125 @@
 // vm_aggregate without the interpreter for aggregates over short REAL
 // arithmetic, chosen by the host (ExpressionProgram::IsShortReal): no WHERE,
-// no NULL, and every argument COUNT(*) or LOAD leaf [OP leaf [OP leaf]],
-// each leaf a constant or an INT32 column read as REAL, each OP ADD_R,
-// SUB_R, MUL_R or DIV_R (reversed or not; a division only where the host
-// proved no divisor zero, as the untracked machine assumes). The thesis's
-// MAX(unique1 / (0.173 + onepercent)) is LOAD const; ADD_R col; DIV_R col
-// reversed. The interpreter's 64-bit lanes, operand and stack arrays held 80
-// registers on the H100 (six work-groups of 128 per multiprocessor) and ran
-// it at 1.53x the hand-written kernel; here a work-item holds its items'
-// INT32 leaves and one double per item. Each step is the interpreter's
-// operation in the same order, so the values are the same bits.
-// Leaf i's fields, decoded once per aggregate; an absent leaf (past the
-// argument's length) is a constant 0 that no step reads.
-#define VM_SHORT_LEAF(i)                                                                        \
-  const uint2 ins##i = (i) < length ? code[agg.y + (i)] : (uint2)(0u, 0u);                       \
-  const uint op##i = ins##i.x & 0xffu;                                                           \
-  const bool swap##i = (((ins##i.x >> 8) & 0xffu) & VM_OPND_REVERSED) != 0;                      \
-  const bool column##i =                                                                         \
-      (i) < length && (((ins##i.x >> 8) & 0xffu) & VM_OPND_BASE_MASK) == VM_OPND_COL_I32_R;      \
-  const double constant##i = column##i ? 0.0 : as_double(consts[ins##i.y]);                      \
-  __global const int* leaf##i =                                                                  \
-      (__global const int*)vm_slot_values(&slots, column##i ? ins##i.x >> 16 : 0u);
-// Leaf i's INT32 values for the items of the tile at `tile_start` with
-// `tile_row_count` rows, into DST (rows past n read 0).
-#define VM_SHORT_LOAD(i, DST, tile_start, tile_row_count)                                   \
-  if (column##i) {                                                                          \
-    if ((tile_row_count) == TILE) {                                                         \
-      VM_FOR_TILE_ITEMS DST[k] = leaf##i[tile_item(tile_start, k)];                         \
-    } else {                                                                                \
-      for (uint k = 0; k < IPT; ++k)                                                        \
-        DST[k] = tile_offset(k) < (tile_row_count) ? leaf##i[tile_item(tile_start, k)] : 0; \
-    }                                                                                       \
-  }
-// Step i: the accumulator combined with leaf i (B, an expression of k), as
-// the interpreter's LOAD, ADD_R, SUB_R, MUL_R and DIV_R do it. The leaf's
-// kind and the operand order are tested outside the item loops, so that
-// CPUs vectorise them.
-#define VM_SHORT_APPLY(i, B)                                                  \
-  switch (op##i) {                                                            \
-    case VM_LOAD:                                                             \
-      VM_FOR_TILE_ITEMS acc[k] = (B);                                         \
-      break;                                                                  \
-    case VM_ADD_R:                                                            \
-      VM_FOR_TILE_ITEMS acc[k] = acc[k] + (B);                                \
-      break;                                                                  \
-    case VM_SUB_R:                                                            \
-      if (swap##i) {                                                          \
-        VM_FOR_TILE_ITEMS acc[k] = (B)-acc[k];                                \
-      } else {                                                                \
-        VM_FOR_TILE_ITEMS acc[k] = acc[k] - (B);                              \
-      }                                                                       \
-      break;                                                                  \
-    case VM_MUL_R:                                                            \
-      VM_FOR_TILE_ITEMS acc[k] = acc[k] * (B);                                \
-      break;                                                                  \
-    default: /* VM_DIV_R */                                                   \
-      if (swap##i) {                                                          \
-        VM_FOR_TILE_ITEMS acc[k] = (B) / acc[k];                              \
-      } else {                                                                \
-        VM_FOR_TILE_ITEMS acc[k] = acc[k] / (B);                              \
-      }                                                                       \
-      break;                                                                  \
-  }
-#define VM_SHORT_STEP(i)                            \
-  if ((i) < length) {                               \
-    if (column##i) {                                \
-      VM_SHORT_APPLY(i, (double)raw##i[k])          \
-    } else {                                        \
-      VM_SHORT_APPLY(i, constant##i)                \
-    }                                               \
-  }
+// no NULL, every aggregate COUNT, SUM, MIN or MAX, and every argument
+// COUNT(*) or LOAD leaf [OP leaf [OP leaf]], each leaf a constant or an INT32
+// column read as REAL (at most two columns), each OP ADD_R, SUB_R, MUL_R or
+// DIV_R (reversed or not; a division only where the host proved no divisor
+// zero, as the untracked machine assumes). The thesis's MAX(unique1 / (0.173
+// + onepercent)) is LOAD const; ADD_R col; DIV_R col reversed. Each step is
+// the interpreter's operation on the same operands in the same order, so the
+// values are the same bits, and the fold takes the items in the order
+// vm_agg_fold does.
+//
+// On GPUs a work-item computes and folds each item in straight-line code:
+// the item loop is compiled once for each pair of operations (21 with the
+// shorter arguments, times two folds) and chosen per tile, so that no item
+// selects an operation; only the operand order of - and / and the leaf
+// (constant, column A or B) are selected per item. Measured on the H100
+// (the thesis REAL MAX over 100M rows, docs/BENCHMARKS.md): with the
+// operation chosen per item and step, by a switch or by selects, 0.344-0.347
+// ms; chosen per tile, 0.313; the thesis's arithmetic written out in this
+// kernel, 0.296; the hand-written kernel 0.291. Registers were no cause:
+// 72 in each version here, and the earlier kernel with 128 took 0.339.
 
-// VM_SHORT_PIPELINE: the next tile's leaves are loaded before the current
-// tile's arithmetic, so that each work-item has loads in flight while it
-// divides (CLQ_BUILD_OPTIONS=-DVM_SHORT_PIPELINE=0 loads each tile's leaves
-// just before its arithmetic, for comparison).
-#ifndef VM_SHORT_PIPELINE
-#define VM_SHORT_PIPELINE 1
+// Leaf i's fields, decoded once per aggregate. A column leaf's values are in
+// column array which##i: the first column leaf's in A, the second's in B. An
+// absent leaf (past the argument's length) is a constant 0 that no step reads.
+#define VM_SHORT_LEAF(i)                                                                   \
+  const uint2 ins##i = (i) < length ? code[agg.y + (i)] : (uint2)(0u, 0u);                  \
+  const uint op##i = ins##i.x & 0xffu;                                                      \
+  const bool swap##i = (((ins##i.x >> 8) & 0xffu) & VM_OPND_REVERSED) != 0;                 \
+  const bool column##i =                                                                    \
+      (i) < length && (((ins##i.x >> 8) & 0xffu) & VM_OPND_BASE_MASK) == VM_OPND_COL_I32_R; \
+  const double constant##i = (i) < length && !column##i ? as_double(consts[ins##i.y]) : 0.0;
+// Column X's INT32 values for the items of the tile at `tile_start` with
+// `tile_row_count` rows, into DST (rows past n, and every item when no leaf
+// is column X, read 0).
+#define VM_SHORT_LOAD(X, DST, tile_start, tile_row_count)                                      \
+  if (!has##X) {                                                                               \
+    for (uint k = 0; k < IPT; ++k) DST[k] = 0;                                                 \
+  } else if ((tile_row_count) == TILE) {                                                       \
+    for (uint k = 0; k < IPT; ++k) DST[k] = column##X[tile_item(tile_start, k)];               \
+  } else {                                                                                     \
+    for (uint k = 0; k < IPT; ++k)                                                             \
+      DST[k] = tile_offset(k) < (tile_row_count) ? column##X[tile_item(tile_start, k)] : 0;   \
+  }
+// Leaf i's value for the item whose column values are a and b.
+#define VM_SHORT_OPERAND(i, a, b) (column##i ? (which##i == 0 ? (a) : (b)) : constant##i)
+// Operations of a step, as the selector of the item loop compiled for it:
+// 0 none (past the argument's length), then ADD_R, SUB_R, MUL_R, DIV_R.
+#define VM_SHORT_NONE 0
+#define VM_SHORT_ADD 1
+#define VM_SHORT_SUB 2
+#define VM_SHORT_MUL 3
+#define VM_SHORT_DIV 4
+inline uint vm_short_operation(uint op, bool present) {
+  if (!present) return VM_SHORT_NONE;
+  return op == VM_ADD_R ? VM_SHORT_ADD
+         : op == VM_SUB_R ? VM_SHORT_SUB
+         : op == VM_MUL_R ? VM_SHORT_MUL
+                          : VM_SHORT_DIV;
+}
+// Step i with operation OP (a constant) on x with operand v, as the
+// interpreter's ADD_R, SUB_R, MUL_R and DIV_R combine them, v on the left
+// when reversed (a sum or product is the same either way round).
+#define VM_SHORT_STEP(i, x, v, OP)                        \
+  if ((OP) == VM_SHORT_ADD) {                             \
+    x = x + (v);                                          \
+  } else if ((OP) == VM_SHORT_MUL) {                      \
+    x = x * (v);                                          \
+  } else if ((OP) != VM_SHORT_NONE) {                     \
+    const double left = swap##i ? (v) : x;                \
+    const double right = swap##i ? x : (v);               \
+    x = (OP) == VM_SHORT_SUB ? left - right : left / right; \
+  }
+// x = item k's value; OP1, OP2: steps 1 and 2's operations.
+#define VM_SHORT_ITEM(x, k, OP1, OP2)                                \
+  const double a##x = (double)rawA[k];                               \
+  const double b##x = (double)rawB[k];                               \
+  double x = VM_SHORT_OPERAND(0, a##x, b##x);                        \
+  VM_SHORT_STEP(1, x, VM_SHORT_OPERAND(1, a##x, b##x), OP1)          \
+  VM_SHORT_STEP(2, x, VM_SHORT_OPERAND(2, a##x, b##x), OP2)
+
+#if !DEVICE_IS_CPU
+// vm_agg_fold's REAL folds on GPUs, item by item: an item not counted
+// combines the identity. MIN is MAX of the negated values, negated back
+// (negation is exact and reverses every comparison), so two folds serve three.
+#define VM_SHORT_SUM(r, x, live) r = r + ((live) ? (x) : 0.0)
+#define VM_SHORT_MAX(r, x, live)                                \
+  {                                                             \
+    const double y = (live) ? sign * (x) : -(double)INFINITY;   \
+    r = y > r ? y : r;                                          \
+  }
+// Folds each item of the tile (`rows` rows) into r, in item order.
+#define VM_SHORT_FOLD_TILE(FOLD, OP1, OP2)                       \
+  for (uint k = 0; k < IPT; ++k) {                               \
+    const bool live = rows == TILE || tile_offset(k) < rows;     \
+    VM_SHORT_ITEM(x, k, OP1, OP2)                                \
+    FOLD(r, x, live);                                            \
+  }
+// The item loop compiled for the argument's operations (`shape`: step 1's
+// operation * 5 + step 2's), so that no item selects an operation.
+#define VM_SHORT_CASE(FOLD, OP1, OP2)   \
+  case (OP1) * 5 + (OP2):               \
+    VM_SHORT_FOLD_TILE(FOLD, OP1, OP2)  \
+    break;
+#define VM_SHORT_CASES_AFTER(FOLD, OP1)        \
+  VM_SHORT_CASE(FOLD, OP1, VM_SHORT_ADD)       \
+  VM_SHORT_CASE(FOLD, OP1, VM_SHORT_SUB)       \
+  VM_SHORT_CASE(FOLD, OP1, VM_SHORT_MUL)       \
+  VM_SHORT_CASE(FOLD, OP1, VM_SHORT_DIV)
+#define VM_SHORT_FOLD_BY_SHAPE(FOLD)                       \
+  switch (shape) {                                         \
+    VM_SHORT_CASE(FOLD, VM_SHORT_NONE, VM_SHORT_NONE)      \
+    VM_SHORT_CASE(FOLD, VM_SHORT_ADD, VM_SHORT_NONE)       \
+    VM_SHORT_CASE(FOLD, VM_SHORT_SUB, VM_SHORT_NONE)       \
+    VM_SHORT_CASE(FOLD, VM_SHORT_MUL, VM_SHORT_NONE)       \
+    VM_SHORT_CASE(FOLD, VM_SHORT_DIV, VM_SHORT_NONE)       \
+    VM_SHORT_CASES_AFTER(FOLD, VM_SHORT_ADD)               \
+    VM_SHORT_CASES_AFTER(FOLD, VM_SHORT_SUB)               \
+    VM_SHORT_CASES_AFTER(FOLD, VM_SHORT_MUL)               \
+    VM_SHORT_CASES_AFTER(FOLD, VM_SHORT_DIV)               \
+  }
 #endif
 
 KERNEL void vm_aggregate_short_real(VM_AGGREGATE_PARAMS) {
@@ -88,56 +131,76 @@ KERNEL void vm_aggregate_short_real(VM_AGGREGATE_PARAMS) {
     VM_SHORT_LEAF(0)
     VM_SHORT_LEAF(1)
     VM_SHORT_LEAF(2)
-    long value = vm_agg_identity(agg.x);
+    const uint which0 = 0;
+    const uint which1 = column0 ? 1u : 0u;
+    const uint which2 = which1 + (column1 ? 1u : 0u);
+    const bool hasA = column0 || column1 || column2;
+    const bool hasB = which2 + (column2 ? 1u : 0u) == 2u;
+    const uint slotA = column0 ? ins0.x >> 16 : column1 ? ins1.x >> 16 : ins2.x >> 16;
+    const uint slotB = column0 && column1 ? ins1.x >> 16 : ins2.x >> 16;
+    __global const int* columnA = (__global const int*)vm_slot_values(&slots, hasA ? slotA : 0u);
+    __global const int* columnB = (__global const int*)vm_slot_values(&slots, hasB ? slotB : 0u);
+    const uint op_1 = vm_short_operation(op1, length > 1);
+    const uint op_2 = vm_short_operation(op2, length > 2);
+#if !DEVICE_IS_CPU
+    const uint shape = op_1 * 5 + op_2;
+#endif
+#if !DEVICE_IS_CPU
+    const double sign = agg.x == VM_AGG_MIN_R ? -1.0 : 1.0;
+    double r = agg.x == VM_AGG_SUM_R ? 0.0 : -(double)INFINITY;
+#else
+    double r = as_double(vm_agg_identity(agg.x));
+#endif
     ulong count = 0;
     ulong start = (ulong)get_group_id(0) * tiles_per_group * TILE;
-    int raw0[IPT], raw1[IPT], raw2[IPT];
-#if VM_SHORT_PIPELINE
-    int next0[IPT], next1[IPT], next2[IPT];
-    if (start < n) {
-      const uint rows = tile_rows(start, n);
-      VM_SHORT_LOAD(0, next0, start, rows)
-      VM_SHORT_LOAD(1, next1, start, rows)
-      VM_SHORT_LOAD(2, next2, start, rows)
-    }
-#endif
     for (uint t = 0; t < tiles_per_group && start < n; ++t, start += TILE) {
       const uint rows = tile_rows(start, n);
+      int rawA[IPT], rawB[IPT];
+      VM_SHORT_LOAD(A, rawA, start, rows)
+      VM_SHORT_LOAD(B, rawB, start, rows)
+#if DEVICE_IS_CPU
+      // CPUs fold REAL sums in 16 lanes (vm_agg_fold): the tile's values go
+      // through it. This kernel is not their default, so its speed matters less.
+      long bits[IPT];
       uchar counted[IPT];
       VM_SET_LIVE(counted, rows)
-#if VM_SHORT_PIPELINE
       for (uint k = 0; k < IPT; ++k) {
-        raw0[k] = next0[k];
-        raw1[k] = next1[k];
-        raw2[k] = next2[k];
+        VM_SHORT_ITEM(x, k, op_1, op_2)
+        bits[k] = as_long(x);
       }
-      const ulong next_start = start + TILE;
-      if (t + 1 < tiles_per_group && next_start < n) {
-        const uint next_rows = tile_rows(next_start, n);
-        VM_SHORT_LOAD(0, next0, next_start, next_rows)
-        VM_SHORT_LOAD(1, next1, next_start, next_rows)
-        VM_SHORT_LOAD(2, next2, next_start, next_rows)
-      }
-#else
-      // Every leaf's loads before any arithmetic, so that they are in flight together.
-      VM_SHORT_LOAD(0, raw0, start, rows)
-      VM_SHORT_LOAD(1, raw1, start, rows)
-      VM_SHORT_LOAD(2, raw2, start, rows)
-#endif
-      double acc[IPT];
-      VM_FOR_TILE_ITEMS acc[k] = 0.0;
-      VM_SHORT_STEP(0)
-      VM_SHORT_STEP(1)
-      VM_SHORT_STEP(2)
-      long bits[IPT];
-      VM_FOR_TILE_ITEMS bits[k] = as_long(acc[k]);
+      long value = as_long(r);
       vm_agg_fold(agg.x, bits, counted, &value, &count);
+      r = as_double(value);
+#else
+      for (uint k = 0; k < IPT; ++k) count += rows == TILE || tile_offset(k) < rows;
+      if (agg.x == VM_AGG_SUM_R) {
+        VM_SHORT_FOLD_BY_SHAPE(VM_SHORT_SUM)
+      } else if (agg.x != VM_AGG_COUNT) {
+        VM_SHORT_FOLD_BY_SHAPE(VM_SHORT_MAX)
+      }
+#endif
     }
-    vm_agg_write_partial(agg.x, value, count, values, counts, partials,
+#if !DEVICE_IS_CPU
+    if (agg.x == VM_AGG_MIN_R) r = -r;
+    if (agg.x == VM_AGG_COUNT) r = 0.0;
+#endif
+    vm_agg_write_partial(agg.x, as_long(r), count, values, counts, partials,
                          group_base + get_group_id(0), aggregate_count, a);
   }
 }
 #undef VM_SHORT_LEAF
 #undef VM_SHORT_LOAD
+#undef VM_SHORT_OPERAND
 #undef VM_SHORT_STEP
-#undef VM_SHORT_APPLY
+#undef VM_SHORT_ITEM
+#undef VM_SHORT_SUM
+#undef VM_SHORT_MAX
+#undef VM_SHORT_FOLD_TILE
+#undef VM_SHORT_FOLD_BY_SHAPE
+#undef VM_SHORT_CASE
+#undef VM_SHORT_CASES_AFTER
+#undef VM_SHORT_NONE
+#undef VM_SHORT_ADD
+#undef VM_SHORT_SUB
+#undef VM_SHORT_MUL
+#undef VM_SHORT_DIV

@@ -32,20 +32,14 @@ std::optional<std::uint32_t>& FixedTilesPerGroup() {
   return fixed;
 }
 
-// `short_real`: the pass runs in vm_aggregate_short_real, which loads a
-// tile ahead and gains from longer runs of tiles (H100, the thesis REAL MAX
-// over 100M rows: 0.352 ms at 16 tiles a group, 0.339 at 32, 0.338 at 64),
-// so it takes up to 32.
-std::uint32_t TilesPerGroup(const Engine& engine, std::uint64_t tiles, bool short_real) {
+std::uint32_t TilesPerGroup(const Engine& engine, std::uint64_t tiles) {
   if (const std::optional<std::uint32_t> fixed = FixedTilesPerGroup()) return *fixed;
   // PoCL: a work-group's reduction is a short serial loop, and the tile loop
   // cost more than it saved (2-core, MAX of 10M rows: 8.7 ms at 1 tile per
   // group, 12.1 ms at 16).
   if (UseCpuKernelPaths(engine.info())) return 1;
   const std::uint64_t wanted_groups = std::uint64_t{32} * std::max(1u, engine.info().compute_units);
-  const std::uint64_t most = short_real ? 32 : 16;
-  const std::uint64_t wanted = short_real ? wanted_groups / 2 : wanted_groups;
-  return static_cast<std::uint32_t>(std::clamp<std::uint64_t>(tiles / wanted, 1, most));
+  return static_cast<std::uint32_t>(std::clamp<std::uint64_t>(tiles / wanted_groups, 1, 16));
 }
 
 // GPU paths only: on CPUs the interpreter is faster for these arguments
@@ -94,7 +88,10 @@ AggregateKernelChoice ChooseAggregateKernel(const Engine& engine, const Expressi
     choice.kernel = AggregateKernelChoice::Kernel::kColumns;
   } else if (ShortRealAllowed(engine) &&
              std::all_of(aggregates.begin(), aggregates.end(), [&](const AggregateSpec& a) {
-               return !a.entry || program.IsShortReal(*a.entry);
+               // The kernel folds these four (vm_aggregate_short.cl).
+               const bool folded = a.operation == VM_AGG_COUNT || a.operation == VM_AGG_SUM_R ||
+                                   a.operation == VM_AGG_MIN_R || a.operation == VM_AGG_MAX_R;
+               return folded && (!a.entry || program.IsShortReal(*a.entry));
              })) {
     choice.kernel = AggregateKernelChoice::Kernel::kShortReal;
   }
@@ -158,8 +155,7 @@ std::vector<AggregateValue> AggregateOnDevice(QueryContext& context, Relation& r
     tiles += engine.TilesFor(t.rows);
   const AggregateKernelChoice choice =
       ChooseAggregateKernel(engine, code, predicate_entry, aggregates);
-  const std::uint32_t tiles_per_group =
-      TilesPerGroup(engine, tiles, choice.kernel == AggregateKernelChoice::Kernel::kShortReal);
+  const std::uint32_t tiles_per_group = TilesPerGroup(engine, tiles);
   std::uint64_t groups = 0;
   for (const Tablet& t : tablets)
     groups += engine.GroupsFor(engine.TilesFor(t.rows), tiles_per_group);

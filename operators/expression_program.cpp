@@ -707,6 +707,7 @@ bool ExpressionProgram::IsShortReal(std::size_t index) const {
   const VmEntry& e = entry(index);
   if (e.type != ValueType::kReal || e.track_nulls || e.end <= e.begin || e.end - e.begin > 3)
     return false;
+  int column_leaves = 0;
   for (std::uint32_t pc = e.begin; pc < e.end; ++pc) {
     const std::uint32_t word0 = code_[pc].s[0];
     const std::uint32_t op = word0 & 0xFF;
@@ -724,7 +725,9 @@ bool ExpressionProgram::IsShortReal(std::size_t index) const {
     if (!op_ok || (kind & ~(VM_OPND_BASE_MASK | allowed_flags)) != 0) return false;
     if (base == VM_OPND_COL_I32_R) {
       const VmInputColumn& column = columns_[slots_[word0 >> 16].column];
-      if (column.type.type != DataType::kInt32 || column.nullable) return false;
+      // The kernel holds two columns' values (vm_aggregate_short.cl: registers).
+      if (column.type.type != DataType::kInt32 || column.nullable || ++column_leaves > 2)
+        return false;
     } else if (base != VM_OPND_CONST) {
       return false;
     }

@@ -153,14 +153,7 @@ void Engine::BuildProgram(const EngineOptions& options) {
     }
     if (!register_caps.empty()) program = CapRegisters(program, register_caps, build_options);
     program_ = program;
-    // For kernel work: with NVIDIA's -cl-nv-verbose (CLQ_BUILD_OPTIONS) the
-    // log holds ptxas's registers and spills per kernel, as the driver built them.
-    if (const char* print = std::getenv("CLQ_PRINT_BUILD_LOG"); print != nullptr && *print == '1') {
-      try {
-        std::fprintf(stderr, "%s\n", program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device_).c_str());
-      } catch (const cl::Error&) {
-      }
-    }
+    PrintBuildLogIfAsked(program);
     if (cache.enabled()) {
       try {
         const auto binaries = program_.getInfo<CL_PROGRAM_BINARIES>();
@@ -194,6 +187,17 @@ void Engine::BuildProgram(const EngineOptions& options) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+void Engine::PrintBuildLogIfAsked(const cl::Program& program) const {
+  // For kernel work: with NVIDIA's -cl-nv-verbose (CLQ_BUILD_OPTIONS) the
+  // log holds ptxas's registers and spills per kernel, as the driver built them.
+  const char* print = std::getenv("CLQ_PRINT_BUILD_LOG");
+  if (print == nullptr || *print != '1') return;
+  try {
+    std::fprintf(stderr, "%s\n", program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device_).c_str());
+  } catch (const cl::Error&) {
+  }
+}
+
 std::map<std::string, cl::Kernel, std::less<>> Engine::BuildExtraKernels(
     std::span<const KernelSource> extra) {
   cl::Program::Sources sources;
@@ -216,6 +220,7 @@ std::map<std::string, cl::Kernel, std::less<>> Engine::BuildExtraKernels(
     }
     throw DeviceError(error.what(), error.err(), "building extra kernels for " + info_.name, log);
   }
+  PrintBuildLogIfAsked(program);
   std::vector<cl::Kernel> kernels;
   program.createKernels(&kernels);
   std::map<std::string, cl::Kernel, std::less<>> result;

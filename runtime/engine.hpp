@@ -131,6 +131,8 @@ class Engine {
   void Finish();
 
  private:
+  // Prints the program's build log to stderr when CLQ_PRINT_BUILD_LOG=1.
+  void PrintBuildLogIfAsked(const cl::Program& program) const;
   // The pinned staging buffers when a transfer of `bytes` pays for them
   // (GPUs, at least PinnedStaging::kMinimumBytes); nullptr for a direct copy.
   PinnedStaging* StagingFor(std::uint64_t bytes);

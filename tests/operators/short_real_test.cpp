@@ -62,6 +62,14 @@ TEST(ShortRealShapes, WhichArgumentsQualify) {
       {"x + y (INTEGER)", {Bin(Op::kAdd, x, y), false}},
       {"x * 0.5 + y * 0.5 (stack)",
        {Bin(Op::kAdd, Bin(Op::kMultiply, x, Real(0.5)), Bin(Op::kMultiply, y, Real(0.5))), false}},
+      {"(x - 1.5) * y (columns in the first and last leaves)",
+       {Bin(Op::kMultiply, Bin(Op::kSubtract, x, Real(1.5)), y), true}},
+      {"x * y / 3.0 (columns in the first two leaves)",
+       {Bin(Op::kDivide, Bin(Op::kMultiply, AsReal(x), y), Real(3.0)), true}},
+      {"1.5 - x / 3.0 (a reversed difference)",
+       {Bin(Op::kSubtract, Real(1.5), Bin(Op::kDivide, x, Real(3.0))), true}},
+      {"x - y + x (three column leaves)",
+       {Bin(Op::kAdd, Bin(Op::kSubtract, AsReal(x), y), x), false}},
       {"x * 0.5 + y + 1.5 + x (four leaves)",
        {Bin(Op::kAdd, Bin(Op::kAdd, Bin(Op::kAdd, Bin(Op::kMultiply, x, Real(0.5)), y), Real(1.5)),
             x),
@@ -138,7 +146,16 @@ TEST_P(ShortRealTest, AgreesWithTheInterpreterAndTheCpu) {
         const std::size_t third = program.AddValue(Bin(Op::kDivide, x, Real(3.0)));
         const std::size_t scaled =
             program.AddValue(Bin(Op::kDivide, Bin(Op::kMultiply, x, Real(0.1)), Real(7.0)));
-        for (const std::size_t entry : {ratio, affine, flipped, third, scaled})
+        // Columns in the first and last leaves, then in the first two.
+        const std::size_t shifted =
+            program.AddValue(Bin(Op::kMultiply, Bin(Op::kSubtract, x, Real(1.5)), y));
+        const std::size_t product =
+            program.AddValue(Bin(Op::kDivide, Bin(Op::kMultiply, AsReal(x), y), Real(3.0)));
+        // LOAD x; DIV_R 3.0; SUB_R 1.5 reversed.
+        const std::size_t rest =
+            program.AddValue(Bin(Op::kSubtract, Real(1.5), Bin(Op::kDivide, x, Real(3.0))));
+        for (const std::size_t entry :
+             {ratio, affine, flipped, third, scaled, shifted, product, rest})
           EXPECT_TRUE(program.IsShortReal(entry)) << program.Disassemble();
         QueryContext context(e);
         DeviceProgram device_program(e, program);
@@ -153,7 +170,10 @@ TEST_P(ShortRealTest, AgreesWithTheInterpreterAndTheCpu) {
                                     {VM_AGG_SUM_R, third},
                                     {VM_AGG_COUNT, std::nullopt},
                                     {VM_AGG_MIN_R, scaled},
-                                    {VM_AGG_MAX_R, scaled}});
+                                    {VM_AGG_MAX_R, scaled},
+                                    {VM_AGG_MIN_R, shifted},
+                                    {VM_AGG_MAX_R, product},
+                                    {VM_AGG_MAX_R, rest}});
         for (const StageTiming& stage : e.profiler().Stop())
           outcome.short_kernel |= stage.name == "aggregate (short REAL)";
         return outcome;
@@ -172,7 +192,8 @@ TEST_P(ShortRealTest, AgreesWithTheInterpreterAndTheCpu) {
       const auto xs = t->column(0).int32s();
       const auto ys = t->column(1).int32s();
       double max_ratio = -INFINITY, min_ratio = INFINITY, sum_affine = 0, max_flipped = -INFINITY,
-             min_third = INFINITY, sum_third = 0, min_scaled = INFINITY, max_scaled = -INFINITY;
+             min_third = INFINITY, sum_third = 0, min_scaled = INFINITY, max_scaled = -INFINITY,
+             min_shifted = INFINITY, max_product = -INFINITY, max_rest = -INFINITY;
       for (RowCount i = 0; i < rows; ++i) {
         const double r = xs[i] / (0.173 + ys[i]);
         max_ratio = std::max(max_ratio, r);
@@ -183,6 +204,9 @@ TEST_P(ShortRealTest, AgreesWithTheInterpreterAndTheCpu) {
         sum_third += xs[i] / 3.0;
         min_scaled = std::min(min_scaled, xs[i] * 0.1 / 7.0);
         max_scaled = std::max(max_scaled, xs[i] * 0.1 / 7.0);
+        min_shifted = std::min(min_shifted, (xs[i] - 1.5) * ys[i]);
+        max_product = std::max(max_product, static_cast<double>(xs[i]) * ys[i] / 3.0);
+        max_rest = std::max(max_rest, 1.5 - xs[i] / 3.0);
       }
       EXPECT_EQ(fast.values[0].real(), max_ratio) << "rows " << rows;
       EXPECT_EQ(fast.values[1].real(), min_ratio) << "rows " << rows;
@@ -193,6 +217,9 @@ TEST_P(ShortRealTest, AgreesWithTheInterpreterAndTheCpu) {
       EXPECT_EQ(static_cast<RowCount>(fast.values[6].count), rows);
       EXPECT_EQ(fast.values[7].real(), min_scaled) << "rows " << rows;
       EXPECT_EQ(fast.values[8].real(), max_scaled) << "rows " << rows;
+      EXPECT_EQ(fast.values[9].real(), min_shifted) << "rows " << rows;
+      EXPECT_EQ(fast.values[10].real(), max_product) << "rows " << rows;
+      EXPECT_EQ(fast.values[11].real(), max_rest) << "rows " << rows;
     }
   }
 }
