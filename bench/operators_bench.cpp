@@ -174,9 +174,11 @@ void BM_FloatMax_Machine(benchmark::State& state) {
 // The same with state.range(0) tiles a work-group (CLQ_AGG_TILES), for the
 // sweep in docs/BENCHMARKS.md.
 void BM_FloatMax_TilesPerGroup(benchmark::State& state) {
+  struct Reset {
+    ~Reset() { SetAggregateTilesPerGroup(std::nullopt); }
+  } reset;  // also when the run throws
   SetAggregateTilesPerGroup(static_cast<std::uint32_t>(state.range(0)));
   FloatMaxMachine(state, "max_real/tiles " + std::to_string(state.range(0)));
-  SetAggregateTilesPerGroup(std::nullopt);
 }
 
 void BM_FloatMax_Handwritten(benchmark::State& state) {

@@ -84,6 +84,11 @@ inline uint vm_short_operation(uint op, bool present) {
 // vm_agg_fold's REAL folds on GPUs, item by item: an item not counted
 // combines the identity. MIN is MAX of the negated values, negated back
 // (negation is exact and reverses every comparison), so two folds serve three.
+// After a product, the sum's add could be fused with it into one FMA by a
+// device compiler, which the host forbids between steps; here the select on
+// `live` stands between them, and the tests compare every pair of operations
+// with the interpreter bit for bit. `#pragma OPENCL FP_CONTRACT OFF` would
+// make it certain; not yet measured on the H100.
 #define VM_SHORT_SUM(r, x, live) r = r + ((live) ? (x) : 0.0)
 #define VM_SHORT_MAX(r, x, live)                                \
   {                                                             \

@@ -97,10 +97,10 @@ class ExpressionProgram {
   // Whether entry `index` is short REAL arithmetic without NULLs: LOAD leaf
   // [OP leaf [OP leaf]], each leaf a constant or an INT32 column without
   // NULLs read as REAL (at most two column leaves), each OP ADD_R, SUB_R,
-  // MUL_R or DIV_R (reversed or not), no MUL_R followed by ADD_R or SUB_R (a device compiler could fuse
-  // them): the shape vm_aggregate_short_real runs without the interpreter
-  // (a division there only where the entry cannot be NULL, as the host
-  // checks with the machine's NULL tracking).
+  // MUL_R or DIV_R (reversed or not), no MUL_R followed by ADD_R or SUB_R
+  // (a device compiler could fuse them): the shape vm_aggregate_short_real
+  // runs without the interpreter (a division there only where the entry
+  // cannot be NULL, as the host checks with the machine's NULL tracking).
   bool IsShortReal(std::size_t index) const;
   // Whether entry `index` can run on the 32-bit machine (kernels_cl/
   // vm_interpreter.cl, VM_NARROW=1): an INTEGER entry whose every value

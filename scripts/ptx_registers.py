@@ -1,18 +1,33 @@
 #!/usr/bin/env python3
 """Registers and local memory of every kernel in clq's program cache, as
 NVIDIA's driver compiles the cached PTX (the driver's build log is cut short
-for a program of many kernels). Needs CuPy; run on the GPU machine:
-    python3 scripts/ptx_registers.py [CACHE_DIR] [NAME_SUBSTRING]"""
+for a program of many kernels). The driver's JIT gets no ptxas options, so
+options passed through CLQ_BUILD_OPTIONS count only where they are in the
+PTX (CLQ_NV_MAXNREG's .maxnreg). Needs CuPy; run on the GPU machine:
+    python3 scripts/ptx_registers.py [CACHE_DIR] [NAME_SUBSTRING]
+CACHE_DIR defaults as clq's does: $CLQ_CACHE_DIR, $XDG_CACHE_HOME/clq,
+~/.cache/clq."""
 import os
 import re
 import sys
 
-import cupy
 
 CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3
 CU_FUNC_ATTRIBUTE_NUM_REGS = 4
 
-directory = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("CLQ_CACHE_DIR", "")
+
+
+def default_directory():
+    for variable, suffix in (("CLQ_CACHE_DIR", ""), ("XDG_CACHE_HOME", "clq")):
+        if os.environ.get(variable):
+            return os.path.join(os.environ[variable], suffix)
+    return os.path.join(os.path.expanduser("~"), ".cache", "clq")
+
+
+directory = sys.argv[1] if len(sys.argv) > 1 else default_directory()
+if not os.path.isdir(directory):
+    sys.exit(f"ptx_registers.py: no program cache at {directory}")
+import cupy  # noqa: E402 (after the check, so that a wrong path says so without CuPy)
 wanted = sys.argv[2] if len(sys.argv) > 2 else ""
 cupy.cuda.Device(0).use()
 cupy.zeros(1)  # creates the context
