@@ -149,10 +149,9 @@ KERNEL void vm_aggregate_short_real(VM_AGGREGATE_PARAMS) {
     const uint op_2 = vm_short_operation(op2, length > 2);
 #if !DEVICE_IS_CPU
     const uint shape = op_1 * 5 + op_2;
-#endif
-#if !DEVICE_IS_CPU
+    // MIN and MAX fold from MAX's identity; SUM from 0, and COUNT's value is 0.
     const double sign = agg.x == VM_AGG_MIN_R ? -1.0 : 1.0;
-    double r = agg.x == VM_AGG_SUM_R ? 0.0 : -(double)INFINITY;
+    double r = agg.x == VM_AGG_MIN_R || agg.x == VM_AGG_MAX_R ? -(double)INFINITY : 0.0;
 #else
     double r = as_double(vm_agg_identity(agg.x));
 #endif
@@ -187,7 +186,6 @@ KERNEL void vm_aggregate_short_real(VM_AGGREGATE_PARAMS) {
     }
 #if !DEVICE_IS_CPU
     if (agg.x == VM_AGG_MIN_R) r = -r;
-    if (agg.x == VM_AGG_COUNT) r = 0.0;
 #endif
     vm_agg_write_partial(agg.x, as_long(r), count, values, counts, partials,
                          group_base + get_group_id(0), aggregate_count, a);
