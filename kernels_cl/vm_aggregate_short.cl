@@ -72,16 +72,43 @@ inline uint vm_short_operation(uint op, bool present) {
     const double right = swap##i ? x : (v);               \
     x = (OP) == VM_SHORT_SUB ? left - right : left / right; \
   }
-// x = item k's value; OP1, OP2: steps 1 and 2's operations.
-#define VM_SHORT_ITEM(x, k, OP1, OP2)                                \
-  const double a##x = (double)rawA[k];                               \
-  const double b##x = (double)rawB[k];                               \
-  double x = VM_SHORT_OPERAND(0, a##x, b##x);                        \
-  VM_SHORT_STEP(1, x, VM_SHORT_OPERAND(1, a##x, b##x), OP1)          \
+// x = the value of the item whose columns A and B hold RAW_A and RAW_B; OP1,
+// OP2: steps 1 and 2's operations.
+#define VM_SHORT_VALUE(x, RAW_A, RAW_B, OP1, OP2)           \
+  const double a##x = (double)(RAW_A);                      \
+  const double b##x = (double)(RAW_B);                      \
+  double x = VM_SHORT_OPERAND(0, a##x, b##x);               \
+  VM_SHORT_STEP(1, x, VM_SHORT_OPERAND(1, a##x, b##x), OP1) \
   VM_SHORT_STEP(2, x, VM_SHORT_OPERAND(2, a##x, b##x), OP2)
+// x = item k's value, from the tile's loaded columns.
+#define VM_SHORT_ITEM(x, k, OP1, OP2) VM_SHORT_VALUE(x, rawA[k], rawB[k], OP1, OP2)
 
-#if !DEVICE_IS_CPU
-// vm_agg_fold's REAL folds on GPUs, item by item: an item not counted
+// The item loop compiled for the argument's operations (`shape`: step 1's
+// operation * 5 + step 2's), so that no item selects an operation: BODY(OP1,
+// OP2) with each pair as constants.
+#define VM_SHORT_CASE(BODY, OP1, OP2) \
+  case (OP1) * 5 + (OP2):             \
+    BODY(OP1, OP2)                    \
+    break;
+#define VM_SHORT_CASES_AFTER(BODY, OP1)  \
+  VM_SHORT_CASE(BODY, OP1, VM_SHORT_ADD) \
+  VM_SHORT_CASE(BODY, OP1, VM_SHORT_SUB) \
+  VM_SHORT_CASE(BODY, OP1, VM_SHORT_MUL) \
+  VM_SHORT_CASE(BODY, OP1, VM_SHORT_DIV)
+#define VM_SHORT_BY_SHAPE(BODY)                       \
+  switch (shape) {                                    \
+    VM_SHORT_CASE(BODY, VM_SHORT_NONE, VM_SHORT_NONE) \
+    VM_SHORT_CASE(BODY, VM_SHORT_ADD, VM_SHORT_NONE)  \
+    VM_SHORT_CASE(BODY, VM_SHORT_SUB, VM_SHORT_NONE)  \
+    VM_SHORT_CASE(BODY, VM_SHORT_MUL, VM_SHORT_NONE)  \
+    VM_SHORT_CASE(BODY, VM_SHORT_DIV, VM_SHORT_NONE)  \
+    VM_SHORT_CASES_AFTER(BODY, VM_SHORT_ADD)          \
+    VM_SHORT_CASES_AFTER(BODY, VM_SHORT_SUB)          \
+    VM_SHORT_CASES_AFTER(BODY, VM_SHORT_MUL)          \
+    VM_SHORT_CASES_AFTER(BODY, VM_SHORT_DIV)          \
+  }
+
+// vm_agg_fold's REAL folds of x into r: an item not counted (not `live`)
 // combines the identity. MIN is MAX of the negated values, negated back
 // (negation is exact and reverses every comparison), so two folds serve three.
 // After a product, the sum's add could be fused with it into one FMA by a
@@ -95,39 +122,53 @@ inline uint vm_short_operation(uint op, bool present) {
     const double y = (live) ? sign * (x) : -(double)INFINITY;   \
     r = y > r ? y : r;                                          \
   }
-// Folds each item of the tile (`rows` rows) into r, in item order.
+#if DEVICE_IS_CPU
+// CPUs fold into 16 lanes, as vm_agg_fold does (so that the loop vectorises;
+// a work-item's items are contiguous): item j + l into lane l, each lane
+// starting from the fold's identity in every tile, the lanes then combined
+// in order. A full tile of an argument that reads a column reads its columns
+// in the loop; the last, partial tile (and a constant argument) runs a loop
+// that is not vectorised, with the operations chosen per item.
+#define VM_SHORT_LANES_FULL(FOLD, OP1, OP2)                                              \
+  for (uint j = 0; j < IPT; j += 16) {                                                  \
+    VECTORIZE_ITEMS for (uint l = 0; l < 16; ++l) {                                     \
+      VM_SHORT_VALUE(x, fromA[tile_item(start, j + l)], fromB[tile_item(start, j + l)], \
+                     OP1, OP2)                                                          \
+      FOLD(lanes[l], x, true);                                                          \
+    }                                                                                   \
+  }
+#define VM_SHORT_LANES_PARTIAL(FOLD)                                \
+  for (uint j = 0; j < IPT; j += 16) {                              \
+    for (uint l = 0; l < 16; ++l) {                                 \
+      const bool live = tile_offset(j + l) < rows;                  \
+      VM_SHORT_ITEM(x, j + l, op_1, op_2)                           \
+      FOLD(lanes[l], x, live);                                      \
+    }                                                               \
+  }
+#define VM_SHORT_SUM_TILE(OP1, OP2) VM_SHORT_LANES_FULL(VM_SHORT_SUM, OP1, OP2)
+#define VM_SHORT_MAX_TILE(OP1, OP2) VM_SHORT_LANES_FULL(VM_SHORT_MAX, OP1, OP2)
+#else
+// GPUs fold each item of the tile (`rows` rows) into r, in item order.
 #define VM_SHORT_FOLD_TILE(FOLD, OP1, OP2)                       \
   for (uint k = 0; k < IPT; ++k) {                               \
     const bool live = rows == TILE || tile_offset(k) < rows;     \
     VM_SHORT_ITEM(x, k, OP1, OP2)                                \
     FOLD(r, x, live);                                            \
   }
-// The item loop compiled for the argument's operations (`shape`: step 1's
-// operation * 5 + step 2's), so that no item selects an operation.
-#define VM_SHORT_CASE(FOLD, OP1, OP2)   \
-  case (OP1) * 5 + (OP2):               \
-    VM_SHORT_FOLD_TILE(FOLD, OP1, OP2)  \
-    break;
-#define VM_SHORT_CASES_AFTER(FOLD, OP1)        \
-  VM_SHORT_CASE(FOLD, OP1, VM_SHORT_ADD)       \
-  VM_SHORT_CASE(FOLD, OP1, VM_SHORT_SUB)       \
-  VM_SHORT_CASE(FOLD, OP1, VM_SHORT_MUL)       \
-  VM_SHORT_CASE(FOLD, OP1, VM_SHORT_DIV)
-#define VM_SHORT_FOLD_BY_SHAPE(FOLD)                       \
-  switch (shape) {                                         \
-    VM_SHORT_CASE(FOLD, VM_SHORT_NONE, VM_SHORT_NONE)      \
-    VM_SHORT_CASE(FOLD, VM_SHORT_ADD, VM_SHORT_NONE)       \
-    VM_SHORT_CASE(FOLD, VM_SHORT_SUB, VM_SHORT_NONE)       \
-    VM_SHORT_CASE(FOLD, VM_SHORT_MUL, VM_SHORT_NONE)       \
-    VM_SHORT_CASE(FOLD, VM_SHORT_DIV, VM_SHORT_NONE)       \
-    VM_SHORT_CASES_AFTER(FOLD, VM_SHORT_ADD)               \
-    VM_SHORT_CASES_AFTER(FOLD, VM_SHORT_SUB)               \
-    VM_SHORT_CASES_AFTER(FOLD, VM_SHORT_MUL)               \
-    VM_SHORT_CASES_AFTER(FOLD, VM_SHORT_DIV)               \
-  }
+#define VM_SHORT_SUM_TILE(OP1, OP2) VM_SHORT_FOLD_TILE(VM_SHORT_SUM, OP1, OP2)
+#define VM_SHORT_MAX_TILE(OP1, OP2) VM_SHORT_FOLD_TILE(VM_SHORT_MAX, OP1, OP2)
 #endif
 
+#ifndef VM_SHORT_PREFETCH
+#define VM_SHORT_PREFETCH 1
+#endif
+#ifndef VM_SHORT_NO_CONTRACT
+#define VM_SHORT_NO_CONTRACT 0
+#endif
 KERNEL void vm_aggregate_short_real(VM_AGGREGATE_PARAMS) {
+#if VM_SHORT_NO_CONTRACT
+#pragma OPENCL FP_CONTRACT OFF
+#endif
   VM_AGGREGATE_LOCALS;
   VM_SLOTS_INIT(slots);
   for (uint a = 0; a < aggregate_count; ++a) {
@@ -147,40 +188,71 @@ KERNEL void vm_aggregate_short_real(VM_AGGREGATE_PARAMS) {
     __global const int* columnB = (__global const int*)vm_slot_values(&slots, hasB ? slotB : 0u);
     const uint op_1 = vm_short_operation(op1, length > 1);
     const uint op_2 = vm_short_operation(op2, length > 2);
-#if !DEVICE_IS_CPU
     const uint shape = op_1 * 5 + op_2;
     // MIN and MAX fold from MAX's identity; SUM from 0, and COUNT's value is 0.
     const double sign = agg.x == VM_AGG_MIN_R ? -1.0 : 1.0;
-    double r = agg.x == VM_AGG_MIN_R || agg.x == VM_AGG_MAX_R ? -(double)INFINITY : 0.0;
+    const double identity =
+        agg.x == VM_AGG_MIN_R || agg.x == VM_AGG_MAX_R ? -(double)INFINITY : 0.0;
+#if DEVICE_IS_CPU
+    double r = sign * identity;  // the lanes hold MIN's values negated, r does not
 #else
-    double r = as_double(vm_agg_identity(agg.x));
+    double r = identity;
 #endif
     ulong count = 0;
     ulong start = (ulong)get_group_id(0) * tiles_per_group * TILE;
+#if DEVICE_IS_CPU
+    // Column B's values where the argument reads only column A, unused.
+    __global const int* fromA = columnA;
+    __global const int* fromB = hasB ? columnB : columnA;
+#endif
     for (uint t = 0; t < tiles_per_group && start < n; ++t, start += TILE) {
       const uint rows = tile_rows(start, n);
+#if DEVICE_IS_CPU
+      double lanes[16];
+      for (uint l = 0; l < 16; ++l) lanes[l] = identity;
+      if (rows == TILE && hasA) {
+        count += IPT;
+#if VM_SHORT_PREFETCH
+        // The next work-item's rows (the same thread runs it next), as the
+        // interpreter's vm_prefetch_next.
+        const ulong next_row = tile_item(start, 0) + IPT;
+        for (uint b = 0; b < IPT * 4; b += 64) {
+          __builtin_prefetch((const void*)(size_t)((__global const uchar*)(fromA + next_row) + b), 0, 3);
+          __builtin_prefetch((const void*)(size_t)((__global const uchar*)(fromB + next_row) + b), 0, 3);
+        }
+#endif
+        if (agg.x == VM_AGG_SUM_R) {
+          VM_SHORT_BY_SHAPE(VM_SHORT_SUM_TILE)
+        } else if (agg.x != VM_AGG_COUNT) {
+          VM_SHORT_BY_SHAPE(VM_SHORT_MAX_TILE)
+        }
+      } else {
+        for (uint k = 0; k < IPT; ++k) count += tile_offset(k) < rows;
+        int rawA[IPT], rawB[IPT];
+        VM_SHORT_LOAD(A, rawA, start, rows)
+        VM_SHORT_LOAD(B, rawB, start, rows)
+        if (agg.x == VM_AGG_SUM_R) {
+          VM_SHORT_LANES_PARTIAL(VM_SHORT_SUM)
+        } else if (agg.x != VM_AGG_COUNT) {
+          VM_SHORT_LANES_PARTIAL(VM_SHORT_MAX)
+        }
+      }
+      if (agg.x == VM_AGG_SUM_R) {
+        for (uint l = 0; l < 16; ++l) r = r + lanes[l];
+      } else if (agg.x == VM_AGG_MIN_R) {  // vm_agg_fold combines lanes with fmin / fmax
+        for (uint l = 0; l < 16; ++l) r = fmin(r, -lanes[l]);
+      } else if (agg.x == VM_AGG_MAX_R) {
+        for (uint l = 0; l < 16; ++l) r = fmax(r, lanes[l]);
+      }
+#else
       int rawA[IPT], rawB[IPT];
       VM_SHORT_LOAD(A, rawA, start, rows)
       VM_SHORT_LOAD(B, rawB, start, rows)
-#if DEVICE_IS_CPU
-      // CPUs fold REAL sums in 16 lanes (vm_agg_fold): the tile's values go
-      // through it. This kernel is not their default, so its speed matters less.
-      long bits[IPT];
-      uchar counted[IPT];
-      VM_SET_LIVE(counted, rows)
-      for (uint k = 0; k < IPT; ++k) {
-        VM_SHORT_ITEM(x, k, op_1, op_2)
-        bits[k] = as_long(x);
-      }
-      long value = as_long(r);
-      vm_agg_fold(agg.x, bits, counted, &value, &count);
-      r = as_double(value);
-#else
       for (uint k = 0; k < IPT; ++k) count += rows == TILE || tile_offset(k) < rows;
       if (agg.x == VM_AGG_SUM_R) {
-        VM_SHORT_FOLD_BY_SHAPE(VM_SHORT_SUM)
+        VM_SHORT_BY_SHAPE(VM_SHORT_SUM_TILE)
       } else if (agg.x != VM_AGG_COUNT) {
-        VM_SHORT_FOLD_BY_SHAPE(VM_SHORT_MAX)
+        VM_SHORT_BY_SHAPE(VM_SHORT_MAX_TILE)
       }
 #endif
     }
@@ -199,7 +271,12 @@ KERNEL void vm_aggregate_short_real(VM_AGGREGATE_PARAMS) {
 #undef VM_SHORT_SUM
 #undef VM_SHORT_MAX
 #undef VM_SHORT_FOLD_TILE
-#undef VM_SHORT_FOLD_BY_SHAPE
+#undef VM_SHORT_SUM_TILE
+#undef VM_SHORT_MAX_TILE
+#undef VM_SHORT_VALUE
+#undef VM_SHORT_LANES_FULL
+#undef VM_SHORT_LANES_PARTIAL
+#undef VM_SHORT_BY_SHAPE
 #undef VM_SHORT_CASE
 #undef VM_SHORT_CASES_AFTER
 #undef VM_SHORT_NONE
