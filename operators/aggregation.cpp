@@ -42,13 +42,14 @@ std::uint32_t TilesPerGroup(const Engine& engine, std::uint64_t tiles) {
   return static_cast<std::uint32_t>(std::clamp<std::uint64_t>(tiles / wanted_groups, 1, 16));
 }
 
-// GPU paths only: on CPUs the interpreter is faster for these arguments
-// (2-core PoCL, the thesis REAL MAX over 10M rows: 7.4-9.2 ms in
-// vm_aggregate, 11.3-15.8 in vm_aggregate_short_real). CLQ_SHORT_REAL=0|1
-// overrides, to measure what the kernel gains and to test it on CPUs.
-bool ShortRealAllowed(const Engine& engine) {
+// Every device by default. CPUs too since their own item loops (PoCL-16, the
+// thesis REAL MAX over 100M rows, one lease: 14.9 ms against the
+// interpreter's 14.3-18.3 and the hand-written kernel's 9.1-12.6; 2-core
+// PoCL over 10M rows: 5.4-6.8 ms against 7.3-9.5). CLQ_SHORT_REAL=0|1
+// overrides, to measure what the kernel gains.
+bool ShortRealAllowed() {
   if (const std::optional<bool> forced = ForcedByEnvironment("CLQ_SHORT_REAL")) return *forced;
-  return !UseCpuKernelPaths(engine.info());
+  return true;
 }
 
 }  // namespace
@@ -63,7 +64,7 @@ double AggregateValue::real() const {
   return std::bit_cast<double>(bits);
 }
 
-AggregateKernelChoice ChooseAggregateKernel(const Engine& engine, const ExpressionProgram& program,
+AggregateKernelChoice ChooseAggregateKernel(const ExpressionProgram& program,
                                             std::optional<std::size_t> predicate_entry,
                                             const std::vector<AggregateSpec>& aggregates) {
   // The 32-bit machine when the predicate and every argument allow it and
@@ -86,7 +87,7 @@ AggregateKernelChoice ChooseAggregateKernel(const Engine& engine, const Expressi
         return !a.entry || program.IsBareColumn(*a.entry);
       })) {
     choice.kernel = AggregateKernelChoice::Kernel::kColumns;
-  } else if (ShortRealAllowed(engine) &&
+  } else if (ShortRealAllowed() &&
              std::all_of(aggregates.begin(), aggregates.end(), [&](const AggregateSpec& a) {
                // The kernel folds these four (vm_aggregate_short.cl).
                const bool folded = a.operation == VM_AGG_COUNT || a.operation == VM_AGG_SUM_R ||
@@ -153,8 +154,7 @@ std::vector<AggregateValue> AggregateOnDevice(QueryContext& context, Relation& r
   std::uint64_t tiles = 0;
   for (const Tablet& t : tablets)
     tiles += engine.TilesFor(t.rows);
-  const AggregateKernelChoice choice =
-      ChooseAggregateKernel(engine, code, predicate_entry, aggregates);
+  const AggregateKernelChoice choice = ChooseAggregateKernel(code, predicate_entry, aggregates);
   const std::uint32_t tiles_per_group = TilesPerGroup(engine, tiles);
   std::uint64_t groups = 0;
   for (const Tablet& t : tablets)

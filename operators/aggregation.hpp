@@ -78,9 +78,9 @@ DeviceAggregates SplitForDevice(const ExpressionProgram& program, RowCount rows,
 // What an aggregation pass over `aggregates` runs: vm_aggregate_columns (no
 // interpreter: no predicate, no NULL, every argument COUNT(*) or a bare
 // column), vm_aggregate_short_real (no interpreter: no predicate, no NULL,
-// every argument COUNT(*) or ExpressionProgram::IsShortReal; on GPU paths,
-// or wherever CLQ_SHORT_REAL=1, never with =0; another value throws
-// InvalidInputError) or vm_aggregate on `machine`.
+// every argument COUNT(*) or ExpressionProgram::IsShortReal; not with
+// CLQ_SHORT_REAL=0, and another value than 0 or 1 throws InvalidInputError)
+// or vm_aggregate on `machine`.
 struct AggregateKernelChoice {
   enum class Kernel { kInterpreter, kColumns, kShortReal };
   Kernel kernel = Kernel::kInterpreter;
@@ -91,7 +91,7 @@ struct AggregateKernelChoice {
   // "aggregate columns", "aggregate (short REAL)" or the machine's stage name.
   std::string StageName() const;
 };
-AggregateKernelChoice ChooseAggregateKernel(const Engine& engine, const ExpressionProgram& program,
+AggregateKernelChoice ChooseAggregateKernel(const ExpressionProgram& program,
                                             std::optional<std::size_t> predicate_entry,
                                             const std::vector<AggregateSpec>& aggregates);
 

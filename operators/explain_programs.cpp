@@ -196,8 +196,8 @@ class Listing {
           std::vector<std::string> machines;
           for (const std::vector<AggregateSpec>& device_pass :
                SplitForDevice(compiled.program, rows, compiled.specs).passes) {
-            const AggregateKernelChoice choice = ChooseAggregateKernel(
-                engine_, compiled.program, compiled.predicate_entry, device_pass);
+            const AggregateKernelChoice choice =
+                ChooseAggregateKernel(compiled.program, compiled.predicate_entry, device_pass);
             const std::string_view direct = choice.DirectKernelName();
             const std::string machine = direct.empty() ? choice.machine.Describe()
                                                        : std::string(direct) + ", no interpreter";

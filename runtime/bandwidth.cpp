@@ -84,8 +84,8 @@ BandwidthReport MeasureBandwidth(Engine& engine, const BandwidthOptions& options
   const std::uint64_t min_size = std::min(std::bit_ceil(options.min_bytes), max_size);
 
   BandwidthReport report;
-  report.tests = {"h2d-pageable", "h2d-pinned", "d2h-pageable", "d2h-pinned",
-                  "d2d-kernel",   "d2d-copy",   "reduce"};
+  report.tests = {"h2d-pageable", "h2d-pinned", "h2d-staged", "d2h-pageable",
+                  "d2h-pinned",   "d2d-kernel", "d2d-copy",   "reduce"};
   for (std::uint64_t size = min_size; size <= max_size; size *= 2)
     report.sizes.push_back(size);
 
@@ -126,6 +126,12 @@ BandwidthReport MeasureBandwidth(Engine& engine, const BandwidthOptions& options
       measure("h2d-pinned", size, [&] {
         return WallSeconds(
             [&] { queue.enqueueWriteBuffer(source, CL_TRUE, 0, size, pinned.data()); });
+      });
+      // From pageable memory through the engine's pinned staging: the path a
+      // table column takes to a GPU on first use (a cold run).
+      measure("h2d-staged", size, [&] {
+        return WallSeconds(
+            [&] { engine.UploadStaged(source, 0, size, pageable.data(), "bandwidth"); });
       });
       std::vector<std::uint32_t> back(size / 4);
       measure("d2h-pageable", size, [&] {

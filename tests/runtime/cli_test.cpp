@@ -44,8 +44,9 @@ TEST(CliTest, UnknownSubcommandAndFlagPrintUsage) {
 // EXPLAIN lists each expression program with the machine it runs on, as
 // compiled for the query: the thesis filter's merged range test on the
 // 32-bit machine, the REAL MAX on the 64-bit one, and slots by column name.
-// The kernels without an interpreter that GPUs pick for the filter and the
-// REAL MAX are off here, so that the listing is the same on every device.
+// The kernels without an interpreter that GPUs pick for the filter and all
+// devices for the REAL MAX are off here, so that the listing is the same on
+// every device.
 TEST(CliTest, ExplainListsTheExpressionPrograms) {
   // Unset again however the test ends, so that later tests see the defaults.
   struct DefaultKernelsOff {
@@ -100,7 +101,7 @@ TEST(CliTest, ExplainListsTheExpressionPrograms) {
   }
 }
 
-// The REAL MAX in vm_aggregate_short_real (by default on GPUs; CLQ_SHORT_REAL
+// The REAL MAX in vm_aggregate_short_real (by default; CLQ_SHORT_REAL
 // forces either way), as EXPLAIN lists it.
 TEST(CliTest, ExplainSaysWhenShortRealRunsWithoutTheInterpreter) {
   const std::string explain =
