@@ -155,6 +155,21 @@ ResultColumn HostResultColumn(const std::string& name, sql::ValueType type, cons
   return column;
 }
 
+ResultColumn HostGatheredResultColumn(const std::string& name, sql::ValueType type,
+                                      const Column& source, const std::vector<std::uint32_t>& ids) {
+  const std::size_t width = source.type().width;
+  std::vector<std::byte> bytes(ids.size() * width);
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    CLQ_CHECK(ids[i] < source.rows(), "row id past the column");
+    std::memcpy(bytes.data() + i * width, source.bytes() + std::size_t{ids[i]} * width, width);
+  }
+  ResultColumn column;
+  column.name = name;
+  column.type = type;
+  FillFromBytes(column, source.type(), bytes.data(), ids.size());
+  return column;
+}
+
 ResultColumn ValuesResultColumn(const std::string& name, sql::ValueType type,
                                 const std::vector<sql::Value>& values) {
   ResultColumn column;

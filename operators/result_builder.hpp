@@ -1,6 +1,7 @@
 // Builds host result columns (operators/query_result.hpp) from device
 // vectors (one blocking download each), from rows of a host table column
-// (no device work: SELECT * without a filter), or from host values.
+// (no device work: SELECT * without a filter, or a few rows of a column the
+// device does not hold), or from host values.
 #pragma once
 
 #include <string>
@@ -18,6 +19,11 @@ ResultColumn DownloadResultColumn(Engine& engine, const std::string& name, sql::
 
 ResultColumn HostResultColumn(const std::string& name, sql::ValueType type, const Column& column,
                               RowCount begin, RowCount rows);
+
+// The rows `ids` (row numbers of the column's table) of a host table column,
+// in that order; an id past the column is an InternalError.
+ResultColumn HostGatheredResultColumn(const std::string& name, sql::ValueType type,
+                                      const Column& column, const std::vector<std::uint32_t>& ids);
 
 ResultColumn ValuesResultColumn(const std::string& name, sql::ValueType type,
                                 const std::vector<sql::Value>& values);

@@ -103,6 +103,14 @@ cl::Buffer DeviceTableCache::Column(const TablePtr& table, std::size_t column, s
   return buffer;
 }
 
+bool DeviceTableCache::Holds(const Table& table, std::size_t column) const {
+  if (residency_ == TableResidency::kHostView) return true;
+  const std::size_t tablets = Tablets(table).size();
+  for (std::size_t t = 0; t < tablets; ++t)
+    if (!entries_.contains(Key{table.id(), column, t})) return false;
+  return true;
+}
+
 void DeviceTableCache::Clear() {
   for (auto& [key, entry] : entries_)
     entry.buffer.Abandon();

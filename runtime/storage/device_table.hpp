@@ -64,6 +64,10 @@ class DeviceTableCache {
   // the cache evicts its entry.
   cl::Buffer Column(const TablePtr& table, std::size_t column, std::size_t tablet);
 
+  // Whether reading every tablet of `column` needs no upload: each is
+  // resident, or the device reads host memory in place (kHostView).
+  bool Holds(const Table& table, std::size_t column) const;
+
   // Drops every resident column.
   void Clear();
   std::uint64_t resident_bytes() const { return resident_bytes_; }

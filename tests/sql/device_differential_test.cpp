@@ -444,6 +444,46 @@ TEST_P(DeviceDifferentialTest, FiltersMovedPastJoins) {
   EXPECT_EQ(tally.supported, cases.size());
 }
 
+// Result columns read from the host table for a few rows of a column the
+// device does not hold (QueryExecutor's GatherOnHost), and from the device:
+// CLQ_HOST_GATHER=1 and =0 force each path (the default takes the host one
+// only on devices that copy tables, not on CPUs), after filters, joins,
+// ORDER BY and LIMIT, for every column type, and with no row at all.
+TEST_P(DeviceDifferentialTest, ResultColumnsGatheredOnTheHostOrTheDevice) {
+  Catalog catalog;
+  SqliteOracle oracle;
+  LoadWisconsin(1000, catalog, oracle);
+  const std::vector<std::pair<std::string, bool>> cases = {
+      {"SELECT * FROM tenktup1 WHERE unique1 > 100 AND unique1 < 130 AND unique2 % 2 = 0", false},
+      {"SELECT * FROM tenktup1 WHERE unique1 > 5000", false},
+      {"SELECT t2.stringu1, t1.unique3, t1.* FROM tenktup1 t1, tenktup2 t2 WHERE "
+       "t1.unique1 = t2.unique2 AND t2.unique1 < 12",
+       false},
+      {"SELECT string4, unique2, ten FROM tenktup1 WHERE two = 1 ORDER BY unique2 DESC LIMIT 7",
+       true},
+      {"SELECT unique1 + 1, stringu2 FROM tenktup1 WHERE ten = 3 AND unique2 < 200", false},
+  };
+  struct Restore {
+    ~Restore() { unsetenv("CLQ_HOST_GATHER"); }
+  } restore;
+  Tally tally;
+  for (const char* setting : {"1", "0", ""}) {
+    if (*setting != '\0')
+      setenv("CLQ_HOST_GATHER", setting, 1);
+    else
+      unsetenv("CLQ_HOST_GATHER");
+    engine().tables().Clear();
+    QueryExecutor executor(engine());
+    for (const auto& [sql, ordered] : cases) {
+      SCOPED_TRACE(std::string("CLQ_HOST_GATHER=") + setting + ": " + sql);
+      const sql::BoundStatement bound = sql::Bind(sql::Parse(sql), catalog, sql);
+      CheckQuery(executor, oracle, bound.select, sql, ordered, false, sql, tally);
+    }
+  }
+  EXPECT_EQ(tally.failures, 0u);
+  EXPECT_EQ(tally.supported, 3 * cases.size());
+}
+
 CLQ_INSTANTIATE_DEVICE_TESTS(DeviceDifferentialTest);
 
 }  // namespace
