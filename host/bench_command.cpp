@@ -14,6 +14,7 @@
 #include "host/commands.hpp"
 #include "host/dataset_options.hpp"
 #include "runtime/errors.hpp"
+#include "runtime/pinned_host_blocks.hpp"
 
 namespace clq {
 namespace {
@@ -72,6 +73,12 @@ void RunBenchCommand(const BenchCommandOptions& command) {
   device.selector = command.devices;
   device.no_cache = command.no_cache;
   std::vector<std::unique_ptr<Engine>> engines = OpenEngines(device, true);
+  // The tables the run generates sit in pinned memory when a GPU is among the
+  // devices (a cold run then uploads by DMA from host memory).
+  HostBlockAllocator pinned;
+  for (const std::unique_ptr<Engine>& engine : engines)
+    if (!pinned) pinned = PinnedTableMemoryFor(*engine);
+  const ScopedHostBlockAllocator pinned_tables(std::move(pinned));
   const BenchReport report = RunBench(engines, options);
   std::string text;
   if (command.format == "json") {

@@ -208,6 +208,8 @@ std::string RenderBenchJson(const BenchReport& report) {
         .UInt(device.info.global_mem_bytes)
         .Key("tuning")
         .String(device.tuning)
+        .Key("copies_tables")
+        .Bool(device.copies_tables)
         .Key("copy_bandwidth")
         .BeginArray();
     for (const CopyBandwidth& b : device.bandwidth) {

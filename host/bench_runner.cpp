@@ -359,7 +359,10 @@ BenchReport RunBench(std::vector<std::unique_ptr<Engine>>& engines, const BenchO
       total += SelectedBenchQueries(options, suite, n).size() * engines.size();
   }
   for (const auto& engine : engines)
-    report.devices.push_back({engine->info(), engine->tuning().Describe(), {}});
+    report.devices.push_back({engine->info(),
+                              engine->tuning().Describe(),
+                              engine->tables().residency() == TableResidency::kCopy,
+                              {}});
 
   Progress progress(total);
   for (const auto& [n, size_suites] : plan) {

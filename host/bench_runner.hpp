@@ -118,6 +118,7 @@ struct CopyBandwidth {
 struct BenchDevice {
   DeviceInfo info;
   std::string tuning;
+  bool copies_tables = true;  // false: reads host tables in place (a cold run moves nothing)
   std::vector<CopyBandwidth> bandwidth;  // one per size
   double CopyGbps(RowCount rows) const;
 };

@@ -94,8 +94,12 @@ cl::Buffer DeviceTableCache::Column(const TablePtr& table, std::size_t column, s
     MakeRoom(bytes, what);
     entry.buffer = engine_.pool().Acquire(bytes, what);
     entry.bytes = entry.buffer.capacity();
-    engine_.UploadStaged(entry.buffer.get(), 0, bytes, host,
-                         "upload " + table->name() + "." + c.name());
+    const std::string stage = "upload " + table->name() + "." + c.name();
+    if (c.shared_data()->pinned_for() == engine_.context()()) {
+      engine_.Upload(entry.buffer.get(), 0, bytes, host, stage);  // one DMA
+    } else {
+      engine_.UploadStaged(entry.buffer.get(), 0, bytes, host, stage);
+    }
   }
   cl::Buffer buffer = entry.get();
   resident_bytes_ += entry.bytes;

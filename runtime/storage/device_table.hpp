@@ -3,9 +3,11 @@
 // A table goes to the device as tablets: row ranges of equal length (the last
 // may be shorter) such that each column of a tablet fits one buffer within
 // CL_DEVICE_MAX_MEM_ALLOC_SIZE. Each (column, tablet) is a separate buffer,
-// uploaded on first use (through the engine's pinned staging) and kept
-// resident for later queries of the same process, so only the columns a
-// query reads travel. Entries are keyed by Table::id(): two tables that share
+// uploaded on first use and kept resident for later queries of the same
+// process, so only the columns a query reads travel. An upload is one DMA
+// from a column in memory pinned by this engine's context
+// (runtime/pinned_host_blocks.hpp), else a copy through the engine's pinned
+// staging. Entries are keyed by Table::id(): two tables that share
 // host data still get their own device copies.
 //
 // CLQ_TABLET_ROWS caps the rows per tablet, so tests can force tiny tablets
@@ -43,7 +45,7 @@ struct Tablet {
 };
 
 enum class TableResidency {
-  kCopy,      // uploaded into device buffers (through pinned staging)
+  kCopy,      // uploaded into device buffers
   kHostView,  // buffers over the host columns, nothing copied (CPU devices)
 };
 

@@ -15,21 +15,37 @@ namespace {
 
 std::atomic<std::uint64_t> next_table_id{1};
 
-constexpr std::size_t kAlignment = 64;
+constexpr std::size_t kAlignment = kHostBlockAlignment;
+
+HostBlockAllocator& InstalledAllocator() {
+  static HostBlockAllocator allocator;
+  return allocator;
+}
 
 }  // namespace
 
-void ColumnData::Free::operator()(std::byte* p) const {
-  std::free(p);
+HostBlockAllocator SetHostBlockAllocator(HostBlockAllocator allocator) {
+  HostBlockAllocator previous = std::move(InstalledAllocator());
+  InstalledAllocator() = std::move(allocator);
+  return previous;
 }
 
 ColumnData::ColumnData(ColumnType type, RowCount rows) : type_(type), rows_(rows) {
   // At least one cache line so data() is never null, even for empty columns.
   std::size_t bytes = std::max<std::size_t>(byte_size(), kAlignment);
   bytes = (bytes + kAlignment - 1) / kAlignment * kAlignment;
+  if (const HostBlockAllocator& allocator = InstalledAllocator()) {
+    if (std::optional<HostBlock> block = allocator(bytes)) {
+      data_ = block->data;
+      owner_ = std::move(block->owner);
+      pinned_for_ = block->pinned_for;
+      return;
+    }
+  }
   void* p = std::aligned_alloc(kAlignment, bytes);
   if (p == nullptr) throw std::bad_alloc();
-  storage_.reset(static_cast<std::byte*>(p));
+  data_ = static_cast<std::byte*>(p);
+  owner_ = std::shared_ptr<void>(p, [](void* q) { std::free(q); });
 }
 
 std::optional<IntRange> ColumnData::IntegerRange() const {

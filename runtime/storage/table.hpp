@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -27,6 +28,38 @@
 
 namespace clq {
 
+// Memory for column data. The default is 64-byte-aligned heap memory; a GPU
+// engine may install pinned memory (runtime/pinned_host_blocks.hpp), from
+// which an upload is one DMA instead of a copy through staging buffers.
+inline constexpr std::size_t kHostBlockAlignment = 64;
+struct HostBlock {
+  std::byte* data = nullptr;
+  std::shared_ptr<void> owner;  // frees the block with the last holder
+  // The OpenCL context (a cl_context) whose driver pinned the block, or null:
+  // memory pinned by one context is ordinary memory to the others.
+  const void* pinned_for = nullptr;
+};
+// Returns a block of at least `bytes` (kHostBlockAlignment-aligned), or
+// nullopt to use the default heap memory.
+using HostBlockAllocator = std::function<std::optional<HostBlock>(std::size_t bytes)>;
+// Installs `allocator` for column data created from now on (an empty one
+// restores the default); returns the one it replaces. Not thread-safe with
+// concurrent ColumnData construction.
+HostBlockAllocator SetHostBlockAllocator(HostBlockAllocator allocator);
+// Installs an allocator for its own lifetime, then restores the previous one
+// (blocks already handed out live on with their columns).
+class ScopedHostBlockAllocator {
+ public:
+  explicit ScopedHostBlockAllocator(HostBlockAllocator allocator)
+      : previous_(SetHostBlockAllocator(std::move(allocator))) {}
+  ~ScopedHostBlockAllocator() { SetHostBlockAllocator(std::move(previous_)); }
+  ScopedHostBlockAllocator(const ScopedHostBlockAllocator&) = delete;
+  ScopedHostBlockAllocator& operator=(const ScopedHostBlockAllocator&) = delete;
+
+ private:
+  HostBlockAllocator previous_;
+};
+
 // Fixed-width values, 64-byte aligned so that any value type can be read in place.
 class ColumnData {
  public:
@@ -34,20 +67,21 @@ class ColumnData {
   ColumnType type() const { return type_; }
   RowCount rows() const { return rows_; }
   std::size_t byte_size() const { return static_cast<std::size_t>(rows_) * type_.width; }
-  std::byte* data() { return storage_.get(); }
-  const std::byte* data() const { return storage_.get(); }
+  std::byte* data() { return data_; }
+  const std::byte* data() const { return data_; }
+  // The context that pinned the data (HostBlock::pinned_for), or null.
+  const void* pinned_for() const { return pinned_for_; }
   // The smallest and largest value of an INT32 or INT64 column (nullopt for
   // other types), computed once on first use: call it only after the data
   // is complete. Thread-safe.
   std::optional<IntRange> IntegerRange() const;
 
  private:
-  struct Free {
-    void operator()(std::byte* p) const;
-  };
   ColumnType type_;
   RowCount rows_;
-  std::unique_ptr<std::byte, Free> storage_;
+  std::byte* data_ = nullptr;
+  std::shared_ptr<void> owner_;
+  const void* pinned_for_ = nullptr;
   mutable std::once_flag range_once_;
   mutable std::optional<IntRange> range_;
 };

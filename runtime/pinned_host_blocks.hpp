@@ -1,0 +1,32 @@
+// Pinned host memory for table columns (runtime/storage/table.hpp's
+// HostBlockAllocator): each block is a CL_MEM_ALLOC_HOST_PTR buffer of the
+// engine's context, mapped (on the engine's queue, blocking) for the block's
+// life and unmapped when its last holder lets go. A GPU uploads a column from
+// it in one DMA at the pinned bandwidth (H100: 54 GB/s) instead of copying
+// it through PinnedStaging's buffers (28 GB/s, bound by the host copy).
+// Thread-safe: the budget is an atomic count.
+#pragma once
+
+#include <cstdint>
+
+#include "runtime/cl.hpp"
+#include "runtime/storage/table.hpp"
+
+namespace clq {
+
+// Blocks of at least `minimum_bytes` while at most `budget_bytes` are pinned
+// at once; smaller ones, those past the budget and those the driver refuses
+// get the default heap memory (nullopt).
+HostBlockAllocator PinnedHostBlocks(const cl::Context& context, const cl::CommandQueue& queue,
+                                    std::uint64_t minimum_bytes, std::uint64_t budget_bytes);
+
+class Engine;
+
+// The allocator for host tables that `engine` reads: pinned blocks of at
+// least 1 MiB, up to half the machine's memory, where the engine copies
+// tables into device buffers (GPUs; CPUs with CLQ_ZERO_COPY=0); empty (the
+// default heap memory) where it reads host tables in place (CPU devices) and
+// wherever CLQ_PINNED_TABLES=0. Throws InvalidInputError for another value.
+HostBlockAllocator PinnedTableMemoryFor(Engine& engine);
+
+}  // namespace clq
