@@ -3,8 +3,9 @@
 // engine's context, mapped (on the engine's queue, blocking) for the block's
 // life and unmapped when its last holder lets go. A GPU uploads a column from
 // it in one DMA at the pinned bandwidth (H100: 54 GB/s) instead of copying
-// it through PinnedStaging's buffers (28 GB/s, bound by the host copy).
-// Thread-safe: the budget is an atomic count.
+// it through PinnedStaging's buffers (28-33 GB/s, bound by the host copy).
+// The price: NVIDIA's driver also reserves device memory of each block's
+// size. Thread-safe: the budget is an atomic count.
 #pragma once
 
 #include <cstdint>
@@ -22,11 +23,15 @@ HostBlockAllocator PinnedHostBlocks(const cl::Context& context, const cl::Comman
 
 class Engine;
 
-// The allocator for host tables that `engine` reads: pinned blocks of at
-// least 1 MiB, up to half the machine's memory, where the engine copies
-// tables into device buffers (GPUs; CPUs with CLQ_ZERO_COPY=0); empty (the
-// default heap memory) where it reads host tables in place (CPU devices) and
-// wherever CLQ_PINNED_TABLES=0. Throws InvalidInputError for another value.
+inline constexpr std::uint64_t kPinnedTableMinimumBytes = std::uint64_t{1} << 20;
+
+// The allocator for host tables that `engine` reads: pinned blocks for
+// numeric columns of at least kPinnedTableMinimumBytes, up to half the
+// machine's memory and a quarter of the device's (NVIDIA mirrors each pinned
+// block in device memory), where the engine copies tables into device
+// buffers (GPUs; CPUs with CLQ_ZERO_COPY=0); empty (the default heap memory)
+// where it reads host tables in place (CPU devices) and wherever
+// CLQ_PINNED_TABLES=0. Throws InvalidInputError for another value.
 HostBlockAllocator PinnedTableMemoryFor(Engine& engine);
 
 }  // namespace clq

@@ -35,7 +35,7 @@ ColumnData::ColumnData(ColumnType type, RowCount rows) : type_(type), rows_(rows
   std::size_t bytes = std::max<std::size_t>(byte_size(), kAlignment);
   bytes = (bytes + kAlignment - 1) / kAlignment * kAlignment;
   if (const HostBlockAllocator& allocator = InstalledAllocator()) {
-    if (std::optional<HostBlock> block = allocator(bytes)) {
+    if (std::optional<HostBlock> block = allocator(type, bytes)) {
       data_ = block->data;
       owner_ = std::move(block->owner);
       pinned_for_ = block->pinned_for;
@@ -81,6 +81,11 @@ std::optional<IntRange> ColumnData::IntegerRange() const {
     range_ = range;
   });
   return range_;
+}
+
+void ColumnData::SetIntegerRange(IntRange range) {
+  CLQ_CHECK(type_.is_integer(), "an integer range for a " + type_.ToString() + " column");
+  std::call_once(range_once_, [&] { range_ = range; });
 }
 
 Column::Column(std::string name, std::shared_ptr<const ColumnData> data, RowCount offset,

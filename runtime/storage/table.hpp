@@ -39,9 +39,10 @@ struct HostBlock {
   // memory pinned by one context is ordinary memory to the others.
   const void* pinned_for = nullptr;
 };
-// Returns a block of at least `bytes` (kHostBlockAlignment-aligned), or
-// nullopt to use the default heap memory.
-using HostBlockAllocator = std::function<std::optional<HostBlock>(std::size_t bytes)>;
+// Returns a block of at least `bytes` (kHostBlockAlignment-aligned) for a
+// column of `type`, or nullopt to use the default heap memory.
+using HostBlockAllocator =
+    std::function<std::optional<HostBlock>(ColumnType type, std::size_t bytes)>;
 // Installs `allocator` for column data created from now on (an empty one
 // restores the default); returns the one it replaces. Not thread-safe with
 // concurrent ColumnData construction.
@@ -75,6 +76,11 @@ class ColumnData {
   // other types), computed once on first use: call it only after the data
   // is complete. Thread-safe.
   std::optional<IntRange> IntegerRange() const;
+  // Records the bounds a producer computed while writing the values (the
+  // generator), so that IntegerRange() need not scan. REQUIRES: an integer
+  // column, `range` the exact minimum and maximum of its values, and no call
+  // of IntegerRange() yet (a range already known is kept).
+  void SetIntegerRange(IntRange range);
 
  private:
   ColumnType type_;
@@ -162,6 +168,11 @@ class TableBuilder {
   }
   // Writes a CHAR value, NUL-padded (truncated values are an InternalError).
   void SetString(std::size_t column, RowCount row, std::string_view value);
+  // ColumnData::SetIntegerRange of a column, for a builder that tracked the
+  // bounds of the values it wrote.
+  void SetIntegerRange(std::size_t column, IntRange range) {
+    data_.at(column)->SetIntegerRange(range);
+  }
   TablePtr Finish();
 
  private:

@@ -51,10 +51,10 @@ TEST_P(PinnedHostBlocksTest, KeepsToTheMinimumAndTheBudget) {
   Engine& e = engine();
   constexpr std::uint64_t kBlock = 8192;
   const HostBlockAllocator allocate = PinnedHostBlocks(e.context(), e.queue(), 4096, 3 * kBlock);
-  EXPECT_FALSE(allocate(4095).has_value()) << "below the minimum";
+  EXPECT_FALSE(allocate(ColumnType::Int32(), 4095).has_value()) << "below the minimum";
   std::vector<HostBlock> held;
   for (int i = 0; i < 3; ++i) {
-    std::optional<HostBlock> block = allocate(kBlock);
+    std::optional<HostBlock> block = allocate(ColumnType::Int32(), kBlock);
     ASSERT_TRUE(block.has_value()) << "block " << i << " is within the budget";
     EXPECT_EQ(block->pinned_for, static_cast<const void*>(e.context()()));
     EXPECT_EQ(reinterpret_cast<std::uintptr_t>(block->data) % kHostBlockAlignment, 0u);
@@ -62,14 +62,14 @@ TEST_P(PinnedHostBlocksTest, KeepsToTheMinimumAndTheBudget) {
       block->data[b] = static_cast<std::byte>((b + i) & 0xff);
     held.push_back(std::move(*block));
   }
-  EXPECT_FALSE(allocate(kBlock).has_value()) << "past the budget";
-  EXPECT_FALSE(allocate(1).has_value());
+  EXPECT_FALSE(allocate(ColumnType::Int32(), kBlock).has_value()) << "past the budget";
+  EXPECT_FALSE(allocate(ColumnType::Int32(), 1).has_value());
   // The blocks are distinct memory: each kept its own bytes.
   for (int i = 0; i < 3; ++i)
     for (std::uint64_t b = 0; b < kBlock; ++b)
       ASSERT_EQ(held[i].data[b], static_cast<std::byte>((b + i) & 0xff)) << i << ", " << b;
   held.pop_back();  // its last holder lets go: the budget has room again
-  EXPECT_TRUE(allocate(kBlock).has_value());
+  EXPECT_TRUE(allocate(ColumnType::Int32(), kBlock).has_value());
 }
 
 // A table of 100,001 rows (INT32, INT64, DOUBLE, CHAR(5)) whose columns
@@ -141,6 +141,24 @@ TEST_P(PinnedHostBlocksTest, TablesArePinnedWhereTheEngineCopiesThem) {
   }
   const ScopedEnvironment bad("CLQ_PINNED_TABLES", "yes");
   EXPECT_THROW(PinnedTableMemoryFor(e), InvalidInputError);
+}
+
+// Numeric columns of at least the minimum are pinned; CHAR columns and small
+// ones are not (CLQ_ZERO_COPY=0 makes CPU devices copy, so that every device
+// under test runs this).
+TEST_P(PinnedHostBlocksTest, TablesPinNumericColumnsOfTheMinimumSize) {
+  Engine& e = engine();
+  const ScopedEnvironment copy("CLQ_ZERO_COPY", "0");
+  const HostBlockAllocator allocate = PinnedTableMemoryFor(e);
+  ASSERT_TRUE(static_cast<bool>(allocate));
+  for (const ColumnType type : {ColumnType::Int32(), ColumnType::Int64(), ColumnType::Double()}) {
+    const std::optional<HostBlock> block = allocate(type, kPinnedTableMinimumBytes);
+    ASSERT_TRUE(block.has_value()) << type.ToString();
+    EXPECT_EQ(block->pinned_for, static_cast<const void*>(e.context()()));
+    EXPECT_FALSE(allocate(type, kPinnedTableMinimumBytes - kHostBlockAlignment).has_value())
+        << type.ToString() << " below the minimum";
+  }
+  EXPECT_FALSE(allocate(ColumnType::Char(52), 4 * kPinnedTableMinimumBytes).has_value());
 }
 
 CLQ_INSTANTIATE_DEVICE_TESTS(PinnedHostBlocksTest);

@@ -4,9 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <random>
+#include <span>
 
 #include "runtime/errors.hpp"
 #include "tests/wisconsin/naive_wisconsin.hpp"
@@ -136,6 +139,34 @@ TEST(GeneratorTest, PrefixIsTheFirstRowsOfTheFullTable) {
   EXPECT_TRUE(SameData(*full->Slice("x", 0, 1000), *prefix));
   EXPECT_EQ(GenerateWisconsinPrefix("none", 10000, 0)->rows(), 0u);
   EXPECT_THROW(GenerateWisconsinTable("huge", kMaxWisconsinRows + 1), InvalidInputError);
+}
+
+// The generator records each integer column's bounds as it writes; they
+// must be exactly what a scan finds (too narrow a range would let the range
+// analysis drop an overflow check or pick the 32-bit machine wrongly), for
+// tables, prefixes and thread counts where blocks of several threads meet.
+TEST(GeneratorTest, RecordedBoundsAreTheScannedOnes) {
+  struct Case {
+    RowCount n, rows;
+    unsigned threads;
+  };
+  for (const Case c : {Case{1, 1, 1}, Case{3, 3, 1}, Case{100, 100, 0}, Case{10000, 1000, 0},
+                       Case{10000, 7, 3}, Case{300000, 300000, 5}, Case{300000, 123457, 0}}) {
+    SCOPED_TRACE("n " + std::to_string(c.n) + ", rows " + std::to_string(c.rows) + ", threads " +
+                 std::to_string(c.threads));
+    GenerateOptions options;
+    options.threads = c.threads;
+    const TablePtr t = GenerateWisconsinPrefix("t", c.n, c.rows, options);
+    for (const Column& column : t->columns()) {
+      if (!column.type().is_integer()) continue;
+      const std::span<const std::int32_t> values = column.int32s();
+      const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+      const std::optional<IntRange> range = column.shared_data()->IntegerRange();
+      ASSERT_TRUE(range.has_value()) << column.name();
+      EXPECT_EQ(range->min, *lo) << column.name();
+      EXPECT_EQ(range->max, *hi) << column.name();
+    }
+  }
 }
 
 // DeWitt's closed forms at N = 10,000, computed by plain loops.
