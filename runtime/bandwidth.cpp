@@ -9,6 +9,7 @@
 
 #include "runtime/cl_error.hpp"
 #include "runtime/errors.hpp"
+#include "runtime/mapped_host_buffer.hpp"
 
 namespace clq {
 namespace {
@@ -25,31 +26,6 @@ double WallSeconds(F&& work) {
   work();
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
-
-// Host memory pinned by the driver: a CL_MEM_ALLOC_HOST_PTR buffer, mapped.
-class PinnedHostMemory {
- public:
-  PinnedHostMemory(Engine& engine, std::uint64_t bytes) : queue_(engine.queue()) {
-    buffer_ = cl::Buffer(engine.context(), CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, bytes);
-    data_ = queue_.enqueueMapBuffer(buffer_, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes);
-  }
-  ~PinnedHostMemory() {
-    try {
-      queue_.enqueueUnmapMemObject(buffer_, data_);
-      queue_.finish();
-    } catch (const cl::Error&) {
-      // Nothing sensible to do in a destructor; the context's release frees it.
-    }
-  }
-  PinnedHostMemory(const PinnedHostMemory&) = delete;
-  PinnedHostMemory& operator=(const PinnedHostMemory&) = delete;
-  void* data() const { return data_; }
-
- private:
-  cl::CommandQueue queue_;
-  cl::Buffer buffer_;
-  void* data_ = nullptr;
-};
 
 void Fill(std::uint32_t* words, std::uint64_t count, std::uint32_t seed) {
   std::uint32_t x = seed | 1;
@@ -92,7 +68,7 @@ BandwidthReport MeasureBandwidth(Engine& engine, const BandwidthOptions& options
   try {
     std::vector<std::uint32_t> pageable(max_size / 4);
     Fill(pageable.data(), pageable.size(), 12345);
-    PinnedHostMemory pinned(engine, max_size);
+    MappedHostBuffer pinned(engine.context(), engine.queue(), max_size);
     std::memcpy(pinned.data(), pageable.data(), max_size);
     cl::Buffer source(engine.context(), CL_MEM_READ_WRITE, max_size);
     cl::Buffer target(engine.context(), CL_MEM_READ_WRITE, max_size);

@@ -9,6 +9,7 @@
 
 #include "runtime/engine.hpp"
 #include "runtime/environment.hpp"
+#include "runtime/mapped_host_buffer.hpp"
 #include "runtime/storage/device_table.hpp"
 
 namespace clq {
@@ -16,34 +17,19 @@ namespace {
 
 using PinnedTotal = std::shared_ptr<std::atomic<std::uint64_t>>;
 
-// A mapped CL_MEM_ALLOC_HOST_PTR buffer, unmapped when destroyed (the buffer
-// and queue handles keep the context alive after its engine is gone).
+// A mapped buffer that gives its bytes back to the budget when destroyed.
 class PinnedBlock {
  public:
-  PinnedBlock(const cl::Context& context, cl::CommandQueue queue, std::uint64_t bytes,
+  PinnedBlock(const cl::Context& context, const cl::CommandQueue& queue, std::uint64_t bytes,
               PinnedTotal total)
-      : queue_(std::move(queue)), bytes_(bytes), total_(std::move(total)) {
-    buffer_ = cl::Buffer(context, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, bytes);
-    data_ = queue_.enqueueMapBuffer(buffer_, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes);
-  }
-  ~PinnedBlock() {
-    total_->fetch_sub(bytes_);
-    try {
-      queue_.enqueueUnmapMemObject(buffer_, data_);
-      queue_.finish();
-    } catch (const cl::Error&) {
-      // Nothing sensible to do in a destructor; releasing the buffer frees it.
-    }
-  }
+      : mapped_(context, queue, bytes), total_(std::move(total)) {}
+  ~PinnedBlock() { total_->fetch_sub(mapped_.bytes()); }
   PinnedBlock(const PinnedBlock&) = delete;
   PinnedBlock& operator=(const PinnedBlock&) = delete;
-  std::byte* data() const { return static_cast<std::byte*>(data_); }
+  std::byte* data() const { return mapped_.data(); }
 
  private:
-  cl::CommandQueue queue_;
-  cl::Buffer buffer_;
-  void* data_ = nullptr;
-  std::uint64_t bytes_;
+  MappedHostBuffer mapped_;
   PinnedTotal total_;
 };
 

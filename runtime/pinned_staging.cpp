@@ -16,22 +16,11 @@ void ParallelCopy(std::byte* target, const std::byte* source, std::size_t bytes)
 PinnedStaging::PinnedStaging(const cl::Context& context, cl::CommandQueue queue,
                              std::uint64_t chunk_bytes)
     : queue_(std::move(queue)), chunk_bytes_(chunk_bytes) {
-  for (int i = 0; i < 2; ++i) {
-    buffers_[i] = cl::Buffer(context, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, chunk_bytes_);
-    mapped_[i] = static_cast<std::byte*>(
-        queue_.enqueueMapBuffer(buffers_[i], CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, chunk_bytes_));
-  }
+  for (auto& buffer : buffers_)
+    buffer = std::make_unique<MappedHostBuffer>(context, queue_, chunk_bytes_);
 }
 
-PinnedStaging::~PinnedStaging() {
-  try {
-    for (int i = 0; i < 2; ++i)
-      queue_.enqueueUnmapMemObject(buffers_[i], mapped_[i]);
-    queue_.finish();
-  } catch (const cl::Error&) {
-    // The context's release frees the memory anyway.
-  }
-}
+PinnedStaging::~PinnedStaging() = default;
 
 void PinnedStaging::Upload(const cl::Buffer& target, std::uint64_t offset, std::uint64_t bytes,
                            const std::byte* source,
@@ -41,9 +30,9 @@ void PinnedStaging::Upload(const cl::Buffer& target, std::uint64_t offset, std::
   for (std::uint64_t done = 0; done < bytes; done += chunk_bytes_) {
     const std::uint64_t chunk = std::min(chunk_bytes_, bytes - done);
     if (in_flight[next]()) in_flight[next].wait();  // the staging buffer is free again
-    ParallelCopy(mapped_[next], source + done, chunk);
-    queue_.enqueueWriteBuffer(target, CL_FALSE, offset + done, chunk, mapped_[next], nullptr,
-                              &in_flight[next]);
+    ParallelCopy(buffers_[next]->data(), source + done, chunk);
+    queue_.enqueueWriteBuffer(target, CL_FALSE, offset + done, chunk, buffers_[next]->data(),
+                              nullptr, &in_flight[next]);
     // Submitted now, so that it travels while the next chunk is copied (H100,
     // 1 GiB through 64 MiB chunks: 25.3 -> 27.9 GB/s).
     queue_.flush();
@@ -77,15 +66,15 @@ void PinnedStaging::Download(const cl::Buffer& source, std::uint64_t offset, std
     in_flight[i].wait();
     const std::uint64_t size = chunk_size[i];
     chunk_size[i] = 0;
-    consume(chunk_begin[i], mapped_[i], size);
+    consume(chunk_begin[i], buffers_[i]->data(), size);
   };
   int next = 0;
   try {
     for (std::uint64_t done = 0; done < bytes; done += chunk_bytes_) {
       const std::uint64_t chunk = std::min(chunk_bytes_, bytes - done);
       drain(next);
-      queue_.enqueueReadBuffer(source, CL_FALSE, offset + done, chunk, mapped_[next], nullptr,
-                               &in_flight[next]);
+      queue_.enqueueReadBuffer(source, CL_FALSE, offset + done, chunk, buffers_[next]->data(),
+                               nullptr, &in_flight[next]);
       queue_.flush();
       on_chunk(in_flight[next], chunk);
       chunk_begin[next] = done;

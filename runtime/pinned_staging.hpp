@@ -12,8 +12,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 
 #include "runtime/cl.hpp"
+#include "runtime/mapped_host_buffer.hpp"
 
 namespace clq {
 
@@ -51,8 +53,7 @@ class PinnedStaging {
  private:
   cl::CommandQueue queue_;
   std::uint64_t chunk_bytes_;
-  cl::Buffer buffers_[2];
-  std::byte* mapped_[2] = {nullptr, nullptr};
+  std::unique_ptr<MappedHostBuffer> buffers_[2];
 };
 
 // memcpy split across threads for large ranges (one memcpy thread moves
