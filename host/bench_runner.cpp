@@ -91,6 +91,13 @@ std::uint64_t BytesRead(const sql::BoundSelect& select, RowCount result_rows) {
   for (const sql::Aggregate& a : select.aggregates)
     if (a.argument) CollectColumns(*a.argument, scanned);
   if (select.having) CollectColumns(*select.having, scanned);
+  // DISTINCT and ORDER BY read their keys on every input row, not only on
+  // the rows of the result.
+  for (const sql::OrderKey& key : select.order_by)
+    CollectColumns(select.outputs.at(key.expr.index).expr, scanned);
+  if (select.distinct)
+    for (std::size_t o = 0; o < select.visible_outputs; ++o)
+      CollectColumns(select.outputs[o].expr, scanned);
   std::set<std::pair<std::size_t, std::size_t>> outputs;
   for (const sql::OutputColumn& output : select.outputs)
     CollectColumns(output.expr, outputs);
@@ -311,7 +318,7 @@ double BenchDevice::CopyGbps(RowCount rows) const {
 }
 
 std::vector<std::string> BenchSuitesOf(const BenchOptions& options) {
-  return options.suite == "all" ? std::vector<std::string>{"thesis", "wisconsin"}
+  return options.suite == "all" ? std::vector<std::string>{"thesis", "wisconsin", "general"}
                                 : std::vector<std::string>{options.suite};
 }
 

@@ -74,24 +74,91 @@ std::vector<BenchQuery> WisconsinQueries(RowCount n) {
   };
 }
 
+
+// Shapes beyond the thesis's (issue "One physical plan..."): grouping at
+// three group counts, filtered aggregates, joins with aggregates on top,
+// top-k, DISTINCT, boolean filters, REAL arithmetic and HAVING. Constants
+// scale with N where a selectivity should not.
+std::vector<BenchQuery> GeneralQueries(RowCount n) {
+  const std::string half = std::to_string(n / 2);
+  const std::string group_rows = std::to_string(n / 100 / 2);  // half a onepercent group
+  return {
+      {"general", "G1_group10", "GROUP BY ten (10 groups): COUNT, SUM, MIN, MAX",
+       "SELECT ten, COUNT(*), SUM(unique1), MIN(unique2), MAX(unique2) FROM tenktup1 GROUP BY ten",
+       1.0},
+      {"general", "G2_group1k", "GROUP BY unique1 % 1000 (1K groups): COUNT, SUM",
+       "SELECT unique1 % 1000 AS g, COUNT(*), SUM(unique2) FROM tenktup1 GROUP BY g", 1.0},
+      {"general", "G3_group1m", "GROUP BY unique1 % 1000000 (up to 1M groups): COUNT, MAX",
+       "SELECT unique1 % 1000000 AS g, COUNT(*), MAX(unique2) FROM tenktup1 GROUP BY g", 1.0},
+      {"general", "G4_filter_aggs", "filter + five aggregates",
+       "SELECT COUNT(*), SUM(unique2), MIN(unique1), MAX(unique1), AVG(ten) FROM tenktup1 "
+       "WHERE unique1 < " + half + " AND two = 0",
+       1.0},
+      {"general", "G5_filter_group_order", "filter + GROUP BY (100 groups) + ORDER BY",
+       "SELECT onepercent, COUNT(*), SUM(unique1) AS s FROM tenktup1 WHERE unique2 < " + half +
+           " GROUP BY onepercent ORDER BY s DESC",
+       1.0},
+      {"general", "G6_join_agg", "join + filter + SUM",
+       "SELECT COUNT(*), SUM(a.unique2) FROM tenktup1 a JOIN tenktup2 b ON a.unique1 = b.unique1 "
+       "WHERE b.ten = 3",
+       1.0},
+      {"general", "G7_join_group", "join + GROUP BY (10 groups)",
+       "SELECT b.ten, COUNT(*), SUM(a.unique2) FROM tenktup1 a JOIN tenktup2 b "
+       "ON a.unique1 = b.unique2 GROUP BY b.ten",
+       1.0},
+      {"general", "G8_join3", "three-way join + aggregates",
+       "SELECT COUNT(*), SUM(c.unique1), MAX(b.unique1) FROM onektup c JOIN tenktup1 a "
+       "ON c.unique1 = a.unique1 JOIN tenktup2 b ON a.unique2 = b.unique2",
+       1.0},
+      {"general", "G9_join_m2m", "many-to-many join (duplicate keys both sides), counted",
+       "SELECT COUNT(*) FROM onektup a JOIN tenktup2 b ON a.onepercent = b.onepercent "
+       "WHERE a.unique2 < 100",
+       1.0},
+      {"general", "G10_topk", "ORDER BY unique1 DESC LIMIT 10",
+       "SELECT unique1, unique2 FROM tenktup1 ORDER BY unique1 DESC LIMIT 10", 1.0},
+      {"general", "G11_distinct", "DISTINCT of two columns (100 rows)",
+       "SELECT DISTINCT twenty, onepercent FROM tenktup1", 1.0},
+      {"general", "G12_or_not_in", "OR / NOT / IN filter, COUNT",
+       "SELECT COUNT(*) FROM tenktup1 WHERE (ten = 3 OR twenty = 7) AND "
+       "NOT onepercent IN (1, 5, 9, 13, 17)",
+       1.0},
+      {"general", "G13_real", "REAL arithmetic: SUM and AVG under a filter",
+       "SELECT SUM(unique1 * 1.5 + unique2 / 3.0), AVG(unique2 * 0.25) FROM tenktup1 "
+       "WHERE ten < 5",
+       1.0},
+      {"general", "G14_having", "GROUP BY (100 groups) + HAVING",
+       "SELECT onepercent, SUM(unique1) FROM tenktup1 GROUP BY onepercent "
+       "HAVING COUNT(*) > " + group_rows + " AND SUM(unique1) > " + std::to_string(n / 200 * (n / 2)),
+       1.0},
+      {"general", "G15_group_real", "GROUP BY ten with REAL AVG and SUM",
+       "SELECT ten, AVG(unique1 * 0.5), SUM(unique2 / 7.0) FROM tenktup1 GROUP BY ten", 1.0},
+      {"general", "G16_topk_filter", "filter + ORDER BY two keys LIMIT 100",
+       "SELECT unique2, unique1 FROM tenktup1 WHERE ten = 5 ORDER BY twenty, unique1 LIMIT 100 ",
+       1.0},
+  };
+}
+
 }  // namespace
 
 const std::vector<std::string>& BenchSuiteNames() {
-  static const std::vector<std::string> names{"thesis", "wisconsin", "all"};
+  static const std::vector<std::string> names{"thesis", "wisconsin", "general", "all"};
   return names;
 }
 
 std::vector<BenchQuery> BenchQueries(std::string_view suite, RowCount n) {
   if (suite == "thesis") return ThesisQueries();
   if (suite == "wisconsin") return WisconsinQueries(n);
+  if (suite == "general") return GeneralQueries(n);
   if (suite == "all") {
     std::vector<BenchQuery> queries = ThesisQueries();
     for (BenchQuery& q : WisconsinQueries(n))
       queries.push_back(std::move(q));
+    for (BenchQuery& q : GeneralQueries(n))
+      queries.push_back(std::move(q));
     return queries;
   }
   throw InvalidInputError("unknown suite '" + std::string(suite) +
-                          "' (choose thesis, wisconsin or all)");
+                          "' (choose thesis, wisconsin, general or all)");
 }
 
 std::vector<RowCount> DefaultBenchRows(std::string_view suite) {

@@ -12,6 +12,11 @@
 //              SUM grouped by onePercent (the "hundred" column), and the 1%
 //              and 100% DISTINCT projections, every constant scaled with N so
 //              that selectivities match the 10K-row original.
+//   general    shapes beyond both: GROUP BY over 10, 1K and up to 1M groups,
+//              filtered aggregates, filter + GROUP BY + ORDER BY, joins with
+//              aggregates or GROUP BY on top, a three-way and a many-to-many
+//              join, top-k, DISTINCT, OR / NOT / IN, REAL arithmetic, HAVING
+//              (default 1M rows).
 //
 // Pure data; thread-safe.
 #pragma once
@@ -25,7 +30,7 @@
 namespace clq {
 
 struct BenchQuery {
-  std::string suite;  // "thesis" or "wisconsin"
+  std::string suite;  // "thesis", "wisconsin" or "general"
   std::string id;     // short, unique within the suite: "L8_selection"
   std::string title;  // what it measures: "selection, 4 predicates, SELECT *"
   std::string sql;
@@ -35,15 +40,15 @@ struct BenchQuery {
   double tenktup2_fraction = 1.0;
 };
 
-// "thesis", "wisconsin" and "all".
+// "thesis", "wisconsin", "general" and "all".
 const std::vector<std::string>& BenchSuiteNames();
 
-// The queries of `suite` ("all": thesis, then wisconsin) for N rows. Throws
+// The queries of `suite` ("all": thesis, wisconsin, general) for N rows. Throws
 // InvalidInputError naming the suites for an unknown name.
 std::vector<BenchQuery> BenchQueries(std::string_view suite, RowCount n);
 
 // The sizes a suite runs at when --rows is not given: thesis 1K, 10K, 100K,
-// 1M (the thesis's sizes); wisconsin 1M.
+// 1M (the thesis's sizes); the others 1M.
 std::vector<RowCount> DefaultBenchRows(std::string_view suite);
 
 // Rows of tenktup2 for a scale of N and a fraction (floor, at least 1 when N > 0).

@@ -147,7 +147,7 @@ void RegisterBenchCommand(CLI::App& app) {
                    "Table sizes N, comma-separated, e.g. 1K,1M (default: thesis 1K,10K,100K,1M; "
                    "wisconsin 1M)")
       ->type_name("N[,N...]");
-  command->add_option("--suite", options->suite, "thesis (default), wisconsin or all");
+  command->add_option("--suite", options->suite, "thesis (default), wisconsin, general or all");
   command->add_option("--queries", options->queries,
                       "Only these query ids of the suite, comma-separated, e.g. "
                       "L2_projection,L14_max (default: all)");

@@ -16,7 +16,7 @@ TEST(BenchSuitesTest, EveryQueryBinds) {
   Catalog catalog;
   AddWisconsinTables(catalog, 1000);
   const std::vector<BenchQuery> queries = BenchQueries("all", 1000);
-  EXPECT_EQ(queries.size(), 17u);
+  EXPECT_EQ(queries.size(), 33u);
   for (const BenchQuery& q : queries) {
     EXPECT_NO_THROW(sql::Bind(sql::Parse(q.sql), catalog, q.sql)) << q.id << ": " << q.sql;
   }
