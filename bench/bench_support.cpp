@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 
+#include "host/environment_options.hpp"
 #include "runtime/bandwidth.hpp"
 #include "runtime/device_selector.hpp"
 #include "wisconsin/generator.hpp"
@@ -19,7 +20,8 @@ Engine& BenchEngine() {
     std::vector<DeviceInfo> infos;
     for (const DeviceHandle& d : devices)
       infos.push_back(d.info);
-    return std::make_unique<Engine>(devices[ResolveOneDevice(DefaultSelector(), infos)]);
+    return std::make_unique<Engine>(devices[ResolveOneDevice(DefaultSelector(), infos)],
+                                    OptionsFromEnvironment().engine);
   }();
   return *engine;
 }

@@ -125,12 +125,12 @@ void BM_Projection_Handwritten(benchmark::State& state) {
 }
 
 void AggregateMachine(benchmark::State& state, const std::string& name, const sql::Expr& expr,
-                      std::uint32_t op) {
+                      std::uint32_t op, const QueryOptions& options = {}) {
   Fixture f;
   ExpressionProgram program(f.relation.columns(), [](std::size_t, std::size_t c) { return c; });
   const std::size_t entry = program.AddValue(expr);
-  QueryContext context(f.engine);
-  DeviceProgram device_program(f.engine, program);
+  QueryContext context(f.engine, options);
+  DeviceProgram device_program(f.engine, program, options);
   std::vector<AggregateValue> result;
   Loop(state, name, 8, f, [&] {
     result = Aggregate(context, f.relation, device_program, std::nullopt, {{op, entry}});
@@ -161,45 +161,33 @@ void BM_MaxAggregate_Handwritten(benchmark::State& state) {
   state.counters["result"] = static_cast<double>(HostMax(f.engine, partials.get(), groups));
 }
 
-void FloatMaxMachine(benchmark::State& state, const std::string& name) {
+void FloatMaxMachine(benchmark::State& state, const std::string& name,
+                     const QueryOptions& options = {}) {
   AggregateMachine(
       state, name,
       Bin(Op::kDivide, IntCol(kUnique1), Bin(Op::kAdd, Real(0.173), IntCol(kOnePercent))),
-      VM_AGG_MAX_R);
+      VM_AGG_MAX_R, options);
 }
 
 void BM_FloatMax_Machine(benchmark::State& state) {
   FloatMaxMachine(state, "max_real/machine");
 }
 
-// The same query in the interpreter (CLQ_SHORT_REAL=0 for the run), so that
-// one process compares the two kernels: PoCL-16's times drift by 10-30% from
-// one process to the next.
+// The same query in the interpreter (short_real off), so that one process
+// compares the two kernels: PoCL-16's times drift from one process to the
+// next.
 void BM_FloatMax_Interpreter(benchmark::State& state) {
-  const char* previous = std::getenv("CLQ_SHORT_REAL");
-  const std::string saved = previous != nullptr ? previous : "";
-  struct Restore {
-    bool had;
-    const std::string& value;
-    ~Restore() {
-      if (had)
-        setenv("CLQ_SHORT_REAL", value.c_str(), 1);
-      else
-        unsetenv("CLQ_SHORT_REAL");
-    }
-  } restore{previous != nullptr, saved};  // also when the run throws
-  setenv("CLQ_SHORT_REAL", "0", 1);
-  FloatMaxMachine(state, "max_real/interpreter");
+  QueryOptions options;
+  options.short_real = Choice::kOff;
+  FloatMaxMachine(state, "max_real/interpreter", options);
 }
 
-// The same with state.range(0) tiles a work-group (CLQ_AGG_TILES), for the
+// The same with state.range(0) tiles a work-group (aggregate_tiles), for the
 // sweep in docs/BENCHMARKS.md.
 void BM_FloatMax_TilesPerGroup(benchmark::State& state) {
-  struct Reset {
-    ~Reset() { SetAggregateTilesPerGroup(std::nullopt); }
-  } reset;  // also when the run throws
-  SetAggregateTilesPerGroup(static_cast<std::uint32_t>(state.range(0)));
-  FloatMaxMachine(state, "max_real/tiles " + std::to_string(state.range(0)));
+  QueryOptions options;
+  options.aggregate_tiles = static_cast<std::uint32_t>(state.range(0));
+  FloatMaxMachine(state, "max_real/tiles " + std::to_string(state.range(0)), options);
 }
 
 void BM_FloatMax_Handwritten(benchmark::State& state) {

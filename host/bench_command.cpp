@@ -72,12 +72,14 @@ void RunBenchCommand(const BenchCommandOptions& command) {
   DeviceOptions device;
   device.selector = command.devices;
   device.no_cache = command.no_cache;
+  device.settings = command.settings;
+  options.query = ResolveOptions(device).query;
   std::vector<std::unique_ptr<Engine>> engines = OpenEngines(device, true);
   // The tables the run generates sit in pinned memory when a GPU is among the
   // devices (a cold run then uploads by DMA from host memory).
   HostBlockAllocator pinned;
   for (const std::unique_ptr<Engine>& engine : engines)
-    if (!pinned) pinned = PinnedTableMemoryFor(*engine);
+    if (!pinned) pinned = PinnedTableMemoryFor(*engine, engine->options().pinned_tables);
   const ScopedHostBlockAllocator pinned_tables(std::move(pinned));
   const BenchReport report = RunBench(engines, options);
   std::string text;

@@ -236,7 +236,7 @@ DeviceResult RunOnDevice(Engine& engine, std::size_t index, const sql::BoundSele
   DeviceResult result;
   result.device = index;
   Guarded(result.status, result.error, [&] {
-    QueryExecutor executor(engine);
+    QueryExecutor executor(engine, options.query);
     progress.Show(label + ": warm-up");
     const QueryResult warm = executor.Execute(select);
     if (reference != nullptr) {

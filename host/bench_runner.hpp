@@ -63,6 +63,7 @@ struct BenchOptions {
   std::uint32_t repeat = 5;
   bool cpu_peer = true;
   bool sqlite_peer = true;
+  QueryOptions query;  // the planner's settings for every query
 };
 
 struct TimeStats {

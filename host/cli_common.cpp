@@ -5,10 +5,17 @@
 #include <fstream>
 #include <iostream>
 
+#include "host/environment_options.hpp"
 #include "runtime/device_selector.hpp"
 #include "runtime/errors.hpp"
 
 namespace clq {
+
+Options ResolveOptions(const DeviceOptions& options) {
+  Options resolved = OptionsFromEnvironment(options.settings);
+  if (options.no_cache) resolved.engine.use_program_cache = false;
+  return resolved;
+}
 
 std::vector<std::unique_ptr<Engine>> OpenEngines(const DeviceOptions& options, bool several_devices,
                                                  double* discovery_seconds) {
@@ -33,8 +40,7 @@ std::vector<std::unique_ptr<Engine>> OpenEngines(const DeviceOptions& options, b
       throw InvalidInputError(std::string(error.what()) + "\n" + *hint);
     throw;
   }
-  EngineOptions engine_options;
-  engine_options.use_program_cache = !options.no_cache;
+  const EngineOptions engine_options = ResolveOptions(options).engine;
   std::vector<std::unique_ptr<Engine>> engines;
   for (std::size_t index : chosen)
     engines.push_back(std::make_unique<Engine>(handles[index], engine_options));

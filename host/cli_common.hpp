@@ -7,11 +7,16 @@
 #include <string>
 #include <vector>
 
+#include "common/options.hpp"
 #include "host/device_options.hpp"
 #include "runtime/device_info.hpp"
 #include "runtime/engine.hpp"
 
 namespace clq {
+
+// The options of a command: the environment's, then its --option settings
+// (and --no-cache).
+Options ResolveOptions(const DeviceOptions& options);
 
 // Engines for the devices the selector names (one for single-device commands).
 // `discovery_seconds`, when given, receives the time spent listing the

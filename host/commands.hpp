@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "host/dataset_options.hpp"
 #include "host/device_options.hpp"
@@ -59,7 +60,8 @@ void RunImportCommand(const ImportCommandOptions& options);
 struct BenchCommandOptions {
   std::string devices = "all";
   bool no_cache = false;
-  std::string rows;  // "N[,N...]"; empty: the suite's defaults
+  std::vector<std::string> settings;  // --option NAME=VALUE
+  std::string rows;                   // "N[,N...]"; empty: the suite's defaults
   std::string suite = "thesis";
   std::string queries;  // "ID[,ID...]"; empty: all
   std::uint32_t repeat = 5;

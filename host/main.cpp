@@ -23,7 +23,17 @@ void AddNoCacheFlag(CLI::App& command, bool& no_cache) {
                    "Build kernels from source, bypassing the program-binary cache");
 }
 
-// Adds --device and --no-cache to a subcommand.
+// Adds the repeatable --option NAME=VALUE (common/options.hpp).
+void AddSettingOption(CLI::App& command, std::vector<std::string>& settings) {
+  command
+      .add_option("--option", settings,
+                  "An engine or planner setting NAME=VALUE (repeatable; names in the README, "
+                  "e.g. short_real=off, wg_size=64); after $CLQ_OPTIONS")
+      ->type_name("NAME=VALUE")
+      ->allow_extra_args(false);
+}
+
+// Adds --device, --no-cache and --option to a subcommand.
 void AddDeviceOptions(CLI::App& command, DeviceOptions& options, bool several_devices) {
   command.add_option("--device,-d", options.selector,
                      several_devices
@@ -33,6 +43,7 @@ void AddDeviceOptions(CLI::App& command, DeviceOptions& options, bool several_de
                          : "Device: index, platform:device, gpu|cpu|accelerator or name "
                            "substring (default: $CLQ_DEVICE, else first GPU, else first CPU)");
   AddNoCacheFlag(command, options.no_cache);
+  AddSettingOption(command, options.settings);
 }
 
 // Adds --rows N and repeatable --table NAME=FILE to a subcommand.
@@ -142,6 +153,7 @@ void RegisterBenchCommand(CLI::App& app) {
                       "Devices: all (default), index, platform:device, gpu|cpu|accelerator, "
                       "name substring; comma-separated");
   AddNoCacheFlag(*command, options->no_cache);
+  AddSettingOption(*command, options->settings);
   command
       ->add_option("--rows", options->rows,
                    "Table sizes N, comma-separated, e.g. 1K,1M (default: thesis 1K,10K,100K,1M; "

@@ -86,7 +86,8 @@ void RunQueryCommand(const QueryCommandOptions& options) {
   std::unique_ptr<Engine> engine =
       std::move(OpenEngines(options.device, false, &discovery_seconds).front());
   // Tables built from here on sit in pinned memory on GPUs (one DMA each to upload).
-  const ScopedHostBlockAllocator pinned_tables(PinnedTableMemoryFor(*engine));
+  const ScopedHostBlockAllocator pinned_tables(
+      PinnedTableMemoryFor(*engine, engine->options().pinned_tables));
   Catalog catalog = BuildCatalog(options.dataset);
   if (options.profile) {
     const ProgramBuildReport& report = engine->build_report();
@@ -99,7 +100,8 @@ void RunQueryCommand(const QueryCommandOptions& options) {
                       : "compiled")
               << ")\n";
   }
-  QueryExecutor executor(*engine);
+  const QueryOptions query_options = ResolveOptions(options.device).query;
+  QueryExecutor executor(*engine, query_options);
   std::string output;
   for (std::size_t i = 0; i < statements.size(); ++i) {
     sql::BoundStatement bound;
@@ -114,7 +116,7 @@ void RunQueryCommand(const QueryCommandOptions& options) {
     if (i > 0 && options.format == "table") output += "\n";
     if (bound.explain) {
       const QueryPlan plan = PlanQuery(bound.select);
-      output += ExplainPlan(plan, *engine) + ExplainPrograms(plan, *engine);
+      output += ExplainPlan(plan, *engine) + ExplainPrograms(plan, *engine, query_options);
     } else {
       if (options.profile) engine->profiler().Start();
       const auto start = std::chrono::steady_clock::now();

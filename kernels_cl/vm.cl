@@ -46,12 +46,7 @@ typedef struct {
 // the compiler keep the struct in private memory: on NVIDIA a stack frame
 // in local memory, written by every work-item at kernel start and read back
 // per instruction. A switch over constant indices lets it keep the kernel
-// arguments where they are (CLQ_BUILD_OPTIONS=-DVM_SLOT_SWITCH=0 restores
-// the indexing, for comparison).
-#ifndef VM_SLOT_SWITCH
-#define VM_SLOT_SWITCH 1
-#endif
-#if VM_SLOT_SWITCH
+// arguments where they are.
 #define VM_SLOT_ACCESSOR(NAME, FIELD)                                          \
   inline __global const uchar* NAME(const vm_slots* slots, uint slot) {       \
     switch (slot) {                                                           \
@@ -73,38 +68,23 @@ typedef struct {
         return slots->FIELD[7];                                               \
     }                                                                         \
   }
-#else
-#define VM_SLOT_ACCESSOR(NAME, FIELD)                                   \
-  inline __global const uchar* NAME(const vm_slots* slots, uint slot) { \
-    return slots->FIELD[slot];                                          \
-  }
-#endif
 VM_SLOT_ACCESSOR(vm_slot_values, values)
 VM_SLOT_ACCESSOR(vm_slot_nulls, nulls)
 #undef VM_SLOT_ACCESSOR
 
-// VM_LANES items are interpreted together (one decode per instruction for
-// all of them); a work-item runs the program IPT / VM_LANES times. VM_LANES =
-// IPT (the default) amortises decoding most; smaller values keep fewer values
-// live per work-item (CLQ_VM_LANES, an experiment for GPUs, where the
-// interpreter's arrays may not stay in registers).
-#ifndef VM_LANES
-#define VM_LANES IPT
-#endif
-#if IPT % VM_LANES != 0
-#error "VM_LANES must divide IPT"
-#endif
-#define VM_FOR_ITEMS VECTORIZE_ITEMS for (uint k = 0; k < VM_LANES; ++k)
+// A work-item interprets all IPT of its items together: one decode per
+// instruction for all of them.
+#define VM_FOR_ITEMS VECTORIZE_ITEMS for (uint k = 0; k < IPT; ++k)
 // Rare operations (overflow-checked 64-bit arithmetic, division by a column,
 // IN lists, text) are left to the compiler's own cost model: asking for
 // 16-wide vectors there cost PoCL ~1 minute more per cold program build.
-#define VM_FOR_ITEMS_COLD for (uint k = 0; k < VM_LANES; ++k)
+#define VM_FOR_ITEMS_COLD for (uint k = 0; k < IPT; ++k)
 // All IPT items of the work-item (kernel level, outside the interpreter).
 #define VM_FOR_TILE_ITEMS VECTORIZE_ITEMS for (uint k = 0; k < IPT; ++k)
-// Row of lane k: item item0 + k of this work-item's tile.
-#define VM_ROW(k) tile_item(start, item0 + (k))
+// Row of item k of this work-item's tile.
+#define VM_ROW(k) tile_item(start, k)
 // Whether lane k is a row of the tablet, `rows` being tile_rows(start, n).
-#define VM_IN_TILE(k) (tile_offset(item0 + (k)) < rows)
+#define VM_IN_TILE(k) (tile_offset(k) < rows)
 
 // STATEMENT for every item k of this work-item that is a row of the tablet
 // (`rows` = tile_rows(start, n)). Full tiles run without a test per item, so

@@ -160,9 +160,6 @@ inline uint vm_short_operation(uint op, bool present) {
 #define VM_SHORT_MAX_TILE(OP1, OP2) VM_SHORT_FOLD_TILE(VM_SHORT_MAX, OP1, OP2)
 #endif
 
-#ifndef VM_SHORT_PREFETCH
-#define VM_SHORT_PREFETCH 1
-#endif
 KERNEL void vm_aggregate_short_real(VM_AGGREGATE_PARAMS) {
   VM_AGGREGATE_LOCALS;
   VM_SLOTS_INIT(slots);
@@ -207,7 +204,6 @@ KERNEL void vm_aggregate_short_real(VM_AGGREGATE_PARAMS) {
       for (uint l = 0; l < 16; ++l) lanes[l] = identity;
       if (rows == TILE && hasA) {
         count += IPT;
-#if VM_SHORT_PREFETCH
         // The next work-item's rows (the same thread runs it next), as the
         // interpreter's vm_prefetch_next.
         const ulong next_row = tile_item(start, 0) + IPT;
@@ -215,7 +211,6 @@ KERNEL void vm_aggregate_short_real(VM_AGGREGATE_PARAMS) {
           __builtin_prefetch((const void*)(size_t)((__global const uchar*)(fromA + next_row) + b), 0, 3);
           __builtin_prefetch((const void*)(size_t)((__global const uchar*)(fromB + next_row) + b), 0, 3);
         }
-#endif
         if (agg.x == VM_AGG_SUM_R) {
           VM_SHORT_BY_SHAPE(VM_SHORT_SUM_TILE)
         } else if (agg.x != VM_AGG_COUNT) {

@@ -45,7 +45,7 @@
 // compiles these tests as a chain of compare-and-branch (H100 REAL MAX
 // 0.455 -> 0.447 ms against the constant, NULL and stack kinds first).
 inline void VM_NAME(vm_fetch)(uint kind, uint arg, uint word1, __constant const long* consts,
-                              const vm_slots* slots, ulong start, uint item0, uint rows, uint track,
+                              const vm_slots* slots, ulong start, uint rows, uint track,
                               VM_VALUE* opd, uchar* opn, const VM_VALUE* stack,
                               const uchar* stackn, uint* sp) {
   const uint base = kind & VM_OPND_BASE_MASK;
@@ -64,7 +64,7 @@ inline void VM_NAME(vm_fetch)(uint kind, uint arg, uint word1, __constant const 
     }
     // VM_OPND_POP
     *sp -= 1;
-    const uint b = *sp * VM_LANES;
+    const uint b = *sp * IPT;
     VM_FOR_ITEMS opd[k] = stack[b + k];
     if (track) VM_FOR_ITEMS opn[k] = stackn[b + k];
     return;
@@ -104,22 +104,14 @@ inline void VM_NAME(vm_fetch)(uint kind, uint arg, uint word1, __constant const 
 
 // After a KEEP: when no item passes, the TAKE_PASS at the KEEP's target
 // (word1) would load all-zero flags; they are loaded here and its decode
-// skipped (in the thesis filter almost every work-item stops at the first
-// conjunct; CLQ_BUILD_OPTIONS=-DVM_SKIP_TAKE_PASS=0 decodes it, for comparison).
-#ifndef VM_SKIP_TAKE_PASS
-#define VM_SKIP_TAKE_PASS 1
-#endif
-#if VM_SKIP_TAKE_PASS
+// skipped (in a selective filter almost every work-item stops at the first
+// conjunct).
 #define VM_KEEP_SKIP                     \
   if (!any && ins.y > pc) {              \
     VM_FOR_ITEMS acc[k] = 0;             \
     if (track) VM_FOR_ITEMS accn[k] = 0; \
     pc = ins.y;                          \
   }
-#else
-#define VM_KEEP_SKIP \
-  if (!any && ins.y > pc) pc = ins.y - 1;
-#endif
 
 // CPUs: the column loads of an interpreter pass miss the caches with no
 // other work to overlap them (the hand-written kernel's single loop overlaps
@@ -129,14 +121,10 @@ inline void VM_NAME(vm_fetch)(uint kind, uint arg, uint word1, __constant const 
 // read only by work-items a conjunct left alive). PoCL-16, 100M rows:
 // projection 13.2 -> 10.7 ms, MAX 10.0 -> 7.4, REAL MAX 16.1 -> 13.8.
 // (NVIDIA's prefetch() compiles to nothing: no prefetch in its PTX.)
-// CLQ_BUILD_OPTIONS=-DVM_CPU_PREFETCH=0 turns it off, for comparison.
-#ifndef VM_CPU_PREFETCH
-#define VM_CPU_PREFETCH 1
-#endif
-#if DEVICE_IS_CPU && VM_CPU_PREFETCH
+#if DEVICE_IS_CPU
 inline void VM_NAME(vm_prefetch_next)(__constant const uint2* code, uint pc, uint end,
-                                      const vm_slots* slots, ulong start, uint item0) {
-  const ulong next_row = tile_item(start, item0) + IPT;
+                                      const vm_slots* slots, ulong start) {
+  const ulong next_row = tile_item(start, 0) + IPT;
   for (; pc < end; ++pc) {
     const uint2 ins = code[pc];
     const uint op = ins.x & 0xffu;
@@ -152,7 +140,7 @@ inline void VM_NAME(vm_prefetch_next)(__constant const uint2* code, uint pc, uin
     if (op == VM_KEEP_CMP) break;
   }
 }
-#define VM_PREFETCH_NEXT(pc, end) VM_NAME(vm_prefetch_next)(code, pc, end, slots, start, item0)
+#define VM_PREFETCH_NEXT(pc, end) VM_NAME(vm_prefetch_next)(code, pc, end, slots, start)
 #else
 #define VM_PREFETCH_NEXT(pc, end)
 #endif
@@ -161,11 +149,7 @@ inline void VM_NAME(vm_prefetch_next)(__constant const uint2* code, uint pc, uin
 // being copied to every item's operand (that copy is a pass over all items;
 // 7% of the REAL MAX's samples on the 2-core PoCL). Only for the operations
 // whose loops below read `b` (VM_WITH_OPERAND), on their unchecked paths.
-// CLQ_BUILD_OPTIONS=-DVM_SCALAR_CONSTANTS=0 copies them, for comparison.
-#ifndef VM_SCALAR_CONSTANTS
-#define VM_SCALAR_CONSTANTS 1
-#endif
-#if DEVICE_IS_CPU && VM_SCALAR_CONSTANTS
+#if DEVICE_IS_CPU
 inline bool VM_NAME(vm_scalar_operand)(uint op, uint kind, uint track) {
   if ((kind & VM_OPND_BASE_MASK) != VM_OPND_CONST) return false;
   switch (op) {
@@ -206,11 +190,7 @@ inline bool VM_NAME(vm_scalar_operand)(uint op, uint kind, uint track) {
 // fetch pass that stores the converted values for it to read back: the
 // narrow integer ADD, SUB and MUL, and REAL ADD, SUB, MUL and DIV of an INT32
 // column read as REAL (the loops below that use VM_WITH_OPERAND_OR_COLUMN).
-// CLQ_BUILD_OPTIONS=-DVM_DIRECT_COLUMNS=0 fetches them, for comparison.
-#ifndef VM_DIRECT_COLUMNS
-#define VM_DIRECT_COLUMNS 1
-#endif
-#if DEVICE_IS_CPU && VM_DIRECT_COLUMNS
+#if DEVICE_IS_CPU
 inline bool VM_NAME(vm_direct_operand)(uint op, uint kind, uint track, uint rows) {
   if (rows != TILE || (kind & VM_OPND_NULLABLE) != 0) return false;
   const uint base = kind & VM_OPND_BASE_MASK;
@@ -273,11 +253,11 @@ inline bool VM_NAME(vm_direct_operand)(uint op, uint kind, uint track, uint rows
 // rejected never raises an error, whatever the device's geometry.
 inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
                             __constant const long* consts, const vm_slots* slots, ulong start,
-                            uint item0, ulong n, uint track, VM_VALUE* acc, uchar* accn,
+                            ulong n, uint track, VM_VALUE* acc, uchar* accn,
                             const uchar* live, const uint ranges_first) {
-  VM_VALUE stack[VM_MAX_STACK * VM_LANES];
-  uchar stackn[VM_MAX_STACK * VM_LANES];
-  uchar pass[VM_LANES];
+  VM_VALUE stack[VM_MAX_STACK * IPT];
+  uchar stackn[VM_MAX_STACK * IPT];
+  uchar pass[IPT];
   uint sp = 0;
   uint overflow = 0;
   uint unsupported = 0;  // raised only by the lean machine (VM_RARE_ITEMS)
@@ -317,8 +297,8 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
       continue;
     }
     const bool reversed = (kind & VM_OPND_REVERSED) != 0;
-    VM_VALUE opd[VM_LANES];
-    uchar opn[VM_LANES];
+    VM_VALUE opd[IPT];
+    uchar opn[IPT];
     const bool scalar = VM_SCALAR_OPERAND(op, kind, track);
     const VM_VALUE scalar_value = scalar ? (VM_VALUE)consts[ins.y] : 0;
     const bool direct = VM_DIRECT_OPERAND(op, kind, track, rows);
@@ -328,16 +308,16 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
     // LOAD fetches straight into the accumulator (a copy is a pass over
     // every item on CPUs).
     if (op == VM_LOAD)
-      VM_NAME(vm_fetch)(kind, arg, ins.y, consts, slots, start, item0, rows, track, acc, accn, stack,
+      VM_NAME(vm_fetch)(kind, arg, ins.y, consts, slots, start, rows, track, acc, accn, stack,
                         stackn, &sp);
     else if (op != VM_STR_CMP && op != VM_KEEP_CMP && fetched)
-      VM_NAME(vm_fetch)(kind, arg, ins.y, consts, slots, start, item0, rows, track, opd, opn, stack,
+      VM_NAME(vm_fetch)(kind, arg, ins.y, consts, slots, start, rows, track, opd, opn, stack,
                         stackn, &sp);
     switch (op) {
       case VM_LOAD:
         break;
       case VM_PUSH: {
-        const uint b = sp * VM_LANES;
+        const uint b = sp * IPT;
         VM_FOR_ITEMS stack[b + k] = acc[k];
         if (track) VM_FOR_ITEMS stackn[b + k] = accn[k];
         sp += 1;
@@ -654,7 +634,7 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
       }
       case VM_KEEP_CMP: {
         const VM_VALUE c = (VM_VALUE)consts[arg >> 6];
-        VM_NAME(vm_fetch)(kind, arg & 7u, 0, consts, slots, start, item0, rows, track, opd, opn,
+        VM_NAME(vm_fetch)(kind, arg & 7u, 0, consts, slots, start, rows, track, opd, opn,
                           stack, stackn, &sp);
         switch ((arg >> 3) & 7u) {
           case VM_KEEP_CMP_EQ:
@@ -707,28 +687,12 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
   return (overflow ? VM_STATUS_OVERFLOW : 0u) | (unsupported ? VM_STATUS_UNSUPPORTED : 0u);
 }
 
-// Runs program [pc, end) over all IPT items of this work-item, VM_LANES at a
-// time, into acc[IPT] / accn[IPT], with live[IPT] as vm_run's live items;
-// ORs the status bits into `raised`. With one run (VM_LANES = IPT, the
-// default) the interpreter works in acc / accn directly: copying lane arrays
-// cost CPUs a pass over every item.
-#if VM_LANES == IPT
-#define VM_RUN_ALL(pc, end, track, live, raised, ranges_first)                              \
-  raised |= VM_NAME(vm_run)(code, pc, end, consts, &slots, start, 0, n, track, acc, accn, (live), \
+// Runs program [pc, end) over all IPT items of this work-item into acc[IPT]
+// / accn[IPT], with live[IPT] as vm_run's live items; ORs the status bits
+// into `raised`.
+#define VM_RUN_ALL(pc, end, track, live, raised, ranges_first)                                   \
+  raised |= VM_NAME(vm_run)(code, pc, end, consts, &slots, start, n, track, acc, accn, (live), \
                             ranges_first);
-#else
-#define VM_RUN_ALL(pc, end, track, live, raised, ranges_first)                          \
-  for (uint j = 0; j < IPT; j += VM_LANES) {                                            \
-    VM_VALUE lane_acc[VM_LANES];                                                        \
-    uchar lane_null[VM_LANES];                                                          \
-    raised |= VM_NAME(vm_run)(code, pc, end, consts, &slots, start, j, n, track, lane_acc, \
-                              lane_null, (live) + j, ranges_first);                     \
-    for (uint k = 0; k < VM_LANES; ++k) {                                               \
-      acc[j + k] = lane_acc[k];                                                         \
-      accn[j + k] = lane_null[k];                                                       \
-    }                                                                                   \
-  }
-#endif
 
 inline void VM_NAME(vm_project_body)(VM_PROJECT_PARAMS) {
   VM_SLOTS_INIT(slots);

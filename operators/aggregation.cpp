@@ -2,13 +2,10 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstdlib>
 #include <optional>
 #include <string>
 
 #include "kernels_cl/vm_shared.h"
-#include "runtime/device_tuning.hpp"
-#include "runtime/environment.hpp"
 #include "runtime/errors.hpp"
 
 namespace clq {
@@ -17,48 +14,22 @@ namespace {
 // Tiles per work-group of vm_aggregate on GPUs: enough work-groups to fill
 // the device several times over (32 per compute unit), and beyond that more
 // tiles per group, so that the per-group reduction and partial are paid less
-// often. CLQ_AGG_TILES fixes it (1 = one tile per group, as before).
-std::optional<std::uint32_t>& FixedTilesPerGroup() {
-  static std::optional<std::uint32_t> fixed = []() -> std::optional<std::uint32_t> {
-    const char* text = std::getenv("CLQ_AGG_TILES");
-    if (text == nullptr || *text == '\0') return std::nullopt;
-    char* end = nullptr;
-    const unsigned long value = std::strtoul(text, &end, 10);
-    if (*end != '\0' || value == 0 || value > VM_MAX_TILES_PER_GROUP)
-      throw InvalidInputError(std::string("CLQ_AGG_TILES=") + text + " is not between 1 and " +
-                              std::to_string(VM_MAX_TILES_PER_GROUP));
-    return static_cast<std::uint32_t>(value);
-  }();
-  return fixed;
-}
-
-std::uint32_t TilesPerGroup(const Engine& engine, std::uint64_t tiles) {
-  if (const std::optional<std::uint32_t> fixed = FixedTilesPerGroup()) return *fixed;
-  // PoCL: a work-group's reduction is a short serial loop, and the tile loop
-  // cost more than it saved (2-core, MAX of 10M rows: 8.7 ms at 1 tile per
-  // group, 12.1 ms at 16).
-  if (UseCpuKernelPaths(engine.info())) return 1;
+// often. On CPUs a work-group's reduction is a short serial loop, and a tile
+// loop costs more than it saves. QueryOptions::aggregate_tiles fixes it.
+std::uint32_t TilesPerGroup(const Engine& engine, const QueryOptions& options,
+                            std::uint64_t tiles) {
+  if (options.aggregate_tiles != 0) {
+    if (options.aggregate_tiles > VM_MAX_TILES_PER_GROUP)
+      throw InvalidInputError("aggregate_tiles=" + std::to_string(options.aggregate_tiles) +
+                              " is not between 1 and " + std::to_string(VM_MAX_TILES_PER_GROUP));
+    return options.aggregate_tiles;
+  }
+  if (engine.tuning().cpu_paths) return 1;
   const std::uint64_t wanted_groups = std::uint64_t{32} * std::max(1u, engine.info().compute_units);
   return static_cast<std::uint32_t>(std::clamp<std::uint64_t>(tiles / wanted_groups, 1, 16));
 }
 
-// Every device by default. CPUs too since their own item loops (PoCL-16, the
-// thesis REAL MAX over 100M rows, one lease: 14.9 ms against the
-// interpreter's 14.3-18.3 and the hand-written kernel's 9.1-12.6; 2-core
-// PoCL over 10M rows: 5.4-6.8 ms against 7.3-9.5). CLQ_SHORT_REAL=0|1
-// overrides, to measure what the kernel gains.
-bool ShortRealAllowed() {
-  if (const std::optional<bool> forced = ForcedByEnvironment("CLQ_SHORT_REAL")) return *forced;
-  return true;
-}
-
 }  // namespace
-
-void SetAggregateTilesPerGroup(std::optional<std::uint32_t> tiles) {
-  CLQ_CHECK(!tiles || (*tiles >= 1 && *tiles <= VM_MAX_TILES_PER_GROUP),
-            "tiles per aggregate work-group out of range");
-  FixedTilesPerGroup() = tiles;
-}
 
 double AggregateValue::real() const {
   return std::bit_cast<double>(bits);
@@ -66,7 +37,8 @@ double AggregateValue::real() const {
 
 AggregateKernelChoice ChooseAggregateKernel(const ExpressionProgram& program,
                                             std::optional<std::size_t> predicate_entry,
-                                            const std::vector<AggregateSpec>& aggregates) {
+                                            const std::vector<AggregateSpec>& aggregates,
+                                            const QueryOptions& options) {
   // The 32-bit machine when the predicate and every argument allow it and
   // every aggregate is an integer one; the lean machine when none uses a
   // rare operation.
@@ -80,14 +52,13 @@ AggregateKernelChoice ChooseAggregateKernel(const ExpressionProgram& program,
                                a.operation == VM_AGG_MIN_I || a.operation == VM_AGG_MAX_I);
   }
   AggregateKernelChoice choice;
-  choice.machine = DeviceProgram::MachineFor(program, entries, integer_operations);
-  if (predicate_entry || choice.machine.track || !DeviceProgram::SpecialisedAllowed())
-    return choice;
+  choice.machine = DeviceProgram::MachineFor(program, entries, options, integer_operations);
+  if (predicate_entry || choice.machine.track) return choice;
   if (std::all_of(aggregates.begin(), aggregates.end(), [&](const AggregateSpec& a) {
         return !a.entry || program.IsBareColumn(*a.entry);
       })) {
     choice.kernel = AggregateKernelChoice::Kernel::kColumns;
-  } else if (ShortRealAllowed() &&
+  } else if (options.short_real != Choice::kOff &&
              std::all_of(aggregates.begin(), aggregates.end(), [&](const AggregateSpec& a) {
                // The kernel folds these four (vm_aggregate_short.cl).
                const bool folded = a.operation == VM_AGG_COUNT || a.operation == VM_AGG_SUM_R ||
@@ -154,8 +125,9 @@ std::vector<AggregateValue> AggregateOnDevice(QueryContext& context, Relation& r
   std::uint64_t tiles = 0;
   for (const Tablet& t : tablets)
     tiles += engine.TilesFor(t.rows);
-  const AggregateKernelChoice choice = ChooseAggregateKernel(code, predicate_entry, aggregates);
-  const std::uint32_t tiles_per_group = TilesPerGroup(engine, tiles);
+  const AggregateKernelChoice choice =
+      ChooseAggregateKernel(code, predicate_entry, aggregates, program.options());
+  const std::uint32_t tiles_per_group = TilesPerGroup(engine, context.options(), tiles);
   std::uint64_t groups = 0;
   for (const Tablet& t : tablets)
     groups += engine.GroupsFor(engine.TilesFor(t.rows), tiles_per_group);

@@ -78,9 +78,8 @@ DeviceAggregates SplitForDevice(const ExpressionProgram& program, RowCount rows,
 // What an aggregation pass over `aggregates` runs: vm_aggregate_columns (no
 // interpreter: no predicate, no NULL, every argument COUNT(*) or a bare
 // column), vm_aggregate_short_real (no interpreter: no predicate, no NULL,
-// every argument COUNT(*) or ExpressionProgram::IsShortReal; not with
-// CLQ_SHORT_REAL=0, and another value than 0 or 1 throws InvalidInputError)
-// or vm_aggregate on `machine`.
+// every argument COUNT(*) or ExpressionProgram::IsShortReal; not when
+// options.short_real is kOff) or vm_aggregate on `machine`.
 struct AggregateKernelChoice {
   enum class Kernel { kInterpreter, kColumns, kShortReal };
   Kernel kernel = Kernel::kInterpreter;
@@ -93,11 +92,7 @@ struct AggregateKernelChoice {
 };
 AggregateKernelChoice ChooseAggregateKernel(const ExpressionProgram& program,
                                             std::optional<std::size_t> predicate_entry,
-                                            const std::vector<AggregateSpec>& aggregates);
-
-// Fixes the tiles each work-group of vm_aggregate covers (1 to
-// VM_MAX_TILES_PER_GROUP), or restores the size-based choice (nullopt), so
-// that tests cover groups of several tiles at small sizes.
-void SetAggregateTilesPerGroup(std::optional<std::uint32_t> tiles);
+                                            const std::vector<AggregateSpec>& aggregates,
+                                            const QueryOptions& options);
 
 }  // namespace clq

@@ -1,15 +1,15 @@
 #include "operators/device_program.hpp"
 
-#include <atomic>
 #include <string_view>
 
 #include "kernels_cl/vm_shared.h"
-#include "runtime/environment.hpp"
 #include "runtime/errors.hpp"
 
 namespace clq {
 
-DeviceProgram::DeviceProgram(Engine& engine, const ExpressionProgram& program) : program_(program) {
+DeviceProgram::DeviceProgram(Engine& engine, const ExpressionProgram& program,
+                             const QueryOptions& options)
+    : program_(program), options_(options) {
   const auto& code = program.code();
   const auto& constants = program.constants();
   code_ = engine.pool().Acquire(code.size() * sizeof(cl_uint2), "expression program");
@@ -35,66 +35,23 @@ void DeviceProgram::BindSlots(cl::Kernel& kernel, cl_uint first_arg, Relation& r
   }
 }
 
-bool DeviceProgram::SpecialisedAllowed() {
-  static const bool allowed = EnvironmentAllows("CLQ_VM_UNTRACKED");
-  return allowed;
-}
-
-namespace {
-std::atomic<bool>& NarrowFlag() {
-  static std::atomic<bool> allowed = EnvironmentAllows("CLQ_VM_NARROW");
-  return allowed;
-}
-std::atomic<bool>& LeanFlag() {
-  static std::atomic<bool> allowed = EnvironmentAllows("CLQ_VM_LEAN");
-  return allowed;
-}
-std::atomic<bool>& LeanForcedFlag() {
-  static std::atomic<bool> forced = false;
-  return forced;
-}
-}  // namespace
-
-bool DeviceProgram::NarrowAllowed() {
-  return NarrowFlag().load();
-}
-
-void DeviceProgram::SetNarrowAllowed(bool allowed) {
-  NarrowFlag().store(allowed);
-}
-
-bool DeviceProgram::LeanAllowed() {
-  return LeanFlag().load();
-}
-
-void DeviceProgram::SetLeanAllowed(bool allowed) {
-  LeanFlag().store(allowed);
-}
-
-bool DeviceProgram::LeanForced() {
-  return LeanForcedFlag().load();
-}
-
-void DeviceProgram::SetLeanForced(bool forced) {
-  LeanForcedFlag().store(forced);
-}
-
 std::string VmMachine::Describe() const {
   return std::string(narrow ? "32-bit" : "64-bit") + (lean ? ", lean" : "") +
-         (track || !DeviceProgram::SpecialisedAllowed() ? ", NULL tracking" : ", untracked");
+         (track ? ", NULL tracking" : ", untracked");
 }
 
 VmMachine DeviceProgram::MachineFor(const ExpressionProgram& program,
-                                    std::span<const std::size_t> entries, bool narrow_results) {
+                                    std::span<const std::size_t> entries,
+                                    const QueryOptions& options, bool narrow_results) {
   VmMachine machine;
-  machine.narrow = narrow_results && NarrowAllowed();
+  machine.narrow = narrow_results && options.narrow_machine;
   machine.lean = true;
   for (const std::size_t entry : entries) {
     machine.narrow = machine.narrow && program.IsNarrow(entry);
     machine.lean = machine.lean && !program.UsesRareOperations(entry);
     machine.track = machine.track || program.entry(entry).track_nulls;
   }
-  machine.lean = LeanForced() || (machine.lean && LeanAllowed());
+  machine.lean = options.force_lean_machine || (machine.lean && options.lean_machine);
   return machine;
 }
 
@@ -106,13 +63,18 @@ std::string DeviceProgram::StageName(std::string_view base, bool narrow, bool le
   return name;
 }
 
-cl::Kernel& DeviceProgram::VmKernel(Engine& engine, const std::string& base, bool track,
-                                    bool narrow, bool lean) {
+std::string DeviceProgram::VmKernelName(const std::string& base, bool track, bool narrow,
+                                        bool lean) {
   std::string name = base;
-  if (!track && SpecialisedAllowed()) name += "_untracked";
+  if (!track) name += "_untracked";
   if (narrow) name += "_narrow";
   if (lean) name += "_lean";
-  return engine.kernel(name);
+  return name;
+}
+
+cl::Kernel& DeviceProgram::VmKernel(Engine& engine, const std::string& base, bool track,
+                                    bool narrow, bool lean) {
+  return engine.kernel(VmKernelName(base, track, narrow, lean));
 }
 
 }  // namespace clq

@@ -30,7 +30,9 @@ struct VmMachine {
 
 class DeviceProgram {
  public:
-  DeviceProgram(Engine& engine, const ExpressionProgram& program);
+  // `options` choose the machines its launches run on (MachineFor).
+  DeviceProgram(Engine& engine, const ExpressionProgram& program, const QueryOptions& options = {});
+  const QueryOptions& options() const { return options_; }
   const ExpressionProgram& program() const { return program_; }
   const cl::Buffer& code() const { return code_.get(); }
   const cl::Buffer& constants() const { return constants_.get(); }
@@ -42,39 +44,27 @@ class DeviceProgram {
   // launch allows it, MachineFor), on the lean machine when `lean`.
   static cl::Kernel& VmKernel(Engine& engine, const std::string& base, bool track, bool narrow,
                               bool lean);
+  // That kernel's name.
+  static std::string VmKernelName(const std::string& base, bool track, bool narrow, bool lean);
   // The --profile name of a vm_* launch: "filter", "filter (32-bit)",
   // "filter (lean)", "filter (32-bit, lean)".
   static std::string StageName(std::string_view base, bool narrow, bool lean);
   // The machine of a launch evaluating `entries` of `program`: the 32-bit one
   // when every entry IsNarrow, `narrow_results` (false when a consumer needs
-  // 64-bit values, as REAL aggregates do) and NarrowAllowed(); the lean one
-  // when no entry uses a rare operation and LeanAllowed(); NULL tracking when
-  // any entry can see a NULL. The kernels and EXPLAIN both ask here.
+  // 64-bit values, as REAL aggregates do) and options.narrow_machine; the
+  // lean one when no entry uses a rare operation and options.lean_machine
+  // (or always, with options.force_lean_machine); NULL tracking when any
+  // entry can see a NULL. The kernels and EXPLAIN both ask here.
   static VmMachine MachineFor(const ExpressionProgram& program,
-                              std::span<const std::size_t> entries, bool narrow_results = true);
+                              std::span<const std::size_t> entries, const QueryOptions& options,
+                              bool narrow_results = true);
   VmMachine MachineFor(std::span<const std::size_t> entries, bool narrow_results = true) const {
-    return MachineFor(program_, entries, narrow_results);
+    return MachineFor(program_, entries, options_, narrow_results);
   }
-  // False when CLQ_VM_UNTRACKED=0: then only the general, NULL-tracking
-  // kernels run (untracked variants and vm_aggregate_columns are off), to
-  // measure what the specialisations gain.
-  static bool SpecialisedAllowed();
-  // False when CLQ_VM_NARROW=0 or after SetNarrowAllowed(false): every
-  // program runs on the 64-bit machine (for comparison, and for tests that
-  // cover both machines with the same programs).
-  static bool NarrowAllowed();
-  static void SetNarrowAllowed(bool allowed);
-  // False when CLQ_VM_LEAN=0 or after SetLeanAllowed(false): every program
-  // runs on the machine with all operations.
-  static bool LeanAllowed();
-  static void SetLeanAllowed(bool allowed);
-  // Tests only: every program runs on the lean machine, rare operations
-  // included, to check that they raise VM_STATUS_UNSUPPORTED.
-  static bool LeanForced();
-  static void SetLeanForced(bool forced);
 
  private:
   const ExpressionProgram& program_;
+  QueryOptions options_;
   DeviceBuffer code_;
   DeviceBuffer constants_;
   DeviceBuffer dummy_;

@@ -80,14 +80,15 @@ std::string PassSuffix(std::size_t index, std::size_t count, const char* what = 
 // The note on a filter that does not run in vm_filter alone: in
 // vm_filter_conjuncts (RunsConjunctFilter), or with its leading range test
 // alone first (RunsRangeTestFirst); empty otherwise.
-std::string FilterKernelNote(const Engine& engine, const VmEntry& entry) {
-  if (RunsConjunctFilter(engine, entry)) {
+std::string FilterKernelNote(const Engine& engine, const QueryOptions& options,
+                             const VmEntry& entry) {
+  if (RunsConjunctFilter(engine, options, entry)) {
     return "; runs in vm_filter_conjuncts instead of vm_filter, no interpreter: " +
            std::to_string(entry.int_conjuncts) +
            (entry.int_conjuncts == 1 ? " conjunct" : " conjuncts") + " described from constant " +
            std::to_string(entry.int_conjuncts_at);
   }
-  if (!RunsRangeTestFirst(engine, entry)) return "";
+  if (!RunsRangeTestFirst(engine, options, entry)) return "";
   char kept[32];
   std::snprintf(kept, sizeof kept, "%.3g%%", entry.leading_range->selectivity * 100);
   return "; instruction " + std::to_string(entry.begin) +
@@ -98,7 +99,7 @@ std::string FilterKernelNote(const Engine& engine, const VmEntry& entry) {
 
 class Listing {
  public:
-  explicit Listing(const Engine& engine) : engine_(engine) {}
+  Listing(const Engine& engine, const QueryOptions& options) : engine_(engine), options_(options) {}
   void Add(const std::string& title, const NamedProgram& named, const std::string& machine) {
     text_ += "  " + title + " (" + machine + "):\n";
     const std::string lines = named.program.Disassemble(named.column_name);
@@ -133,9 +134,10 @@ class Listing {
                                              : GatheredProgram(select, batches[b]);
         const std::size_t entry = named.program.AddPredicate(*AndAll(batch));
         Add(pass_title, named,
-            DeviceProgram::MachineFor(named.program, std::span<const std::size_t>(&entry, 1))
+            DeviceProgram::MachineFor(named.program, std::span<const std::size_t>(&entry, 1),
+                                      options_)
                     .Describe() +
-                FilterKernelNote(engine_, named.program.entry(entry)));
+                FilterKernelNote(engine_, options_, named.program.entry(entry)));
       } catch (const DeviceLimitError& error) {
         Refuse(pass_title, error);
       }
@@ -158,9 +160,9 @@ class Listing {
         std::vector<std::string> machines;
         for (const Expr* e : batches[b]) {
           const std::size_t entry = named.program.AddValue(*e);
-          machines.push_back(
-              DeviceProgram::MachineFor(named.program, std::span<const std::size_t>(&entry, 1))
-                  .Describe());
+          machines.push_back(DeviceProgram::MachineFor(
+                                 named.program, std::span<const std::size_t>(&entry, 1), options_)
+                                 .Describe());
         }
         const bool one_machine =
             std::all_of(machines.begin(), machines.end(),
@@ -196,8 +198,8 @@ class Listing {
           std::vector<std::string> machines;
           for (const std::vector<AggregateSpec>& device_pass :
                SplitForDevice(compiled.program, rows, compiled.specs).passes) {
-            const AggregateKernelChoice choice =
-                ChooseAggregateKernel(compiled.program, compiled.predicate_entry, device_pass);
+            const AggregateKernelChoice choice = ChooseAggregateKernel(
+                compiled.program, compiled.predicate_entry, device_pass, options_);
             const std::string_view direct = choice.DirectKernelName();
             const std::string machine = direct.empty() ? choice.machine.Describe()
                                                        : std::string(direct) + ", no interpreter";
@@ -217,6 +219,7 @@ class Listing {
 
  private:
   const Engine& engine_;
+  const QueryOptions& options_;
   std::string text_;
 };
 
@@ -234,9 +237,10 @@ RowCount RowsBound(const sql::BoundSelect& select) {
 
 }  // namespace
 
-std::string ExplainPrograms(const QueryPlan& plan, const Engine& engine) {
+std::string ExplainPrograms(const QueryPlan& plan, const Engine& engine,
+                            const QueryOptions& options) {
   const sql::BoundSelect& select = *plan.select;
-  Listing listing(engine);
+  Listing listing(engine, options);
   const bool fused = plan.fused_aggregate;
   // As QueryExecutor::BuildRowSet: each table's WHERE on the table in place.
   for (const SourcePlan& source : plan.sources) {

@@ -15,6 +15,7 @@
 namespace clq {
 
 // Empty when the plan runs no expression program.
-std::string ExplainPrograms(const QueryPlan& plan, const Engine& engine);
+std::string ExplainPrograms(const QueryPlan& plan, const Engine& engine,
+                            const QueryOptions& options);
 
 }  // namespace clq

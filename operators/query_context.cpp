@@ -5,8 +5,10 @@
 
 namespace clq {
 
-QueryContext::QueryContext(Engine& engine)
-    : engine_(engine), status_(engine.pool().Acquire(sizeof(cl_uint), "query status")) {
+QueryContext::QueryContext(Engine& engine, const QueryOptions& options)
+    : engine_(engine),
+      options_(options),
+      status_(engine.pool().Acquire(sizeof(cl_uint), "query status")) {
   engine_.Fill(status_.get(), 0, 0, sizeof(cl_uint), "reset status");
 }
 

@@ -1,4 +1,4 @@
-// Per-query device state: the engine, and a status word that kernels raise
+// Per-query device state: the engine, the query's options, and a status word that kernels raise
 // bits in (integer overflow) so that errors inside kernels become clear host
 // errors instead of silent wrong answers.
 //
@@ -7,6 +7,7 @@
 // VM_STATUS_OVERFLOW. Not thread-safe.
 #pragma once
 
+#include "common/options.hpp"
 #include "runtime/buffer_pool.hpp"
 #include "runtime/engine.hpp"
 
@@ -14,13 +15,15 @@ namespace clq {
 
 class QueryContext {
  public:
-  explicit QueryContext(Engine& engine);
+  explicit QueryContext(Engine& engine, const QueryOptions& options = {});
   Engine& engine() { return engine_; }
+  const QueryOptions& options() const { return options_; }
   const cl::Buffer& status() const { return status_.get(); }
   void CheckStatus();
 
  private:
   Engine& engine_;
+  QueryOptions options_;
   DeviceBuffer status_;
 };
 

@@ -18,7 +18,6 @@
 #include "operators/result_builder.hpp"
 #include "operators/scalar_eval.hpp"
 #include "operators/sort.hpp"
-#include "runtime/environment.hpp"
 #include "runtime/errors.hpp"
 
 namespace clq {
@@ -57,10 +56,11 @@ std::vector<sql::Value> ValuesAt(Engine& engine, const DeviceVector& vector, sql
 // column and the rows are at most 1/64 of the table, uploading the whole
 // column to gather a few rows would cost more than reading them here (the
 // thesis selection's SELECT * uploaded all 16 columns of 100M rows, 20.8 GB,
-// for 1,248 rows). CLQ_HOST_GATHER=0 never does, =1 always does (tests).
-bool GatherOnHost(Engine& engine, const Table& table, std::size_t column, RowCount rows) {
-  if (const std::optional<bool> forced = ForcedByEnvironment("CLQ_HOST_GATHER")) return *forced;
-  return rows <= table.rows() / 64 && !engine.tables().Holds(table, column);
+// for 1,248 rows). QueryOptions::host_gather forces it either way.
+bool GatherOnHost(Engine& engine, const QueryOptions& options, const Table& table,
+                  std::size_t column, RowCount rows) {
+  return Decide(options.host_gather,
+                rows <= table.rows() / 64 && !engine.tables().Holds(table, column));
 }
 
 // The SQL value of an aggregate from its reduced device value.
@@ -85,7 +85,7 @@ sql::Value AggregateResult(const sql::Aggregate& a, const AggregateValue& v) {
 
 QueryResult QueryExecutor::Execute(const sql::BoundSelect& select) {
   const QueryPlan plan = PlanQuery(select);
-  QueryContext context(engine_);
+  QueryContext context(engine_, options_);
   switch (plan.aggregation) {
     case AggregationMode::kNone:
       return ExecuteRows(plan, context);
@@ -203,8 +203,8 @@ QueryResult QueryExecutor::ExecuteRows(const QueryPlan& plan, QueryContext& cont
       const Column& column = select.from[source].table->column(out.expr.index);
       result.columns[o] = HostResultColumn(out.name, out.expr.type, column, begin, rows.rows());
     } else if (out.expr.kind == Expr::Kind::kColumnRef &&
-               GatherOnHost(engine_, *select.from[out.expr.source].table, out.expr.index,
-                            rows.rows())) {
+               GatherOnHost(engine_, context.options(), *select.from[out.expr.source].table,
+                            out.expr.index, rows.rows())) {
       const std::size_t source = out.expr.source;
       if (!host_ids[source]) host_ids[source] = DownloadRowIds(engine_, rows.Ids(source));
       const Column& column = select.from[source].table->column(out.expr.index);
@@ -255,7 +255,7 @@ QueryResult QueryExecutor::ExecuteUngrouped(const QueryPlan& plan, QueryContext&
     for (const std::vector<std::size_t>& pass : InPasses(group, VM_MAX_AGGREGATES)) {
       const AggregatePass compiled = CompileAggregatePass(
           ExpressionProgram(input.relation->columns(), input.mapper), select, predicate, pass);
-      DeviceProgram device_program(engine_, compiled.program);
+      DeviceProgram device_program(engine_, compiled.program, context.options());
       const std::vector<AggregateValue> values =
           compiled.specs.empty() ? std::vector<AggregateValue>{}
                                  : Aggregate(context, *input.relation, device_program,

@@ -25,7 +25,8 @@ namespace clq {
 
 class QueryExecutor {
  public:
-  explicit QueryExecutor(Engine& engine) : engine_(engine) {}
+  explicit QueryExecutor(Engine& engine, const QueryOptions& options = {})
+      : engine_(engine), options_(options) {}
 
   QueryResult Execute(const sql::BoundSelect& select);
 
@@ -36,6 +37,7 @@ class QueryExecutor {
   QueryResult ExecuteGrouped(const QueryPlan& plan, QueryContext& context);
 
   Engine& engine_;
+  QueryOptions options_;
 };
 
 }  // namespace clq

@@ -5,7 +5,6 @@
 #include <functional>
 
 #include "kernels_cl/vm_shared.h"
-#include "runtime/environment.hpp"
 #include "runtime/errors.hpp"
 
 namespace clq {
@@ -113,9 +112,7 @@ void DeferUnselectiveFilters(const sql::BoundSelect& select, SourcePlan& incomin
   const double table_rows = static_cast<double>(select.from[incoming.source].table->rows());
   const double kept = EstimatedSelectivity(select, incoming.filters);
   const double incoming_rows = table_rows * kept;
-  // CLQ_DEFER_FILTERS=0 keeps every filter below its join, to measure what
-  // moving them gains.
-  if (EnvironmentAllows("CLQ_DEFER_FILTERS") && !incoming.filters.empty() && kept >= kMostRows &&
+  if (!incoming.filters.empty() && kept >= kMostRows &&
       joined_rows <= kFewJoinedRows * table_rows) {
     incoming.deferred_selectivity = kept;
     for (Expr& f : incoming.filters)

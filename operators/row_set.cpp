@@ -178,7 +178,7 @@ void RowSet::FilterBatch(QueryContext& context, const sql::Expr& predicate) {
   Materialized input = Materialize(context, {&predicate});
   ExpressionProgram program(input.relation->columns(), input.mapper);
   const std::size_t entry = program.AddPredicate(predicate);
-  DeviceProgram device_program(engine_, program);
+  DeviceProgram device_program(engine_, program, context.options());
   RowIds selected = Select(context, *input.relation, device_program, entry);
   if (whole) {
     SetIds(start_, std::move(selected));  // positions are the table's row ids
@@ -248,7 +248,7 @@ std::vector<DeviceVector> RowSet::Evaluate(QueryContext& context,
     std::vector<std::size_t> entries;
     for (const sql::Expr* e : batch)
       entries.push_back(program.AddValue(*e));
-    DeviceProgram device_program(engine_, program);
+    DeviceProgram device_program(engine_, program, context.options());
     for (std::size_t j = 0; j < batch.size(); ++j, ++next)
       results[computed_index[next]] = Project(context, *input.relation, device_program, entries[j]);
   }

@@ -7,8 +7,6 @@
 
 #include "kernels_cl/vm_shared.h"
 #include "operators/scan.hpp"
-#include "runtime/device_tuning.hpp"
-#include "runtime/environment.hpp"
 #include "runtime/errors.hpp"
 
 namespace clq {
@@ -78,19 +76,18 @@ std::vector<TabletSelection> FilterTablets(QueryContext& context, Relation& rela
 // tests a range before any dispatch and vectorises, and it packs bitmap
 // words in registers (2-core PoCL, the thesis filter over 10M rows: 4.5-5.6
 // ms in vm_filter, 11.7 ms in vm_filter_conjuncts).
-bool RunsConjunctFilter(const Engine& engine, const VmEntry& entry) {
+bool RunsConjunctFilter(const Engine& engine, const QueryOptions& options, const VmEntry& entry) {
   if (entry.int_conjuncts == 0) return false;
-  if (const std::optional<bool> forced = ForcedByEnvironment("CLQ_CONJUNCT_FILTER")) return *forced;
-  return !UseCpuKernelPaths(engine.info());
+  return Decide(options.conjunct_filter, !engine.tuning().cpu_paths);
 }
 
 // GPUs only: the interpreter's filter kernel holds many registers, so fewer
 // work-groups share a GPU's multiprocessor than the small range kernel's,
 // while CPUs already run the same test in the interpreter's own first loop.
-bool RunsRangeTestFirst(const Engine& engine, const VmEntry& entry) {
+bool RunsRangeTestFirst(const Engine& engine, const QueryOptions& options, const VmEntry& entry) {
   if (!entry.leading_range) return false;
-  if (const std::optional<bool> forced = ForcedByEnvironment("CLQ_RANGE_FIRST")) return *forced;
-  return !UseCpuKernelPaths(engine.info()) && entry.leading_range->selectivity <= kRangeFirstBelow;
+  return Decide(options.range_first,
+                !engine.tuning().cpu_paths && entry.leading_range->selectivity <= kRangeFirstBelow);
 }
 
 void FilterTablet(QueryContext& context, Relation& relation, const DeviceProgram& program,
@@ -100,7 +97,7 @@ void FilterTablet(QueryContext& context, Relation& relation, const DeviceProgram
   const VmEntry& entry = program.program().entry(entry_index);
   const RowCount rows = relation.tablets()[tablet].rows;
   const std::uint64_t tiles = engine.TilesFor(rows);
-  if (RunsConjunctFilter(engine, entry)) {
+  if (RunsConjunctFilter(engine, context.options(), entry)) {
     // The first conjunct's fields go as arguments (kernels_cl/vm_filter_conjuncts.cl says why).
     const cl_long* first = program.program().constants().data() + entry.int_conjuncts_at;
     const std::size_t first_column = program.program().slots()[first[0] & 0xFF].column;
@@ -134,7 +131,7 @@ void FilterTablet(QueryContext& context, Relation& relation, const DeviceProgram
   filter.setArg(22, bits);
   filter.setArg(23, tile_counts);
   filter.setArg(24, context.status());
-  if (!RunsRangeTestFirst(engine, entry)) {
+  if (!RunsRangeTestFirst(engine, context.options(), entry)) {
     filter.setArg(2, static_cast<cl_uint>(entry.begin));
     filter.setArg(25, tile_counts);  // not read
     filter.setArg(26, cl_uint{0});

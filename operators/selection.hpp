@@ -22,15 +22,15 @@ namespace clq {
 // Whether FilterTablet runs the predicate's leading range test alone first
 // (filter_range_tiles), then vm_filter from the next instruction on the
 // tiles where it kept a row: on GPU paths when the statistics say the test
-// keeps at most 1/16 of the rows. CLQ_RANGE_FIRST=0 never does, =1 always
-// does when the predicate has one. Throws InvalidInputError on another value.
-bool RunsRangeTestFirst(const Engine& engine, const VmEntry& entry);
+// keeps at most 1/16 of the rows; options.range_first forces it either way
+// when the predicate has one.
+bool RunsRangeTestFirst(const Engine& engine, const QueryOptions& options, const VmEntry& entry);
 
 // Whether FilterTablet runs the predicate in vm_filter_conjuncts, without the
 // interpreter: when it is made only of conjuncts that kernel runs
-// (VmEntry::int_conjuncts), on GPU paths. CLQ_CONJUNCT_FILTER=0 never does,
-// =1 always does when it can. Throws InvalidInputError on another value.
-bool RunsConjunctFilter(const Engine& engine, const VmEntry& entry);
+// (VmEntry::int_conjuncts), on GPU paths; options.conjunct_filter forces it
+// either way when it can.
+bool RunsConjunctFilter(const Engine& engine, const QueryOptions& options, const VmEntry& entry);
 
 // The first pass of a selection over tablet `tablet`: bit r of `bits` set
 // where the predicate is true of row r, and each tile's count of them in

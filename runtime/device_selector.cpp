@@ -96,11 +96,6 @@ std::vector<std::size_t> DefaultDevices(std::span<const DeviceInfo> devices) {
 
 }  // namespace
 
-std::string DefaultSelector() {
-  const char* env = std::getenv("CLQ_DEVICE");
-  return env != nullptr ? std::string(env) : std::string();
-}
-
 std::string DescribeDeviceList(std::span<const DeviceInfo> devices) {
   std::string text;
   for (const DeviceInfo& d : devices) {

@@ -33,9 +33,6 @@ std::vector<std::size_t> ResolveDevices(std::string_view selector,
 // devices is ambiguous and throws InvalidInputError naming the candidates.
 std::size_t ResolveOneDevice(std::string_view selector, std::span<const DeviceInfo> devices);
 
-// The selector to use when the user gave none: $CLQ_DEVICE, else "".
-std::string DefaultSelector();
-
 // One line per device ("  0  0:0  gpu  NVIDIA CUDA / NVIDIA H100 80GB HBM3"),
 // used by error messages that must list what exists.
 std::string DescribeDeviceList(std::span<const DeviceInfo> devices);

@@ -1,43 +1,36 @@
 #include "runtime/device_tuning.hpp"
 
-#include <cstdlib>
-
-#include "runtime/environment.hpp"
 #include "runtime/errors.hpp"
 
 namespace clq {
 namespace {
 
-bool IsPowerOfTwo(std::uint64_t v) {
-  return v != 0 && (v & (v - 1)) == 0;
-}
-
-std::uint32_t EnvOverride(const char* name, std::uint32_t fallback, std::uint64_t limit) {
-  const char* text = std::getenv(name);
-  if (text == nullptr || *text == '\0') return fallback;
-  char* end = nullptr;
-  const unsigned long long value = std::strtoull(text, &end, 10);
-  if (*end != '\0' || !IsPowerOfTwo(value) || value > limit) {
-    throw InvalidInputError(std::string(name) + "=" + text +
+std::uint32_t Override(const char* name, std::uint32_t requested, std::uint32_t fallback,
+                       std::uint64_t limit) {
+  if (requested == 0) return fallback;
+  if ((requested & (requested - 1)) != 0 || requested > limit) {
+    throw InvalidInputError(std::string(name) + "=" + std::to_string(requested) +
                             " is not a power of two between 1 and " + std::to_string(limit));
   }
-  return static_cast<std::uint32_t>(value);
+  return requested;
 }
 
 }  // namespace
 
 std::string DeviceTuning::Describe() const {
-  std::string text = "work-group " + std::to_string(work_group_size) + " x " +
-                     std::to_string(items_per_thread) + " items per work-item";
-  if (vm_lanes != 0 && vm_lanes != items_per_thread)
-    text +=
-        ", expression machine " + std::to_string(vm_lanes) + " lane" + (vm_lanes == 1 ? "" : "s");
-  return text;
+  return "work-group " + std::to_string(work_group_size) + " x " +
+         std::to_string(items_per_thread) + " items per work-item";
 }
 
-DeviceTuning ChooseTuning(const DeviceInfo& info) {
+DeviceTuning ChooseTuning(const DeviceInfo& info, const EngineOptions& options) {
   DeviceTuning tuning;
-  if (UseCpuKernelPaths(info)) {
+  // KernelPaths::kGpu lets PoCL run the GPU variants (tree reductions,
+  // Blelloch scans, striped items) so CI checks them without a GPU.
+  tuning.cpu_paths = options.kernel_paths == KernelPaths::kAuto
+                         ? info.kind == DeviceKind::kCpu
+                         : options.kernel_paths == KernelPaths::kCpu;
+  tuning.extra_build_options = options.extra_build_options;
+  if (tuning.cpu_paths) {
     // 4 x 256 (was 16 x 64, the same tile): the expression machine pays its
     // decode and set-up once per work-item, so more items per work-item
     // amortise them (2-core PoCL, instructions per row counted by
@@ -57,46 +50,31 @@ DeviceTuning ChooseTuning(const DeviceInfo& info) {
   // Local-memory scans need WG_SIZE to fit the device; keep it a power of two.
   while (tuning.work_group_size > info.max_work_group_size && tuning.work_group_size > 1)
     tuning.work_group_size /= 2;
-  tuning.work_group_size =
-      EnvOverride("CLQ_WG_SIZE", tuning.work_group_size, info.max_work_group_size);
-  tuning.items_per_thread = EnvOverride("CLQ_IPT", tuning.items_per_thread, 1024);
-  tuning.vm_lanes = EnvOverride("CLQ_VM_LANES", tuning.items_per_thread, tuning.items_per_thread);
+  tuning.work_group_size = Override("wg_size", options.work_group_size, tuning.work_group_size,
+                                    info.max_work_group_size);
+  tuning.items_per_thread =
+      Override("ipt", options.items_per_thread, tuning.items_per_thread, 1024);
   return tuning;
-}
-
-bool UseCpuKernelPaths(const DeviceInfo& info) {
-  // CLQ_KERNEL_PATHS=gpu lets PoCL run the GPU variants (tree reductions,
-  // Blelloch scans, striped items) so CI checks them without a GPU.
-  if (const char* paths = std::getenv("CLQ_KERNEL_PATHS"); paths != nullptr && *paths != '\0') {
-    const std::string value = paths;
-    if (value == "gpu") return false;
-    if (value == "cpu") return true;
-    throw InvalidInputError("CLQ_KERNEL_PATHS=" + value + " is neither gpu nor cpu");
-  }
-  return info.kind == DeviceKind::kCpu;
 }
 
 std::string BuildOptions(const DeviceInfo& info, const DeviceTuning& tuning) {
   std::string options = "-cl-std=CL1.2";
   options += " -DWG_SIZE=" + std::to_string(tuning.work_group_size);
   options += " -DIPT=" + std::to_string(tuning.items_per_thread);
-  if (tuning.vm_lanes != 0) options += " -DVM_LANES=" + std::to_string(tuning.vm_lanes);
   options += " -DHAS_FP64=" + std::string(info.fp64 ? "1" : "0");
   options += " -DHAS_INT64_ATOMICS=" + std::string(info.int64_atomics ? "1" : "0");
-  options += std::string(" -DDEVICE_IS_CPU=") + (UseCpuKernelPaths(info) ? "1" : "0");
-  // NVIDIA GPUs build tile bitmaps with warp ballots (kernels_cl/common.cl);
-  // CLQ_WARP_BALLOT=0 keeps the local-memory path, for comparison.
-  if (!UseCpuKernelPaths(info) && info.platform_name.find("NVIDIA") != std::string::npos &&
-      tuning.work_group_size % 32 == 0 && EnvironmentAllows("CLQ_WARP_BALLOT"))
+  options += std::string(" -DDEVICE_IS_CPU=") + (tuning.cpu_paths ? "1" : "0");
+  // NVIDIA GPUs build tile bitmaps with warp ballots (kernels_cl/common.cl).
+  if (!tuning.cpu_paths && info.platform_name.find("NVIDIA") != std::string::npos &&
+      tuning.work_group_size % 32 == 0)
     options += " -DWARP_BALLOT=1";
   // PoCL's clang printed "loop not vectorized" to stderr for each item loop
   // its vectoriser declined despite VECTORIZE_ITEMS (41 warnings at a cold
   // start); they are expected, not the user's concern. PoCL rejects
   // -Wno-pass-failed, so -w (OpenCL's "no warnings") it is.
   if (info.IsPocl()) options += " -w";
-  // For kernel experiments, e.g. NVIDIA's -cl-nv-maxrregcount=64.
-  if (const char* extra = std::getenv("CLQ_BUILD_OPTIONS"); extra != nullptr && *extra != '\0')
-    options += std::string(" ") + extra;
+  // For kernel experiments, e.g. NVIDIA's -cl-nv-verbose.
+  if (!tuning.extra_build_options.empty()) options += " " + tuning.extra_build_options;
   return options;
 }
 

@@ -12,7 +12,6 @@
 #include "runtime/kernel_sources.hpp"
 #include "runtime/pinned_staging.hpp"
 #include "runtime/program_cache.hpp"
-#include "runtime/ptx_register_cap.hpp"
 #include "runtime/storage/device_table.hpp"
 
 namespace clq {
@@ -42,37 +41,6 @@ bool DriverCachesKernelsItself(const DeviceInfo& info) {
   return info.IsPocl();
 }
 
-// CLQ_NV_MAXNREG: an experiment knob, registers per work-item capped on
-// NVIDIA's driver, for every kernel (N) or by name (kernel=N, comma-separated;
-// runtime/ptx_register_cap.hpp).
-PtxRegisterCaps PtxRegisterCapsFor(const DeviceInfo& info) {
-  const char* text = std::getenv("CLQ_NV_MAXNREG");
-  if (text == nullptr || *text == '\0' || info.platform_vendor.find("NVIDIA") == std::string::npos)
-    return {};
-  return ParsePtxRegisterCaps(text, "CLQ_NV_MAXNREG");
-}
-
-// `program` rebuilt from its PTX with the kernels `caps` covers capped.
-cl::Program CapRegisters(const cl::Program& program, const PtxRegisterCaps& caps,
-                         const std::string& build_options) {
-  const auto binaries = program.getInfo<CL_PROGRAM_BINARIES>();
-  const auto devices = program.getInfo<CL_PROGRAM_DEVICES>();
-  if (binaries.empty() || devices.empty()) throw InternalError("no PTX to cap registers in");
-  const std::string ptx(binaries.front().begin(), binaries.front().end());
-  std::optional<std::string> capped;
-  try {
-    capped = CapPtxRegisters(ptx, caps);
-  } catch (const InvalidInputError& error) {
-    throw InvalidInputError(std::string("CLQ_NV_MAXNREG: ") + error.what());
-  }
-  if (!capped) throw InternalError("the NVIDIA program binary holds no PTX .entry");
-  cl::Program result(
-      program.getInfo<CL_PROGRAM_CONTEXT>(), {devices.front()},
-      cl::Program::Binaries{std::vector<unsigned char>(capped->begin(), capped->end())});
-  result.build({devices.front()}, build_options.c_str());
-  return result;
-}
-
 std::uint64_t RetainLimit(const DeviceInfo& info) {
   return info.global_mem_bytes / 4;
 }
@@ -82,7 +50,8 @@ std::uint64_t RetainLimit(const DeviceInfo& info) {
 Engine::Engine(const DeviceHandle& device, const EngineOptions& options)
     : info_(device.info),
       device_(device.device),
-      tuning_(ChooseTuning(device.info)),
+      tuning_(ChooseTuning(device.info, options)),
+      options_(options),
       pool_(cl::Context(), 0, 0) {
   const auto start = std::chrono::steady_clock::now();
   try {
@@ -94,11 +63,9 @@ Engine::Engine(const DeviceHandle& device, const EngineOptions& options)
   build_report_.context_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   pool_ = BufferPool(context_, info_.max_alloc_bytes, RetainLimit(info_));
-  const char* sync = std::getenv("CLQ_SYNC");
-  sync_ = sync != nullptr && std::strcmp(sync, "0") != 0 && *sync != '\0';
-  BuildProgram(options);
+  BuildProgram();
   tables_ = std::make_unique<DeviceTableCache>(*this, info_.global_mem_bytes / 2,
-                                               DefaultTableResidency(*this));
+                                               DefaultTableResidency(*this), options.tablet_rows);
 }
 
 Engine::~Engine() = default;
@@ -107,17 +74,13 @@ std::size_t Engine::TabletCountFor(const Table& table) const {
   return tables_->Tablets(table).size();
 }
 
-void Engine::BuildProgram(const EngineOptions& options) {
+void Engine::BuildProgram() {
   const auto start = std::chrono::steady_clock::now();
   const std::string build_options = BuildOptions(info_, tuning_);
-  const PtxRegisterCaps register_caps = PtxRegisterCapsFor(info_);
-  const std::string key = ProgramKey(
-      info_, build_options +
-                 (register_caps.empty() ? "" : " (ptx .maxnreg " + register_caps.ToString() + ")"));
+  const std::string key = ProgramKey(info_, build_options);
   build_report_.driver_caches_kernels = DriverCachesKernelsItself(info_);
-  ProgramCache cache(options.use_program_cache && !build_report_.driver_caches_kernels
-                         ? (options.cache_directory.empty() ? ProgramCache::DefaultDirectory()
-                                                            : options.cache_directory)
+  ProgramCache cache(options_.use_program_cache && !build_report_.driver_caches_kernels
+                         ? options_.cache_directory
                          : std::filesystem::path());
   build_report_.options = build_options;
   if (cache.enabled()) build_report_.cache_file = cache.PathFor(key);
@@ -151,7 +114,6 @@ void Engine::BuildProgram(const EngineOptions& options) {
           error.what(), error.err(),
           "building the kernels for " + info_.name + " with options '" + build_options + "'", log);
     }
-    if (!register_caps.empty()) program = CapRegisters(program, register_caps, build_options);
     program_ = program;
     PrintBuildLogIfAsked(program);
     if (cache.enabled()) {
@@ -176,8 +138,10 @@ void Engine::BuildProgram(const EngineOptions& options) {
         throw DeviceLimitError("kernel " + name + " runs at most " + std::to_string(limit) +
                                " work-items per group on " + info_.name + ", fewer than WG_SIZE " +
                                std::to_string(tuning_.work_group_size) +
-                               "; set CLQ_WG_SIZE to a smaller power of two");
+                               "; set the work-group size (CLQ_WG_SIZE) to a smaller power of "
+                               "two");
       }
+      kernel_names_.emplace(kernel(), name);
       kernels_.emplace(std::move(name), kernel);
     }
   } catch (const cl::Error& error) {
@@ -188,10 +152,9 @@ void Engine::BuildProgram(const EngineOptions& options) {
 }
 
 void Engine::PrintBuildLogIfAsked(const cl::Program& program) const {
-  // For kernel work: with NVIDIA's -cl-nv-verbose (CLQ_BUILD_OPTIONS) the
+  // For kernel work: with NVIDIA's -cl-nv-verbose (extra build options) the
   // log holds ptxas's registers and spills per kernel, as the driver built them.
-  const char* print = std::getenv("CLQ_PRINT_BUILD_LOG");
-  if (print == nullptr || *print != '1') return;
+  if (!options_.print_build_log) return;
   try {
     std::fprintf(stderr, "%s\n", program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device_).c_str());
   } catch (const cl::Error&) {
@@ -242,7 +205,7 @@ cl::Kernel& Engine::kernel(std::string_view name) {
 void Engine::AfterEnqueue(const cl::Event& event, std::string_view stage, StageKind kind,
                           std::uint64_t bytes) {
   profiler_.Record(stage, kind, event, bytes);
-  if (sync_) {
+  if (options_.sync) {
     try {
       queue_.finish();
     } catch (const cl::Error& error) {
@@ -260,6 +223,11 @@ void Engine::Launch(cl::Kernel& kernel, std::uint64_t groups, std::string_view s
                                 cl::NDRange(tuning_.work_group_size), nullptr, &event);
   } catch (const cl::Error& error) {
     throw TranslateClError(error, "launching stage " + std::string(stage));
+  }
+  if (launch_observer_) {
+    const auto name = kernel_names_.find(kernel());
+    launch_observer_(name == kernel_names_.end() ? std::string_view("(extra kernel)")
+                                                 : std::string_view(name->second));
   }
   AfterEnqueue(event, stage, StageKind::kKernel, 0);
 }

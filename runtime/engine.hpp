@@ -9,20 +9,22 @@
 // a kernel's first launch may still generate its machine code (once per
 // machine, not per query).
 //
-// Launch functions only enqueue; Finish() waits. With CLQ_SYNC=1 in the
-// environment every enqueue is followed by clFinish, so an asynchronous error
-// surfaces at the call that caused it. Not thread-safe: one thread drives an
-// engine.
+// Launch functions only enqueue; Finish() waits. With EngineOptions::sync
+// every enqueue is followed by clFinish, so an asynchronous error surfaces at
+// the call that caused it. Not thread-safe: one thread drives an engine.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
+#include "common/options.hpp"
 #include "runtime/buffer_pool.hpp"
 #include "runtime/cl.hpp"
 #include "runtime/device_info.hpp"
@@ -36,11 +38,6 @@ namespace clq {
 class DeviceTableCache;
 class PinnedStaging;
 class Table;
-
-struct EngineOptions {
-  bool use_program_cache = true;
-  std::filesystem::path cache_directory;  // empty: ProgramCache::DefaultDirectory()
-};
 
 struct ProgramBuildReport {
   double context_seconds = 0;  // wall time to create the context and queue
@@ -62,6 +59,7 @@ class Engine {
 
   const DeviceInfo& info() const { return info_; }
   const DeviceTuning& tuning() const { return tuning_; }
+  const EngineOptions& options() const { return options_; }
   const ProgramBuildReport& build_report() const { return build_report_; }
   const cl::Context& context() const { return context_; }
   const cl::Device& device() const { return device_; }
@@ -80,6 +78,11 @@ class Engine {
 
   // The kernel of that name; throws InternalError when no such kernel exists.
   cl::Kernel& kernel(std::string_view name);
+
+  // Called with the kernel's name at every launch while set (an empty
+  // function stops it): how tests see which kernels a plan launched.
+  using LaunchObserver = std::function<void(std::string_view kernel)>;
+  void SetLaunchObserver(LaunchObserver observer) { launch_observer_ = std::move(observer); }
 
   // Work-groups needed to give each `per_group` elements a group.
   std::uint64_t GroupsFor(std::uint64_t elements, std::uint64_t per_group) const {
@@ -131,12 +134,12 @@ class Engine {
   void Finish();
 
  private:
-  // Prints the program's build log to stderr when CLQ_PRINT_BUILD_LOG=1.
+  // Prints the program's build log to stderr when the options ask for it.
   void PrintBuildLogIfAsked(const cl::Program& program) const;
   // The pinned staging buffers when a transfer of `bytes` pays for them
   // (GPUs, at least PinnedStaging::kMinimumBytes); nullptr for a direct copy.
   PinnedStaging* StagingFor(std::uint64_t bytes);
-  void BuildProgram(const EngineOptions& options);
+  void BuildProgram();
   void AfterEnqueue(const cl::Event& event, std::string_view stage, StageKind kind,
                     std::uint64_t bytes);
 
@@ -145,12 +148,14 @@ class Engine {
   cl::Context context_;
   cl::CommandQueue queue_;
   DeviceTuning tuning_;
+  EngineOptions options_;
   ProgramBuildReport build_report_;
   cl::Program program_;
   std::map<std::string, cl::Kernel, std::less<>> kernels_;
+  std::unordered_map<cl_kernel, std::string> kernel_names_;
+  LaunchObserver launch_observer_;
   BufferPool pool_;
   Profiler profiler_;
-  bool sync_ = false;
   std::unique_ptr<PinnedStaging> staging_;  // created on first use by StagingFor
   std::unique_ptr<DeviceTableCache> tables_;
 };

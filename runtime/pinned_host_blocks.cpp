@@ -8,7 +8,6 @@
 #include <memory>
 
 #include "runtime/engine.hpp"
-#include "runtime/environment.hpp"
 #include "runtime/mapped_host_buffer.hpp"
 #include "runtime/storage/device_table.hpp"
 
@@ -65,11 +64,8 @@ HostBlockAllocator PinnedHostBlocks(const cl::Context& context, const cl::Comman
   };
 }
 
-HostBlockAllocator PinnedTableMemoryFor(Engine& engine) {
-  if (const std::optional<bool> forced = ForcedByEnvironment("CLQ_PINNED_TABLES");
-      forced && !*forced)
-    return {};
-  if (DefaultTableResidency(engine) != TableResidency::kCopy) return {};
+HostBlockAllocator PinnedTableMemoryFor(Engine& engine, Choice choice) {
+  if (!Decide(choice, DefaultTableResidency(engine) == TableResidency::kCopy)) return {};
   const long pages = sysconf(_SC_PHYS_PAGES);
   const long page_bytes = sysconf(_SC_PAGE_SIZE);
   const std::uint64_t memory =

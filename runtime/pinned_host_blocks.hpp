@@ -29,9 +29,9 @@ inline constexpr std::uint64_t kPinnedTableMinimumBytes = std::uint64_t{1} << 20
 // numeric columns of at least kPinnedTableMinimumBytes, up to half the
 // machine's memory and a quarter of the device's (NVIDIA mirrors each pinned
 // block in device memory), where the engine copies tables into device
-// buffers (GPUs; CPUs with CLQ_ZERO_COPY=0); empty (the default heap memory)
-// where it reads host tables in place (CPU devices) and wherever
-// CLQ_PINNED_TABLES=0. Throws InvalidInputError for another value.
-HostBlockAllocator PinnedTableMemoryFor(Engine& engine);
+// buffers (GPUs); empty (the default heap memory) where it reads host tables
+// in place (CPU devices). `choice` (EngineOptions::pinned_tables) forces
+// either way.
+HostBlockAllocator PinnedTableMemoryFor(Engine& engine, Choice choice);
 
 }  // namespace clq

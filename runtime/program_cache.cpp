@@ -35,15 +35,6 @@ std::uint64_t PayloadChecksum(const unsigned char* data, std::size_t size) {
 
 ProgramCache::ProgramCache(std::filesystem::path directory) : directory_(std::move(directory)) {}
 
-std::filesystem::path ProgramCache::DefaultDirectory() {
-  if (const char* dir = std::getenv("CLQ_CACHE_DIR"); dir != nullptr && *dir != '\0') return dir;
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && *xdg != '\0')
-    return std::filesystem::path(xdg) / "clq";
-  if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0')
-    return std::filesystem::path(home) / ".cache" / "clq";
-  return {};
-}
-
 std::filesystem::path ProgramCache::PathFor(const std::string& key) const {
   char name[32];
   std::snprintf(name, sizeof(name), "%016llx.bin", static_cast<unsigned long long>(Fnv1a64(key)));

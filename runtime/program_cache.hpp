@@ -26,9 +26,6 @@ class ProgramCache {
   // An empty `directory` disables the cache (every Load misses, Store does nothing).
   explicit ProgramCache(std::filesystem::path directory);
 
-  // $CLQ_CACHE_DIR, else $XDG_CACHE_HOME/clq, else $HOME/.cache/clq, else empty.
-  static std::filesystem::path DefaultDirectory();
-
   bool enabled() const { return !directory_.empty(); }
   const std::filesystem::path& directory() const { return directory_; }
 

@@ -1,33 +1,34 @@
 #include "runtime/storage/device_table.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 
 #include "runtime/engine.hpp"
-#include "runtime/environment.hpp"
 #include "runtime/errors.hpp"
 
 namespace clq {
 
 TableResidency DefaultTableResidency(const Engine& engine) {
-  return EnvironmentAllows("CLQ_ZERO_COPY") && engine.info().kind == DeviceKind::kCpu
-             ? TableResidency::kHostView
-             : TableResidency::kCopy;
+  return engine.info().kind == DeviceKind::kCpu ? TableResidency::kHostView : TableResidency::kCopy;
 }
 
 DeviceTableCache::DeviceTableCache(Engine& engine, std::uint64_t budget_bytes,
-                                   TableResidency residency)
-    : engine_(engine), budget_bytes_(budget_bytes), residency_(residency) {}
+                                   TableResidency residency, RowCount tablet_rows)
+    : engine_(engine),
+      budget_bytes_(budget_bytes),
+      residency_(residency),
+      tablet_rows_(tablet_rows) {}
+
+void DeviceTableCache::SetTabletRowLimit(RowCount tablet_rows) {
+  Clear();
+  tablet_rows_ = tablet_rows;
+}
 
 RowCount DeviceTableCache::TabletRows(const Table& table) const {
   std::uint32_t widest = 1;
   for (const clq::Column& c : table.columns())
     widest = std::max(widest, c.type().width);
   RowCount rows = engine_.info().max_alloc_bytes / widest;
-  if (const char* cap = std::getenv("CLQ_TABLET_ROWS"); cap != nullptr && *cap != '\0') {
-    const unsigned long long value = std::strtoull(cap, nullptr, 10);
-    if (value > 0) rows = std::min<RowCount>(rows, value);
-  }
+  if (tablet_rows_ > 0) rows = std::min(rows, tablet_rows_);
   // Whole 32-row words keep selection bitmaps of different tablets apart.
   if (rows >= 64) rows -= rows % 32;
   return std::max<RowCount>(rows, 1);

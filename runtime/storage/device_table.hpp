@@ -49,15 +49,21 @@ enum class TableResidency {
   kHostView,  // buffers over the host columns, nothing copied (CPU devices)
 };
 
-// kHostView for CPU devices unless CLQ_ZERO_COPY=0, else kCopy.
+// kHostView for CPU devices (their device memory is host memory), else kCopy.
 TableResidency DefaultTableResidency(const Engine& engine);
 
 class DeviceTableCache {
  public:
-  DeviceTableCache(Engine& engine, std::uint64_t budget_bytes, TableResidency residency);
+  // `tablet_rows` caps the rows of a tablet (0: as many as the device's
+  // largest allocation holds).
+  DeviceTableCache(Engine& engine, std::uint64_t budget_bytes, TableResidency residency,
+                   RowCount tablet_rows = 0);
 
   // Rows per tablet of `table` on this device.
   RowCount TabletRows(const Table& table) const;
+  // Changes the cap on rows per tablet (tests force small tablets); drops
+  // every resident column, whose tablets would no longer match.
+  void SetTabletRowLimit(RowCount tablet_rows);
   // The tablets of `table`; at least one, even for an empty table.
   std::vector<Tablet> Tablets(const Table& table) const;
 
@@ -96,6 +102,7 @@ class DeviceTableCache {
   Engine& engine_;
   std::uint64_t budget_bytes_;
   TableResidency residency_;
+  RowCount tablet_rows_ = 0;
   std::uint64_t resident_bytes_ = 0;
   std::uint64_t clock_ = 0;
   std::map<Key, Entry> entries_;

@@ -25,7 +25,8 @@ struct Run {
 // COUNT(*), SUM(a), MIN(b), MAX(b), SUM(c), MIN(c), MAX(c), COUNT(b / a) over rows where
 // `predicate`.
 std::vector<AggregateValue> RunAggregates(Engine& e, const TablePtr& t,
-                                          const std::optional<sql::Expr>& predicate) {
+                                          const std::optional<sql::Expr>& predicate,
+                                          const QueryOptions& options = {}) {
   TableRelation relation(e, t);
   ExpressionProgram program(relation.columns(), IdentityMapper());
   std::optional<std::size_t> pred;
@@ -34,7 +35,7 @@ std::vector<AggregateValue> RunAggregates(Engine& e, const TablePtr& t,
   const std::size_t b = program.AddValue(IntCol(1));
   const std::size_t c = program.AddValue(RealCol(2));
   const std::size_t ratio = program.AddValue(Bin(Op::kDivide, IntCol(1), IntCol(0)));
-  QueryContext context(e);
+  QueryContext context(e, options);
   DeviceProgram device_program(e, program);
   return Aggregate(context, relation, device_program, pred,
                    {{VM_AGG_COUNT, std::nullopt},
@@ -47,7 +48,8 @@ std::vector<AggregateValue> RunAggregates(Engine& e, const TablePtr& t,
                     {VM_AGG_COUNT, ratio}});
 }
 
-void CheckAgainstCpu(Engine& e, const TablePtr& t, std::int32_t threshold) {
+void CheckAgainstCpu(Engine& e, const TablePtr& t, std::int32_t threshold,
+                     const QueryOptions& options = {}) {
   const auto a = t->column(0).int32s();
   const auto b = t->column(1).int64s();
   const auto c = t->column(2).doubles();
@@ -66,7 +68,7 @@ void CheckAgainstCpu(Engine& e, const TablePtr& t, std::int32_t threshold) {
     max_c = std::max(max_c, c[i]);
     count_ratio += a[i] != 0;
   }
-  const auto got = RunAggregates(e, t, Bin(Op::kLess, IntCol(0), Int(threshold)));
+  const auto got = RunAggregates(e, t, Bin(Op::kLess, IntCol(0), Int(threshold)), options);
   ASSERT_EQ(got.size(), 8u);
   EXPECT_EQ(got[0].count, static_cast<std::uint64_t>(count));
   EXPECT_EQ(got[1].count, static_cast<std::uint64_t>(count));
@@ -96,10 +98,10 @@ TEST_P(AggregationTest, EdgeSizesAndSelectivities) {
 TEST_P(AggregationTest, ManyGroupsNeedSeveralMergeRounds) {
   Engine& e = engine();
   const RowCount tile = e.tuning().tile_size();
-  SetAggregateTilesPerGroup(1);  // one partial per tile: the most merging
+  QueryOptions options;
+  options.aggregate_tiles = 1;  // one partial per tile: the most merging
   TablePtr t = RandomTable(std::min<RowCount>(tile * tile + 5, 3'000'000), 41, false);
-  CheckAgainstCpu(e, t, 100);
-  SetAggregateTilesPerGroup(std::nullopt);
+  CheckAgainstCpu(e, t, 100, options);
 }
 
 // Work-groups folding several tiles before their reduction: group counts
@@ -108,22 +110,21 @@ TEST_P(AggregationTest, SeveralTilesPerWorkGroup) {
   Engine& e = engine();
   const RowCount tile = e.tuning().tile_size();
   for (const std::uint32_t per_group : {2u, 3u, 16u, 64u}) {
-    SetAggregateTilesPerGroup(per_group);
+    QueryOptions options;
+    options.aggregate_tiles = per_group;
     for (const RowCount rows : {tile - 1, tile * 3, tile * 7 + 3, tile * 70 + 1}) {
       TablePtr t = RandomTable(rows, 500 + static_cast<std::uint32_t>(rows + per_group), false);
       for (std::int32_t threshold : {-5000, 0})
-        CheckAgainstCpu(e, t, threshold);
+        CheckAgainstCpu(e, t, threshold, options);
     }
   }
-  SetAggregateTilesPerGroup(std::nullopt);
 }
 
 TEST_P(AggregationTest, AcrossTablets) {
   Engine& e = engine();
-  setenv("CLQ_TABLET_ROWS", "1234", 1);
+  const ScopedTabletRows small(e, 1234);
   TablePtr t = RandomTable(20'000, 43, false);
   CheckAgainstCpu(e, t, 250);
-  unsetenv("CLQ_TABLET_ROWS");
 }
 
 TEST_P(AggregationTest, EmptyInputGivesZeroCounts) {
@@ -160,7 +161,8 @@ TEST_P(AggregationTest, SumOverflowDoesNotDependOnTheOrderOfAdditions) {
   const RowCount tile = e.tuning().tile_size();
   constexpr std::int64_t kM = (std::int64_t{1} << 62) + (std::int64_t{1} << 61);
   for (const std::uint32_t per_group : {1u, 3u}) {
-    SetAggregateTilesPerGroup(per_group);
+    QueryOptions options;
+    options.aggregate_tiles = per_group;
     for (const RowCount rows : {RowCount{3}, tile + 1, 5 * tile + 2}) {
       Schema schema{{"x", ColumnType::Int64()}};
       TableBuilder builder("alternating", schema, rows);
@@ -171,7 +173,7 @@ TEST_P(AggregationTest, SumOverflowDoesNotDependOnTheOrderOfAdditions) {
       ExpressionProgram program(relation.columns(), IdentityMapper());
       const std::size_t x = program.AddValue(IntCol(0));
       const std::size_t keep = program.AddPredicate(Bin(Op::kGreater, IntCol(0), Int(-kM - 1)));
-      QueryContext context(e);
+      QueryContext context(e, options);
       DeviceProgram device_program(e, program);
       for (const std::optional<std::size_t> where :
            {std::optional<std::size_t>{}, std::optional<std::size_t>{keep}}) {
@@ -184,7 +186,6 @@ TEST_P(AggregationTest, SumOverflowDoesNotDependOnTheOrderOfAdditions) {
       }
     }
   }
-  SetAggregateTilesPerGroup(std::nullopt);
 }
 
 // Aggregates of bare columns without WHERE run on vm_aggregate_columns (no
@@ -195,8 +196,8 @@ TEST_P(AggregationTest, BareColumnsTakeTheColumnKernel) {
   const RowCount tile = e.tuning().tile_size();
   const RowCount wg = e.tuning().work_group_size;
   for (const std::uint32_t per_group : {0u, 3u, 64u}) {  // 0: the size-based choice
-    SetAggregateTilesPerGroup(per_group == 0 ? std::nullopt
-                                             : std::optional<std::uint32_t>(per_group));
+    QueryOptions options;
+    options.aggregate_tiles = per_group;
     for (RowCount rows :
          {RowCount{0}, RowCount{1}, wg - 1, wg + 1, tile - 1, tile + 1, tile * 5 + 3}) {
       TablePtr t = RandomTable(rows, 900 + static_cast<std::uint32_t>(rows), true);
@@ -206,7 +207,7 @@ TEST_P(AggregationTest, BareColumnsTakeTheColumnKernel) {
       const std::size_t b = program.AddValue(IntCol(1));
       const std::size_t c = program.AddValue(RealCol(2));
       const std::size_t a_real = program.AddValue(Cast(IntCol(0), sql::ValueType::kReal));
-      QueryContext context(e);
+      QueryContext context(e, options);
       DeviceProgram device_program(e, program);
       const std::vector<AggregateSpec> specs = {{VM_AGG_COUNT, std::nullopt},
                                                 {VM_AGG_SUM_I, a},
@@ -256,7 +257,6 @@ TEST_P(AggregationTest, BareColumnsTakeTheColumnKernel) {
       EXPECT_EQ(got[4].bits, reference[0].bits) << "rows " << rows;
     }
   }
-  SetAggregateTilesPerGroup(std::nullopt);
 }
 
 // Rows the WHERE filter rejects are not evaluated for the aggregate's

@@ -119,9 +119,11 @@ TEST(ConjunctDescriptors, OtherShapesKeepTheInterpreter) {
 
 class ConjunctFilterTest : public DeviceTest {
  protected:
-  void TearDown() override {
-    unsetenv("CLQ_CONJUNCT_FILTER");
-    unsetenv("CLQ_TABLET_ROWS");
+  // vm_filter_conjuncts forced on every device (by default GPUs only).
+  static QueryOptions ConjunctsOn() {
+    QueryOptions options;
+    options.conjunct_filter = Choice::kOn;
+    return options;
   }
 };
 
@@ -149,7 +151,7 @@ TEST_P(ConjunctFilterTest, AgreesWithTheHost) {
   Engine& e = engine();
   const RowCount tile = e.tuning().tile_size();
   const RowCount wg = e.tuning().work_group_size;
-  setenv("CLQ_CONJUNCT_FILTER", "1", 1);
+  const QueryOptions options = ConjunctsOn();
   const auto x = IntCol(0), y = IntCol(1), z = IntCol(2);
   for (RowCount rows : {RowCount{0}, RowCount{1}, RowCount{33}, wg - 1, wg + 1, tile - 1, tile,
                         tile + 1, 7 * tile + 5}) {
@@ -185,18 +187,17 @@ TEST_P(ConjunctFilterTest, AgreesWithTheHost) {
     };
     for (std::size_t c = 0; c < cases.size(); ++c) {
       const auto& [predicate, keep] = cases[c];
-      setenv("CLQ_TABLET_ROWS", std::to_string(std::max<RowCount>(rows / 3, 1)).c_str(), 1);
+      const ScopedTabletRows thirds(e, std::max<RowCount>(rows / 3, 1));
       TableRelation relation(e, t);
       ExpressionProgram program(relation.columns(), IdentityMapper());
       const std::size_t entry = program.AddPredicate(predicate);
       ASSERT_GT(program.entry(entry).int_conjuncts, 0u) << "case " << c << "\n"
                                                         << program.Disassemble();
-      ASSERT_TRUE(RunsConjunctFilter(e, program.entry(entry)));
-      QueryContext context(e);
-      DeviceProgram device_program(e, program);
+      ASSERT_TRUE(RunsConjunctFilter(e, options, program.entry(entry)));
+      QueryContext context(e, options);
+      DeviceProgram device_program(e, program, options);
       const auto got = DownloadRowIds(e, Select(context, relation, device_program, entry));
       const RowCount counted = CountWhere(context, relation, device_program, entry);
-      unsetenv("CLQ_TABLET_ROWS");
       std::vector<std::uint32_t> want;
       for (RowCount i = 0; i < rows; ++i)
         if (keep(i)) want.push_back(static_cast<std::uint32_t>(i));
@@ -211,7 +212,7 @@ TEST_P(ConjunctFilterTest, AgreesWithTheHost) {
 // and so does a third whose descriptors come after them.
 TEST_P(ConjunctFilterTest, SharedDescriptorsSelectTheirRows) {
   Engine& e = engine();
-  setenv("CLQ_CONJUNCT_FILTER", "1", 1);
+  const QueryOptions options = ConjunctsOn();
   const TablePtr t = Int32Table(3 * e.tuning().tile_size() + 7, 5);
   const auto xs = t->column(0).int32s();
   const auto ys = t->column(1).int32s();
@@ -229,8 +230,8 @@ TEST_P(ConjunctFilterTest, SharedDescriptorsSelectTheirRows) {
   const std::size_t third = program.AddPredicate(Bin(Op::kNotEqual, z, Int(3)));
   ASSERT_GT(program.entry(second).int_conjuncts, 0u);
   EXPECT_EQ(program.entry(second).int_conjuncts_at, program.entry(first).int_conjuncts_at);
-  QueryContext context(e);
-  DeviceProgram device_program(e, program);
+  QueryContext context(e, options);
+  DeviceProgram device_program(e, program, options);
   std::vector<std::uint32_t> want_thesis, want_third;
   for (RowCount i = 0; i < t->rows(); ++i) {
     if (xs[i] > -30 && ys[i] % 2 == 0 && zs[i] < 4)

@@ -22,10 +22,7 @@ namespace {
 
 using namespace clq::testing;  // NOLINT: test helpers
 
-class ConjunctOrderTest : public DeviceTest {
- protected:
-  void TearDown() override { DeviceProgram::SetNarrowAllowed(true); }
-};
+class ConjunctOrderTest : public DeviceTest {};
 
 // RandomTable's columns: a INT32 in [-1000, 1000] with INT32's extremes and
 // -1, 0, 1 sprinkled in; b INT64 likewise (multiples of 1000003); c DOUBLE.
@@ -142,7 +139,8 @@ TEST_P(ConjunctOrderTest, MergedRangeTestsSelectTheReferenceRows) {
         if (!truth.IsNull(i) && truth.integers[i] != 0)
           want.push_back(static_cast<std::uint32_t>(i));
       for (const bool narrow : {true, false}) {
-        DeviceProgram::SetNarrowAllowed(narrow);
+        QueryOptions options;
+        options.narrow_machine = narrow;
         TableRelation relation(e, table);
         ExpressionProgram program(relation.columns(), IdentityMapper());
         const std::size_t predicate = program.AddPredicate(c.expr);
@@ -160,8 +158,8 @@ TEST_P(ConjunctOrderTest, MergedRangeTestsSelectTheReferenceRows) {
               << c.text << ": the first test should be " << c.first_test << "\n"
               << listing;
         }
-        QueryContext context(e);
-        DeviceProgram device_program(e, program);
+        QueryContext context(e, options);
+        DeviceProgram device_program(e, program, options);
         const RowIds ids = Select(context, relation, device_program, predicate);
         context.CheckStatus();
         EXPECT_EQ(DownloadRowIds(e, ids), want)

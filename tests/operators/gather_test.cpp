@@ -39,7 +39,7 @@ std::vector<char> DownloadBytes(Engine& e, const DeviceVector& v) {
 // list out of schema order check that results land in the list's order.
 TEST_P(GatherTest, ColumnsTogetherMatchHostRowsAcrossTablets) {
   Engine& e = engine();
-  setenv("CLQ_TABLET_ROWS", "1000", 1);
+  const ScopedTabletRows small(e, 1000);
   const TablePtr t = GenerateWisconsinTable("gathered", 5'003);
   TableRelation relation(e, t);
   ASSERT_GT(relation.tablets().size(), 4u);
@@ -69,7 +69,6 @@ TEST_P(GatherTest, ColumnsTogetherMatchHostRowsAcrossTablets) {
             << "column " << columns[j] << " row " << i << " of " << n;
     }
   }
-  unsetenv("CLQ_TABLET_ROWS");
 }
 
 // Columns with NULL maps (a vector relation) keep their NULLs.

@@ -27,10 +27,10 @@ using namespace clq::testing;  // NOLINT: test helpers
 
 class LeanMachineTest : public DeviceTest {
  protected:
-  void TearDown() override {
-    DeviceProgram::SetLeanAllowed(true);
-    DeviceProgram::SetLeanForced(false);
-    SetAggregateTilesPerGroup(std::nullopt);
+  static QueryOptions Lean(bool allowed) {
+    QueryOptions options;
+    options.lean_machine = allowed;
+    return options;
   }
 };
 
@@ -117,13 +117,12 @@ TEST_P(LeanMachineTest, ProjectionsAgreeWithTheReferenceOnBothMachines) {
         overflows = true;
       }
       for (const bool allow : {true, false}) {
-        DeviceProgram::SetLeanAllowed(allow);
         const std::string where =
             c.text + ", rows " + std::to_string(rows) + ", lean allowed " + std::to_string(allow);
         e.profiler().Start();
         ProjectedValues got;
         try {
-          got = ProjectOnDevice(e, table, c.expr);
+          got = ProjectOnDevice(e, table, c.expr, Lean(allow));
         } catch (const InvalidInputError&) {
           EXPECT_TRUE(overflows) << where;
           (void)e.profiler().Stop();
@@ -178,8 +177,8 @@ TEST_P(LeanMachineTest, FilteredAggregatesAgreeOnBothMachines) {
         max_i = std::max(max_i, ints.integers[i]);
       }
       for (const bool allow : {true, false}) {
-        DeviceProgram::SetLeanAllowed(allow);
-        SetAggregateTilesPerGroup(allow ? 3u : 1u);
+        QueryOptions options = Lean(allow);
+        options.aggregate_tiles = allow ? 3u : 1u;
         const std::string where = "rows " + std::to_string(rows) + ", a < " +
                                   std::to_string(threshold) + ", lean allowed " +
                                   std::to_string(allow);
@@ -190,8 +189,8 @@ TEST_P(LeanMachineTest, FilteredAggregatesAgreeOnBothMachines) {
         ASSERT_FALSE(program.UsesRareOperations(pred) || program.UsesRareOperations(r) ||
                      program.UsesRareOperations(v))
             << program.Disassemble();
-        QueryContext context(e);
-        DeviceProgram device_program(e, program);
+        QueryContext context(e, options);
+        DeviceProgram device_program(e, program, options);
         e.profiler().Start();
         const auto got = Aggregate(context, relation, device_program, pred,
                                    {{VM_AGG_SUM_R, r},
@@ -220,24 +219,24 @@ TEST_P(LeanMachineTest, FilteredAggregatesAgreeOnBothMachines) {
 TEST_P(LeanMachineTest, RareOperationsForcedOntoTheLeanMachineAreAnError) {
   Engine& e = engine();
   const TablePtr table = LeanTable(e.tuning().tile_size() + 3, 11);
-  DeviceProgram::SetLeanForced(true);
+  QueryOptions forced;
+  forced.force_lean_machine = true;
   for (const Case& c : Cases()) {
     if (!c.rare) continue;
-    EXPECT_THROW(ProjectOnDevice(e, table, c.expr), InternalError) << c.text;
+    EXPECT_THROW(ProjectOnDevice(e, table, c.expr, forced), InternalError) << c.text;
   }
   // And through an aggregate with a WHERE of its own.
   TableRelation relation(e, table);
   ExpressionProgram program(relation.columns(), IdentityMapper());
   const std::size_t pred = program.AddPredicate(In(IntCol(kA), {Int(1), Int(2)}));
-  QueryContext context(e);
-  DeviceProgram device_program(e, program);
+  QueryContext context(e, forced);
+  DeviceProgram device_program(e, program, forced);
   EXPECT_THROW(
       {
         (void)Aggregate(context, relation, device_program, pred, {{VM_AGG_COUNT, std::nullopt}});
         context.CheckStatus();
       },
       InternalError);
-  DeviceProgram::SetLeanForced(false);
   EXPECT_NO_THROW(ProjectOnDevice(e, table, Cases().back().expr));
 }
 

@@ -1,7 +1,7 @@
 // The 32-bit expression machine (kernels_cl/vm_interpreter.cl, VM_NARROW=1)
 // against the CPU reference and against the 64-bit machine: projection,
 // selection and filtered aggregation of the same programs, with the 32-bit
-// machine allowed and then forbidden (DeviceProgram::SetNarrowAllowed), on
+// machine allowed and then forbidden (QueryOptions::narrow_machine), on
 // edge sizes. Each expression also states whether the range analysis must
 // make it narrow, so that a change there cannot silently move programs from
 // one machine to the other.
@@ -29,9 +29,10 @@ using namespace clq::testing;  // NOLINT: test helpers
 
 class NarrowMachineTest : public DeviceTest {
  protected:
-  void TearDown() override {
-    DeviceProgram::SetNarrowAllowed(true);
-    SetAggregateTilesPerGroup(std::nullopt);
+  static QueryOptions Narrow(bool allowed) {
+    QueryOptions options;
+    options.narrow_machine = allowed;
+    return options;
   }
 };
 
@@ -126,9 +127,8 @@ TEST_P(NarrowMachineTest, ProjectionsAgreeWithTheReferenceOnBothMachines) {
       EXPECT_EQ(program.IsNarrow(entry), c.narrow) << c.text << "\n" << program.Disassemble();
       const cpu_reference::ValueVector want = EvaluateOnCpu(table, c.expr);
       for (const bool allow : {true, false}) {
-        DeviceProgram::SetNarrowAllowed(allow);
         e.profiler().Start();
-        const ProjectedValues got = ProjectOnDevice(e, table, c.expr);
+        const ProjectedValues got = ProjectOnDevice(e, table, c.expr, Narrow(allow));
         EXPECT_EQ(RanNarrow(e.profiler().Stop()), allow && c.narrow) << c.text;
         ASSERT_EQ(got.values.size(), rows);
         for (RowCount i = 0; i < rows; ++i) {
@@ -179,9 +179,9 @@ TEST_P(NarrowMachineTest, SelectionsAndAggregatesAgreeOnBothMachines) {
         ++count;
       }
       for (const bool allow : {true, false}) {
-        DeviceProgram::SetNarrowAllowed(allow);
         // Work-groups of one and of three tiles.
-        SetAggregateTilesPerGroup(allow ? 3u : 1u);
+        QueryOptions options = Narrow(allow);
+        options.aggregate_tiles = allow ? 3u : 1u;
         const std::string where = "predicate " + std::to_string(p) + ", rows " +
                                   std::to_string(rows) + ", 32-bit allowed " +
                                   std::to_string(allow);
@@ -189,8 +189,8 @@ TEST_P(NarrowMachineTest, SelectionsAndAggregatesAgreeOnBothMachines) {
         const std::size_t pred = program.AddPredicate(predicates[p]);
         const std::size_t value = program.AddValue(argument);
         ASSERT_TRUE(program.IsNarrow(pred) && program.IsNarrow(value)) << program.Disassemble();
-        QueryContext context(e);
-        DeviceProgram device_program(e, program);
+        QueryContext context(e, options);
+        DeviceProgram device_program(e, program, options);
         e.profiler().Start();
         const RowIds ids = Select(context, relation, device_program, pred);
         const auto got_rows = DownloadRowIds(e, ids);
@@ -232,12 +232,12 @@ TEST_P(NarrowMachineTest, FusedConjunctsOverNullableColumns) {
       if (!v.IsNull(i) && v.integers[i] > -20000 && v.integers[i] <= 16666 && v.integers[i] != 7)
         want.push_back(static_cast<std::uint32_t>(i));
     for (const bool allow : {true, false}) {
-      DeviceProgram::SetNarrowAllowed(allow);
+      const QueryOptions options = Narrow(allow);
       TableRelation base(e, table);
       ExpressionProgram projection(base.columns(), IdentityMapper());
       const std::size_t ratio_entry = projection.AddValue(ratio);
-      QueryContext context(e);
-      DeviceProgram device_projection(e, projection);
+      QueryContext context(e, options);
+      DeviceProgram device_projection(e, projection, options);
       VectorRelation vectors;
       vectors.Add("v", Project(context, base, device_projection, ratio_entry));
       ASSERT_TRUE(vectors.column(0).nullable);
@@ -254,7 +254,7 @@ TEST_P(NarrowMachineTest, FusedConjunctsOverNullableColumns) {
         ++fused;
       EXPECT_EQ(fused, 2u) << listing;  // the > and <= merged into one range test
       EXPECT_NE(listing.find("nullable"), std::string::npos) << listing;
-      DeviceProgram device_program(e, program);
+      DeviceProgram device_program(e, program, options);
       const RowIds ids = Select(context, vectors, device_program, pred);
       EXPECT_EQ(DownloadRowIds(e, ids), want)
           << "rows " << rows << ", 32-bit allowed " << allow << "\n"
@@ -273,7 +273,7 @@ TEST_P(NarrowMachineTest, FusedConjunctsOverNullableColumns) {
         ExpressionProgram lone(vectors.columns(), IdentityMapper());
         const std::size_t entry = lone.AddPredicate(expr);
         EXPECT_EQ(lone.IsNarrow(entry), true) << text << "\n" << lone.Disassemble();
-        DeviceProgram device_lone(e, lone);
+        DeviceProgram device_lone(e, lone, options);
         const RowIds lone_ids = Select(context, vectors, device_lone, entry);
         EXPECT_EQ(DownloadRowIds(e, lone_ids), expected)
             << text << ", rows " << rows << ", 32-bit allowed " << allow << "\n"

@@ -62,13 +62,13 @@ struct ProjectedValues {
 };
 
 // Evaluates `expr` over every row of `table` on the device.
-inline ProjectedValues ProjectOnDevice(Engine& engine, const TablePtr& table,
-                                       const sql::Expr& expr) {
+inline ProjectedValues ProjectOnDevice(Engine& engine, const TablePtr& table, const sql::Expr& expr,
+                                       const QueryOptions& options = {}) {
   TableRelation relation(engine, table);
   ExpressionProgram program(relation.columns(), IdentityMapper());
   const std::size_t entry = program.AddValue(expr);
-  QueryContext context(engine);
-  DeviceProgram device_program(engine, program);
+  QueryContext context(engine, options);
+  DeviceProgram device_program(engine, program, options);
   DeviceVector out = Project(context, relation, device_program, entry);
   context.CheckStatus();
   ProjectedValues result;

@@ -238,14 +238,13 @@ TEST_P(ProjectionTest, IntegerEdgeValues) {
 
 TEST_P(ProjectionTest, AcrossTablets) {
   Engine& e = engine();
-  setenv("CLQ_TABLET_ROWS", "1000", 1);
+  const ScopedTabletRows small(e, 1000);
   TablePtr t = RandomTable(4321, 31, false);
   const auto a = t->column(0).int32s();
   const auto c = t->column(2).doubles();
   EXPECT_EQ(e.tables().Tablets(*t).size(), 5u);
   CheckReal(e, t, Bin(Op::kMultiply, RealCol(2), IntCol(0)),
             [&](RowCount i) -> std::optional<double> { return c[i] * a[i]; });
-  unsetenv("CLQ_TABLET_ROWS");
 }
 
 CLQ_INSTANTIATE_DEVICE_TESTS(ProjectionTest);

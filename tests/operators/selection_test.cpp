@@ -21,12 +21,13 @@ using namespace clq::testing;  // NOLINT: test helpers
 class SelectionTest : public DeviceTest {};
 
 std::vector<std::uint32_t> SelectOnDevice(Engine& e, const TablePtr& t, const sql::Expr& predicate,
-                                          RowCount* counted = nullptr) {
+                                          RowCount* counted = nullptr,
+                                          const QueryOptions& options = {}) {
   TableRelation relation(e, t);
   ExpressionProgram program(relation.columns(), IdentityMapper());
   const std::size_t entry = program.AddPredicate(predicate);
-  QueryContext context(e);
-  DeviceProgram device_program(e, program);
+  QueryContext context(e, options);
+  DeviceProgram device_program(e, program, options);
   RowIds ids = Select(context, relation, device_program, entry);
   if (counted != nullptr) *counted = CountWhere(context, relation, device_program, entry);
   return DownloadRowIds(e, ids);
@@ -75,8 +76,9 @@ TEST_P(SelectionTest, EdgeSizesInRowOrder) {
 TEST_P(SelectionTest, LeadingRangeFirstAgreesWithTheHost) {
   Engine& e = engine();
   const RowCount tile = e.tuning().tile_size();
-  setenv("CLQ_RANGE_FIRST", "1", 1);
-  setenv("CLQ_CONJUNCT_FILTER", "0", 1);  // it would take INT32-only predicates
+  QueryOptions options;
+  options.range_first = Choice::kOn;
+  options.conjunct_filter = Choice::kOff;  // it would take INT32-only predicates
   for (RowCount rows :
        {RowCount{0}, RowCount{1}, RowCount{33}, tile - 1, tile, tile + 1, 7 * tile + 5}) {
     TablePtr t = RandomTable(rows, 7 + static_cast<std::uint32_t>(rows), true, 40);
@@ -99,17 +101,17 @@ TEST_P(SelectionTest, LeadingRangeFirstAgreesWithTheHost) {
          [&](RowCount i) { return a[i] == 2147483647 && b[i] != 5; }},
     };
     for (const auto& [predicate, keep] : cases) {
-      setenv("CLQ_TABLET_ROWS", std::to_string(std::max<RowCount>(rows / 3, 1)).c_str(), 1);
       RowCount counted = 0;
-      const auto got = SelectOnDevice(e, t, predicate, &counted);
-      unsetenv("CLQ_TABLET_ROWS");
+      std::vector<std::uint32_t> got;
+      {
+        const ScopedTabletRows thirds(e, std::max<RowCount>(rows / 3, 1));
+        got = SelectOnDevice(e, t, predicate, &counted, options);
+      }
       const auto want = Expected(t, keep);
       EXPECT_EQ(got, want) << "rows " << rows;
       EXPECT_EQ(counted, want.size()) << "rows " << rows;
     }
   }
-  unsetenv("CLQ_RANGE_FIRST");
-  unsetenv("CLQ_CONJUNCT_FILTER");
 }
 
 TEST_P(SelectionTest, NoneAndAllRows) {
@@ -154,7 +156,7 @@ TEST_P(SelectionTest, SparseRowsInFirstMiddleAndLastTiles) {
 
 TEST_P(SelectionTest, AcrossTabletsAndGather) {
   Engine& e = engine();
-  setenv("CLQ_TABLET_ROWS", "999", 1);
+  const ScopedTabletRows small(e, 999);
   TablePtr t = RandomTable(10'000, 77, false);
   ASSERT_GT(e.tables().Tablets(*t).size(), 5u);
   const auto a = t->column(0).int32s();
@@ -175,7 +177,6 @@ TEST_P(SelectionTest, AcrossTabletsAndGather) {
         std::string_view(got_s.data() + i * 8, 8),
         std::string_view(reinterpret_cast<const char*>(t->column(3).bytes()) + want[i] * 8, 8));
   }
-  unsetenv("CLQ_TABLET_ROWS");
 }
 
 // x = row index, except every 37th row holds a value whose x * 4 overflows.

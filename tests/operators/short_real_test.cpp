@@ -84,14 +84,7 @@ TEST(ShortRealShapes, WhichArgumentsQualify) {
   }
 }
 
-class ShortRealTest : public DeviceTest {
- protected:
-  void TearDown() override {
-    unsetenv("CLQ_SHORT_REAL");
-    unsetenv("CLQ_TABLET_ROWS");
-    SetAggregateTilesPerGroup(std::nullopt);
-  }
-};
+class ShortRealTest : public DeviceTest {};
 
 // x INT32 in [-1000, 1000], y INT32 in [0, 99].
 TablePtr XyTable(RowCount rows, std::uint32_t seed) {
@@ -118,8 +111,6 @@ TEST_P(ShortRealTest, AgreesWithTheInterpreterAndTheCpu) {
   const RowCount wg = e.tuning().work_group_size;
   const auto x = IntCol(0), y = IntCol(1);
   for (const std::uint32_t per_group : {0u, 3u}) {  // 0: the size-based choice
-    SetAggregateTilesPerGroup(per_group == 0 ? std::nullopt
-                                             : std::optional<std::uint32_t>(per_group));
     // Three tablets, then one tablet of several groups (a group's first tile
     // and the load ahead across tiles of one group).
     for (const auto& [rows, split] :
@@ -132,12 +123,12 @@ TEST_P(ShortRealTest, AgreesWithTheInterpreterAndTheCpu) {
                                                 {tile * 5 + 3, true},
                                                 {tile * 8 + 3, false}}) {
       const TablePtr t = XyTable(rows, 40 + static_cast<std::uint32_t>(rows));
-      if (split)
-        setenv("CLQ_TABLET_ROWS", std::to_string(std::max<RowCount>(rows / 3, 1)).c_str(), 1);
-      else
-        unsetenv("CLQ_TABLET_ROWS");
-      const auto run = [&](const char* short_real) {
-        setenv("CLQ_SHORT_REAL", short_real, 1);
+      const ScopedTabletRows tablets(
+          e, split ? std::max<RowCount>(rows / 3, 1) : e.options().tablet_rows);
+      const auto run = [&](Choice short_real) {
+        QueryOptions options;
+        options.aggregate_tiles = per_group;
+        options.short_real = short_real;
         TableRelation relation(e, t);
         ExpressionProgram program(relation.columns(), IdentityMapper());
         const std::size_t ratio =
@@ -159,8 +150,8 @@ TEST_P(ShortRealTest, AgreesWithTheInterpreterAndTheCpu) {
         for (const std::size_t entry :
              {ratio, affine, flipped, third, scaled, shifted, product, rest})
           EXPECT_TRUE(program.IsShortReal(entry)) << program.Disassemble();
-        QueryContext context(e);
-        DeviceProgram device_program(e, program);
+        QueryContext context(e, options);
+        DeviceProgram device_program(e, program, options);
         e.profiler().Start();
         Outcome outcome;
         outcome.values = Aggregate(context, relation, device_program, std::nullopt,
@@ -180,8 +171,8 @@ TEST_P(ShortRealTest, AgreesWithTheInterpreterAndTheCpu) {
           outcome.short_kernel |= stage.name == "aggregate (short REAL)";
         return outcome;
       };
-      const Outcome fast = run("1");
-      const Outcome general = run("0");
+      const Outcome fast = run(Choice::kOn);
+      const Outcome general = run(Choice::kOff);
       EXPECT_EQ(fast.short_kernel, rows > 0) << "rows " << rows;
       EXPECT_FALSE(general.short_kernel);
       ASSERT_EQ(fast.values.size(), general.values.size());
@@ -298,10 +289,11 @@ TEST_P(ShortRealTest, EveryPairOfOperationsMatchesTheInterpreter) {
       for (const bool reversed : {false, true})
         EXPECT_TRUE(orders.contains({step, op, reversed}))
             << "step " << step << ", op " << op << ", reversed " << reversed;
-  DeviceProgram device_program(e, program);
-  const auto run = [&](const char* short_real, bool* short_kernel) {
-    setenv("CLQ_SHORT_REAL", short_real, 1);
-    QueryContext context(e);
+  const auto run = [&](Choice short_real, bool* short_kernel) {
+    QueryOptions options;
+    options.short_real = short_real;
+    DeviceProgram device_program(e, program, options);
+    QueryContext context(e, options);
     e.profiler().Start();
     std::vector<AggregateValue> values;
     for (const std::vector<AggregateSpec>& pass : InPasses(specs, VM_MAX_AGGREGATES)) {
@@ -314,8 +306,8 @@ TEST_P(ShortRealTest, EveryPairOfOperationsMatchesTheInterpreter) {
     return values;
   };
   bool fast_ran = false, general_ran = false;
-  const std::vector<AggregateValue> fast = run("1", &fast_ran);
-  const std::vector<AggregateValue> general = run("0", &general_ran);
+  const std::vector<AggregateValue> fast = run(Choice::kOn, &fast_ran);
+  const std::vector<AggregateValue> general = run(Choice::kOff, &general_ran);
   EXPECT_TRUE(fast_ran);
   EXPECT_FALSE(general_ran);
   ASSERT_EQ(fast.size(), specs.size());

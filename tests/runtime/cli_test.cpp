@@ -48,17 +48,6 @@ TEST(CliTest, UnknownSubcommandAndFlagPrintUsage) {
 // devices for the REAL MAX are off here, so that the listing is the same on
 // every device.
 TEST(CliTest, ExplainListsTheExpressionPrograms) {
-  // Unset again however the test ends, so that later tests see the defaults.
-  struct DefaultKernelsOff {
-    DefaultKernelsOff() {
-      setenv("CLQ_CONJUNCT_FILTER", "0", 1);
-      setenv("CLQ_SHORT_REAL", "0", 1);
-    }
-    ~DefaultKernelsOff() {
-      unsetenv("CLQ_CONJUNCT_FILTER");
-      unsetenv("CLQ_SHORT_REAL");
-    }
-  } off;
   // Each case: a query, and lines its EXPLAIN must contain.
   const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
       {"SELECT * FROM tenktup1 WHERE unique1 > 1000 AND unique1 < 6000 AND unique2 % 2 = 0 AND "
@@ -94,26 +83,26 @@ TEST(CliTest, ExplainListsTheExpressionPrograms) {
        {"aggregation of tenktup1: not on the device"}},
   };
   for (const auto& [sql, lines] : cases) {
-    const auto result = RunClq("query --device 0 --rows 10K 'EXPLAIN " + sql + "'");
+    const auto result = RunClq(
+        "query --device 0 --rows 10K --option conjunct_filter=off --option short_real=off "
+        "'EXPLAIN " +
+        sql + "'");
     ASSERT_EQ(result.exit_code, 0) << sql << "\n" << result.output;
     for (const std::string& line : lines)
       EXPECT_NE(result.output.find(line), std::string::npos) << line << "\n" << result.output;
   }
 }
 
-// The REAL MAX in vm_aggregate_short_real (by default; CLQ_SHORT_REAL
-// forces either way), as EXPLAIN lists it.
+// The REAL MAX in vm_aggregate_short_real (by default; the short_real
+// option forces either way), as EXPLAIN lists it.
 TEST(CliTest, ExplainSaysWhenShortRealRunsWithoutTheInterpreter) {
-  const std::string explain =
-      "query --device 0 --rows 10K 'EXPLAIN SELECT MAX(unique1 / (0.173 + onepercent)) FROM "
-      "tenktup1'";
-  setenv("CLQ_SHORT_REAL", "1", 1);
-  const auto short_real = RunClq(explain);
-  setenv("CLQ_SHORT_REAL", "0", 1);
-  const auto general = RunClq(explain);
-  setenv("CLQ_SHORT_REAL", "yes", 1);
-  const auto bad = RunClq(explain);
-  unsetenv("CLQ_SHORT_REAL");
+  const auto explain = [](const std::string& setting) {
+    return RunClq("query --device 0 --rows 10K --option short_real=" + setting +
+                  " 'EXPLAIN SELECT MAX(unique1 / (0.173 + onepercent)) FROM tenktup1'");
+  };
+  const auto short_real = explain("on");
+  const auto general = explain("off");
+  const auto bad = explain("yes");
   EXPECT_NE(
       short_real.output.find("aggregation of tenktup1 (vm_aggregate_short_real, no interpreter):"),
       std::string::npos)
@@ -122,31 +111,26 @@ TEST(CliTest, ExplainSaysWhenShortRealRunsWithoutTheInterpreter) {
             std::string::npos)
       << general.output;
   EXPECT_NE(bad.exit_code, 0);
-  EXPECT_NE(bad.output.find("CLQ_SHORT_REAL=yes is neither 0 nor 1"), std::string::npos)
+  EXPECT_NE(bad.output.find("option short_real=yes: expected auto, on or off"), std::string::npos)
       << bad.output;
 }
 
 // EXPLAIN says which kernel runs a selection's first pass: vm_filter_conjuncts
-// for a predicate of INT32 column tests (by default on GPUs;
-// CLQ_CONJUNCT_FILTER forces either way), else on GPUs the leading range
-// test alone first for a selective test (CLQ_RANGE_FIRST forces either way).
+// for a predicate of INT32 column tests (by default on GPUs; the
+// conjunct_filter option forces either way), else on GPUs the leading range
+// test alone first for a selective test (range_first forces either way).
 TEST(CliTest, ExplainSaysWhichKernelFilters) {
-  const std::string explain =
-      "query --device 0 --rows 100K 'EXPLAIN SELECT * FROM tenktup1 WHERE unique1 > 1000 AND "
-      "unique1 < 6000 AND unique2 % 2 = 0 AND two = 0'";
-  const auto run = [&](const char* conjuncts, const char* range_first) {
-    setenv("CLQ_CONJUNCT_FILTER", conjuncts, 1);
-    setenv("CLQ_RANGE_FIRST", range_first, 1);
-    const auto result = RunClq(explain);
-    unsetenv("CLQ_CONJUNCT_FILTER");
-    unsetenv("CLQ_RANGE_FIRST");
-    return result;
+  const auto run = [](const std::string& conjuncts, const std::string& range_first) {
+    return RunClq("query --device 0 --rows 100K --option conjunct_filter=" + conjuncts +
+                  " --option range_first=" + range_first +
+                  " 'EXPLAIN SELECT * FROM tenktup1 WHERE unique1 > 1000 AND unique1 < 6000 AND "
+                  "unique2 % 2 = 0 AND two = 0'");
   };
-  const auto conjuncts = run("1", "1");
-  const auto first = run("0", "1");
-  const auto plain = run("0", "0");
-  const auto bad_range = run("0", "2");
-  const auto bad_conjuncts = run("x", "0");
+  const auto conjuncts = run("on", "on");
+  const auto first = run("off", "on");
+  const auto plain = run("off", "off");
+  const auto bad_range = run("off", "2");
+  const auto bad_conjuncts = run("x", "off");
   ASSERT_EQ(conjuncts.exit_code, 0) << conjuncts.output;
   EXPECT_NE(conjuncts.output.find("filter of tenktup1 (32-bit, lean, untracked; runs in "
                                   "vm_filter_conjuncts instead of vm_filter, no interpreter: 3 "
@@ -166,10 +150,11 @@ TEST(CliTest, ExplainSaysWhichKernelFilters) {
       << plain.output;
   EXPECT_EQ(plain.output.find("filter_range_tiles"), std::string::npos) << plain.output;
   EXPECT_NE(bad_range.exit_code, 0);
-  EXPECT_NE(bad_range.output.find("CLQ_RANGE_FIRST=2 is neither 0 nor 1"), std::string::npos)
+  EXPECT_NE(bad_range.output.find("option range_first=2: expected auto, on or off"),
+            std::string::npos)
       << bad_range.output;
   EXPECT_NE(bad_conjuncts.exit_code, 0);
-  EXPECT_NE(bad_conjuncts.output.find("CLQ_CONJUNCT_FILTER=x is neither 0 nor 1"),
+  EXPECT_NE(bad_conjuncts.output.find("option conjunct_filter=x: expected auto, on or off"),
             std::string::npos)
       << bad_conjuncts.output;
 }

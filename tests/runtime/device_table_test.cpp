@@ -106,7 +106,7 @@ TEST_P(DeviceTableTest, CpuDevicesViewTheirTablesGpusCopy) {
   Engine& e = engine();
   if (e.info().kind != DeviceKind::kCpu) {
     EXPECT_EQ(e.tables().residency(), TableResidency::kCopy);
-  } else if (std::getenv("CLQ_ZERO_COPY") == nullptr) {
+  } else {
     EXPECT_EQ(e.tables().residency(), TableResidency::kHostView);
   }
 }

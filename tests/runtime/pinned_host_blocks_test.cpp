@@ -25,28 +25,6 @@ using namespace clq::testing;  // NOLINT: test helpers
 
 class PinnedHostBlocksTest : public DeviceTest {};
 
-// Sets an environment variable for one scope, then restores it.
-class ScopedEnvironment {
- public:
-  ScopedEnvironment(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) previous_ = old;
-    setenv(name, value, 1);
-  }
-  ~ScopedEnvironment() {
-    if (previous_) {
-      setenv(name_, previous_->c_str(), 1);
-    } else {
-      unsetenv(name_);
-    }
-  }
-  ScopedEnvironment(const ScopedEnvironment&) = delete;
-  ScopedEnvironment& operator=(const ScopedEnvironment&) = delete;
-
- private:
-  const char* name_;
-  std::optional<std::string> previous_;
-};
-
 TEST_P(PinnedHostBlocksTest, KeepsToTheMinimumAndTheBudget) {
   Engine& e = engine();
   constexpr std::uint64_t kBlock = 8192;
@@ -134,22 +112,16 @@ TEST_P(PinnedHostBlocksTest, OverTheBudgetColumnsUseTheHeap) {
 TEST_P(PinnedHostBlocksTest, TablesArePinnedWhereTheEngineCopiesThem) {
   Engine& e = engine();
   const bool copies = DefaultTableResidency(e) == TableResidency::kCopy;
-  EXPECT_EQ(static_cast<bool>(PinnedTableMemoryFor(e)), copies);
-  {
-    const ScopedEnvironment off("CLQ_PINNED_TABLES", "0");
-    EXPECT_FALSE(static_cast<bool>(PinnedTableMemoryFor(e)));
-  }
-  const ScopedEnvironment bad("CLQ_PINNED_TABLES", "yes");
-  EXPECT_THROW(PinnedTableMemoryFor(e), InvalidInputError);
+  EXPECT_EQ(static_cast<bool>(PinnedTableMemoryFor(e, Choice::kAuto)), copies);
+  EXPECT_FALSE(static_cast<bool>(PinnedTableMemoryFor(e, Choice::kOff)));
+  EXPECT_TRUE(static_cast<bool>(PinnedTableMemoryFor(e, Choice::kOn)));
 }
 
 // Numeric columns of at least the minimum are pinned; CHAR columns and small
-// ones are not (CLQ_ZERO_COPY=0 makes CPU devices copy, so that every device
-// under test runs this).
+// ones are not (forced on, so that CPU devices run this too).
 TEST_P(PinnedHostBlocksTest, TablesPinNumericColumnsOfTheMinimumSize) {
   Engine& e = engine();
-  const ScopedEnvironment copy("CLQ_ZERO_COPY", "0");
-  const HostBlockAllocator allocate = PinnedTableMemoryFor(e);
+  const HostBlockAllocator allocate = PinnedTableMemoryFor(e, Choice::kOn);
   ASSERT_TRUE(static_cast<bool>(allocate));
   for (const ColumnType type : {ColumnType::Int32(), ColumnType::Int64(), ColumnType::Double()}) {
     const std::optional<HostBlock> block = allocate(type, kPinnedTableMinimumBytes);

@@ -1,4 +1,5 @@
 #include "runtime/program_cache.hpp"
+#include "host/environment_options.hpp"
 
 #include <gtest/gtest.h>
 
@@ -71,7 +72,7 @@ class EngineCacheTest : public testing::DeviceTest {};
 TEST_P(EngineCacheTest, SecondEngineLoadsFromCacheAndCorruptEntryIsRebuilt) {
   testing::TempDir dir;
   const DeviceHandle handle = DiscoverDevices().at(GetParam());
-  EngineOptions options;
+  EngineOptions options = OptionsFromEnvironment().engine;
   options.cache_directory = dir.path();
 
   Engine first(handle, options);

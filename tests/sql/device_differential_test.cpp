@@ -446,7 +446,7 @@ TEST_P(DeviceDifferentialTest, FiltersMovedPastJoins) {
 
 // Result columns read from the host table for a few rows of a column the
 // device does not hold (QueryExecutor's GatherOnHost), and from the device:
-// CLQ_HOST_GATHER=1 and =0 force each path (the default takes the host one
+// the host_gather option forces each path (the default takes the host one
 // only on devices that copy tables, not on CPUs), after filters, joins,
 // ORDER BY and LIMIT, for every column type, and with no row at all.
 TEST_P(DeviceDifferentialTest, ResultColumnsGatheredOnTheHostOrTheDevice) {
@@ -463,19 +463,14 @@ TEST_P(DeviceDifferentialTest, ResultColumnsGatheredOnTheHostOrTheDevice) {
        true},
       {"SELECT unique1 + 1, stringu2 FROM tenktup1 WHERE ten = 3 AND unique2 < 200", false},
   };
-  struct Restore {
-    ~Restore() { unsetenv("CLQ_HOST_GATHER"); }
-  } restore;
   Tally tally;
-  for (const char* setting : {"1", "0", ""}) {
-    if (*setting != '\0')
-      setenv("CLQ_HOST_GATHER", setting, 1);
-    else
-      unsetenv("CLQ_HOST_GATHER");
+  for (const char* setting : {"on", "off", "auto"}) {
+    Options options;
+    options.Set("host_gather", setting);
     engine().tables().Clear();
-    QueryExecutor executor(engine());
+    QueryExecutor executor(engine(), options.query);
     for (const auto& [sql, ordered] : cases) {
-      SCOPED_TRACE(std::string("CLQ_HOST_GATHER=") + setting + ": " + sql);
+      SCOPED_TRACE(std::string("host_gather=") + setting + ": " + sql);
       const sql::BoundStatement bound = sql::Bind(sql::Parse(sql), catalog, sql);
       CheckQuery(executor, oracle, bound.select, sql, ordered, false, sql, tally);
     }

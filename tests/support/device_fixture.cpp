@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 
+#include "host/environment_options.hpp"
 #include "runtime/device_selector.hpp"
 
 namespace clq::testing {
@@ -29,7 +30,10 @@ Engine& TestEngine(std::size_t flat_index) {
   static std::map<std::size_t, std::unique_ptr<Engine>> engines;
   auto it = engines.find(flat_index);
   if (it == engines.end())
-    it = engines.emplace(flat_index, std::make_unique<Engine>(Devices().at(flat_index))).first;
+    it = engines
+             .emplace(flat_index, std::make_unique<Engine>(Devices().at(flat_index),
+                                                           OptionsFromEnvironment().engine))
+             .first;
   return *it->second;
 }
 

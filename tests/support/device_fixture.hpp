@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "runtime/engine.hpp"
+#include "runtime/storage/device_table.hpp"
 
 namespace clq::testing {
 
@@ -25,6 +26,22 @@ Engine& TestEngine(std::size_t flat_index);
 
 // "pocl_cpu_0", "nvidia_gpu_1": names for parameterized test instances.
 std::string TestDeviceName(const ::testing::TestParamInfo<std::size_t>& info);
+
+// Caps the rows per device tablet of `engine` for one scope (tests force
+// tables into several tablets), then restores the engine's own setting.
+// Both ends drop the engine's resident columns.
+class ScopedTabletRows {
+ public:
+  ScopedTabletRows(Engine& engine, RowCount rows) : engine_(engine) {
+    engine_.tables().SetTabletRowLimit(rows);
+  }
+  ~ScopedTabletRows() { engine_.tables().SetTabletRowLimit(engine_.options().tablet_rows); }
+  ScopedTabletRows(const ScopedTabletRows&) = delete;
+  ScopedTabletRows& operator=(const ScopedTabletRows&) = delete;
+
+ private:
+  Engine& engine_;
+};
 
 class DeviceTest : public ::testing::TestWithParam<std::size_t> {
  protected:

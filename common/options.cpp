@@ -1,0 +1,143 @@
+#include "common/options.hpp"
+
+#include <charconv>
+#include <functional>
+
+#include "runtime/errors.hpp"
+
+namespace clq {
+namespace {
+
+[[noreturn]] void Refuse(std::string_view name, std::string_view value, std::string_view expected) {
+  throw InvalidInputError("option " + std::string(name) + "=" + std::string(value) + ": expected " +
+                          std::string(expected));
+}
+
+Choice ParseChoice(std::string_view name, std::string_view value) {
+  if (value == "auto") return Choice::kAuto;
+  if (value == "on" || value == "1") return Choice::kOn;
+  if (value == "off" || value == "0") return Choice::kOff;
+  Refuse(name, value, "auto, on or off");
+}
+
+bool ParseBool(std::string_view name, std::string_view value) {
+  if (value == "on" || value == "1") return true;
+  if (value == "off" || value == "0") return false;
+  Refuse(name, value, "on or off");
+}
+
+std::uint64_t ParseUnsigned(std::string_view name, std::string_view value, std::uint64_t max) {
+  std::uint64_t result = 0;
+  const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), result);
+  if (value.empty() || error != std::errc() || end != value.data() + value.size() || result > max)
+    Refuse(name, value, "a whole number from 0 to " + std::to_string(max));
+  return result;
+}
+
+std::uint32_t ParsePowerOfTwo(std::string_view name, std::string_view value) {
+  const std::uint64_t v = ParseUnsigned(name, value, 1024);
+  if (v != 0 && (v & (v - 1)) != 0) Refuse(name, value, "a power of two up to 1024 (0: default)");
+  return static_cast<std::uint32_t>(v);
+}
+
+struct Setter {
+  OptionName name;
+  std::function<void(Options&, std::string_view)> set;
+};
+
+const std::vector<Setter>& Setters() {
+  static const std::vector<Setter> setters{
+      {{"wg_size", "0|2^k", "work-group size (0: the device's default)"},
+       [](Options& o, std::string_view v) {
+         o.engine.work_group_size = ParsePowerOfTwo("wg_size", v);
+       }},
+      {{"ipt", "0|2^k", "items per work-item (0: the device's default)"},
+       [](Options& o, std::string_view v) {
+         o.engine.items_per_thread = ParsePowerOfTwo("ipt", v);
+       }},
+      {{"kernel_paths", "auto|cpu|gpu", "CPU or GPU kernel variants (auto: by device type)"},
+       [](Options& o, std::string_view v) {
+         if (v == "auto") {
+           o.engine.kernel_paths = KernelPaths::kAuto;
+         } else if (v == "cpu") {
+           o.engine.kernel_paths = KernelPaths::kCpu;
+         } else if (v == "gpu") {
+           o.engine.kernel_paths = KernelPaths::kGpu;
+         } else {
+           Refuse("kernel_paths", v, "auto, cpu or gpu");
+         }
+       }},
+      {{"build_options", "TEXT", "extra OpenCL build options"},
+       [](Options& o, std::string_view v) { o.engine.extra_build_options = std::string(v); }},
+      {{"sync", "on|off", "finish the queue after every enqueue"},
+       [](Options& o, std::string_view v) { o.engine.sync = ParseBool("sync", v); }},
+      {{"print_build_log", "on|off", "print the driver's build log"},
+       [](Options& o, std::string_view v) {
+         o.engine.print_build_log = ParseBool("print_build_log", v);
+       }},
+      {{"tablet_rows", "N", "most rows per device tablet (0: the device's limit)"},
+       [](Options& o, std::string_view v) {
+         o.engine.tablet_rows = ParseUnsigned("tablet_rows", v, 0xFFFFFFFFull);
+       }},
+      {{"pinned_tables", "auto|on|off", "host tables in pinned memory (auto: GPUs)"},
+       [](Options& o, std::string_view v) {
+         o.engine.pinned_tables = ParseChoice("pinned_tables", v);
+       }},
+      {{"host_gather", "auto|on|off", "result columns read from host tables at row ids"},
+       [](Options& o, std::string_view v) { o.query.host_gather = ParseChoice("host_gather", v); }},
+      {{"conjunct_filter", "auto|on|off", "INT32 conjunct filters in vm_filter_conjuncts"},
+       [](Options& o, std::string_view v) {
+         o.query.conjunct_filter = ParseChoice("conjunct_filter", v);
+       }},
+      {{"range_first", "auto|on|off", "a selective leading range test run alone first"},
+       [](Options& o, std::string_view v) { o.query.range_first = ParseChoice("range_first", v); }},
+      {{"short_real", "auto|on|off", "short REAL aggregates in vm_aggregate_short_real"},
+       [](Options& o, std::string_view v) { o.query.short_real = ParseChoice("short_real", v); }},
+      {{"narrow_machine", "on|off", "the 32-bit expression machine where values fit"},
+       [](Options& o, std::string_view v) {
+         o.query.narrow_machine = ParseBool("narrow_machine", v);
+       }},
+      {{"lean_machine", "on|off", "the lean expression machine where programs allow"},
+       [](Options& o, std::string_view v) { o.query.lean_machine = ParseBool("lean_machine", v); }},
+      {{"aggregate_tiles", "0..64", "tiles per aggregate work-group (0: by input size)"},
+       [](Options& o, std::string_view v) {
+         o.query.aggregate_tiles =
+             static_cast<std::uint32_t>(ParseUnsigned("aggregate_tiles", v, 64));
+       }},
+  };
+  return setters;
+}
+
+}  // namespace
+
+void Options::Set(std::string_view name, std::string_view value) {
+  for (const Setter& setter : Setters()) {
+    if (setter.name.name == name) {
+      setter.set(*this, value);
+      return;
+    }
+  }
+  std::string known;
+  for (const Setter& setter : Setters())
+    known += (known.empty() ? "" : ", ") + std::string(setter.name.name);
+  throw InvalidInputError("unknown option '" + std::string(name) + "' (options: " + known + ")");
+}
+
+void Options::Set(std::string_view assignment) {
+  const std::size_t equals = assignment.find('=');
+  if (equals == std::string_view::npos)
+    throw InvalidInputError("option '" + std::string(assignment) + "': expected name=value");
+  Set(assignment.substr(0, equals), assignment.substr(equals + 1));
+}
+
+const std::vector<OptionName>& OptionNames() {
+  static const std::vector<OptionName> names = [] {
+    std::vector<OptionName> out;
+    for (const Setter& setter : Setters())
+      out.push_back(setter.name);
+    return out;
+  }();
+  return names;
+}
+
+}  // namespace clq
