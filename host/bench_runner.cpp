@@ -15,7 +15,7 @@
 #include "host/sql/binder.hpp"
 #include "host/sql/parser.hpp"
 #include "operators/cpu_reference/cpu_executor.hpp"
-#include "operators/query_executor.hpp"
+#include "plan/query_executor.hpp"
 #include "runtime/bandwidth.hpp"
 #include "runtime/cl_error.hpp"
 #include "runtime/errors.hpp"

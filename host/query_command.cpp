@@ -15,9 +15,7 @@
 #include "host/sql/sql_error_format.hpp"
 #include "host/sql/statement_split.hpp"
 #include "host/text_table.hpp"
-#include "operators/explain_programs.hpp"
-#include "operators/query_executor.hpp"
-#include "operators/query_plan.hpp"
+#include "plan/query_executor.hpp"
 #include "runtime/errors.hpp"
 #include "runtime/pinned_host_blocks.hpp"
 #include "runtime/profiler.hpp"
@@ -115,8 +113,7 @@ void RunQueryCommand(const QueryCommandOptions& options) {
     }
     if (i > 0 && options.format == "table") output += "\n";
     if (bound.explain) {
-      const QueryPlan plan = PlanQuery(bound.select);
-      output += ExplainPlan(plan, *engine) + ExplainPrograms(plan, *engine, query_options);
+      output += executor.Explain(bound.select);
     } else {
       if (options.profile) engine->profiler().Start();
       const auto start = std::chrono::steady_clock::now();

@@ -240,11 +240,42 @@ DeviceAggregates SplitForDevice(const ExpressionProgram& code, RowCount rows,
   return device;
 }
 
+KernelSet AggregateKernels(const Engine& engine, const QueryOptions& options,
+                           const ExpressionProgram& program,
+                           std::optional<std::size_t> predicate_entry,
+                           const std::vector<AggregateSpec>& aggregates, RowCount rows_bound,
+                           bool exact) {
+  KernelSet kernels;
+  const std::uint64_t tiles = engine.TilesFor(rows_bound);
+  const std::uint64_t groups = engine.GroupsFor(tiles, TilesPerGroup(engine, options, tiles));
+  for (const std::vector<AggregateSpec>& pass :
+       SplitForDevice(program, rows_bound, aggregates).passes) {
+    if (pass.empty() || rows_bound == 0) continue;
+    const AggregateKernelChoice choice =
+        ChooseAggregateKernel(program, predicate_entry, pass, options);
+    const std::string_view direct = choice.DirectKernelName();
+    kernels.Add(direct.empty()
+                    ? DeviceProgram::VmKernelName("vm_aggregate", choice.machine.track,
+                                                  choice.machine.narrow, choice.machine.lean)
+                    : std::string(direct));
+    if (groups > 1) {
+      if (exact) {
+        kernels.Add("vm_aggregate_merge");
+      } else {
+        kernels.AddWhenNeeded("vm_aggregate_merge");
+      }
+    }
+  }
+  return kernels;
+}
+
 std::vector<AggregateValue> Aggregate(QueryContext& context, Relation& relation,
                                       const DeviceProgram& program,
                                       std::optional<std::size_t> predicate_entry,
-                                      const std::vector<AggregateSpec>& aggregates) {
-  const DeviceAggregates device = SplitForDevice(program.program(), relation.rows(), aggregates);
+                                      const std::vector<AggregateSpec>& aggregates,
+                                      std::optional<RowCount> rows_bound) {
+  const DeviceAggregates device =
+      SplitForDevice(program.program(), rows_bound.value_or(relation.rows()), aggregates);
   const std::vector<std::size_t>& first_spec = device.first_spec;
   const std::vector<bool>& split = device.split;
   std::vector<AggregateValue> device_values;

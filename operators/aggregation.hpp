@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "operators/device_program.hpp"
+#include "operators/kernel_set.hpp"
 #include "operators/query_context.hpp"
 #include "operators/relation.hpp"
 
@@ -44,10 +45,23 @@ struct AggregateValue {
 // int64 in any order of addition (false for an unknown range).
 bool SumFitsInt64(const std::optional<IntRange>& range, RowCount rows);
 
+// `rows_bound`: the most rows the relation can have, which decides whether
+// an integer SUM runs as two 32-bit halves (SplitForDevice); the relation's
+// own row count when absent. A plan passes its bound, so that the kernels it
+// explains are the ones that run.
 std::vector<AggregateValue> Aggregate(QueryContext& context, Relation& relation,
                                       const DeviceProgram& program,
                                       std::optional<std::size_t> predicate_entry,
-                                      const std::vector<AggregateSpec>& aggregates);
+                                      const std::vector<AggregateSpec>& aggregates,
+                                      std::optional<RowCount> rows_bound = std::nullopt);
+
+// The kernels Aggregate launches over `rows_bound` rows (at most that many
+// unless `exact`).
+KernelSet AggregateKernels(const Engine& engine, const QueryOptions& options,
+                           const ExpressionProgram& program,
+                           std::optional<std::size_t> predicate_entry,
+                           const std::vector<AggregateSpec>& aggregates, RowCount rows_bound,
+                           bool exact);
 
 // `items` in consecutive passes of at most `per_pass` each.
 template <typename T>

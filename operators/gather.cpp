@@ -8,7 +8,7 @@ void GatherBuffer(Engine& engine, const cl::Buffer& source, std::uint32_t width,
                   RowCount limit, const RowIds& ids, const cl::Buffer& target) {
   if (ids.size == 0) return;
   if (width == 4 || width == 8) {
-    cl::Kernel& k = engine.kernel(width == 4 ? "gather_u32" : "gather_u64");
+    cl::Kernel& k = engine.kernel(GatherBufferKernel(width));
     k.setArg(0, source);
     k.setArg(1, ids.ids.get());
     k.setArg(2, static_cast<cl_ulong>(ids.size));
@@ -18,7 +18,7 @@ void GatherBuffer(Engine& engine, const cl::Buffer& source, std::uint32_t width,
     engine.Launch(k, engine.TilesFor(ids.size), "gather");
     return;
   }
-  cl::Kernel& k = engine.kernel("gather_bytes");
+  cl::Kernel& k = engine.kernel(GatherBufferKernel(width));
   k.setArg(0, source);
   k.setArg(1, static_cast<cl_uint>(width));
   k.setArg(2, ids.ids.get());
@@ -27,6 +27,20 @@ void GatherBuffer(Engine& engine, const cl::Buffer& source, std::uint32_t width,
   k.setArg(5, static_cast<cl_ulong>(limit));
   k.setArg(6, target);
   engine.Launch(k, engine.TilesFor(ids.size), "gather");
+}
+
+std::string GatherBufferKernel(std::uint32_t width) {
+  return width == 4 ? "gather_u32" : width == 8 ? "gather_u64" : "gather_bytes";
+}
+
+KernelSet GatherKernels(const std::vector<VmInputColumn>& columns, bool together) {
+  KernelSet kernels;
+  for (const VmInputColumn& column : columns) {
+    kernels.Add(together && column.type.width == 4 ? "gather_u32_columns"
+                                                   : GatherBufferKernel(column.type.width));
+    if (column.nullable) kernels.Add(GatherBufferKernel(1));
+  }
+  return kernels;
 }
 
 DeviceVector GatherColumn(Engine& engine, Relation& relation, std::size_t column,

@@ -3,9 +3,11 @@
 // each filling the rows whose ids fall in it. Enqueues only.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "operators/device_vector.hpp"
+#include "operators/kernel_set.hpp"
 #include "operators/relation.hpp"
 
 namespace clq {
@@ -19,6 +21,13 @@ DeviceVector GatherColumn(Engine& engine, Relation& relation, std::size_t column
 // ids are read once per 8 columns rather than once per column.
 std::vector<DeviceVector> GatherColumns(Engine& engine, Relation& relation,
                                         const std::vector<std::size_t>& columns, const RowIds& ids);
+
+// The kernels GatherColumn (`together` false) or GatherColumns (true)
+// launch for columns of these types, with NULL maps or not.
+KernelSet GatherKernels(const std::vector<VmInputColumn>& columns, bool together);
+
+// The kernel GatherBuffer launches for values of `width` bytes.
+std::string GatherBufferKernel(std::uint32_t width);
 
 // The same for a raw buffer of `count` fixed-width values (one tablet).
 void GatherBuffer(Engine& engine, const cl::Buffer& source, std::uint32_t width, RowCount base,

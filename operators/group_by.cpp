@@ -1,5 +1,6 @@
 #include "operators/group_by.hpp"
 
+#include <algorithm>
 #include <bit>
 
 #include "kernels_cl/sort_shared.h"
@@ -251,6 +252,36 @@ GroupByResult GroupBy(QueryContext& context, const std::vector<VectorView>& keys
     result.aggregates.push_back(Reduce(context, sorted, chunks, order, spec, rows));
   context.CheckStatus();
   return result;
+}
+
+}  // namespace clq
+
+namespace clq {
+
+KernelSet GroupByKernels(const Engine& engine, const std::vector<bool>& nullable_keys,
+                         const std::vector<GroupAggregateSpec>& aggregates, RowCount rows,
+                         bool exact) {
+  KernelSet kernels;
+  if (rows == 0) return kernels;
+  kernels.Add(SortPermutationKernels(engine, nullable_keys, rows, exact));
+  kernels.Add("group_by_boundaries");
+  kernels.Add(ExclusiveScanKernels(engine, rows, exact));
+  kernels.Add("group_by_starts");
+  kernels.Add(SortPermutationKernels(engine, {false}, rows, false));
+  kernels.Add(KernelSet{"gather_u32", "group_by_chunks"});
+  kernels.Add(ExclusiveScanKernels(engine, rows, false));
+  kernels.Add("group_by_chunk_groups");
+  for (const GroupAggregateSpec& spec : aggregates) {
+    if (spec.operation == GROUP_AGG_QUANTILE) {
+      std::vector<bool> with_argument = nullable_keys;
+      with_argument.push_back(true);
+      kernels.Add(SortPermutationKernels(engine, with_argument, rows, exact));
+      kernels.Add("group_by_quantile");
+    } else {
+      kernels.Add(KernelSet{"group_by_partial", "group_by_combine"});
+    }
+  }
+  return kernels;
 }
 
 }  // namespace clq

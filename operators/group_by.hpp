@@ -21,10 +21,12 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "kernels_cl/sort_shared.h"
 #include "operators/device_vector.hpp"
+#include "operators/kernel_set.hpp"
 #include "operators/query_context.hpp"
 
 namespace clq {
@@ -60,5 +62,14 @@ struct GroupByResult {
 // 0.0). No keys: one group of all rows (none when rows == 0).
 GroupByResult GroupBy(QueryContext& context, const std::vector<VectorView>& keys,
                       const std::vector<GroupAggregateSpec>& aggregates, RowCount rows);
+
+}  // namespace clq
+
+namespace clq {
+
+// The kernels GroupBy launches over at most `rows` rows.
+KernelSet GroupByKernels(const Engine& engine, const std::vector<bool>& nullable_keys,
+                         const std::vector<GroupAggregateSpec>& aggregates, RowCount rows,
+                         bool exact);
 
 }  // namespace clq

@@ -179,6 +179,28 @@ JoinResult UniqueOrChainedJoin(Engine& engine, const VectorView& build, const Ve
 
 }  // namespace
 
+KernelSet HashJoinKernels(const Engine& engine, const JoinOptions&) {
+  KernelSet kernels{"hash_join_key_range", "hash_join_direct_insert", "hash_join_direct_probe",
+                    "scan_tiles", "hash_join_unique_write"};
+  for (const char* name : {"hash_join_range_merge", "scan_add_offsets"})
+    kernels.AddWhenNeeded(name);
+  // The cuckoo table where the keys span too many values, the chained one
+  // where they repeat.
+  for (const char* name :
+       {"hash_join_cuckoo_insert", "hash_join_cuckoo_check", "hash_join_cuckoo_probe",
+        "hash_join_chain_count", "hash_join_chain_scatter", "hash_join_chain_sort",
+        "hash_join_chain_sort_large", "hash_join_chain_probe_count", "hash_join_chain_probe_write",
+        "hash_join_sum_merge"})
+    kernels.AddWhenNeeded(name);
+  (void)engine;
+  return kernels;
+}
+
+std::string HashJoinMethods() {
+  return "a direct table; a cuckoo table where build keys span too many values, a chained one "
+         "where they repeat";
+}
+
 JoinResult HashJoin(QueryContext& context, const VectorView& build_keys,
                     const VectorView& probe_keys, JoinStats* stats) {
   return HashJoin(context, build_keys, probe_keys, JoinOptions{}, stats);

@@ -40,8 +40,10 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "operators/device_vector.hpp"
+#include "operators/kernel_set.hpp"
 #include "operators/query_context.hpp"
 
 namespace clq {
@@ -85,5 +87,13 @@ JoinResult HashJoin(QueryContext& context, const VectorView& build_keys,
 JoinResult HashJoin(QueryContext& context, const VectorView& build_keys,
                     const VectorView& probe_keys, const JoinOptions& options,
                     JoinStats* stats = nullptr);
+
+// The kernels of the method a join tries first (the direct table; the build
+// keys' range reduction included); the others run only when the data makes
+// that method fail (HashJoinMethods says when).
+KernelSet HashJoinKernels(const Engine& engine, const JoinOptions& options);
+// "direct table; cuckoo, then chained when the build keys repeat or span
+// too many values".
+std::string HashJoinMethods();
 
 }  // namespace clq

@@ -2,17 +2,25 @@
 
 namespace clq {
 
+ColumnType ProjectedType(const VmEntry& entry) {
+  if (entry.type == sql::ValueType::kReal) return ColumnType::Double();
+  return entry.range && entry.range->FitsInt32() ? ColumnType::Int32() : ColumnType::Int64();
+}
+
+std::string ProjectKernel(const ExpressionProgram& program, std::size_t entry_index,
+                          const QueryOptions& options) {
+  const VmMachine machine =
+      DeviceProgram::MachineFor(program, std::span<const std::size_t>(&entry_index, 1), options);
+  return DeviceProgram::VmKernelName("vm_project", program.entry(entry_index).track_nulls,
+                                     machine.narrow, machine.lean);
+}
+
 DeviceVector Project(QueryContext& context, Relation& relation, const DeviceProgram& program,
                      std::size_t entry_index) {
   Engine& engine = context.engine();
   const VmEntry& entry = program.program().entry(entry_index);
-  // INTEGER results proven to fit 32 bits are stored as INT32: half the
-  // bytes to write and to read again downstream.
-  const bool narrow =
-      entry.type == sql::ValueType::kInteger && entry.range && entry.range->FitsInt32();
-  const ColumnType type = entry.type == sql::ValueType::kReal ? ColumnType::Double()
-                          : narrow                            ? ColumnType::Int32()
-                                                              : ColumnType::Int64();
+  const ColumnType type = ProjectedType(entry);
+  const bool narrow = type == ColumnType::Int32();
   DeviceVector result = AllocateVector(engine, type, relation.rows(), "projection");
   if (entry.range) result.range = [range = entry.range] { return range; };
   if (entry.may_be_null)

@@ -11,6 +11,15 @@
 
 namespace clq {
 
+// The type of Project's vector for an entry: DOUBLE for REAL, INT32 for an
+// INTEGER proven to fit 32 bits (half the bytes to write and read again),
+// else INT64.
+ColumnType ProjectedType(const VmEntry& entry);
+
+// The kernel Project launches for `entry_index` of `program`.
+std::string ProjectKernel(const ExpressionProgram& program, std::size_t entry_index,
+                          const QueryOptions& options);
+
 DeviceVector Project(QueryContext& context, Relation& relation, const DeviceProgram& program,
                      std::size_t entry);
 

@@ -29,4 +29,18 @@ void ExclusiveScan(Engine& engine, const cl::Buffer& input, RowCount n, const cl
   engine.Launch(add, tiles, stage);
 }
 
+KernelSet ExclusiveScanKernels(const Engine& engine, RowCount n, bool exact) {
+  KernelSet kernels;
+  if (n == 0) return kernels;
+  kernels.Add("scan_tiles");
+  if (engine.TilesFor(n) > 1) {
+    if (exact) {
+      kernels.Add("scan_add_offsets");
+    } else {
+      kernels.AddWhenNeeded("scan_add_offsets");
+    }
+  }
+  return kernels;
+}
+
 }  // namespace clq

@@ -3,6 +3,7 @@
 // recursing over tile totals, any length. Enqueues only.
 #pragma once
 
+#include "operators/kernel_set.hpp"
 #include "runtime/engine.hpp"
 #include "runtime/storage/types.hpp"
 
@@ -14,5 +15,10 @@ namespace clq {
 // in profiles (an operator passes its own, e.g. "join build").
 void ExclusiveScan(Engine& engine, const cl::Buffer& input, RowCount n, const cl::Buffer& output,
                    const cl::Buffer* total, std::string_view stage = "scan");
+
+// The kernels ExclusiveScan launches for n inputs (none for n == 0); when n
+// is only a bound (`exact` false), the second level is needed only past one
+// tile of inputs.
+KernelSet ExclusiveScanKernels(const Engine& engine, RowCount n, bool exact = true);
 
 }  // namespace clq

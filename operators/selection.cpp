@@ -187,6 +187,26 @@ RowIds Select(QueryContext& context, Relation& relation, const DeviceProgram& pr
   return result;
 }
 
+KernelSet SelectionKernels(const Engine& engine, const QueryOptions& options,
+                           const ExpressionProgram& program, std::size_t entry_index,
+                           RowCount tablet_rows, bool exact) {
+  const VmEntry& entry = program.entry(entry_index);
+  KernelSet kernels;
+  if (tablet_rows == 0) return kernels;
+  if (RunsConjunctFilter(engine, options, entry)) {
+    kernels.Add("vm_filter_conjuncts");
+  } else {
+    if (RunsRangeTestFirst(engine, options, entry)) kernels.Add("filter_range_tiles");
+    const VmMachine machine =
+        DeviceProgram::MachineFor(program, std::span<const std::size_t>(&entry_index, 1), options);
+    kernels.Add(
+        DeviceProgram::VmKernelName("vm_filter", entry.track_nulls, machine.narrow, machine.lean));
+  }
+  kernels.Add(ExclusiveScanKernels(engine, engine.TilesFor(tablet_rows), exact));
+  kernels.Add("selection_scatter");
+  return kernels;
+}
+
 RowCount CountWhere(QueryContext& context, Relation& relation, const DeviceProgram& program,
                     std::size_t predicate_entry) {
   std::vector<cl_uint> counts;

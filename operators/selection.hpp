@@ -14,6 +14,7 @@
 
 #include "operators/device_program.hpp"
 #include "operators/device_vector.hpp"
+#include "operators/kernel_set.hpp"
 #include "operators/query_context.hpp"
 #include "operators/relation.hpp"
 
@@ -41,6 +42,12 @@ void FilterTablet(QueryContext& context, Relation& relation, const DeviceProgram
 
 RowIds Select(QueryContext& context, Relation& relation, const DeviceProgram& program,
               std::size_t predicate_entry);
+
+// The kernels Select launches for predicate `entry` of `program` over
+// tablets of `tablet_rows` rows (at most that many unless `exact`).
+KernelSet SelectionKernels(const Engine& engine, const QueryOptions& options,
+                           const ExpressionProgram& program, std::size_t entry,
+                           RowCount tablet_rows, bool exact);
 
 // Number of rows where the predicate is true, without producing row ids.
 RowCount CountWhere(QueryContext& context, Relation& relation, const DeviceProgram& program,

@@ -475,3 +475,49 @@ std::optional<NumericValue> SelectQuantile(QueryContext& context, const VectorVi
 }
 
 }  // namespace clq
+
+namespace clq {
+
+KernelSet SortPermutationKernels(const Engine& engine, const std::vector<bool>& nullable_keys,
+                                 RowCount rows, bool exact) {
+  KernelSet kernels;
+  if (rows == 0 || nullable_keys.empty()) return kernels;
+  kernels = {"gather_iota", "sort_key_bits", "sort_load_keys", "sort_count_keys"};
+  kernels.Add(ExclusiveScanKernels(engine, kBuckets * engine.TilesFor(rows), exact));
+  kernels.Add("sort_scatter_keys");
+  if (std::find(nullable_keys.begin(), nullable_keys.end(), true) != nullable_keys.end()) {
+    // A NULL pass moves rows only when some but not all keys are NULL.
+    kernels.Add("sort_count_nulls");
+    kernels.AddWhenNeeded("sort_scatter_nulls");
+  }
+  return kernels;
+}
+
+KernelSet SelectQuantileKernels(const Engine& engine, RowCount rows, bool exact) {
+  KernelSet kernels;
+  if (rows == 0) return kernels;
+  kernels = {"sort_key_bits", "sort_select_histogram"};
+  // Once few candidates are left, they are packed.
+  KernelSet compaction{"sort_select_flags"};
+  compaction.Add(ExclusiveScanKernels(engine, rows, exact));
+  compaction.Add("sort_select_compact");
+  kernels.Add(compaction, true);
+  return kernels;
+}
+
+KernelSet TopKKernels(const Engine& engine, const std::vector<bool>& nullable_keys, RowCount rows,
+                      RowCount k, bool exact) {
+  // The k-th value's radix select and the filter by it, when k is small
+  // against the rows; else the full sort.
+  KernelSet kernels = SelectQuantileKernels(engine, rows, exact);
+  kernels.Add("sort_topk_flags");
+  kernels.Add(ExclusiveScanKernels(engine, rows, exact));
+  kernels.Add(KernelSet{"sort_compact", GatherBufferKernel(4)});
+  kernels.Add(SortPermutationKernels(engine, nullable_keys, std::min(rows, k), false));
+  KernelSet result;
+  result.Add(kernels, true);
+  result.Add(SortPermutationKernels(engine, nullable_keys, rows, exact), true);
+  return result;
+}
+
+}  // namespace clq

@@ -22,9 +22,11 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "operators/device_vector.hpp"
+#include "operators/kernel_set.hpp"
 #include "operators/query_context.hpp"
 
 namespace clq {
@@ -81,5 +83,20 @@ struct RadixKey {
 
 // SortPermutation over RadixKeys.
 RowIds RadixSortPermutation(Engine& engine, const std::vector<RadixKey>& keys, RowCount rows);
+
+}  // namespace clq
+
+namespace clq {
+
+// The kernels SortPermutation launches over `rows` rows (at most that many
+// unless `exact`), keys with NULLs or not (a pass needs no launch when no
+// row varies in its digit).
+KernelSet SortPermutationKernels(const Engine& engine, const std::vector<bool>& nullable_keys,
+                                 RowCount rows, bool exact);
+// The kernels TopK launches over at most `rows` rows for k rows.
+KernelSet TopKKernels(const Engine& engine, const std::vector<bool>& nullable_keys, RowCount rows,
+                      RowCount k, bool exact);
+// The kernels SelectQuantile launches over at most `rows` values.
+KernelSet SelectQuantileKernels(const Engine& engine, RowCount rows, bool exact);
 
 }  // namespace clq

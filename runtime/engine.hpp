@@ -68,6 +68,7 @@ class Engine {
   Profiler& profiler() { return profiler_; }
   // Tables resident on this device (runtime/storage/device_table.hpp).
   DeviceTableCache& tables() { return *tables_; }
+  const DeviceTableCache& tables() const { return *tables_; }
   // Number of tablets `table` has on this device.
   std::size_t TabletCountFor(const Table& table) const;
 

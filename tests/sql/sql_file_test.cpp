@@ -36,7 +36,7 @@
 #include "host/sql/parser.hpp"
 #include "host/sql/sql_error_format.hpp"
 #include "operators/cpu_reference/cpu_executor.hpp"
-#include "operators/query_executor.hpp"
+#include "plan/query_executor.hpp"
 #include "runtime/errors.hpp"
 #include "runtime/storage/catalog.hpp"
 #include "runtime/storage/csv.hpp"

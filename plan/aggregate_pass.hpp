@@ -14,6 +14,9 @@
 
 namespace clq {
 
+// The SQL value of an aggregate from its reduced device value.
+sql::Value AggregateResult(const sql::Aggregate& a, const AggregateValue& v);
+
 // The VM aggregate operation computing (part of) a SQL aggregate; throws
 // DeviceLimitError for functions the device does not run in this position.
 std::uint32_t AggregateOperation(const sql::Aggregate& a);

@@ -19,6 +19,7 @@
 #include "operators/device_vector.hpp"
 #include "operators/query_context.hpp"
 #include "operators/relation.hpp"
+#include "plan/compiled_expressions.hpp"
 
 namespace clq {
 
@@ -52,8 +53,9 @@ class RowSet {
   void Reorder(QueryContext& context, const RowIds& positions);
   // Keeps rows [begin, begin + count).
   void Slice(QueryContext& context, RowCount begin, RowCount count);
-  // Keeps rows where the predicate (over kColumnRef of any source) is true.
-  void Filter(QueryContext& context, const sql::Expr& predicate);
+  // Keeps the rows where a compiled predicate is true (its in_place must
+  // match whole_table()).
+  void Filter(QueryContext& context, const CompiledPredicate& predicate);
   // Replaces the set by joined rows: `left_positions` index this set,
   // `right_rows` are row ids of the new source `source` (already in its
   // table's row-id space).
@@ -67,29 +69,26 @@ class RowSet {
   // device; std::nullopt otherwise. Valid while the engine holds the table.
   std::optional<VectorView> ColumnInPlace(const sql::Expr& e);
 
-  // The value of each expression (INTEGER, REAL; a plain column of any type)
-  // for every row, as device vectors.
-  std::vector<DeviceVector> Evaluate(QueryContext& context,
-                                     const std::vector<const sql::Expr*>& exprs);
+  // The value of each compiled expression (INTEGER, REAL; a plain column of
+  // any type) for every row, as device vectors.
+  std::vector<DeviceVector> Evaluate(QueryContext& context, const CompiledValues& values);
 
-  // A relation holding the columns `exprs` read, and the mapper from
-  // (source, column) to its columns. For a whole single table this is the
-  // table itself; otherwise the columns are gathered.
+  // A relation holding `columns` ((source, column) pairs) for every row,
+  // gathered by row id, in that order; or the table itself when `in_place`
+  // (the set is its whole table).
   struct Materialized {
     Relation* relation = nullptr;  // the table, or `gathered`
     std::unique_ptr<VectorRelation> gathered;
-    ColumnMapper mapper;
   };
-  Materialized Materialize(QueryContext& context, const std::vector<const sql::Expr*>& exprs);
+  Materialized Materialize(QueryContext& context, bool in_place,
+                           const std::vector<std::pair<std::size_t, std::size_t>>& columns);
   // The mapper of gathered columns: (source, column) to its place in
-  // `columns`, the order Materialize gathers them in (ColumnsOf).
+  // `columns`.
   static ColumnMapper GatheredMapper(std::vector<std::pair<std::size_t, std::size_t>> columns);
 
  private:
   RowCount TableRows(std::size_t source) const { return tables_.at(source)->rows(); }
   RowIds Compose(const RowIds& base, const RowIds& positions);
-  // One filter pass with a predicate the machine can hold.
-  void FilterBatch(QueryContext& context, const sql::Expr& predicate);
 
   Engine& engine_;
   std::vector<std::unique_ptr<TableRelation>> tables_;
@@ -105,8 +104,7 @@ class RowSet {
 
 // Splits expressions into batches that each read at most VM_MAX_SLOTS
 // distinct columns, the most one machine program holds (an expression that
-// alone reads more stays alone, and the compiler reports it). RowSet::Filter
-// runs one filter pass per batch.
+// alone reads more stays alone, and the compiler reports it).
 std::vector<std::vector<const sql::Expr*>> BatchByColumns(
     const std::vector<const sql::Expr*>& exprs);
 

@@ -1,4 +1,4 @@
-#include "operators/row_set.hpp"
+#include "plan/row_set.hpp"
 
 #include <algorithm>
 #include <map>
@@ -7,8 +7,8 @@
 #include "operators/device_program.hpp"
 #include "operators/gather.hpp"
 #include "operators/projection.hpp"
-#include "operators/query_plan.hpp"
 #include "operators/selection.hpp"
+#include "plan/query_plan.hpp"
 #include "runtime/errors.hpp"
 
 namespace clq {
@@ -128,17 +128,14 @@ ColumnMapper RowSet::GatheredMapper(std::vector<std::pair<std::size_t, std::size
   };
 }
 
-RowSet::Materialized RowSet::Materialize(QueryContext&,
-                                         const std::vector<const sql::Expr*>& exprs) {
+RowSet::Materialized RowSet::Materialize(
+    QueryContext&, bool in_place, const std::vector<std::pair<std::size_t, std::size_t>>& columns) {
   Materialized result;
-  if (whole_table()) {
+  if (in_place) {
+    CLQ_CHECK(whole_table(), "a program planned for a whole table runs on other rows");
     result.relation = tables_[start_].get();
-    result.mapper = [](std::size_t, std::size_t column) { return column; };
     return result;
   }
-  std::vector<std::pair<std::size_t, std::size_t>> columns;
-  for (const sql::Expr* e : exprs)
-    ColumnsOf(*e, columns);
   result.gathered = std::make_unique<VectorRelation>();
   for (const auto& [source, column] : columns) {
     DeviceVector values = GatherColumn(engine_, *tables_.at(source), column, Ids(source));
@@ -149,38 +146,14 @@ RowSet::Materialized RowSet::Materialize(QueryContext&,
     result.gathered->Add("rows", AllocateVector(engine_, ColumnType::Int32(), rows_, "row count"));
   }
   result.relation = result.gathered.get();
-  result.mapper = GatheredMapper(std::move(columns));
   return result;
 }
 
-void RowSet::Filter(QueryContext& context, const sql::Expr& predicate) {
-  // Conjuncts in batches the machine can hold, one filter pass per batch.
-  std::vector<sql::Expr> conjuncts;
-  SplitConjuncts(predicate, conjuncts);
-  std::vector<const sql::Expr*> pointers;
-  for (const sql::Expr& c : conjuncts)
-    pointers.push_back(&c);
-  const auto batches = BatchByColumns(pointers);
-  if (batches.size() > 1) {
-    for (const auto& batch : batches) {
-      std::vector<sql::Expr> batch_conjuncts;
-      for (const sql::Expr* c : batch)
-        batch_conjuncts.push_back(*c);
-      FilterBatch(context, *AndAll(batch_conjuncts));
-    }
-    return;
-  }
-  FilterBatch(context, predicate);
-}
-
-void RowSet::FilterBatch(QueryContext& context, const sql::Expr& predicate) {
-  const bool whole = whole_table();
-  Materialized input = Materialize(context, {&predicate});
-  ExpressionProgram program(input.relation->columns(), input.mapper);
-  const std::size_t entry = program.AddPredicate(predicate);
-  DeviceProgram device_program(engine_, program, context.options());
-  RowIds selected = Select(context, *input.relation, device_program, entry);
-  if (whole) {
+void RowSet::Filter(QueryContext& context, const CompiledPredicate& predicate) {
+  Materialized input = Materialize(context, predicate.in_place, predicate.gathered);
+  DeviceProgram device_program(engine_, predicate.program, context.options());
+  RowIds selected = Select(context, *input.relation, device_program, predicate.entry);
+  if (predicate.in_place) {
     SetIds(start_, std::move(selected));  // positions are the table's row ids
   } else {
     Reorder(context, selected);
@@ -200,35 +173,31 @@ std::optional<VectorView> RowSet::ColumnInPlace(const sql::Expr& e) {
   return view;
 }
 
-std::vector<DeviceVector> RowSet::Evaluate(QueryContext& context,
-                                           const std::vector<const sql::Expr*>& exprs) {
+std::vector<DeviceVector> RowSet::Evaluate(QueryContext& context, const CompiledValues& values) {
+  const std::vector<const sql::Expr*>& exprs = values.exprs;
   std::vector<DeviceVector> results(exprs.size());
-  std::vector<const sql::Expr*> computed;
-  std::vector<std::size_t> computed_index;
   std::map<std::size_t, std::vector<std::size_t>> gathered;  // source -> positions in exprs
   for (std::size_t i = 0; i < exprs.size(); ++i) {
     const sql::Expr& e = *exprs[i];
-    if (e.kind == sql::Expr::Kind::kColumnRef && implicit_) {
-      // A range of one table: copy the column's rows tablet by tablet.
-      TableRelation& table = *tables_.at(e.source);
-      const ColumnType type = table.column(e.index).type;
-      DeviceVector v = AllocateVector(engine_, type, rows_, "column copy");
-      const std::vector<Tablet> tablets = table.tablets();
-      for (std::size_t t = 0; t < tablets.size(); ++t) {
-        const RowCount begin = std::max(tablets[t].begin, range_begin_);
-        const RowCount end = std::min(tablets[t].begin + tablets[t].rows, range_begin_ + rows_);
-        if (begin >= end) continue;
-        engine_.Copy(table.values(e.index, t), (begin - tablets[t].begin) * type.width,
-                     v.values.get(), (begin - range_begin_) * type.width,
-                     (end - begin) * type.width, "column copy");
-      }
-      results[i] = std::move(v);
-    } else if (e.kind == sql::Expr::Kind::kColumnRef) {
+    if (e.kind != sql::Expr::Kind::kColumnRef) continue;
+    if (!implicit_) {
       gathered[e.source].push_back(i);
-    } else {
-      computed.push_back(&e);
-      computed_index.push_back(i);
+      continue;
     }
+    // A range of one table: copy the column's rows tablet by tablet.
+    TableRelation& table = *tables_.at(e.source);
+    const ColumnType type = table.column(e.index).type;
+    DeviceVector v = AllocateVector(engine_, type, rows_, "column copy");
+    const std::vector<Tablet> tablets = table.tablets();
+    for (std::size_t t = 0; t < tablets.size(); ++t) {
+      const RowCount begin = std::max(tablets[t].begin, range_begin_);
+      const RowCount end = std::min(tablets[t].begin + tablets[t].rows, range_begin_ + rows_);
+      if (begin >= end) continue;
+      engine_.Copy(table.values(e.index, t), (begin - tablets[t].begin) * type.width,
+                   v.values.get(), (begin - range_begin_) * type.width, (end - begin) * type.width,
+                   "column copy");
+    }
+    results[i] = std::move(v);
   }
   // Columns of one table are gathered together: its ids are read once per
   // few columns rather than once per column.
@@ -236,21 +205,17 @@ std::vector<DeviceVector> RowSet::Evaluate(QueryContext& context,
     std::vector<std::size_t> columns;
     for (const std::size_t i : positions)
       columns.push_back(exprs[i]->index);
-    std::vector<DeviceVector> values =
+    std::vector<DeviceVector> gathered_values =
         GatherColumns(engine_, *tables_.at(source), columns, Ids(source));
     for (std::size_t j = 0; j < positions.size(); ++j)
-      results[positions[j]] = std::move(values[j]);
+      results[positions[j]] = std::move(gathered_values[j]);
   }
-  std::size_t next = 0;
-  for (const auto& batch : BatchByColumns(computed)) {
-    Materialized input = Materialize(context, batch);
-    ExpressionProgram program(input.relation->columns(), input.mapper);
-    std::vector<std::size_t> entries;
-    for (const sql::Expr* e : batch)
-      entries.push_back(program.AddValue(*e));
-    DeviceProgram device_program(engine_, program, context.options());
-    for (std::size_t j = 0; j < batch.size(); ++j, ++next)
-      results[computed_index[next]] = Project(context, *input.relation, device_program, entries[j]);
+  for (const CompiledValues::Batch& batch : values.batches) {
+    Materialized input = Materialize(context, batch.in_place, batch.gathered);
+    DeviceProgram device_program(engine_, batch.program, context.options());
+    for (std::size_t j = 0; j < batch.outputs.size(); ++j)
+      results[batch.outputs[j]] =
+          Project(context, *input.relation, device_program, batch.entries[j]);
   }
   return results;
 }

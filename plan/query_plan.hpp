@@ -1,7 +1,7 @@
-// Physical planning of a bound SELECT: which filters run on which table,
-// how tables are joined, and which pipeline computes the outputs. The plan
-// holds decisions only; QueryExecutor runs it and ExplainPlan prints the
-// kernel pipeline it implies.
+// The planner's decisions for a bound SELECT: which filters run on which
+// table, how tables are joined, and which pipeline computes the outputs.
+// plan/planner.hpp turns them into the physical plan that runs and explains
+// itself.
 //
 // Decisions (DESIGN.md, "Planner"):
 //  - WHERE is split into AND-conjuncts; a conjunct reading one table is pushed
@@ -55,10 +55,6 @@ struct QueryPlan {
 };
 
 QueryPlan PlanQuery(const sql::BoundSelect& select);
-
-// The kernel pipeline of a plan on an engine's device, one step per line,
-// with the work-group geometry; for EXPLAIN.
-std::string ExplainPlan(const QueryPlan& plan, const Engine& engine);
 
 // The distinct (source, column) pairs `e` reads, appended to `out` in the
 // order first read.

@@ -1,15 +1,32 @@
-#include "operators/aggregate_pass.hpp"
+#include "plan/aggregate_pass.hpp"
 
 #include <algorithm>
 
 #include "kernels_cl/vm_shared.h"
-#include "operators/row_set.hpp"
+#include "plan/row_set.hpp"
 #include "runtime/errors.hpp"
 
 namespace clq {
 
 using sql::AggregateFunction;
 using sql::ValueType;
+
+sql::Value AggregateResult(const sql::Aggregate& a, const AggregateValue& v) {
+  const bool real = a.argument && a.argument->type == ValueType::kReal;
+  switch (a.function) {
+    case AggregateFunction::kCountStar:
+    case AggregateFunction::kCount:
+      return sql::Value::Integer(static_cast<std::int64_t>(v.count));
+    case AggregateFunction::kAvg:
+      if (v.count == 0) return sql::Value::Null();
+      return sql::Value::Real(
+          (real ? v.real() : v.wide_total.value_or(static_cast<double>(v.bits))) /
+          static_cast<double>(v.count));
+    default:
+      if (v.count == 0 || a.type == ValueType::kNull) return sql::Value::Null();
+      return real ? sql::Value::Real(v.real()) : sql::Value::Integer(v.bits);
+  }
+}
 
 std::uint32_t AggregateOperation(const sql::Aggregate& a) {
   const bool real = a.argument && a.argument->type == ValueType::kReal;

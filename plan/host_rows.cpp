@@ -1,4 +1,4 @@
-#include "operators/host_rows.hpp"
+#include "plan/host_rows.hpp"
 
 #include <algorithm>
 #include <numeric>

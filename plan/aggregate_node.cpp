@@ -1,0 +1,161 @@
+#include "plan/aggregate_node.hpp"
+
+#include <algorithm>
+
+#include "kernels_cl/vm_shared.h"
+#include "operators/aggregation.hpp"
+#include "operators/projection.hpp"
+#include "operators/result_builder.hpp"
+#include "operators/scalar_eval.hpp"
+#include "operators/sort.hpp"
+#include "plan/query_plan.hpp"
+
+namespace clq {
+namespace {
+
+using sql::AggregateFunction;
+using sql::ValueType;
+
+sql::Value QuantileResult(const std::optional<NumericValue>& v) {
+  if (!v) return sql::Value::Null();
+  return v->is_real ? sql::Value::Real(v->real) : sql::Value::Integer(v->integer);
+}
+
+std::string PassSuffix(std::size_t index, std::size_t count, const char* what) {
+  if (count <= 1) return "";
+  return ", " + std::string(what) + " " + std::to_string(index + 1) + " of " +
+         std::to_string(count);
+}
+
+}  // namespace
+
+AggregateNode::AggregateNode(const Engine& engine, const QueryOptions& options,
+                             const sql::BoundSelect& select, std::unique_ptr<RowNode> child,
+                             bool fused, std::optional<sql::Expr> fused_predicate)
+    : select_(select),
+      child_(std::move(child)),
+      fused_(fused),
+      fused_predicate_(std::move(fused_predicate)) {
+  AddChild(child_.get());
+  const RowShape& shape = child_->shape();
+  in_place_ = shape.kind == RowShape::Kind::kWholeTable;
+  CLQ_CHECK(!fused_ || in_place_, "a fused aggregation over rows that are not a table");
+  rows_bound_ = shape.max_rows;
+  const std::vector<const sql::Expr*> arguments = DeviceArguments(select);
+  if (!in_place_) {
+    for (const sql::Expr* e : arguments)
+      ColumnsOf(*e, gathered_);
+    AddKernelNames(MaterializeKernels(select, shape, gathered_));
+  }
+  const std::vector<std::vector<std::size_t>> groups =
+      UngroupedAggregateGroups(select, arguments, fused_);
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    const auto passes = InPasses(groups[g], VM_MAX_AGGREGATES);
+    for (std::size_t p = 0; p < passes.size(); ++p) {
+      Pass pass{CompileAggregatePass(EmptyProgram(select, in_place_, shape.source, gathered_),
+                                     select, fused_predicate_, passes[p]),
+                passes[p],
+                "aggregation" +
+                    (fused_ ? " of " + select.from[shape.source].alias : std::string()) +
+                    PassSuffix(g, groups.size(), "group") + PassSuffix(p, passes.size(), "pass"),
+                {},
+                {}};
+      if (!pass.compiled.specs.empty()) {
+        pass.kernels =
+            AggregateKernels(engine, options, pass.compiled.program, pass.compiled.predicate_entry,
+                             pass.compiled.specs, rows_bound_, shape.exact);
+        // The machine of each device pass, as Aggregate splits this one.
+        std::vector<std::string> machines;
+        for (const std::vector<AggregateSpec>& device_pass :
+             SplitForDevice(pass.compiled.program, rows_bound_, pass.compiled.specs).passes) {
+          const AggregateKernelChoice choice = ChooseAggregateKernel(
+              pass.compiled.program, pass.compiled.predicate_entry, device_pass, options);
+          const std::string_view direct = choice.DirectKernelName();
+          const std::string machine =
+              direct.empty() ? choice.machine.Describe() : std::string(direct) + ", no interpreter";
+          if (std::find(machines.begin(), machines.end(), machine) == machines.end())
+            machines.push_back(machine);
+        }
+        for (const std::string& m : machines)
+          pass.machines += (pass.machines.empty() ? "" : "; ") + m;
+      }
+      for (const std::size_t i : pass.aggregates) {
+        if (!IsQuantile(select.aggregates[i]) || select.aggregates[i].type == ValueType::kNull)
+          continue;
+        if (rows_bound_ == 0) continue;
+        pass.kernels.Add(
+            ProjectKernel(pass.compiled.program, pass.compiled.quantile_entries[i], options));
+        pass.kernels.Add(SelectQuantileKernels(engine, rows_bound_, shape.exact));
+      }
+      AddKernelNames(pass.kernels);
+      passes_.push_back(std::move(pass));
+    }
+  }
+}
+
+std::string AggregateNode::Describe() const {
+  std::string text;
+  for (const sql::Aggregate& a : select_.aggregates)
+    text += (text.empty() ? "" : ", ") + std::string(sql::AggregateName(a.function)) + "(" +
+            (a.argument ? ExpressionText(select_, *a.argument) : "*") + ")";
+  if (fused_predicate_) text += " WHERE " + ExpressionText(select_, *fused_predicate_) + " (fused)";
+  return text + "; " + std::to_string(passes_.size()) +
+         (passes_.size() == 1 ? " pass" : " passes") +
+         (select_.having ? "; HAVING on the host" : "");
+}
+
+std::string AggregateNode::Programs() const {
+  std::string text;
+  for (const Pass& pass : passes_) {
+    text += "  " + pass.title + " (" + (pass.machines.empty() ? "no device pass" : pass.machines) +
+            "):\n" +
+            ProgramListing(select_, pass.compiled.program, in_place_, child_->shape().source,
+                           gathered_);
+  }
+  return text;
+}
+
+QueryResult AggregateNode::Run(ExecutionContext& context) const {
+  RowSet rows = child_->Run(context);
+  const ExecutionContext::NodeScope scope(context, *this);
+  RowSet::Materialized input = rows.Materialize(context.query(), in_place_, gathered_);
+  std::vector<sql::Value> aggregate_values(select_.aggregates.size());
+  for (const Pass& pass : passes_) {
+    const AggregatePass& compiled = pass.compiled;
+    DeviceProgram device_program(context.engine(), compiled.program, context.options());
+    const std::vector<AggregateValue> values =
+        compiled.specs.empty() ? std::vector<AggregateValue>{}
+                               : Aggregate(context.query(), *input.relation, device_program,
+                                           compiled.predicate_entry, compiled.specs, rows_bound_);
+    for (const std::size_t i : pass.aggregates) {
+      const sql::Aggregate& a = select_.aggregates[i];
+      if (!IsQuantile(a)) {
+        aggregate_values[i] = AggregateResult(a, values[compiled.spec_of[i]]);
+      } else if (a.type != ValueType::kNull) {
+        const DeviceVector argument =
+            Project(context.query(), *input.relation, device_program, compiled.quantile_entries[i]);
+        context.query().CheckStatus();
+        aggregate_values[i] = QuantileResult(
+            SelectQuantile(context.query(), View(argument), argument.size, a.quantile));
+      }
+    }
+  }
+  const LeafResolver resolve = [&](const sql::Expr& leaf) -> sql::Value {
+    if (leaf.kind == sql::Expr::Kind::kAggregateRef) return aggregate_values.at(leaf.index);
+    throw InternalError("unexpected reference in an ungrouped aggregate output");
+  };
+  bool keep = true;
+  if (select_.having) keep = IsTrue(EvaluateScalar(*select_.having, resolve));
+  if (select_.offset > 0 || (select_.limit && *select_.limit == 0)) keep = false;
+  QueryResult result;
+  result.rows = keep ? 1 : 0;
+  for (std::size_t o = 0; o < select_.visible_outputs; ++o) {
+    const sql::OutputColumn& out = select_.outputs[o];
+    std::vector<sql::Value> column;
+    if (keep) column.push_back(EvaluateScalar(out.expr, resolve));
+    result.columns.push_back(ValuesResultColumn(out.name, out.expr.type, column));
+  }
+  return result;
+}
+
+}  // namespace clq

@@ -1,0 +1,49 @@
+// Aggregate (without GROUP BY): COUNT, SUM, MIN, MAX, AVG, MEDIAN, QUANTILE
+// of the rows, one result row on the host (HAVING and the outputs are
+// evaluated there). The aggregates run in passes (plan/aggregate_pass.hpp):
+// each pass one program over the table in place, with the WHERE fused into
+// it when the planner fused them, or over the argument columns gathered for
+// the rows (operators/aggregation.hpp). MEDIAN and QUANTILE project their
+// argument and select the value of their rank (operators/sort.hpp).
+#pragma once
+
+#include <optional>
+
+#include "plan/aggregate_pass.hpp"
+#include "plan/physical_node.hpp"
+
+namespace clq {
+
+class AggregateNode : public ResultNode {
+ public:
+  // `fused`: the child is a scan of one table and its WHERE,
+  // `fused_predicate`, runs inside the aggregation, in one program with the
+  // arguments.
+  AggregateNode(const Engine& engine, const QueryOptions& options, const sql::BoundSelect& select,
+                std::unique_ptr<RowNode> child, bool fused,
+                std::optional<sql::Expr> fused_predicate);
+  std::string Name() const override { return "Aggregate"; }
+  std::string Describe() const override;
+  std::string Programs() const override;
+  QueryResult Run(ExecutionContext& context) const override;
+
+ private:
+  struct Pass {
+    AggregatePass compiled;
+    std::vector<std::size_t> aggregates;  // indexes into select.aggregates
+    std::string title;
+    std::string machines;  // each device pass's machine or kernel, for EXPLAIN
+    KernelSet kernels;
+  };
+
+  const sql::BoundSelect& select_;
+  std::unique_ptr<RowNode> child_;
+  bool fused_ = false;
+  std::optional<sql::Expr> fused_predicate_;
+  bool in_place_ = false;
+  std::vector<std::pair<std::size_t, std::size_t>> gathered_;
+  RowCount rows_bound_ = 0;
+  std::vector<Pass> passes_;
+};
+
+}  // namespace clq

@@ -1,0 +1,27 @@
+// Distinct (SELECT DISTINCT without aggregates): groups the rows by their
+// visible outputs and keeps the first row of each group, in input order
+// (operators/group_by.hpp without aggregates). Outputs without a column are
+// the same on every row: one row is kept.
+#pragma once
+
+#include "plan/physical_node.hpp"
+
+namespace clq {
+
+class DistinctNode : public RowNode {
+ public:
+  DistinctNode(const Engine& engine, const QueryOptions& options, const sql::BoundSelect& select,
+               std::unique_ptr<RowNode> child);
+  std::string Name() const override { return "Distinct"; }
+  std::string Describe() const override;
+  std::string Programs() const override;
+  RowSet Run(ExecutionContext& context) const override;
+
+ private:
+  const sql::BoundSelect& select_;
+  QueryOptions options_;
+  std::unique_ptr<RowNode> child_;
+  CompiledValues keys_;
+};
+
+}  // namespace clq

@@ -1,0 +1,32 @@
+// GroupBy: the group keys and aggregate arguments evaluated for the rows
+// (plan/compiled_expressions.hpp), grouped on the device (operators/
+// group_by.hpp), one row per group downloaded; HAVING, the outputs,
+// DISTINCT, ORDER BY and LIMIT then run on the host over the groups
+// (plan/host_rows.hpp).
+#pragma once
+
+#include "plan/physical_node.hpp"
+
+namespace clq {
+
+class GroupByNode : public ResultNode {
+ public:
+  // Throws DeviceLimitError for what devices do not run: a constant group
+  // key, an aggregate of a CHAR column.
+  GroupByNode(const Engine& engine, const QueryOptions& options, const sql::BoundSelect& select,
+              std::unique_ptr<RowNode> child);
+  std::string Name() const override { return "GroupBy"; }
+  std::string Describe() const override;
+  std::string Programs() const override;
+  QueryResult Run(ExecutionContext& context) const override;
+
+ private:
+  const sql::BoundSelect& select_;
+  QueryOptions options_;
+  std::unique_ptr<RowNode> child_;
+  CompiledValues values_;  // the group keys, then the arguments
+  // By aggregate: its argument's position in values_, when it has one.
+  std::vector<std::optional<std::size_t>> argument_of_;
+};
+
+}  // namespace clq

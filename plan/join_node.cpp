@@ -1,0 +1,101 @@
+#include "plan/join_node.hpp"
+
+#include <limits>
+
+#include "operators/gather.hpp"
+#include "operators/hash_join.hpp"
+
+namespace clq {
+namespace {
+
+RowCount ProductBound(RowCount a, RowCount b) {
+  if (a != 0 && b > kMaxTableRows / a) return kMaxTableRows;
+  return a * b;
+}
+
+}  // namespace
+
+HashJoinNode::Key HashJoinNode::PlanKey(const Engine& engine, const QueryOptions& options,
+                                        const sql::Expr& key, const RowShape& shape) {
+  Key planned{false, {}};
+  if (key.kind == sql::Expr::Kind::kColumnRef && shape.kind == RowShape::Kind::kWholeTable &&
+      key.source == shape.source &&
+      engine.TabletCountFor(*select_.from.at(key.source).table) == 1) {
+    planned.in_place = true;
+    return planned;
+  }
+  planned.values = CompileValues(select_, {&key}, shape);
+  AddKernelNames(ValuesKernels(engine, options, select_, planned.values, shape));
+  return planned;
+}
+
+HashJoinNode::HashJoinNode(const Engine& engine, const QueryOptions& options,
+                           const sql::BoundSelect& select, std::unique_ptr<RowNode> left,
+                           std::unique_ptr<RowNode> right, JoinEdge edge)
+    : RowNode({RowShape::Kind::kRowIds, left->shape().source,
+               ProductBound(left->shape().max_rows, right->shape().max_rows), false}),
+      select_(select),
+      options_(options),
+      left_(std::move(left)),
+      right_(std::move(right)),
+      edge_(std::move(edge)) {
+  AddChild(left_.get());
+  AddChild(right_.get());
+  left_key_ = PlanKey(engine, options, edge_.left_key, left_->shape());
+  right_key_ = PlanKey(engine, options, edge_.right_key, right_->shape());
+  AddKernelNames(HashJoinKernels(engine, {}));
+  // The matched positions then index each side's row ids (a copy of the
+  // positions for a whole table).
+  if (!left_->shape().implicit() || !right_->shape().implicit())
+    AddKernelNames({GatherBufferKernel(4)});
+}
+
+std::string HashJoinNode::Describe() const {
+  return ExpressionText(select_, edge_.left_key) + " = " +
+         ExpressionText(select_, edge_.right_key) + " (the smaller side builds; " +
+         HashJoinMethods() + ")";
+}
+
+std::string HashJoinNode::Programs() const {
+  std::string text;
+  const auto list = [&](const char* side, const Key& key, const RowShape& shape) {
+    for (const CompiledValues::Batch& batch : key.values.batches)
+      text +=
+          ValuesListing(std::string("join key of ") + side, select_, batch, shape.source, options_);
+  };
+  list("the left side", left_key_, left_->shape());
+  list("the right side", right_key_, right_->shape());
+  return text;
+}
+
+VectorView HashJoinNode::KeyView(ExecutionContext& context, RowSet& rows, const Key& key,
+                                 const sql::Expr& expr, DeviceVector& computed) const {
+  if (key.in_place) {
+    const std::optional<VectorView> view = rows.ColumnInPlace(expr);
+    CLQ_CHECK(view.has_value(), "a join key planned in place is not");
+    return *view;
+  }
+  computed = std::move(rows.Evaluate(context.query(), key.values)[0]);
+  return View(computed);
+}
+
+RowSet HashJoinNode::Run(ExecutionContext& context) const {
+  RowSet rows = left_->Run(context);
+  RowSet incoming = right_->Run(context);
+  const ExecutionContext::NodeScope scope(context, *this);
+  DeviceVector left_computed, right_computed;
+  const VectorView left_keys = KeyView(context, rows, left_key_, edge_.left_key, left_computed);
+  const VectorView right_keys =
+      KeyView(context, incoming, right_key_, edge_.right_key, right_computed);
+  const bool left_builds = rows.rows() <= incoming.rows();
+  JoinResult joined = left_builds ? HashJoin(context.query(), left_keys, right_keys)
+                                  : HashJoin(context.query(), right_keys, left_keys);
+  RowIds& left_positions = left_builds ? joined.build_positions : joined.probe_positions;
+  RowIds& right_positions = left_builds ? joined.probe_positions : joined.build_positions;
+  incoming.Reorder(context.query(), right_positions);
+  rows.Join(context.query(), left_positions, edge_.right_source,
+            incoming.TakeIds(edge_.right_source));
+  return rows;
+}
+
+}  // namespace clq

@@ -1,0 +1,137 @@
+#include "plan/output_node.hpp"
+#include "host/sql/expr_equality.hpp"
+
+#include "operators/gather.hpp"
+#include "operators/relation.hpp"
+#include "operators/result_builder.hpp"
+#include "operators/scalar_eval.hpp"
+#include "runtime/storage/device_table.hpp"
+
+namespace clq {
+namespace {
+
+bool Constant(const sql::Expr& e) {
+  return !sql::ContainsKind(e, sql::Expr::Kind::kColumnRef);
+}
+
+// Whether the result's `rows` values of `column` of `table` come from the
+// host table rather than the device: when the device does not hold the
+// column and the rows are at most 1/64 of the table, uploading the whole
+// column to gather a few rows would cost more than reading them here.
+bool GatherOnHost(Engine& engine, const QueryOptions& options, const Table& table,
+                  std::size_t column, RowCount rows) {
+  return Decide(options.host_gather,
+                rows <= table.rows() / 64 && !engine.tables().Holds(table, column));
+}
+
+}  // namespace
+
+OutputNode::OutputNode(const Engine& engine, const QueryOptions& options,
+                       const sql::BoundSelect& select, std::unique_ptr<RowNode> child)
+    : select_(select), options_(options), child_(std::move(child)) {
+  AddChild(child_.get());
+  const RowShape& shape = child_->shape();
+  std::vector<const sql::Expr*> computed;
+  std::vector<VmInputColumn> may_gather;
+  for (std::size_t o = 0; o < select.visible_outputs; ++o) {
+    const sql::Expr& e = select.outputs[o].expr;
+    if (Constant(e)) {
+      ++constants_;
+    } else if (e.kind == sql::Expr::Kind::kColumnRef && shape.implicit()) {
+      ++host_columns_;
+    } else if (e.kind == sql::Expr::Kind::kColumnRef) {
+      ++gathered_columns_;
+      if (options.host_gather != Choice::kOn)
+        may_gather.push_back(TableVmColumn(*select.from.at(e.source).table, e.index));
+    } else {
+      computed.push_back(&e);
+    }
+  }
+  // Gathered on the device unless the rows turn out few (host_gather auto).
+  AddKernelNames(GatherKernels(may_gather, true), options.host_gather == Choice::kAuto);
+  computed_ = CompileValues(select, computed, shape);
+  AddKernelNames(ValuesKernels(engine, options, select, computed_, shape));
+}
+
+std::string OutputNode::Describe() const {
+  std::string text;
+  const auto part = [&text](std::size_t n, const std::string& what) {
+    if (n == 0) return;
+    text +=
+        (text.empty() ? "" : ", ") + std::to_string(n) + (n == 1 ? " column " : " columns ") + what;
+  };
+  part(host_columns_, "copied from the host table");
+  part(gathered_columns_,
+       "gathered by row id (from the host table when the device lacks the "
+       "column and the rows are few)");
+  part(computed_.exprs.size(), "computed by vm_project");
+  part(constants_, "constant");
+  return (text.empty() ? "no output" : text) + "; downloaded";
+}
+
+std::string OutputNode::Programs() const {
+  std::string text;
+  for (const CompiledValues::Batch& batch : computed_.batches)
+    text += ValuesListing("outputs", select_, batch, child_->shape().source, options_);
+  return text;
+}
+
+QueryResult OutputNode::Run(ExecutionContext& context) const {
+  RowSet rows = child_->Run(context);
+  const ExecutionContext::NodeScope scope(context, *this);
+  Engine& engine = context.engine();
+  QueryResult result;
+  result.rows = rows.rows();
+  result.columns.resize(select_.visible_outputs);
+  CompiledValues device_columns;
+  std::vector<std::size_t> device_column_outputs, computed_outputs;
+  std::vector<std::optional<std::vector<std::uint32_t>>> host_ids(select_.from.size());
+  for (std::size_t o = 0; o < select_.visible_outputs; ++o) {
+    const sql::OutputColumn& out = select_.outputs[o];
+    if (Constant(out.expr)) {
+      // Evaluated only when there is a row: with none, an overflow in it
+      // raises nothing, as a per-row evaluation would not.
+      std::vector<sql::Value> values;
+      if (rows.rows() > 0) {
+        const sql::Value value = EvaluateScalar(out.expr, [](const sql::Expr&) -> sql::Value {
+          throw InternalError("unexpected reference in a constant output");
+        });
+        values.assign(rows.rows(), value);
+      }
+      result.columns[o] = ValuesResultColumn(out.name, out.expr.type, std::move(values));
+    } else if (out.expr.kind != sql::Expr::Kind::kColumnRef) {
+      computed_outputs.push_back(o);
+    } else if (rows.range()) {
+      // Whole table or a range of it: the host already has these values.
+      const auto [source, begin] = *rows.range();
+      const Column& column = select_.from[source].table->column(out.expr.index);
+      result.columns[o] = HostResultColumn(out.name, out.expr.type, column, begin, rows.rows());
+    } else if (GatherOnHost(engine, context.options(), *select_.from[out.expr.source].table,
+                            out.expr.index, rows.rows())) {
+      const std::size_t source = out.expr.source;
+      if (!host_ids[source]) host_ids[source] = DownloadRowIds(engine, rows.Ids(source));
+      const Column& column = select_.from[source].table->column(out.expr.index);
+      result.columns[o] =
+          HostGatheredResultColumn(out.name, out.expr.type, column, *host_ids[source]);
+    } else {
+      device_columns.exprs.push_back(&out.expr);
+      device_column_outputs.push_back(o);
+    }
+  }
+  std::vector<DeviceVector> columns = rows.Evaluate(context.query(), device_columns);
+  std::vector<DeviceVector> computed = rows.Evaluate(context.query(), computed_);
+  context.query().CheckStatus();
+  const auto download = [&](const std::vector<std::size_t>& outputs,
+                            std::vector<DeviceVector>& vectors) {
+    for (std::size_t j = 0; j < vectors.size(); ++j) {
+      const sql::OutputColumn& out = select_.outputs[outputs[j]];
+      result.columns[outputs[j]] =
+          DownloadResultColumn(engine, out.name, out.expr.type, vectors[j]);
+    }
+  };
+  download(device_column_outputs, columns);
+  download(computed_outputs, computed);
+  return result;
+}
+
+}  // namespace clq

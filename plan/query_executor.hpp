@@ -1,0 +1,30 @@
+// Runs a bound SELECT on one device and returns its result on the host: the
+// physical plan (plan/physical_plan.hpp) built for the query and executed.
+//
+// Throws InvalidInputError for runtime errors of the query (integer
+// overflow), DeviceLimitError for what the device cannot hold, DeviceError for
+// OpenCL failures. Blocking; not thread-safe (one engine, one thread).
+#pragma once
+
+#include "common/options.hpp"
+#include "host/sql/bound.hpp"
+#include "operators/query_result.hpp"
+#include "runtime/engine.hpp"
+
+namespace clq {
+
+class QueryExecutor {
+ public:
+  explicit QueryExecutor(Engine& engine, const QueryOptions& options = {})
+      : engine_(engine), options_(options) {}
+
+  QueryResult Execute(const sql::BoundSelect& select);
+  // EXPLAIN: the plan Execute would run, with its kernels and programs.
+  std::string Explain(const sql::BoundSelect& select) const;
+
+ private:
+  Engine& engine_;
+  QueryOptions options_;
+};
+
+}  // namespace clq

@@ -1,0 +1,19 @@
+#include "plan/scan_node.hpp"
+
+namespace clq {
+
+ScanNode::ScanNode(const Engine& engine, const sql::BoundSelect& select, std::size_t source)
+    : RowNode({RowShape::Kind::kWholeTable, source, select.from.at(source).table->rows(), true}),
+      select_(select) {
+  const sql::TableRef& ref = select.from.at(source);
+  const std::size_t tablets = engine.TabletCountFor(*ref.table);
+  description_ = ref.table->name() + (ref.alias != ref.table->name() ? " AS " + ref.alias : "") +
+                 ": " + std::to_string(ref.table->rows()) + " rows in " + std::to_string(tablets) +
+                 (tablets == 1 ? " tablet" : " tablets");
+}
+
+RowSet ScanNode::Run(ExecutionContext& context) const {
+  return RowSet(context.engine(), select_.from, shape_.source);
+}
+
+}  // namespace clq

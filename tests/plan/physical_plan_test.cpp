@@ -1,0 +1,148 @@
+// The plan that runs is the plan EXPLAIN prints: every kernel a query
+// launches belongs to a node of its physical plan that lists it, and on
+// data where no step is skipped each node launches every kernel it lists
+// as always launched. The queries are the bench suites' (thesis,
+// Wisconsin, general) and a few more shapes, over Wisconsin tables of
+// several tiles.
+#include "plan/physical_plan.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "host/bench_suites.hpp"
+#include "host/sql/binder.hpp"
+#include "host/sql/parser.hpp"
+#include "tests/support/device_fixture.hpp"
+#include "wisconsin/dataset.hpp"
+
+namespace clq {
+namespace {
+
+using namespace clq::testing;  // NOLINT: test helpers
+
+class PhysicalPlanTest : public DeviceTest {};
+
+constexpr RowCount kRows = 20000;
+
+// Queries whose every listed kernel must launch; the others may launch
+// fewer (a filter that keeps no row scatters nothing, a top-k whose
+// threshold leaves few candidates sorts them in one pass...).
+std::vector<std::string> ExactQueries() {
+  return {
+      "SELECT unique1 + unique2 FROM tenktup1",
+      "SELECT * FROM tenktup1 WHERE unique1 < 5000 AND two = 0",
+      "SELECT COUNT(*), SUM(unique1), MAX(unique2 * 3) FROM tenktup1 WHERE ten = 3",
+      "SELECT t1.unique1, t2.ten FROM tenktup1 t1, tenktup2 t2 WHERE t1.unique1 = t2.unique2 "
+      "AND t2.unique1 < 7000",
+      "SELECT t1.unique3 * 2 FROM tenktup1 t1, tenktup2 t2 WHERE t1.unique1 = t2.unique1 AND "
+      "t1.ten + t2.ten > 5",
+      "SELECT SUM(unique1), SUM(unique2), SUM(two), SUM(four), SUM(ten), SUM(twenty), "
+      "SUM(onePercent), SUM(tenPercent), SUM(twentyPercent * 2) FROM tenktup1",
+  };
+}
+
+std::vector<std::string> AllQueries() {
+  std::vector<std::string> queries = ExactQueries();
+  for (const char* suite : {"thesis", "wisconsin", "general"})
+    for (const BenchQuery& q : BenchQueries(suite, kRows))
+      queries.push_back(q.sql);
+  queries.push_back("SELECT MEDIAN(unique1), QUANTILE(unique2, 0.9) FROM tenktup1 WHERE ten < 4");
+  queries.push_back("SELECT ten, MEDIAN(unique1) FROM tenktup1 GROUP BY ten");
+  queries.push_back("SELECT unique2 FROM tenktup1 LIMIT 10 OFFSET 5");
+  queries.push_back("SELECT DISTINCT 1 FROM tenktup1");
+  queries.push_back("SELECT unique1 FROM tenktup1 ORDER BY 1 + 1 LIMIT 3");
+  return queries;
+}
+
+struct Checked {
+  std::string explain;
+  // By node id: the kernels it lists (always, and when needed), and those it
+  // launched.
+  std::map<std::size_t, KernelSet> listed;
+  std::map<std::size_t, std::set<std::string>> launched;
+};
+
+Checked RunPlan(Engine& engine, Catalog& catalog, const std::string& sql) {
+  const sql::BoundStatement bound = sql::Bind(sql::Parse(sql), catalog, sql);
+  const PhysicalPlan plan(engine, {}, bound.select);
+  Checked checked;
+  checked.explain = plan.Explain();
+  for (const PhysicalNode* node : plan.nodes())
+    checked.listed[node->id()] = node->Kernels();
+  std::vector<KernelLaunch> launches;
+  (void)plan.Execute(engine, &launches);
+  for (const KernelLaunch& launch : launches)
+    checked.launched[launch.node].insert(launch.kernel);
+  return checked;
+}
+
+std::string Names(const std::set<std::string>& names) {
+  std::string text;
+  for (const std::string& n : names)
+    text += (text.empty() ? "" : ", ") + n;
+  return text;
+}
+
+TEST_P(PhysicalPlanTest, EveryLaunchIsListedByItsNode) {
+  Catalog catalog;
+  AddWisconsinTables(catalog, kRows);
+  for (const std::string& sql : AllQueries()) {
+    const Checked checked = RunPlan(engine(), catalog, sql);
+    for (const auto& [node, kernels] : checked.launched) {
+      const KernelSet& listed = checked.listed.at(node);
+      for (const std::string& kernel : kernels)
+        EXPECT_TRUE(listed.Contains(kernel))
+            << sql << "\nnode " << node << " launched " << kernel << ", unlisted\n"
+            << checked.explain;
+    }
+  }
+}
+
+TEST_P(PhysicalPlanTest, NodesLaunchExactlyTheKernelsTheyList) {
+  Catalog catalog;
+  AddWisconsinTables(catalog, kRows);
+  for (const std::string& sql : ExactQueries()) {
+    const Checked checked = RunPlan(engine(), catalog, sql);
+    for (const auto& [node, listed] : checked.listed) {
+      const auto launched = checked.launched.find(node);
+      std::set<std::string> ran;
+      if (launched != checked.launched.end()) ran = launched->second;
+      for (const std::string& kernel : listed.always())
+        EXPECT_TRUE(ran.contains(kernel)) << sql << "\nnode " << node << " listed " << kernel
+                                          << ", never launched (it launched " << Names(ran) << ")\n"
+                                          << checked.explain;
+    }
+  }
+}
+
+// A WHERE pushed to each table of a join, a residual filter, and a
+// grouping: one node each, in the order they run.
+TEST_P(PhysicalPlanTest, ExplainPrintsTheTree) {
+  Catalog catalog;
+  AddWisconsinTables(catalog, kRows);
+  const std::string sql =
+      "SELECT t2.ten, COUNT(*) FROM tenktup1 t1, tenktup2 t2 WHERE t1.unique1 = t2.unique2 AND "
+      "t1.unique1 < 100 AND t2.ten = 1 AND t1.four + t2.four > 2 GROUP BY t2.ten";
+  const std::string explain = RunPlan(engine(), catalog, sql).explain;
+  const std::vector<std::string> lines = {"GroupBy: t2.ten: COUNT(*)",
+                                          "  Filter: joined rows: ",
+                                          "    HashJoin: t1.unique1 = t2.unique2",
+                                          "      Filter: WHERE of t1: (t1.unique1 < 100)",
+                                          "        Scan: tenktup1 AS t1: 20000 rows",
+                                          "      Filter: WHERE of t2: (t2.ten = 1)",
+                                          "        Scan: tenktup2 AS t2: 20000 rows"};
+  std::size_t at = 0;
+  for (const std::string& line : lines) {
+    const std::size_t found = explain.find("\n" + line, at);
+    ASSERT_NE(found, std::string::npos) << line << "\n" << explain;
+    at = found + 1;
+  }
+}
+
+CLQ_INSTANTIATE_DEVICE_TESTS(PhysicalPlanTest);
+
+}  // namespace
+}  // namespace clq
