@@ -12,7 +12,7 @@
 
 #include "runtime/engine.hpp"
 #include "runtime/kernel_sources.hpp"
-#include "runtime/storage/table.hpp"
+#include "storage/table.hpp"
 
 namespace clq {
 std::span<const KernelSource> YardstickKernelSources();

@@ -23,10 +23,10 @@
 #include <string>
 
 #include "bench/bench_support.hpp"
+#include "common/errors.hpp"
 #include "operators/gather.hpp"
 #include "operators/hash_join.hpp"
 #include "operators/relation.hpp"
-#include "runtime/errors.hpp"
 
 namespace clq::bench {
 namespace {

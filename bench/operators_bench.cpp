@@ -20,6 +20,7 @@
 #include <numeric>
 
 #include "bench/bench_support.hpp"
+#include "common/errors.hpp"
 #include "kernels_cl/vm_shared.h"
 #include "operators/aggregation.hpp"
 #include "operators/device_program.hpp"
@@ -27,7 +28,6 @@
 #include "operators/query_context.hpp"
 #include "operators/relation.hpp"
 #include "operators/selection.hpp"
-#include "runtime/errors.hpp"
 #include "tests/support/expr_builder.hpp"
 
 namespace clq::bench {

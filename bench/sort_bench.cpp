@@ -19,10 +19,10 @@
 #include <random>
 
 #include "bench/bench_support.hpp"
+#include "common/errors.hpp"
 #include "kernels_cl/vm_shared.h"
 #include "operators/group_by.hpp"
 #include "operators/sort.hpp"
-#include "runtime/errors.hpp"
 
 namespace clq::bench {
 namespace {

@@ -3,7 +3,7 @@
 #include <charconv>
 #include <functional>
 
-#include "runtime/errors.hpp"
+#include "common/errors.hpp"
 
 namespace clq {
 namespace {

@@ -1,12 +1,12 @@
 // `clq bandwidth`: the transfer and memory ceilings of a device.
 #include <iostream>
 
+#include "common/errors.hpp"
 #include "host/cli_common.hpp"
 #include "host/commands.hpp"
 #include "host/json_writer.hpp"
 #include "host/text_table.hpp"
 #include "runtime/bandwidth.hpp"
-#include "runtime/errors.hpp"
 
 namespace clq {
 namespace {

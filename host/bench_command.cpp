@@ -7,13 +7,13 @@
 #include <memory>
 #include <sstream>
 
+#include "common/errors.hpp"
 #include "host/bench_report.hpp"
 #include "host/bench_runner.hpp"
 #include "host/bench_suites.hpp"
 #include "host/cli_common.hpp"
 #include "host/commands.hpp"
 #include "host/dataset_options.hpp"
-#include "runtime/errors.hpp"
 #include "runtime/pinned_host_blocks.hpp"
 
 namespace clq {

@@ -10,16 +10,16 @@
 #include <map>
 #include <set>
 
+#include "common/errors.hpp"
 #include "host/bench_sqlite.hpp"
 #include "host/dataset_options.hpp"
-#include "host/sql/binder.hpp"
-#include "host/sql/parser.hpp"
 #include "operators/cpu_reference/cpu_executor.hpp"
 #include "plan/query_executor.hpp"
 #include "runtime/bandwidth.hpp"
 #include "runtime/cl_error.hpp"
-#include "runtime/errors.hpp"
-#include "runtime/storage/device_table.hpp"
+#include "runtime/device_table.hpp"
+#include "sql/binder.hpp"
+#include "sql/parser.hpp"
 #include "wisconsin/dataset.hpp"
 #include "wisconsin/generator.hpp"
 

@@ -2,7 +2,7 @@
 
 #include <sqlite3.h>
 
-#include "runtime/errors.hpp"
+#include "common/errors.hpp"
 
 namespace clq {
 namespace {

@@ -10,7 +10,7 @@
 #include <set>
 #include <string>
 
-#include "runtime/storage/table.hpp"
+#include "storage/table.hpp"
 
 struct sqlite3;
 

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "runtime/errors.hpp"
+#include "common/errors.hpp"
 
 namespace clq {
 namespace {
@@ -74,7 +74,6 @@ std::vector<BenchQuery> WisconsinQueries(RowCount n) {
   };
 }
 
-
 // Shapes beyond the thesis's (issue "One physical plan..."): grouping at
 // three group counts, filtered aggregates, joins with aggregates on top,
 // top-k, DISTINCT, boolean filters, REAL arithmetic and HAVING. Constants
@@ -92,7 +91,8 @@ std::vector<BenchQuery> GeneralQueries(RowCount n) {
        "SELECT unique1 % 1000000 AS g, COUNT(*), MAX(unique2) FROM tenktup1 GROUP BY g", 1.0},
       {"general", "G4_filter_aggs", "filter + five aggregates",
        "SELECT COUNT(*), SUM(unique2), MIN(unique1), MAX(unique1), AVG(ten) FROM tenktup1 "
-       "WHERE unique1 < " + half + " AND two = 0",
+       "WHERE unique1 < " +
+           half + " AND two = 0",
        1.0},
       {"general", "G5_filter_group_order", "filter + GROUP BY (100 groups) + ORDER BY",
        "SELECT onepercent, COUNT(*), SUM(unique1) AS s FROM tenktup1 WHERE unique2 < " + half +
@@ -128,7 +128,8 @@ std::vector<BenchQuery> GeneralQueries(RowCount n) {
        1.0},
       {"general", "G14_having", "GROUP BY (100 groups) + HAVING",
        "SELECT onepercent, SUM(unique1) FROM tenktup1 GROUP BY onepercent "
-       "HAVING COUNT(*) > " + group_rows + " AND SUM(unique1) > " + std::to_string(n / 200 * (n / 2)),
+       "HAVING COUNT(*) > " +
+           group_rows + " AND SUM(unique1) > " + std::to_string(n / 200 * (n / 2)),
        1.0},
       {"general", "G15_group_real", "GROUP BY ten with REAL AVG and SUM",
        "SELECT ten, AVG(unique1 * 0.5), SUM(unique2 / 7.0) FROM tenktup1 GROUP BY ten", 1.0},

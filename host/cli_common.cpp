@@ -5,9 +5,9 @@
 #include <fstream>
 #include <iostream>
 
+#include "common/errors.hpp"
 #include "host/environment_options.hpp"
 #include "runtime/device_selector.hpp"
-#include "runtime/errors.hpp"
 
 namespace clq {
 

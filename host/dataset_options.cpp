@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <memory>
 
-#include "runtime/errors.hpp"
-#include "runtime/storage/table_file.hpp"
+#include "common/errors.hpp"
+#include "storage/table_file.hpp"
 #include "wisconsin/dataset.hpp"
 
 namespace clq {

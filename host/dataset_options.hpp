@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/storage/catalog.hpp"
+#include "storage/catalog.hpp"
 #include "wisconsin/sequence.hpp"
 
 namespace clq {

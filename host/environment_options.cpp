@@ -2,7 +2,7 @@
 
 #include <cstdlib>
 
-#include "runtime/errors.hpp"
+#include "common/errors.hpp"
 
 namespace clq {
 namespace {

@@ -3,11 +3,11 @@
 #include <iomanip>
 #include <iostream>
 
+#include "common/errors.hpp"
 #include "host/commands.hpp"
 #include "host/dataset_options.hpp"
-#include "runtime/errors.hpp"
-#include "runtime/storage/csv.hpp"
-#include "runtime/storage/table_file.hpp"
+#include "storage/csv.hpp"
+#include "storage/table_file.hpp"
 #include "wisconsin/dataset.hpp"
 #include "wisconsin/generator.hpp"
 

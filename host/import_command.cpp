@@ -3,10 +3,10 @@
 #include <iostream>
 #include <optional>
 
+#include "common/errors.hpp"
 #include "host/commands.hpp"
-#include "runtime/errors.hpp"
-#include "runtime/storage/csv.hpp"
-#include "runtime/storage/table_file.hpp"
+#include "storage/csv.hpp"
+#include "storage/table_file.hpp"
 
 namespace clq {
 

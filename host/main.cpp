@@ -11,9 +11,9 @@
 #include <memory>
 
 #include "clq_version.hpp"
+#include "common/errors.hpp"
 #include "host/commands.hpp"
 #include "runtime/cl_error.hpp"
-#include "runtime/errors.hpp"
 
 namespace clq {
 namespace {

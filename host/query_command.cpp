@@ -6,19 +6,19 @@
 #include <memory>
 #include <sstream>
 
+#include "common/errors.hpp"
 #include "host/cli_common.hpp"
 #include "host/commands.hpp"
 #include "host/dataset_options.hpp"
 #include "host/result_format.hpp"
-#include "host/sql/binder.hpp"
-#include "host/sql/parser.hpp"
-#include "host/sql/sql_error_format.hpp"
-#include "host/sql/statement_split.hpp"
 #include "host/text_table.hpp"
 #include "plan/query_executor.hpp"
-#include "runtime/errors.hpp"
 #include "runtime/pinned_host_blocks.hpp"
 #include "runtime/profiler.hpp"
+#include "sql/binder.hpp"
+#include "sql/parser.hpp"
+#include "sql/sql_error_format.hpp"
+#include "sql/statement_split.hpp"
 
 namespace clq {
 namespace {

@@ -5,8 +5,8 @@
 #include <optional>
 #include <string>
 
+#include "common/errors.hpp"
 #include "kernels_cl/vm_shared.h"
-#include "runtime/errors.hpp"
 
 namespace clq {
 namespace {

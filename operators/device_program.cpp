@@ -2,8 +2,8 @@
 
 #include <string_view>
 
+#include "common/errors.hpp"
 #include "kernels_cl/vm_shared.h"
-#include "runtime/errors.hpp"
 
 namespace clq {
 

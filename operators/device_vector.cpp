@@ -1,6 +1,6 @@
 #include "operators/device_vector.hpp"
 
-#include "runtime/errors.hpp"
+#include "common/errors.hpp"
 
 namespace clq {
 

@@ -15,9 +15,9 @@
 #include <optional>
 #include <vector>
 
+#include "common/types.hpp"
 #include "runtime/buffer_pool.hpp"
 #include "runtime/engine.hpp"
-#include "runtime/storage/types.hpp"
 
 namespace clq {
 

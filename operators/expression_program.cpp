@@ -9,11 +9,11 @@
 #include <optional>
 #include <string_view>
 
+#include "common/errors.hpp"
 #include "kernels_cl/vm_shared.h"
 #include "operators/constant_division.hpp"
 #include "operators/int_real_compare.hpp"
 #include "operators/value_range.hpp"
-#include "runtime/errors.hpp"
 
 namespace clq {
 namespace {

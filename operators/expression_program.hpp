@@ -7,7 +7,7 @@
 // several entries (a predicate and the expressions of a projection or the
 // arguments of aggregates), so they share slots and one upload.
 //
-// Semantics are SQLite's (DESIGN.md, host/sql/bound.hpp): INTEGER is int64,
+// Semantics are SQLite's (docs/DESIGN.md, sql/bound.hpp): INTEGER is int64,
 // REAL double; division and modulo by zero give NULL; integer overflow raises
 // VM_STATUS_OVERFLOW, which the executor reports as an error; TEXT appears only
 // in comparisons of a CHAR column with string literals.
@@ -23,10 +23,10 @@
 #include <string>
 #include <vector>
 
-#include "host/sql/bound.hpp"
+#include "common/types.hpp"
 #include "operators/value_range.hpp"
 #include "runtime/cl.hpp"
-#include "runtime/storage/types.hpp"
+#include "sql/bound.hpp"
 
 namespace clq {
 

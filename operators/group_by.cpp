@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <bit>
 
+#include "common/errors.hpp"
 #include "kernels_cl/sort_shared.h"
 #include "kernels_cl/vm_shared.h"
 #include "operators/gather.hpp"
 #include "operators/scan.hpp"
 #include "operators/sort.hpp"
-#include "runtime/errors.hpp"
 
 namespace clq {
 namespace {

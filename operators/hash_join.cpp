@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "common/errors.hpp"
 #include "operators/join_internal.hpp"
 #include "operators/scan.hpp"
-#include "runtime/errors.hpp"
 
 namespace clq {
 namespace join_detail {

@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <optional>
 
-#include "host/sql/bound.hpp"
 #include "operators/value_range.hpp"
+#include "sql/bound.hpp"
 
 namespace clq {
 

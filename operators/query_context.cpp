@@ -1,7 +1,7 @@
 #include "operators/query_context.hpp"
 
+#include "common/errors.hpp"
 #include "kernels_cl/vm_shared.h"
-#include "runtime/errors.hpp"
 
 namespace clq {
 

@@ -11,7 +11,7 @@
 #include <cstdio>
 #include <numeric>
 
-#include "runtime/errors.hpp"
+#include "common/errors.hpp"
 
 namespace clq {
 

@@ -15,8 +15,8 @@
 #include <utility>
 #include <vector>
 
-#include "host/sql/bound.hpp"
-#include "runtime/storage/types.hpp"
+#include "common/types.hpp"
+#include "sql/bound.hpp"
 
 namespace clq {
 

@@ -1,6 +1,6 @@
 #include "operators/relation.hpp"
 
-#include "runtime/errors.hpp"
+#include "common/errors.hpp"
 
 namespace clq {
 

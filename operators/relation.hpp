@@ -13,9 +13,9 @@
 
 #include "operators/device_vector.hpp"
 #include "operators/expression_program.hpp"
+#include "runtime/device_table.hpp"
 #include "runtime/engine.hpp"
-#include "runtime/storage/device_table.hpp"
-#include "runtime/storage/table.hpp"
+#include "storage/table.hpp"
 
 namespace clq {
 

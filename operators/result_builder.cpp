@@ -4,8 +4,8 @@
 #include <cstring>
 #include <memory>
 
-#include "runtime/errors.hpp"
-#include "runtime/parallel_ranges.hpp"
+#include "common/errors.hpp"
+#include "common/parallel_ranges.hpp"
 
 namespace clq {
 namespace {

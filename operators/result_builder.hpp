@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "host/sql/bound.hpp"
 #include "operators/device_vector.hpp"
 #include "operators/query_result.hpp"
-#include "runtime/storage/table.hpp"
+#include "sql/bound.hpp"
+#include "storage/table.hpp"
 
 namespace clq {
 

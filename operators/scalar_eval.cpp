@@ -4,8 +4,8 @@
 #include <cstring>
 #include <limits>
 
+#include "common/errors.hpp"
 #include "operators/int_real_compare.hpp"
-#include "runtime/errors.hpp"
 
 namespace clq {
 namespace {

@@ -1,5 +1,5 @@
 // Host evaluation of one bound expression on one row of Values, with SQLite's
-// semantics (see host/sql/bound.hpp): used for the few values computed after
+// semantics (see sql/bound.hpp): used for the few values computed after
 // device work, such as outputs over aggregates of an ungrouped query
 // (SELECT SUM(a) / COUNT(*) ...) and constant folding.
 //
@@ -10,7 +10,7 @@
 
 #include <functional>
 
-#include "host/sql/bound.hpp"
+#include "sql/bound.hpp"
 
 namespace clq {
 

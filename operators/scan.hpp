@@ -3,9 +3,9 @@
 // recursing over tile totals, any length. Enqueues only.
 #pragma once
 
+#include "common/types.hpp"
 #include "operators/kernel_set.hpp"
 #include "runtime/engine.hpp"
-#include "runtime/storage/types.hpp"
 
 namespace clq {
 

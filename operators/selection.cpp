@@ -5,9 +5,9 @@
 #include <optional>
 #include <string>
 
+#include "common/errors.hpp"
 #include "kernels_cl/vm_shared.h"
 #include "operators/scan.hpp"
-#include "runtime/errors.hpp"
 
 namespace clq {
 namespace {

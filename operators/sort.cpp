@@ -6,10 +6,10 @@
 #include <cmath>
 #include <utility>
 
+#include "common/errors.hpp"
 #include "kernels_cl/sort_shared.h"
 #include "operators/gather.hpp"
 #include "operators/scan.hpp"
-#include "runtime/errors.hpp"
 
 namespace clq {
 namespace {

@@ -12,8 +12,8 @@
 #include <functional>
 #include <optional>
 
-#include "host/sql/bound.hpp"
-#include "runtime/storage/types.hpp"
+#include "common/types.hpp"
+#include "sql/bound.hpp"
 
 namespace clq {
 

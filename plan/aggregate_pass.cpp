@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
+#include "common/errors.hpp"
 #include "kernels_cl/vm_shared.h"
 #include "plan/row_set.hpp"
-#include "runtime/errors.hpp"
 
 namespace clq {
 

@@ -8,9 +8,9 @@
 #include <optional>
 #include <vector>
 
-#include "host/sql/bound.hpp"
 #include "operators/aggregation.hpp"
 #include "operators/expression_program.hpp"
+#include "sql/bound.hpp"
 
 namespace clq {
 

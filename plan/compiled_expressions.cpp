@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <span>
 
+#include "common/errors.hpp"
 #include "operators/device_program.hpp"
 #include "operators/gather.hpp"
 #include "operators/projection.hpp"
@@ -10,8 +11,7 @@
 #include "operators/selection.hpp"
 #include "plan/query_plan.hpp"
 #include "plan/row_set.hpp"
-#include "runtime/errors.hpp"
-#include "runtime/storage/device_table.hpp"
+#include "runtime/device_table.hpp"
 
 namespace clq {
 

@@ -19,10 +19,10 @@
 #include <vector>
 
 #include "common/options.hpp"
-#include "host/sql/bound.hpp"
 #include "operators/expression_program.hpp"
 #include "operators/kernel_set.hpp"
 #include "runtime/engine.hpp"
+#include "sql/bound.hpp"
 
 namespace clq {
 

@@ -1,5 +1,5 @@
 #include "plan/distinct_node.hpp"
-#include "host/sql/expr_equality.hpp"
+#include "sql/expr_equality.hpp"
 
 #include <algorithm>
 

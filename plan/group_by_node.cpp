@@ -1,5 +1,5 @@
 #include "plan/group_by_node.hpp"
-#include "host/sql/expr_equality.hpp"
+#include "sql/expr_equality.hpp"
 
 #include <bit>
 

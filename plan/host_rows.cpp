@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <numeric>
 
+#include "common/errors.hpp"
 #include "operators/result_builder.hpp"
 #include "operators/scalar_eval.hpp"
-#include "runtime/errors.hpp"
 
 namespace clq {
 

@@ -7,8 +7,8 @@
 
 #include <vector>
 
-#include "host/sql/bound.hpp"
 #include "operators/query_result.hpp"
+#include "sql/bound.hpp"
 
 namespace clq {
 

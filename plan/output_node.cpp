@@ -1,11 +1,11 @@
 #include "plan/output_node.hpp"
-#include "host/sql/expr_equality.hpp"
+#include "sql/expr_equality.hpp"
 
 #include "operators/gather.hpp"
 #include "operators/relation.hpp"
 #include "operators/result_builder.hpp"
 #include "operators/scalar_eval.hpp"
-#include "runtime/storage/device_table.hpp"
+#include "runtime/device_table.hpp"
 
 namespace clq {
 namespace {

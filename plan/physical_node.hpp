@@ -21,12 +21,12 @@
 #include <vector>
 
 #include "common/options.hpp"
-#include "host/sql/bound.hpp"
 #include "operators/query_context.hpp"
 #include "operators/query_result.hpp"
 #include "plan/compiled_expressions.hpp"
 #include "plan/row_set.hpp"
 #include "runtime/engine.hpp"
+#include "sql/bound.hpp"
 
 namespace clq {
 

@@ -1,7 +1,7 @@
 #include "plan/physical_plan.hpp"
 
+#include "common/errors.hpp"
 #include "plan/planner.hpp"
-#include "runtime/errors.hpp"
 
 namespace clq {
 namespace {

@@ -1,7 +1,7 @@
 #include "plan/query_executor.hpp"
 
+#include "common/errors.hpp"
 #include "plan/physical_plan.hpp"
-#include "runtime/errors.hpp"
 
 namespace clq {
 

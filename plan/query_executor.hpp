@@ -7,9 +7,9 @@
 #pragma once
 
 #include "common/options.hpp"
-#include "host/sql/bound.hpp"
 #include "operators/query_result.hpp"
 #include "runtime/engine.hpp"
+#include "sql/bound.hpp"
 
 namespace clq {
 

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <functional>
 
+#include "common/errors.hpp"
 #include "kernels_cl/vm_shared.h"
-#include "runtime/errors.hpp"
 
 namespace clq {
 namespace {

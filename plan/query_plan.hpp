@@ -3,7 +3,7 @@
 // plan/planner.hpp turns them into the physical plan that runs and explains
 // itself.
 //
-// Decisions (DESIGN.md, "Planner"):
+// Decisions:
 //  - WHERE is split into AND-conjuncts; a conjunct reading one table is pushed
 //    below the joins and evaluated by that table's filter pass;
 //  - a conjunct `expr(A) = expr(B)` between two tables with integer operands
@@ -22,8 +22,8 @@
 #include <utility>
 #include <vector>
 
-#include "host/sql/bound.hpp"
 #include "runtime/engine.hpp"
+#include "sql/bound.hpp"
 
 namespace clq {
 

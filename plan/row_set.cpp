@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <map>
 
+#include "common/errors.hpp"
 #include "kernels_cl/vm_shared.h"
 #include "operators/device_program.hpp"
 #include "operators/gather.hpp"
 #include "operators/projection.hpp"
 #include "operators/selection.hpp"
 #include "plan/query_plan.hpp"
-#include "runtime/errors.hpp"
 
 namespace clq {
 namespace {

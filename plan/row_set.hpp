@@ -15,11 +15,11 @@
 #include <optional>
 #include <vector>
 
-#include "host/sql/bound.hpp"
 #include "operators/device_vector.hpp"
 #include "operators/query_context.hpp"
 #include "operators/relation.hpp"
 #include "plan/compiled_expressions.hpp"
+#include "sql/bound.hpp"
 
 namespace clq {
 

@@ -1,5 +1,5 @@
 #include "plan/sort_node.hpp"
-#include "host/sql/expr_equality.hpp"
+#include "sql/expr_equality.hpp"
 
 #include "operators/gather.hpp"
 #include "operators/sort.hpp"

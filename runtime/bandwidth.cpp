@@ -7,8 +7,8 @@
 #include <functional>
 #include <numeric>
 
+#include "common/errors.hpp"
 #include "runtime/cl_error.hpp"
-#include "runtime/errors.hpp"
 #include "runtime/mapped_host_buffer.hpp"
 
 namespace clq {

@@ -2,8 +2,8 @@
 
 #include <bit>
 
+#include "common/errors.hpp"
 #include "runtime/cl_error.hpp"
-#include "runtime/errors.hpp"
 
 namespace clq {
 

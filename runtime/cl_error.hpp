@@ -8,8 +8,8 @@
 
 #include <string>
 
+#include "common/errors.hpp"
 #include "runtime/cl.hpp"
-#include "runtime/errors.hpp"
 
 namespace clq {
 

@@ -4,7 +4,7 @@
 #include <cctype>
 #include <cstdlib>
 
-#include "runtime/errors.hpp"
+#include "common/errors.hpp"
 
 namespace clq {
 namespace {

@@ -1,6 +1,6 @@
 #include "runtime/device_tuning.hpp"
 
-#include "runtime/errors.hpp"
+#include "common/errors.hpp"
 
 namespace clq {
 namespace {

@@ -6,13 +6,13 @@
 #include <cstring>
 #include <optional>
 
+#include "common/errors.hpp"
+#include "common/hash.hpp"
 #include "runtime/cl_error.hpp"
-#include "runtime/errors.hpp"
-#include "runtime/hash.hpp"
+#include "runtime/device_table.hpp"
 #include "runtime/kernel_sources.hpp"
 #include "runtime/pinned_staging.hpp"
 #include "runtime/program_cache.hpp"
-#include "runtime/storage/device_table.hpp"
 
 namespace clq {
 namespace {

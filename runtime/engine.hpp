@@ -66,7 +66,7 @@ class Engine {
   cl::CommandQueue& queue() { return queue_; }
   BufferPool& pool() { return pool_; }
   Profiler& profiler() { return profiler_; }
-  // Tables resident on this device (runtime/storage/device_table.hpp).
+  // Tables resident on this device (runtime/device_table.hpp).
   DeviceTableCache& tables() { return *tables_; }
   const DeviceTableCache& tables() const { return *tables_; }
   // Number of tablets `table` has on this device.

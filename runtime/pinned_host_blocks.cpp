@@ -7,9 +7,9 @@
 #include <cstdint>
 #include <memory>
 
+#include "runtime/device_table.hpp"
 #include "runtime/engine.hpp"
 #include "runtime/mapped_host_buffer.hpp"
-#include "runtime/storage/device_table.hpp"
 
 namespace clq {
 namespace {

@@ -1,4 +1,4 @@
-// Pinned host memory for table columns (runtime/storage/table.hpp's
+// Pinned host memory for table columns (storage/table.hpp's
 // HostBlockAllocator): each block is a CL_MEM_ALLOC_HOST_PTR buffer of the
 // engine's context, mapped (on the engine's queue, blocking) for the block's
 // life and unmapped when its last holder lets go. A GPU uploads a column from
@@ -11,7 +11,7 @@
 #include <cstdint>
 
 #include "runtime/cl.hpp"
-#include "runtime/storage/table.hpp"
+#include "storage/table.hpp"
 
 namespace clq {
 

@@ -1,6 +1,6 @@
 #include "runtime/pinned_staging.hpp"
 
-#include "runtime/parallel_ranges.hpp"
+#include "common/parallel_ranges.hpp"
 
 #include <algorithm>
 #include <cstring>

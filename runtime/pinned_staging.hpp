@@ -2,7 +2,7 @@
 // staging memory.
 //
 // NVIDIA's driver copies from ordinary host memory at ~8 GB/s but DMAs from
-// pinned memory at ~55 GB/s (DESIGN.md), in both directions. Two
+// pinned memory at ~55 GB/s (docs/DESIGN.md), in both directions. Two
 // CL_MEM_ALLOC_HOST_PTR buffers are mapped once; an upload copies a chunk into
 // one (with several threads) while the other chunk is in flight, a download
 // copies one chunk out while the next is in flight. Blocking: returns when

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <span>
 
-#include "runtime/hash.hpp"
+#include "common/hash.hpp"
 
 namespace clq {
 namespace {

@@ -22,7 +22,7 @@ Data, exactly as clq sees it:
     INTEGER if every value is an integer, else REAL if every value is a
     number, else TEXT, as clq's import infers).
 
-Before that, DESIGN.md's closed forms for N = 10,000 (first unique1 values,
+Before that, docs/DESIGN.md's closed forms for N = 10,000 (first unique1 values,
 selection and join sizes, MIN/SUM(unique3) GROUP BY onePercent) are checked
 on the generated rows.
 
@@ -58,8 +58,8 @@ WISCONSIN_TABLES = ["tenktup1", "tenktup2", "onektup", "bprime"]
 # joins, aggregates; the update queries 26-32 have no counterpart in clq, which
 # is read-only), scaled to N rows: the 1% and 10% selections read ranges of
 # N/100 and N/10 values, the joins select 10% of tenktup1 and tenktup2.
-# DESIGN.md does not list the queries: this is the standard 1993 list as
-# recalled by the author (numbering approximate). DESIGN.md gives the
+# docs/DESIGN.md does not list the queries: this is the standard 1993 list as
+# recalled by the author (numbering approximate). docs/DESIGN.md gives the
 # closed forms these must meet at N = 10,000. Queries that
 # run "into a result relation" in the benchmark return their rows here; the
 # clustered/non-clustered index variants (3-4, 5-6 and 7's 1 row by unique2)
@@ -160,7 +160,7 @@ def wisconsin_files(n):
             "# scripts/make_sql_tests.py (edit wisconsin_queries() there, not this file).",
             "# Numbers are the benchmark's; index variants run the same SQL, as clq has",
             "# no indexes; some queries appear twice (a count and the rows). The list",
-            "# follows DeWitt 1993 as the script's author recalls it (DESIGN.md does",
+            "# follows DeWitt 1993 as the script's author recalls it (docs/DESIGN.md does",
             "# not list the queries); see the script's comment.",
             f"# rows: {n}",
         ]
@@ -345,7 +345,7 @@ def complete(path, clq, cache):
 
 
 def check_closed_forms(clq, cache):
-    """DESIGN.md's closed forms at N = 10,000, on the rows `clq gen` writes."""
+    """docs/DESIGN.md's closed forms at N = 10,000, on the rows `clq gen` writes."""
     db = sqlite3.connect(":memory:")
     for table, csv_path in gen_wisconsin(clq, 10000, cache).items():
         load_csv(db, table, csv_path, None)

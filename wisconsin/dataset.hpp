@@ -9,7 +9,7 @@
 // the Catalog itself.
 #pragma once
 
-#include "runtime/storage/catalog.hpp"
+#include "storage/catalog.hpp"
 #include "wisconsin/sequence.hpp"
 
 namespace clq {

@@ -7,8 +7,8 @@
 #include <limits>
 #include <span>
 
-#include "runtime/errors.hpp"
-#include "runtime/storage/memory_advice.hpp"
+#include "common/errors.hpp"
+#include "storage/memory_advice.hpp"
 
 namespace clq {
 namespace {

@@ -10,7 +10,7 @@
 
 #include <string>
 
-#include "runtime/storage/table.hpp"
+#include "storage/table.hpp"
 #include "wisconsin/sequence.hpp"
 
 namespace clq {

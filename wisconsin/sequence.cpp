@@ -10,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-#include "runtime/errors.hpp"
+#include "common/errors.hpp"
 #include "wisconsin/modular.hpp"
 
 namespace clq {

@@ -26,7 +26,7 @@
 #include <span>
 #include <string_view>
 
-#include "runtime/storage/types.hpp"
+#include "common/types.hpp"
 
 namespace clq {
 

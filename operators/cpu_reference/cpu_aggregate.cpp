@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <optional>
 
+#include "common/errors.hpp"
 #include "operators/cpu_reference/cpu_aggregate_functions.hpp"
 #include "operators/cpu_reference/cpu_filter.hpp"
 #include "operators/cpu_reference/cpu_group.hpp"
-#include "runtime/errors.hpp"
 
 namespace clq::cpu_reference {
 

@@ -10,10 +10,10 @@
 #include <span>
 #include <vector>
 
-#include "host/sql/bound.hpp"
 #include "operators/cpu_reference/cpu_join.hpp"
 #include "operators/cpu_reference/expression_eval.hpp"
 #include "operators/cpu_reference/value_vector.hpp"
+#include "sql/bound.hpp"
 
 namespace clq::cpu_reference {
 

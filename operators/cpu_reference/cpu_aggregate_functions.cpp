@@ -4,7 +4,7 @@
 #include <cmath>
 #include <string>
 
-#include "runtime/errors.hpp"
+#include "common/errors.hpp"
 
 namespace clq::cpu_reference {
 namespace {

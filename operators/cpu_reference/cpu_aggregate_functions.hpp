@@ -17,8 +17,8 @@
 #include <span>
 #include <vector>
 
-#include "host/sql/bound.hpp"
 #include "operators/cpu_reference/value_vector.hpp"
+#include "sql/bound.hpp"
 
 namespace clq::cpu_reference {
 

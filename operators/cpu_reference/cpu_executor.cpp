@@ -6,11 +6,11 @@
 #include <span>
 #include <string>
 
+#include "common/errors.hpp"
 #include "operators/cpu_reference/cpu_aggregate.hpp"
 #include "operators/cpu_reference/cpu_from_where.hpp"
 #include "operators/cpu_reference/cpu_sort.hpp"
 #include "operators/cpu_reference/expression_eval.hpp"
-#include "runtime/errors.hpp"
 
 namespace clq {
 namespace {

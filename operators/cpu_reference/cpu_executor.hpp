@@ -25,8 +25,8 @@
 // Thread-safety: none needed; the call only reads `select` and its tables.
 #pragma once
 
-#include "host/sql/bound.hpp"
 #include "operators/query_result.hpp"
+#include "sql/bound.hpp"
 
 namespace clq {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "runtime/errors.hpp"
+#include "common/errors.hpp"
 
 namespace clq::cpu_reference {
 namespace {

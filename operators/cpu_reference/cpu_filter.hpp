@@ -8,8 +8,8 @@
 #include <cstddef>
 #include <vector>
 
-#include "host/sql/bound.hpp"
 #include "operators/cpu_reference/value_vector.hpp"
+#include "sql/bound.hpp"
 
 namespace clq::cpu_reference {
 

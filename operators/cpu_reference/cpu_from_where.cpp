@@ -2,8 +2,8 @@
 
 #include <optional>
 
+#include "common/errors.hpp"
 #include "operators/cpu_reference/cpu_filter.hpp"
-#include "runtime/errors.hpp"
 
 namespace clq::cpu_reference {
 namespace {

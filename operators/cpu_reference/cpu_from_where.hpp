@@ -12,8 +12,8 @@
 // table order.
 #pragma once
 
-#include "host/sql/bound.hpp"
 #include "operators/cpu_reference/cpu_join.hpp"
+#include "sql/bound.hpp"
 
 namespace clq::cpu_reference {
 

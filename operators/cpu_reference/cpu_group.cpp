@@ -1,6 +1,6 @@
 #include "operators/cpu_reference/cpu_group.hpp"
 
-#include "runtime/errors.hpp"
+#include "common/errors.hpp"
 
 namespace clq::cpu_reference {
 

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <numeric>
 
+#include "common/errors.hpp"
 #include "operators/cpu_reference/cpu_filter.hpp"
 #include "operators/cpu_reference/cpu_simple_filter.hpp"
 #include "operators/cpu_reference/row_hash.hpp"
-#include "runtime/errors.hpp"
 
 namespace clq::cpu_reference {
 namespace {

@@ -11,9 +11,9 @@
 
 #include <vector>
 
-#include "host/sql/bound.hpp"
 #include "operators/cpu_reference/cpu_join.hpp"
 #include "operators/cpu_reference/value_vector.hpp"
+#include "sql/bound.hpp"
 
 namespace clq::cpu_reference {
 

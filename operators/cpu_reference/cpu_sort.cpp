@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <utility>
 
+#include "common/errors.hpp"
 #include "operators/cpu_reference/cpu_group.hpp"
-#include "runtime/errors.hpp"
 
 namespace clq::cpu_reference {
 namespace {

@@ -4,7 +4,7 @@
 #include <limits>
 #include <string>
 
-#include "runtime/errors.hpp"
+#include "common/errors.hpp"
 
 namespace clq::cpu_reference {
 namespace {

@@ -13,8 +13,8 @@
 
 #include <cstdint>
 
-#include "host/sql/bound.hpp"
 #include "operators/cpu_reference/value_vector.hpp"
+#include "sql/bound.hpp"
 
 namespace clq::cpu_reference {
 

@@ -2,9 +2,9 @@
 
 #include <string>
 
+#include "common/errors.hpp"
 #include "operators/cpu_reference/expression_arith.hpp"
 #include "operators/cpu_reference/expression_logic.hpp"
-#include "runtime/errors.hpp"
 
 namespace clq::cpu_reference {
 namespace {

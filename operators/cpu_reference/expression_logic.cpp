@@ -4,8 +4,8 @@
 #include <functional>
 #include <string>
 
+#include "common/errors.hpp"
 #include "operators/int_real_compare.hpp"
-#include "runtime/errors.hpp"
 
 namespace clq::cpu_reference {
 namespace {

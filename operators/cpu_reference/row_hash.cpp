@@ -7,7 +7,7 @@
 #include <limits>
 #include <string_view>
 
-#include "runtime/errors.hpp"
+#include "common/errors.hpp"
 
 namespace clq::cpu_reference {
 namespace {

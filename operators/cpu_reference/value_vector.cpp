@@ -1,6 +1,6 @@
 #include "operators/cpu_reference/value_vector.hpp"
 
-#include "runtime/errors.hpp"
+#include "common/errors.hpp"
 
 namespace clq::cpu_reference {
 

@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "host/sql/bound.hpp"
+#include "sql/bound.hpp"
 
 namespace clq::cpu_reference {
 

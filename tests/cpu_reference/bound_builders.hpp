@@ -10,10 +10,10 @@
 #include <utility>
 #include <vector>
 
-#include "host/sql/bound.hpp"
 #include "operators/cpu_reference/cpu_executor.hpp"
 #include "operators/query_result.hpp"
-#include "runtime/storage/table.hpp"
+#include "sql/bound.hpp"
+#include "storage/table.hpp"
 
 namespace clq::cpu_reference_test {
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "runtime/errors.hpp"
+#include "common/errors.hpp"
 #include "tests/cpu_reference/bound_builders.hpp"
 
 namespace clq::cpu_reference_test {

@@ -2,7 +2,7 @@
 // of the CPU reference.
 #include <gtest/gtest.h>
 
-#include "runtime/errors.hpp"
+#include "common/errors.hpp"
 #include "tests/cpu_reference/bound_builders.hpp"
 
 namespace clq::cpu_reference_test {

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "runtime/errors.hpp"
+#include "common/errors.hpp"
 #include "tests/cpu_reference/bound_builders.hpp"
 
 namespace clq::cpu_reference_test {

@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/errors.hpp"
+#include "common/errors.hpp"
 #include "tests/support/device_fixture.hpp"
 
 namespace clq {

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "common/errors.hpp"
 #include "kernels_cl/vm_shared.h"
-#include "runtime/errors.hpp"
 #include "tests/operators/operator_test_util.hpp"
 #include "tests/support/device_fixture.hpp"
 #include "tests/support/expr_builder.hpp"

@@ -10,9 +10,9 @@
 #include <optional>
 #include <string>
 
+#include "common/errors.hpp"
 #include "operators/expression_program.hpp"
 #include "operators/selection.hpp"
-#include "runtime/errors.hpp"
 #include "tests/operators/operator_test_util.hpp"
 #include "tests/support/device_fixture.hpp"
 #include "tests/support/expr_builder.hpp"

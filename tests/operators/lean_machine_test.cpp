@@ -13,9 +13,9 @@
 #include <numeric>
 #include <string>
 
+#include "common/errors.hpp"
 #include "kernels_cl/vm_shared.h"
 #include "operators/aggregation.hpp"
-#include "runtime/errors.hpp"
 #include "tests/operators/operator_test_util.hpp"
 #include "tests/support/device_fixture.hpp"
 #include "tests/support/expr_builder.hpp"

@@ -15,7 +15,7 @@
 #include "operators/projection.hpp"
 #include "operators/query_context.hpp"
 #include "operators/relation.hpp"
-#include "runtime/storage/table.hpp"
+#include "storage/table.hpp"
 
 namespace clq::testing {
 

@@ -7,8 +7,8 @@
 #include <functional>
 #include <limits>
 
+#include "common/errors.hpp"
 #include "operators/expression_program.hpp"
-#include "runtime/errors.hpp"
 #include "tests/operators/operator_test_util.hpp"
 #include "tests/support/device_fixture.hpp"
 #include "tests/support/expr_builder.hpp"

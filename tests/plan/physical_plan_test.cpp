@@ -13,8 +13,8 @@
 #include <set>
 
 #include "host/bench_suites.hpp"
-#include "host/sql/binder.hpp"
-#include "host/sql/parser.hpp"
+#include "sql/binder.hpp"
+#include "sql/parser.hpp"
 #include "tests/support/device_fixture.hpp"
 #include "wisconsin/dataset.hpp"
 

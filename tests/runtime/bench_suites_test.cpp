@@ -4,9 +4,9 @@
 
 #include <gtest/gtest.h>
 
-#include "host/sql/binder.hpp"
-#include "host/sql/parser.hpp"
-#include "runtime/errors.hpp"
+#include "common/errors.hpp"
+#include "sql/binder.hpp"
+#include "sql/parser.hpp"
 #include "wisconsin/dataset.hpp"
 
 namespace clq {

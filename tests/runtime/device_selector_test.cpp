@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "runtime/errors.hpp"
+#include "common/errors.hpp"
 
 namespace clq {
 namespace {

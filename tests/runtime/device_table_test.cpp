@@ -1,4 +1,4 @@
-#include "runtime/storage/device_table.hpp"
+#include "runtime/device_table.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "runtime/engine.hpp"
-#include "runtime/storage/table.hpp"
+#include "storage/table.hpp"
 #include "tests/support/device_fixture.hpp"
 
 namespace clq {

@@ -4,9 +4,9 @@
 
 #include <numeric>
 
+#include "common/errors.hpp"
 #include "runtime/bandwidth.hpp"
 #include "runtime/cl_error.hpp"
-#include "runtime/errors.hpp"
 #include "tests/support/device_fixture.hpp"
 
 namespace clq {

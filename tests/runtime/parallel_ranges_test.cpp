@@ -1,4 +1,4 @@
-#include "runtime/parallel_ranges.hpp"
+#include "common/parallel_ranges.hpp"
 
 #include <gtest/gtest.h>
 

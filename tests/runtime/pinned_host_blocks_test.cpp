@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
+#include "common/errors.hpp"
+#include "runtime/device_table.hpp"
 #include "runtime/engine.hpp"
-#include "runtime/errors.hpp"
-#include "runtime/storage/device_table.hpp"
-#include "runtime/storage/table.hpp"
+#include "storage/table.hpp"
 #include "tests/support/device_fixture.hpp"
 
 namespace clq {

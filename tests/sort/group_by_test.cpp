@@ -6,8 +6,8 @@
 #include <cmath>
 #include <map>
 
+#include "common/errors.hpp"
 #include "kernels_cl/vm_shared.h"
-#include "runtime/errors.hpp"
 #include "tests/sort/sort_test_util.hpp"
 #include "tests/support/device_fixture.hpp"
 

@@ -31,12 +31,12 @@
 #include <string>
 #include <vector>
 
-#include "host/sql/binder.hpp"
-#include "host/sql/parser.hpp"
+#include "common/errors.hpp"
 #include "operators/cpu_reference/cpu_executor.hpp"
 #include "plan/query_executor.hpp"
 #include "plan/query_plan.hpp"
-#include "runtime/errors.hpp"
+#include "sql/binder.hpp"
+#include "sql/parser.hpp"
 #include "tests/cpu_reference/random_query.hpp"
 #include "tests/cpu_reference/sqlite_oracle.hpp"
 #include "tests/support/device_fixture.hpp"

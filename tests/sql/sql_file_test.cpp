@@ -32,14 +32,14 @@
 #include <tuple>
 #include <vector>
 
-#include "host/sql/binder.hpp"
-#include "host/sql/parser.hpp"
-#include "host/sql/sql_error_format.hpp"
+#include "common/errors.hpp"
 #include "operators/cpu_reference/cpu_executor.hpp"
 #include "plan/query_executor.hpp"
-#include "runtime/errors.hpp"
-#include "runtime/storage/catalog.hpp"
-#include "runtime/storage/csv.hpp"
+#include "sql/binder.hpp"
+#include "sql/parser.hpp"
+#include "sql/sql_error_format.hpp"
+#include "storage/catalog.hpp"
+#include "storage/csv.hpp"
 #include "tests/sql/sql_test_file.hpp"
 #include "tests/support/device_fixture.hpp"
 #include "wisconsin/dataset.hpp"

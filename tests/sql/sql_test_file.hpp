@@ -13,7 +13,7 @@
 //   load NAME FILE.csv [SCHEMA]
 //                            registers the CSV file (a path relative to the
 //                            .test file) as table NAME, imported by
-//                            runtime/storage/csv.hpp; SCHEMA, the rest of the
+//                            storage/csv.hpp; SCHEMA, the rest of the
 //                            line, is ParseSchema's "name TYPE, ..." (without
 //                            it, types are inferred). clq columns are NOT NULL.
 //

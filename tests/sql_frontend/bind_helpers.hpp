@@ -7,9 +7,9 @@
 #include <utility>
 #include <vector>
 
-#include "host/sql/binder.hpp"
-#include "host/sql/parser.hpp"
-#include "runtime/errors.hpp"
+#include "common/errors.hpp"
+#include "sql/binder.hpp"
+#include "sql/parser.hpp"
 #include "tests/sql_frontend/test_catalog.hpp"
 
 namespace clq::testing {

@@ -1,7 +1,7 @@
 // Aggregation, GROUP BY, HAVING and ORDER BY in the binder.
 #include <gtest/gtest.h>
 
-#include "host/sql/binder.hpp"
+#include "sql/binder.hpp"
 #include "tests/sql_frontend/bind_helpers.hpp"
 
 namespace clq::sql {

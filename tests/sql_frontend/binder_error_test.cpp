@@ -1,7 +1,7 @@
 // Every semantic error of the binder: its message and where it points.
 #include <gtest/gtest.h>
 
-#include "host/sql/binder.hpp"
+#include "sql/binder.hpp"
 #include "tests/sql_frontend/bind_helpers.hpp"
 
 namespace clq::sql {

@@ -1,4 +1,4 @@
-#include "host/sql/binder.hpp"
+#include "sql/binder.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,14 +1,14 @@
 // bound.hpp's names and printing, and the small helpers around it
 // (literals, structural equality, name suggestions).
-#include "host/sql/bound.hpp"
+#include "sql/bound.hpp"
 
 #include <gtest/gtest.h>
 
 #include <limits>
 
-#include "host/sql/expr_equality.hpp"
-#include "host/sql/name_suggestion.hpp"
-#include "host/sql/sql_literal.hpp"
+#include "sql/expr_equality.hpp"
+#include "sql/name_suggestion.hpp"
+#include "sql/sql_literal.hpp"
 
 namespace clq::sql {
 namespace {

@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "host/sql/parser.hpp"
-#include "host/sql/sql_error_format.hpp"
+#include "sql/parser.hpp"
+#include "sql/sql_error_format.hpp"
 #include "tests/sql_frontend/bind_helpers.hpp"
 
 namespace clq::sql {

@@ -1,11 +1,11 @@
-#include "host/sql/lexer.hpp"
+#include "sql/lexer.hpp"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "runtime/errors.hpp"
+#include "common/errors.hpp"
 
 namespace clq::sql {
 namespace {

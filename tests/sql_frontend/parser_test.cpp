@@ -1,11 +1,11 @@
-#include "host/sql/parser.hpp"
+#include "sql/parser.hpp"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <utility>
 
-#include "runtime/errors.hpp"
+#include "common/errors.hpp"
 
 namespace clq::sql {
 namespace {

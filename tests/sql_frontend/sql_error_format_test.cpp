@@ -1,11 +1,11 @@
-#include "host/sql/sql_error_format.hpp"
+#include "sql/sql_error_format.hpp"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "host/sql/parser.hpp"
-#include "runtime/errors.hpp"
+#include "common/errors.hpp"
+#include "sql/parser.hpp"
 
 namespace clq::sql {
 namespace {

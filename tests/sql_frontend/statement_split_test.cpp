@@ -1,4 +1,4 @@
-#include "host/sql/statement_split.hpp"
+#include "sql/statement_split.hpp"
 
 #include <gtest/gtest.h>
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "runtime/storage/catalog.hpp"
-#include "runtime/storage/table.hpp"
+#include "storage/catalog.hpp"
+#include "storage/table.hpp"
 
 namespace clq::testing {
 

@@ -1,6 +1,6 @@
 // CSV export and import: round trips, awkward but valid input, type
 // inference, schema strings, and errors that name the line and column.
-#include "runtime/storage/csv.hpp"
+#include "storage/csv.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <fstream>
 #include <limits>
 
-#include "runtime/errors.hpp"
+#include "common/errors.hpp"
 #include "tests/support/temp_dir.hpp"
 #include "wisconsin/generator.hpp"
 

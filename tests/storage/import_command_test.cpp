@@ -4,9 +4,9 @@
 
 #include <fstream>
 
+#include "common/errors.hpp"
 #include "host/dataset_options.hpp"
-#include "runtime/errors.hpp"
-#include "runtime/storage/table_file.hpp"
+#include "storage/table_file.hpp"
 #include "tests/support/run_clq.hpp"
 #include "tests/support/temp_dir.hpp"
 #include "wisconsin/generator.hpp"

@@ -8,7 +8,7 @@
 #include <limits>
 #include <random>
 
-#include "runtime/storage/table.hpp"
+#include "storage/table.hpp"
 
 namespace clq {
 namespace {

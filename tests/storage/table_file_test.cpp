@@ -1,6 +1,6 @@
 // Table files: round trips, and every kind of damaged file gives a FileError
 // naming the file, never a crash or wrong data.
-#include "runtime/storage/table_file.hpp"
+#include "storage/table_file.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,8 +10,8 @@
 #include <limits>
 #include <vector>
 
-#include "runtime/errors.hpp"
-#include "runtime/hash.hpp"
+#include "common/errors.hpp"
+#include "common/hash.hpp"
 #include "tests/support/temp_dir.hpp"
 #include "wisconsin/generator.hpp"
 

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "runtime/device_table.hpp"
 #include "runtime/engine.hpp"
-#include "runtime/storage/device_table.hpp"
 
 namespace clq::testing {
 

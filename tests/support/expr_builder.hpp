@@ -1,11 +1,11 @@
-// Terse construction of bound expressions (host/sql/bound.hpp) for tests that
+// Terse construction of bound expressions (sql/bound.hpp) for tests that
 // exercise operators without the SQL front end.
 #pragma once
 
 #include <initializer_list>
 #include <string>
 
-#include "host/sql/bound.hpp"
+#include "sql/bound.hpp"
 
 namespace clq::testing {
 

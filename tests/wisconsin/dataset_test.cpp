@@ -7,7 +7,7 @@
 #include <cstring>
 #include <unordered_map>
 
-#include "runtime/errors.hpp"
+#include "common/errors.hpp"
 #include "wisconsin/generator.hpp"
 
 namespace clq {

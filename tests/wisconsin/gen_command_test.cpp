@@ -7,8 +7,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "runtime/errors.hpp"
-#include "runtime/storage/table_file.hpp"
+#include "common/errors.hpp"
+#include "storage/table_file.hpp"
 #include "tests/support/run_clq.hpp"
 #include "tests/support/temp_dir.hpp"
 #include "tests/wisconsin/naive_wisconsin.hpp"

@@ -11,7 +11,7 @@
 #include <random>
 #include <span>
 
-#include "runtime/errors.hpp"
+#include "common/errors.hpp"
 #include "tests/wisconsin/naive_wisconsin.hpp"
 
 namespace clq {

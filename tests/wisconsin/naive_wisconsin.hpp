@@ -1,12 +1,12 @@
 // A deliberately plain, single-threaded Wisconsin generator written straight
-// from DESIGN.md, as the reference the parallel generator is checked against.
+// from docs/DESIGN.md, as the reference the parallel generator is checked against.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "runtime/storage/types.hpp"
+#include "common/types.hpp"
 #include "wisconsin/sequence.hpp"
 
 namespace clq::testing {

@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-#include "runtime/errors.hpp"
+#include "common/errors.hpp"
 #include "tests/wisconsin/naive_wisconsin.hpp"
 #include "wisconsin/modular.hpp"
 

@@ -1,0 +1,111 @@
+// Tables resident on one device, as tablets.
+//
+// A table goes to the device as tablets: row ranges of equal length (the last
+// may be shorter) such that each column of a tablet fits one buffer within
+// CL_DEVICE_MAX_MEM_ALLOC_SIZE. Each (column, tablet) is a separate buffer,
+// uploaded on first use and kept resident for later queries of the same
+// process, so only the columns a query reads travel. An upload is one DMA
+// from a column in memory pinned by this engine's context
+// (runtime/pinned_host_blocks.hpp), else a copy through the engine's pinned
+// staging. Entries are keyed by Table::id(): two tables that share
+// host data still get their own device copies.
+//
+// CLQ_TABLET_ROWS caps the rows per tablet, so tests can force tiny tablets
+// and exercise every operator across tablet boundaries.
+//
+// Memory: resident columns are limited to a budget (half the device's global
+// memory by default); least recently used columns are evicted to make room.
+// A single column tablet that does not fit throws DeviceLimitError.
+//
+// On CPU devices (TableResidency::kHostView, the default there unless
+// CLQ_ZERO_COPY=0) a column is not copied: its buffer is a view of the host
+// column (CL_MEM_USE_HOST_PTR), which the device's memory already is. Views
+// cost no budget and keep the host column alive until OpenCL destroys them.
+// Copying had made PoCL-16 re-upload the thesis SELECT * at 100M rows (21 GB,
+// over its 24 GB global memory) on every run, at 1.4 GB/s: 15 s for 1,248 rows.
+//
+// Not thread-safe; owned by (and used with) one Engine.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <utility>
+
+#include "runtime/buffer_pool.hpp"
+#include "storage/table.hpp"
+
+namespace clq {
+
+class Engine;
+
+struct Tablet {
+  RowCount begin = 0;
+  RowCount rows = 0;
+};
+
+enum class TableResidency {
+  kCopy,      // uploaded into device buffers
+  kHostView,  // buffers over the host columns, nothing copied (CPU devices)
+};
+
+// kHostView for CPU devices (their device memory is host memory), else kCopy.
+TableResidency DefaultTableResidency(const Engine& engine);
+
+class DeviceTableCache {
+ public:
+  // `tablet_rows` caps the rows of a tablet (0: as many as the device's
+  // largest allocation holds).
+  DeviceTableCache(Engine& engine, std::uint64_t budget_bytes, TableResidency residency,
+                   RowCount tablet_rows = 0);
+
+  // Rows per tablet of `table` on this device.
+  RowCount TabletRows(const Table& table) const;
+  // Changes the cap on rows per tablet (tests force small tablets); drops
+  // every resident column, whose tablets would no longer match.
+  void SetTabletRowLimit(RowCount tablet_rows);
+  // The tablets of `table`; at least one, even for an empty table.
+  std::vector<Tablet> Tablets(const Table& table) const;
+
+  // The device buffer holding `column` of tablet `tablet` (uploads it on first
+  // use). The buffer stays valid while the caller holds the cl::Buffer, even if
+  // the cache evicts its entry.
+  cl::Buffer Column(const TablePtr& table, std::size_t column, std::size_t tablet);
+
+  // Whether reading every tablet of `column` needs no upload: each is
+  // resident, or the device reads host memory in place (kHostView).
+  bool Holds(const Table& table, std::size_t column) const;
+
+  // Drops every resident column.
+  void Clear();
+  std::uint64_t resident_bytes() const { return resident_bytes_; }
+  std::uint64_t budget_bytes() const { return budget_bytes_; }
+  TableResidency residency() const { return residency_; }
+
+ private:
+  struct Key {
+    std::uint64_t table_id;
+    std::size_t column;
+    std::size_t tablet;
+    auto operator<=>(const Key&) const = default;
+  };
+  struct Entry {
+    DeviceBuffer buffer;   // kCopy
+    cl::Buffer host_view;  // kHostView (then `bytes` is 0: no budget)
+    std::uint64_t bytes = 0;
+    std::uint64_t last_use = 0;
+    std::weak_ptr<const Table> table;
+    cl::Buffer get() const { return host_view() != nullptr ? host_view : buffer.get(); }
+  };
+  void MakeRoom(std::uint64_t bytes, const std::string& what);
+
+  Engine& engine_;
+  std::uint64_t budget_bytes_;
+  TableResidency residency_;
+  RowCount tablet_rows_ = 0;
+  std::uint64_t resident_bytes_ = 0;
+  std::uint64_t clock_ = 0;
+  std::map<Key, Entry> entries_;
+};
+
+}  // namespace clq

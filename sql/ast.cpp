@@ -1,0 +1,152 @@
+#include "sql/ast.hpp"
+
+#include "sql/sql_literal.hpp"
+
+namespace clq::sql::ast {
+namespace {
+
+void Print(const Expr& expr, std::string& out);
+
+void PrintList(const std::vector<Expr>& exprs, std::size_t first, std::string& out) {
+  for (std::size_t i = first; i < exprs.size(); ++i) {
+    if (i > first) out += ", ";
+    Print(exprs[i], out);
+  }
+}
+
+// Appends rather than concatenates: linear in the size of the tree, and it
+// sidesteps GCC 12's false -Wrestrict on `"literal" + std::string&&`.
+void Print(const Expr& expr, std::string& out) {
+  switch (expr.kind) {
+    case ExprKind::kLiteral:
+      out += SqlLiteral(expr.literal);
+      return;
+    case ExprKind::kColumn:
+      if (!expr.qualifier.empty()) out.append(expr.qualifier).append(".");
+      out += expr.name;
+      return;
+    case ExprKind::kUnary:
+      out.append("(").append(UnaryOperatorName(expr.unary_op));
+      if (expr.unary_op == UnaryOperator::kNot) out += " ";
+      Print(expr.children[0], out);
+      out += ")";
+      return;
+    case ExprKind::kBinary:
+      out += "(";
+      Print(expr.children[0], out);
+      out.append(" ").append(BinaryOpName(expr.binary_op)).append(" ");
+      Print(expr.children[1], out);
+      out += ")";
+      return;
+    case ExprKind::kBetween:
+      out += "(";
+      Print(expr.children[0], out);
+      out += expr.negated ? " NOT BETWEEN " : " BETWEEN ";
+      Print(expr.children[1], out);
+      out += " AND ";
+      Print(expr.children[2], out);
+      out += ")";
+      return;
+    case ExprKind::kInList:
+      out += "(";
+      Print(expr.children[0], out);
+      out += expr.negated ? " NOT IN (" : " IN (";
+      PrintList(expr.children, 1, out);
+      out += "))";
+      return;
+    case ExprKind::kIsNull:
+      out += "(";
+      Print(expr.children[0], out);
+      out += expr.negated ? " IS NOT NULL)" : " IS NULL)";
+      return;
+    case ExprKind::kCast:
+      out += "CAST(";
+      Print(expr.children[0], out);
+      out.append(" AS ").append(ValueTypeName(expr.cast_type)).append(")");
+      return;
+    case ExprKind::kFunction:
+      if (expr.function == AggregateFunction::kCountStar) {
+        out += "COUNT(*)";
+        return;
+      }
+      out.append(AggregateName(expr.function)).append("(");
+      PrintList(expr.children, 0, out);
+      out += ")";
+      return;
+  }
+}
+
+std::string Join(const std::vector<Expr>& exprs, std::size_t first) {
+  std::string text;
+  PrintList(exprs, first, text);
+  return text;
+}
+
+std::string TableRefToString(const TableRef& ref) {
+  return ref.alias ? ref.name + " AS " + *ref.alias : ref.name;
+}
+
+}  // namespace
+
+const char* UnaryOperatorName(UnaryOperator op) {
+  switch (op) {
+    case UnaryOperator::kPlus:
+      return "+";
+    case UnaryOperator::kMinus:
+      return "-";
+    case UnaryOperator::kNot:
+      return "NOT";
+  }
+  return "?";
+}
+
+std::string ToString(const Expr& expr) {
+  std::string text;
+  Print(expr, text);
+  return text;
+}
+
+std::string ToString(const Statement& statement) {
+  const Select& select = statement.select;
+  std::string text = statement.explain ? "EXPLAIN SELECT " : "SELECT ";
+  if (select.distinct) text += "DISTINCT ";
+  for (std::size_t i = 0; i < select.items.size(); ++i) {
+    const SelectItem& item = select.items[i];
+    if (i > 0) text += ", ";
+    switch (item.kind) {
+      case SelectItem::Kind::kStar:
+        text += "*";
+        break;
+      case SelectItem::Kind::kTableStar:
+        text += item.qualifier + ".*";
+        break;
+      case SelectItem::Kind::kExpr:
+        text += ToString(item.expr);
+        break;
+    }
+    if (item.alias) text += " AS " + *item.alias;
+  }
+  for (std::size_t i = 0; i < select.from.size(); ++i) {
+    const FromItem& item = select.from[i];
+    if (i == 0) {
+      text += " FROM " + TableRefToString(item.table);
+    } else if (item.on) {
+      text += " JOIN " + TableRefToString(item.table) + " ON " + ToString(*item.on);
+    } else {
+      text += ", " + TableRefToString(item.table);
+    }
+  }
+  if (select.where) text += " WHERE " + ToString(*select.where);
+  if (!select.group_by.empty()) text += " GROUP BY " + Join(select.group_by, 0);
+  if (select.having) text += " HAVING " + ToString(*select.having);
+  for (std::size_t i = 0; i < select.order_by.size(); ++i) {
+    text += i == 0 ? " ORDER BY " : ", ";
+    text += ToString(select.order_by[i].expr);
+    if (select.order_by[i].descending) text += " DESC";
+  }
+  if (select.limit) text += " LIMIT " + ToString(*select.limit);
+  if (select.offset) text += " OFFSET " + ToString(*select.offset);
+  return text;
+}
+
+}  // namespace clq::sql::ast

@@ -1,0 +1,111 @@
+// The syntax tree of one SQL statement, as the parser produces it: names are
+// still names, nothing is typed. The binder turns it into a BoundStatement
+// (bound.hpp).
+//
+// Every node records byte offsets into the statement text so that errors can
+// point at it and an output column can be named by the SQL text it came from.
+// Nodes own their children by value.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sql/bound.hpp"
+
+namespace clq::sql::ast {
+
+enum class ExprKind : std::uint8_t {
+  kLiteral,   // literal
+  kColumn,    // [qualifier.]name
+  kUnary,     // unary_op, children[0]
+  kBinary,    // binary_op, children[0], children[1]
+  kBetween,   // children: value, low, high; negated
+  kInList,    // children: value, then the items; negated
+  kIsNull,    // children[0]; negated for IS NOT NULL
+  kCast,      // children[0] to cast_type (INTEGER or REAL)
+  kFunction,  // an aggregate: function, children (none for COUNT(*))
+};
+
+enum class UnaryOperator : std::uint8_t { kPlus, kMinus, kNot };
+
+const char* UnaryOperatorName(UnaryOperator op);  // "+", "-", "NOT"
+
+struct Expr {
+  ExprKind kind = ExprKind::kLiteral;
+  // [position, end) is the expression's text, including any parentheses
+  // around it; op_position is its operator (BETWEEN, IN, IS, '+', the
+  // function name, CAST), where type errors point.
+  std::size_t position = 0;
+  std::size_t end = 0;
+  std::size_t op_position = 0;
+  // 1 for a leaf, else 1 + the tallest child. The parser bounds it, so code
+  // that recurses over the tree cannot run out of stack.
+  std::uint32_t height = 1;
+
+  Value literal;
+  bool integer_literal = false;  // kLiteral written as digits only (even if it overflowed to REAL)
+  std::string qualifier;         // kColumn: table or alias, empty when unqualified
+  std::string name;              // kColumn: column; kFunction: as written
+  UnaryOperator unary_op = UnaryOperator::kMinus;
+  BinaryOp binary_op = BinaryOp::kAdd;
+  AggregateFunction function = AggregateFunction::kCountStar;
+  ValueType cast_type = ValueType::kInteger;
+  bool negated = false;
+  std::vector<Expr> children;
+};
+
+struct SelectItem {
+  enum class Kind : std::uint8_t { kExpr, kStar, kTableStar };
+  Kind kind = Kind::kExpr;
+  Expr expr;              // kExpr
+  std::string qualifier;  // kTableStar: the table or alias before ".*"
+  std::optional<std::string> alias;
+  std::size_t position = 0;  // the item's first token
+};
+
+struct TableRef {
+  std::string name;
+  std::optional<std::string> alias;
+  std::size_t position = 0;        // the table name
+  std::size_t alias_position = 0;  // the alias, else the table name
+};
+
+struct FromItem {
+  TableRef table;
+  std::optional<Expr> on;  // JOIN ... ON; none for the first table and comma joins
+};
+
+struct OrderItem {
+  Expr expr;
+  bool descending = false;
+};
+
+struct Select {
+  std::size_t position = 0;  // the SELECT keyword
+  bool distinct = false;
+  std::vector<SelectItem> items;
+  std::vector<FromItem> from;
+  std::optional<Expr> where;
+  std::vector<Expr> group_by;
+  std::optional<Expr> having;
+  std::vector<OrderItem> order_by;
+  std::optional<Expr> limit;
+  std::optional<Expr> offset;
+};
+
+struct Statement {
+  bool explain = false;
+  Select select;
+};
+
+// Fully parenthesised SQL for an expression, for tests and debugging:
+// "((a + (b * 2)) = 1)".
+std::string ToString(const Expr& expr);
+// The statement as normalised SQL, one clause after another, every
+// expression as above.
+std::string ToString(const Statement& statement);
+
+}  // namespace clq::sql::ast

@@ -1,0 +1,248 @@
+// Expressions: binding, typing (see binder.hpp for the rules) and aggregate
+// extraction.
+#include <cstdint>
+#include <limits>
+
+#include "common/errors.hpp"
+#include "sql/binder_internal.hpp"
+#include "sql/expr_equality.hpp"
+
+namespace clq::sql::detail {
+namespace {
+
+constexpr double kTwoToThe63 = 9223372036854775808.0;
+
+bool IsArithmetic(BinaryOp op) {
+  return op == BinaryOp::kAdd || op == BinaryOp::kSubtract || op == BinaryOp::kMultiply ||
+         op == BinaryOp::kDivide || op == BinaryOp::kModulo;
+}
+
+bool IsLogical(BinaryOp op) {
+  return op == BinaryOp::kAnd || op == BinaryOp::kOr;
+}
+
+// TEXT compares with TEXT, numbers with numbers, and NULL with anything.
+void CheckComparable(ValueType left, ValueType right, std::size_t position) {
+  if (left == ValueType::kNull || right == ValueType::kNull) return;
+  if ((left == ValueType::kText) == (right == ValueType::kText)) return;
+  throw SqlError(
+      std::string("cannot compare ") + ValueTypeName(left) + " with " + ValueTypeName(right),
+      position);
+}
+
+ValueType ArithmeticType(ValueType left, ValueType right) {
+  if (left == ValueType::kNull || right == ValueType::kNull) return ValueType::kNull;
+  if (left == ValueType::kInteger && right == ValueType::kInteger) return ValueType::kInteger;
+  return ValueType::kReal;
+}
+
+Expr Constant(Value value, std::size_t position) {
+  return MakeConstant(std::move(value), position);
+}
+
+}  // namespace
+
+Expr Binder::BindExpr(const ast::Expr& expr, const ExprContext& context) {
+  switch (expr.kind) {
+    case ast::ExprKind::kLiteral:
+      return Constant(expr.literal, expr.position);
+    case ast::ExprKind::kColumn:
+      return BindColumn(expr, context);
+    case ast::ExprKind::kUnary:
+      return BindUnary(expr, context);
+    case ast::ExprKind::kBinary:
+      return BindBinary(expr, context);
+    case ast::ExprKind::kBetween:
+    case ast::ExprKind::kInList: {
+      Expr bound;
+      bound.kind =
+          expr.kind == ast::ExprKind::kBetween ? Expr::Kind::kBetween : Expr::Kind::kInList;
+      bound.type = ValueType::kInteger;
+      bound.negated = expr.negated;
+      bound.position = expr.position;
+      for (const ast::Expr& child : expr.children) {
+        bound.children.push_back(BindExpr(child, context));
+        CheckComparable(bound.children.front().type, bound.children.back().type, expr.op_position);
+      }
+      return bound;
+    }
+    case ast::ExprKind::kIsNull: {
+      Expr bound;
+      bound.kind = Expr::Kind::kUnary;
+      bound.unary_op = expr.negated ? UnaryOp::kIsNotNull : UnaryOp::kIsNull;
+      bound.type = ValueType::kInteger;
+      bound.position = expr.position;
+      bound.children.push_back(BindExpr(expr.children.at(0), context));
+      return bound;
+    }
+    case ast::ExprKind::kCast: {
+      Expr bound;
+      bound.kind = Expr::Kind::kCast;
+      bound.type = expr.cast_type;
+      bound.position = expr.position;
+      bound.children.push_back(BindExpr(expr.children.at(0), context));
+      if (bound.children[0].type == ValueType::kText) {
+        throw SqlError(
+            std::string("CAST of TEXT to ") + ValueTypeName(expr.cast_type) + " is not supported",
+            expr.op_position);
+      }
+      return bound;
+    }
+    case ast::ExprKind::kFunction:
+      return BindAggregate(expr, context);
+  }
+  throw InternalError("unknown expression kind");
+}
+
+Expr Binder::BindUnary(const ast::Expr& expr, const ExprContext& context) {
+  const ast::Expr& operand = expr.children.at(0);
+  Expr child = BindExpr(operand, context);
+  switch (expr.unary_op) {
+    case ast::UnaryOperator::kPlus:
+      // A no-op, as in SQLite; the position moves to the sign.
+      child.position = expr.position;
+      return child;
+    case ast::UnaryOperator::kMinus: {
+      if (child.type == ValueType::kText)
+        throw SqlError("cannot apply '-' to TEXT", expr.op_position);
+      if (child.kind == Expr::Kind::kConstant) {
+        const Value& value = child.constant;
+        constexpr std::int64_t kMinInteger = std::numeric_limits<std::int64_t>::min();
+        if (value.type == ValueType::kInteger) {
+          return Constant(value.integer == kMinInteger ? Value::Real(kTwoToThe63)
+                                                       : Value::Integer(-value.integer),
+                          expr.position);
+        }
+        if (value.type == ValueType::kReal) {
+          // -9223372036854775808 is the one integer literal whose magnitude
+          // only fits once negated.
+          if (operand.kind == ast::ExprKind::kLiteral && operand.integer_literal &&
+              value.real == kTwoToThe63)
+            return Constant(Value::Integer(kMinInteger), expr.position);
+          return Constant(Value::Real(-value.real), expr.position);
+        }
+        if (value.type == ValueType::kNull) return Constant(Value::Null(), expr.position);
+      }
+      Expr bound;
+      bound.kind = Expr::Kind::kUnary;
+      bound.unary_op = UnaryOp::kNegate;
+      bound.type = child.type;
+      bound.position = expr.position;
+      bound.children.push_back(std::move(child));
+      return bound;
+    }
+    case ast::UnaryOperator::kNot: {
+      if (child.type == ValueType::kText)
+        throw SqlError("cannot apply NOT to TEXT", expr.op_position);
+      Expr bound;
+      bound.kind = Expr::Kind::kUnary;
+      bound.unary_op = UnaryOp::kNot;
+      bound.type = ValueType::kInteger;
+      bound.position = expr.position;
+      bound.children.push_back(std::move(child));
+      return bound;
+    }
+  }
+  throw InternalError("unknown unary operator");
+}
+
+Expr Binder::BindBinary(const ast::Expr& expr, const ExprContext& context) {
+  Expr bound;
+  bound.kind = Expr::Kind::kBinary;
+  bound.binary_op = expr.binary_op;
+  bound.position = expr.position;
+  bound.children.push_back(BindExpr(expr.children.at(0), context));
+  bound.children.push_back(BindExpr(expr.children.at(1), context));
+  const ValueType left = bound.children[0].type;
+  const ValueType right = bound.children[1].type;
+  const BinaryOp op = expr.binary_op;
+  if (IsArithmetic(op) || IsLogical(op)) {
+    if (left == ValueType::kText || right == ValueType::kText) {
+      std::string message = "cannot apply ";
+      if (IsLogical(op)) {
+        message += BinaryOpName(op);
+      } else {
+        message.append("'").append(BinaryOpName(op)).append("'");
+      }
+      message.append(" to ").append(ValueTypeName(left)).append(" and ");
+      message += ValueTypeName(right);
+      throw SqlError(message, expr.op_position);
+    }
+    bound.type = IsLogical(op) ? ValueType::kInteger : ArithmeticType(left, right);
+  } else {
+    CheckComparable(left, right, expr.op_position);
+    bound.type = ValueType::kInteger;
+  }
+  return bound;
+}
+
+Expr Binder::BindAggregate(const ast::Expr& expr, const ExprContext& context) {
+  const char* name = AggregateName(expr.function);
+  if (context.in_aggregate) throw SqlError("aggregate functions cannot be nested", expr.position);
+  if (!context.allow_aggregates) {
+    throw SqlError(
+        std::string("aggregate functions are not allowed in ") + ClauseName(context.clause),
+        expr.position);
+  }
+  ExprContext inner = context;
+  inner.in_aggregate = true;
+  inner.allow_aggregates = false;
+
+  Aggregate aggregate;
+  aggregate.function = expr.function;
+  aggregate.type = ValueType::kInteger;
+  if (expr.function != AggregateFunction::kCountStar) {
+    aggregate.argument = BindExpr(expr.children.at(0), inner);
+    const ValueType type = aggregate.argument->type;
+    switch (expr.function) {
+      case AggregateFunction::kCountStar:
+      case AggregateFunction::kCount:
+        break;
+      case AggregateFunction::kSum:
+      case AggregateFunction::kAvg:
+        if (type == ValueType::kText)
+          throw SqlError(std::string("cannot compute ") + name + " of TEXT", expr.position);
+        aggregate.type = expr.function == AggregateFunction::kAvg ? ValueType::kReal : type;
+        break;
+      case AggregateFunction::kMin:
+      case AggregateFunction::kMax:
+      case AggregateFunction::kMedian:
+      case AggregateFunction::kQuantile:
+        if (type == ValueType::kText)
+          throw SqlError(std::string(name) + " is not supported for TEXT", expr.position);
+        aggregate.type = type;
+        break;
+    }
+  }
+  if (expr.function == AggregateFunction::kQuantile)
+    aggregate.quantile = BindQuantile(expr.children.at(1), inner);
+
+  std::size_t index = 0;
+  while (index < select_.aggregates.size() &&
+         !StructurallyEqual(select_.aggregates[index], aggregate))
+    ++index;
+  if (index == select_.aggregates.size()) select_.aggregates.push_back(std::move(aggregate));
+
+  Expr ref;
+  ref.kind = Expr::Kind::kAggregateRef;
+  ref.index = index;
+  ref.type = select_.aggregates[index].type;
+  ref.position = expr.position;
+  return ref;
+}
+
+double Binder::BindQuantile(const ast::Expr& q, const ExprContext& context) {
+  const Expr bound = BindExpr(q, context);
+  double value = -1;
+  if (bound.kind == Expr::Kind::kConstant) {
+    if (bound.type == ValueType::kInteger) value = static_cast<double>(bound.constant.integer);
+    if (bound.type == ValueType::kReal) value = bound.constant.real;
+  }
+  if (!(value >= 0 && value <= 1)) {
+    throw SqlError("QUANTILE's second argument must be a numeric constant between 0 and 1",
+                   q.position);
+  }
+  return value;
+}
+
+}  // namespace clq::sql::detail

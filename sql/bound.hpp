@@ -1,0 +1,152 @@
+// The bound form of a SQL statement: names resolved to tables and columns,
+// every expression typed, aggregates and group keys pulled out. This is the
+// contract between the front end (parser + binder) and the planner; the
+// planner never sees SQL text or names.
+//
+// Types follow SQLite (docs/DESIGN.md): INTEGER is 64-bit, REAL is double, TEXT is
+// a CHAR column or a string literal, and comparisons and logic yield INTEGER
+// 0/1 (or NULL). INT32/INT64 columns are INTEGER, DOUBLE columns REAL.
+//
+// Expression scopes (which Expr kinds may appear where):
+//   where, group_keys, aggregate arguments, and `outputs` of a query that is
+//     not aggregated:                    kColumnRef, constants, operators
+//   having, and `outputs` of an aggregated query:
+//                                        kGroupRef, kAggregateRef, constants, operators
+//   order_by:                            kOutputRef only (hidden outputs are appended
+//                                        for ORDER BY terms that are not in the select list)
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/value.hpp"
+#include "storage/table.hpp"
+
+namespace clq::sql {
+
+enum class UnaryOp : std::uint8_t { kNegate, kNot, kIsNull, kIsNotNull };
+
+enum class BinaryOp : std::uint8_t {
+  kAdd,
+  kSubtract,
+  kMultiply,
+  kDivide,
+  kModulo,
+  kEqual,
+  kNotEqual,
+  kLess,
+  kLessEqual,
+  kGreater,
+  kGreaterEqual,
+  kAnd,
+  kOr,
+};
+
+enum class AggregateFunction : std::uint8_t {
+  kCountStar,
+  kCount,
+  kSum,
+  kAvg,
+  kMin,
+  kMax,
+  kMedian,
+  kQuantile,
+};
+
+const char* UnaryOpName(UnaryOp op);             // "-", "NOT", "IS NULL", "IS NOT NULL"
+const char* BinaryOpName(BinaryOp op);           // "+", "=", "AND", ...
+const char* AggregateName(AggregateFunction f);  // "COUNT", "SUM", ...
+// The comparison with its operands swapped: a OP b == b Mirrored(OP) a
+// (<, <=, >, >= turn around; every other operator is returned as it is).
+BinaryOp MirroredComparison(BinaryOp op);
+
+struct Expr;
+// Names a column reference for printing ("t1.unique1").
+using LeafNamer = std::function<std::string(const Expr&)>;
+
+struct Expr {
+  enum class Kind : std::uint8_t {
+    kColumnRef,     // source, column
+    kConstant,      // constant
+    kUnary,         // unary_op, children[0]
+    kBinary,        // binary_op, children[0], children[1]
+    kBetween,       // children: value, low, high; `negated` for NOT BETWEEN
+    kInList,        // children: value, then the list items; `negated` for NOT IN
+    kCast,          // children[0] to `type` (INTEGER or REAL)
+    kGroupRef,      // index into BoundSelect::group_keys
+    kAggregateRef,  // index into BoundSelect::aggregates
+    kOutputRef,     // index into BoundSelect::outputs
+  };
+
+  Kind kind = Kind::kConstant;
+  ValueType type = ValueType::kNull;  // result type
+  std::size_t source = 0;             // kColumnRef: index into BoundSelect::from
+  std::size_t index = 0;              // kColumnRef: column of that table; k*Ref: the index
+  Value constant;
+  UnaryOp unary_op = UnaryOp::kNegate;
+  BinaryOp binary_op = BinaryOp::kAdd;
+  bool negated = false;
+  std::vector<Expr> children;
+  std::size_t position = 0;  // byte offset of the expression in the statement text
+
+  std::string ToString() const;                        // debugging and EXPLAIN: "(#0.3 + 1)"
+  std::string ToString(const LeafNamer& namer) const;  // column refs named by `namer`
+};
+
+// Bound expressions built by the compiler's rewrites (and the binder):
+// a constant, and a comparison or logical operation (INTEGER typed).
+Expr MakeConstant(Value value, std::size_t position);
+Expr MakeBoolean(BinaryOp op, Expr left, Expr right, std::size_t position);
+
+struct Aggregate {
+  AggregateFunction function = AggregateFunction::kCountStar;
+  std::optional<Expr> argument;  // none for COUNT(*)
+  double quantile = 0.5;         // kQuantile: q in [0, 1]; kMedian: 0.5
+  ValueType type = ValueType::kInteger;
+  // Result types: COUNT -> INTEGER; SUM -> the argument's type; AVG -> REAL;
+  // MIN, MAX, MEDIAN, QUANTILE -> the argument's type. Over no non-NULL input
+  // every aggregate but COUNT yields NULL. MEDIAN/QUANTILE return the element
+  // of rank floor(q * (n - 1)) (0-based) of the sorted non-NULL values.
+};
+
+struct TableRef {
+  TablePtr table;
+  std::string alias;  // the name the statement uses for it (alias, else table name)
+};
+
+struct OutputColumn {
+  std::string name;  // alias, else column name, else the expression's SQL text
+  Expr expr;
+};
+
+struct OrderKey {
+  Expr expr;  // kOutputRef
+  bool descending = false;
+};
+
+struct BoundSelect {
+  std::vector<TableRef> from;  // comma joins and JOIN ... ON, in statement order
+  std::optional<Expr> where;   // WHERE and every ON condition, ANDed
+  bool aggregated = false;     // GROUP BY present, or an aggregate used
+  std::vector<Expr> group_keys;
+  std::vector<Aggregate> aggregates;  // each distinct aggregate once
+  std::optional<Expr> having;
+  std::vector<OutputColumn> outputs;
+  std::size_t visible_outputs = 0;  // outputs[visible_outputs..] are hidden ORDER BY keys
+  bool distinct = false;
+  std::vector<OrderKey> order_by;
+  std::optional<std::uint64_t> limit;
+  std::uint64_t offset = 0;
+};
+
+struct BoundStatement {
+  bool explain = false;
+  BoundSelect select;
+  std::string text;  // the statement's SQL text
+};
+
+}  // namespace clq::sql

@@ -1,0 +1,510 @@
+#include "storage/csv.hpp"
+
+#include <cctype>
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <memory>
+#include <vector>
+
+#include "common/errors.hpp"
+#include "storage/table_file.hpp"
+
+namespace clq {
+namespace {
+
+// ---------------------------------------------------------------------------
+// Writing
+
+bool NeedsQuotes(std::string_view field) {
+  return field.find_first_of(",\"\r\n") != std::string_view::npos;
+}
+
+void AppendField(std::string& out, std::string_view field, bool only_field) {
+  if (!NeedsQuotes(field) && !(only_field && field.empty())) {
+    out.append(field);
+    return;
+  }
+  out.push_back('"');
+  for (char c : field) {
+    if (c == '"') out.push_back('"');
+    out.push_back(c);
+  }
+  out.push_back('"');
+}
+
+template <typename T>
+void AppendNumber(std::string& out, T value) {
+  char buffer[64];
+  const auto result = std::to_chars(buffer, buffer + sizeof(buffer), value);
+  out.append(buffer, result.ptr);
+}
+
+void AppendValue(std::string& out, const Column& column, RowCount row, bool only_field) {
+  switch (column.type().type) {
+    case DataType::kInt32:
+      AppendNumber(out, column.int32s()[row]);
+      break;
+    case DataType::kInt64:
+      AppendNumber(out, column.int64s()[row]);
+      break;
+    case DataType::kDouble:
+      AppendNumber(out, column.doubles()[row]);  // shortest round-trip form
+      break;
+    case DataType::kChar:
+      AppendField(out, column.StringAt(row), only_field);
+      break;
+  }
+}
+
+// Appends the CSV text to `out`, calling flush(out) whenever it holds
+// `flush_bytes` or more and at the end; flush may consume and clear it.
+template <typename Flush>
+void EmitCsv(const Table& table, std::string& out, std::size_t flush_bytes, Flush&& flush) {
+  const std::size_t columns = table.columns().size();
+  for (std::size_t c = 0; c < columns; ++c) {
+    if (c > 0) out.push_back(',');
+    AppendField(out, table.column(c).name(), columns == 1);
+  }
+  out.append("\r\n");
+  for (RowCount row = 0; row < table.rows(); ++row) {
+    for (std::size_t c = 0; c < columns; ++c) {
+      if (c > 0) out.push_back(',');
+      AppendValue(out, table.column(c), row, columns == 1);
+    }
+    out.append("\r\n");
+    if (out.size() >= flush_bytes) flush(out);
+  }
+  flush(out);
+}
+
+// ---------------------------------------------------------------------------
+// Reading: records
+
+// Splits CSV text into records. Fields stay valid until the next Next().
+class CsvTokenizer {
+ public:
+  CsvTokenizer(std::string_view text, const std::string& source) : text_(text), source_(source) {
+    if (text_.starts_with("\xEF\xBB\xBF")) text_.remove_prefix(3);
+  }
+
+  // The next non-empty record; false at the end of the text.
+  bool Next() {
+    while (pos_ < text_.size() && (text_[pos_] == '\n' || text_[pos_] == '\r'))
+      SkipLineEnd();
+    if (pos_ >= text_.size()) return false;
+    record_line_ = line_;
+    count_ = 0;
+    for (;;) {
+      if (count_ == fields_.size()) fields_.emplace_back();
+      std::string& field = fields_[count_++];
+      field.clear();
+      if (pos_ < text_.size() && text_[pos_] == '"') {
+        ReadQuoted(field);
+      } else {
+        const std::size_t end = text_.find_first_of(",\r\n", pos_);
+        const std::size_t stop = end == std::string_view::npos ? text_.size() : end;
+        field.assign(text_.substr(pos_, stop - pos_));
+        pos_ = stop;
+      }
+      if (pos_ < text_.size() && text_[pos_] == ',') {
+        ++pos_;  // "a," ending the text still has a second, empty field
+        continue;
+      }
+      if (pos_ < text_.size()) SkipLineEnd();
+      break;
+    }
+    return true;
+  }
+
+  std::size_t size() const { return count_; }
+  const std::string& field(std::size_t i) const { return fields_[i]; }
+  // The line on which the current record starts (1-based).
+  std::uint64_t line() const { return record_line_; }
+
+ private:
+  void SkipLineEnd() {
+    if (text_[pos_] == '\r' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '\n') ++pos_;
+    ++pos_;
+    ++line_;
+  }
+
+  void ReadQuoted(std::string& field) {
+    const std::uint64_t start_line = line_;
+    ++pos_;
+    for (;;) {
+      const std::size_t quote = text_.find('"', pos_);
+      if (quote == std::string_view::npos)
+        throw InvalidInputError(source_ + " line " + std::to_string(start_line) +
+                                ": unterminated quoted field");
+      const std::string_view piece = text_.substr(pos_, quote - pos_);
+      for (char c : piece)
+        line_ += c == '\n';
+      field.append(piece);
+      pos_ = quote + 1;
+      if (pos_ < text_.size() && text_[pos_] == '"') {
+        field.push_back('"');
+        ++pos_;
+        continue;
+      }
+      break;
+    }
+    if (pos_ < text_.size() && text_[pos_] != ',' && text_[pos_] != '\r' && text_[pos_] != '\n')
+      throw InvalidInputError(source_ + " line " + std::to_string(line_) +
+                              ": unexpected character after a closing quote");
+  }
+
+  std::string_view text_;
+  const std::string& source_;
+  std::size_t pos_ = 0;
+  std::uint64_t line_ = 1;
+  std::uint64_t record_line_ = 1;
+  std::vector<std::string> fields_;
+  std::size_t count_ = 0;
+};
+
+// ---------------------------------------------------------------------------
+// Reading: values
+
+std::string_view TrimSpaces(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))
+    text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t'))
+    text.remove_suffix(1);
+  return text;
+}
+
+std::optional<std::int64_t> ParseInteger(std::string_view text) {
+  text = TrimSpaces(text);
+  if (text.starts_with('+')) text.remove_prefix(1);
+  std::int64_t value;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+std::optional<double> ParseDouble(std::string_view text) {
+  text = TrimSpaces(text);
+  if (text.starts_with('+')) text.remove_prefix(1);
+  // from_chars also takes "infinity" and "NaN" in any case; accept only the
+  // forms the writer produces, so a column of words never reads as numbers.
+  const std::string_view unsigned_text = text.starts_with('-') ? text.substr(1) : text;
+  if (unsigned_text.empty()) return std::nullopt;
+  const char first = unsigned_text.front();
+  if (!(first >= '0' && first <= '9') && first != '.' && unsigned_text != "inf" &&
+      unsigned_text != "nan")
+    return std::nullopt;
+  double value;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+bool FitsInt32(std::int64_t value) {
+  return value >= std::numeric_limits<std::int32_t>::min() &&
+         value <= std::numeric_limits<std::int32_t>::max();
+}
+
+std::string Quote(std::string_view value) {
+  constexpr std::size_t kShown = 40;
+  if (value.size() <= kShown) return "'" + std::string(value) + "'";
+  return "'" + std::string(value.substr(0, kShown)) + "...'";
+}
+
+// What pass 1 learns about a column.
+struct ColumnStats {
+  bool all_int32 = true;
+  bool all_int64 = true;
+  bool all_double = true;
+  std::size_t longest = 0;
+  std::uint64_t longest_line = 0;
+
+  void Add(std::string_view value, std::uint64_t line, bool infer) {
+    if (value.size() > longest) {
+      longest = value.size();
+      longest_line = line;
+    }
+    if (!infer || !all_double) return;
+    if (all_int64) {
+      const auto integer = ParseInteger(value);
+      all_int64 = integer.has_value();
+      all_int32 = all_int64 && all_int32 && FitsInt32(*integer);
+      if (all_int64) return;
+    }
+    all_double = ParseDouble(value).has_value();
+  }
+};
+
+class CsvImporter {
+ public:
+  CsvImporter(std::string_view text, const std::string& source, std::optional<Schema> schema)
+      : text_(text), source_(source), schema_(std::move(schema)) {}
+
+  TablePtr Import(std::string table_name) {
+    const RowCount rows = ScanRecords();
+    TableBuilder builder(std::move(table_name), *schema_, rows);
+    CsvTokenizer records(text_, source_);
+    records.Next();  // the header
+    for (RowCount row = 0; records.Next(); ++row) {
+      for (std::size_t c = 0; c < schema_->size(); ++c)
+        Store(builder, c, row, records.field(c), records.line());
+    }
+    return builder.Finish();
+  }
+
+ private:
+  // Pass 1: header, field counts, row count, types; fills in schema_.
+  RowCount ScanRecords() {
+    CsvTokenizer records(text_, source_);
+    if (!records.Next()) throw InvalidInputError(source_ + ": empty file: no header row");
+    std::vector<std::string> header;
+    for (std::size_t c = 0; c < records.size(); ++c)
+      header.push_back(records.field(c));
+    const bool infer = !schema_.has_value();
+    if (infer) {
+      schema_.emplace();
+      for (std::size_t c = 0; c < header.size(); ++c) {
+        if (header[c].empty())
+          throw InvalidInputError(source_ + " line " + std::to_string(records.line()) +
+                                  ": column " + std::to_string(c + 1) + " has no name");
+        schema_->push_back({header[c], ColumnType::Char(0)});
+      }
+    } else if (schema_->size() != header.size()) {
+      throw InvalidInputError(source_ + ": the header has " + std::to_string(header.size()) +
+                              " columns but the schema " + std::to_string(schema_->size()));
+    }
+    for (std::size_t c = 0; c < schema_->size(); ++c)
+      for (std::size_t d = 0; d < c; ++d)
+        if (IdentifierEquals((*schema_)[c].name, (*schema_)[d].name))
+          throw InvalidInputError(source_ + ": two columns are named " + (*schema_)[c].name);
+
+    std::vector<ColumnStats> stats(header.size());
+    RowCount rows = 0;
+    while (records.Next()) {
+      if (records.size() != header.size())
+        throw InvalidInputError(source_ + " line " + std::to_string(records.line()) + ": " +
+                                std::to_string(records.size()) + " fields, expected " +
+                                std::to_string(header.size()) + " as in the header");
+      for (std::size_t c = 0; c < header.size(); ++c)
+        stats[c].Add(records.field(c), records.line(), infer);
+      ++rows;
+    }
+    for (std::size_t c = 0; c < header.size(); ++c)
+      ResolveType(c, stats[c], infer, rows);
+    return rows;
+  }
+
+  void ResolveType(std::size_t c, const ColumnStats& stats, bool infer, RowCount rows) {
+    ColumnSpec& spec = (*schema_)[c];
+    if (infer && stats.all_int32) {
+      spec.type = ColumnType::Int32();
+    } else if (infer && stats.all_int64) {
+      spec.type = ColumnType::Int64();
+    } else if (infer && stats.all_double && rows > 0) {
+      spec.type = ColumnType::Double();
+    } else if (spec.type.type == DataType::kChar && spec.type.width == 0) {
+      if (stats.longest > kMaxCharWidth)
+        throw InvalidInputError(ValueContext(stats.longest_line, spec.name) + "a " +
+                                std::to_string(stats.longest) +
+                                "-byte value is longer than the longest CHAR clq stores (" +
+                                std::to_string(kMaxCharWidth) + ")");
+      spec.type =
+          ColumnType::Char(static_cast<std::uint32_t>(std::max<std::size_t>(1, stats.longest)));
+    }
+  }
+
+  std::string ValueContext(std::uint64_t line, const std::string& column) const {
+    return source_ + " line " + std::to_string(line) + ", column " + column + ": ";
+  }
+
+  void Store(TableBuilder& builder, std::size_t c, RowCount row, const std::string& value,
+             std::uint64_t line) {
+    const ColumnSpec& spec = (*schema_)[c];
+    if (spec.type.is_numeric() && TrimSpaces(value).empty())
+      throw InvalidInputError(ValueContext(line, spec.name) + "empty value in " +
+                              spec.type.ToString() + " column (clq columns are NOT NULL)");
+    auto not_a = [&] {
+      return InvalidInputError(ValueContext(line, spec.name) + Quote(value) + " is not " +
+                               (spec.type.type == DataType::kInt32 ? "an " : "a ") +
+                               spec.type.ToString());
+    };
+    switch (spec.type.type) {
+      case DataType::kInt32: {
+        const auto parsed = ParseInteger(value);
+        if (!parsed || !FitsInt32(*parsed)) throw not_a();
+        builder.column_values<std::int32_t>(c)[row] = static_cast<std::int32_t>(*parsed);
+        break;
+      }
+      case DataType::kInt64: {
+        const auto parsed = ParseInteger(value);
+        if (!parsed) throw not_a();
+        builder.column_values<std::int64_t>(c)[row] = *parsed;
+        break;
+      }
+      case DataType::kDouble: {
+        const auto parsed = ParseDouble(value);
+        if (!parsed) throw not_a();
+        builder.column_values<double>(c)[row] = *parsed;
+        break;
+      }
+      case DataType::kChar:
+        if (value.find('\0') != std::string::npos)
+          throw InvalidInputError(ValueContext(line, spec.name) +
+                                  "a string holds a NUL byte, which clq strings cannot");
+        if (value.size() > spec.type.width)
+          throw InvalidInputError(ValueContext(line, spec.name) + "a " +
+                                  std::to_string(value.size()) + "-byte value does not fit " +
+                                  spec.type.ToString());
+        builder.SetString(c, row, value);
+        break;
+    }
+  }
+
+  std::string_view text_;
+  const std::string& source_;
+  std::optional<Schema> schema_;
+};
+
+// ---------------------------------------------------------------------------
+// Schema strings
+
+std::optional<ColumnType> ParseTypeName(std::string_view type) {
+  std::string name;
+  for (char c : type)
+    if (c != ' ' && c != '\t')
+      name.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
+  if (name == "INT" || name == "INT32") return ColumnType::Int32();
+  if (name == "BIGINT" || name == "INT64" || name == "INTEGER") return ColumnType::Int64();
+  if (name == "DOUBLE" || name == "REAL" || name == "FLOAT" || name == "DOUBLEPRECISION")
+    return ColumnType::Double();
+  if (name == "TEXT" || name == "VARCHAR" || name == "STRING") return ColumnType::Char(0);
+  for (std::string_view prefix : {"CHAR(", "VARCHAR(", "CHARACTER("}) {
+    if (!name.starts_with(prefix) || !name.ends_with(')')) continue;
+    const std::string_view digits =
+        std::string_view(name).substr(prefix.size(), name.size() - prefix.size() - 1);
+    std::uint32_t width = 0;
+    const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), width);
+    if (error != std::errc() || end != digits.data() + digits.size() || width == 0 ||
+        width > kMaxCharWidth)
+      return std::nullopt;
+    return ColumnType::Char(width);
+  }
+  return std::nullopt;
+}
+
+// Splits at commas outside parentheses and double quotes.
+std::vector<std::string_view> SplitDefinitions(std::string_view text) {
+  std::vector<std::string_view> items;
+  int depth = 0;
+  bool quoted = false;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '"') quoted = !quoted;
+    if (quoted) continue;
+    if (c == '(') ++depth;
+    if (c == ')') --depth;
+    if (c == ',' && depth == 0) {
+      items.push_back(text.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  items.push_back(text.substr(start));
+  return items;
+}
+
+std::string ReadWholeFile(const std::string& path) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error))
+    throw FileError("cannot read " + path + ": it is a directory");
+  struct Close {
+    void operator()(std::FILE* f) const { std::fclose(f); }
+  };
+  std::unique_ptr<std::FILE, Close> file(std::fopen(path.c_str(), "rb"));
+  if (!file) throw FileError("cannot open " + path + ": " + std::strerror(errno));
+  std::string text;
+  const std::uintmax_t size = std::filesystem::file_size(path, error);
+  if (!error) text.reserve(static_cast<std::size_t>(size));
+  char buffer[1 << 16];
+  std::size_t got;
+  while ((got = std::fread(buffer, 1, sizeof(buffer), file.get())) > 0)
+    text.append(buffer, got);
+  if (std::ferror(file.get())) throw FileError("reading " + path + " failed");
+  return text;
+}
+
+}  // namespace
+
+void WriteCsvFile(const Table& table, const std::string& path) {
+  WriteFileAtomically(path, [&](std::FILE* file, const std::string& actual_path) {
+    std::string buffer;
+    EmitCsv(table, buffer, std::size_t{1} << 20, [&](std::string& piece) {
+      if (!piece.empty() && std::fwrite(piece.data(), 1, piece.size(), file) != piece.size())
+        throw FileError("writing " + actual_path + " failed: " + std::strerror(errno));
+      piece.clear();
+    });
+  });
+}
+
+std::string FormatCsv(const Table& table) {
+  std::string text;
+  EmitCsv(table, text, std::numeric_limits<std::size_t>::max(), [](std::string&) {});
+  return text;
+}
+
+Schema ParseSchema(std::string_view text) {
+  auto fail = [&](const std::string& problem) {
+    return InvalidInputError("schema \"" + std::string(text) + "\": " + problem);
+  };
+  Schema schema;
+  for (std::string_view item : SplitDefinitions(text)) {
+    item = TrimSpaces(item);
+    if (item.empty()) throw fail("an empty column definition");
+    std::string name;
+    std::size_t pos = 0;
+    if (item.front() == '"') {
+      for (pos = 1; pos < item.size(); ++pos) {
+        if (item[pos] != '"') {
+          name.push_back(item[pos]);
+        } else if (pos + 1 < item.size() && item[pos + 1] == '"') {
+          name.push_back('"');
+          ++pos;
+        } else {
+          break;
+        }
+      }
+      if (pos >= item.size()) throw fail("unterminated quoted name");
+      ++pos;
+    } else {
+      pos = std::min(item.find_first_of(" \t"), item.size());
+      name = item.substr(0, pos);
+    }
+    const std::string_view type_text = TrimSpaces(item.substr(pos));
+    if (name.empty()) throw fail("a column without a name");
+    if (type_text.empty()) throw fail("column " + name + " has no type");
+    const std::optional<ColumnType> type = ParseTypeName(type_text);
+    if (!type)
+      throw fail("column " + name + ": unknown type '" + std::string(type_text) +
+                 "' (use INT, BIGINT, DOUBLE, CHAR(n) with n from 1 to " +
+                 std::to_string(kMaxCharWidth) + ", or TEXT)");
+    for (const ColumnSpec& existing : schema)
+      if (IdentifierEquals(existing.name, name)) throw fail("two columns are named " + name);
+    schema.push_back({std::move(name), *type});
+  }
+  return schema;
+}
+
+TablePtr ImportCsv(const std::string& path, std::string table_name, std::optional<Schema> schema) {
+  const std::string text = ReadWholeFile(path);
+  return ImportCsvText(text, path, std::move(table_name), std::move(schema));
+}
+
+TablePtr ImportCsvText(std::string_view text, const std::string& source, std::string table_name,
+                       std::optional<Schema> schema) {
+  return CsvImporter(text, source, std::move(schema)).Import(std::move(table_name));
+}
+
+}  // namespace clq

@@ -1,0 +1,50 @@
+// CSV (RFC 4180) export and import of tables, and the schema strings of
+// `clq import --schema "name TYPE, ..."`.
+//
+// Writing: a header row of column names, then one record per row; a field
+// is quoted (quotes doubled) when it holds a comma, quote, CR or LF, or when
+// it is the only, empty field of a record (so it is not an empty line);
+// doubles in the shortest form that reads back to the same value.
+//
+// Reading: the first non-empty record is the header; quoted fields may hold
+// commas, doubled quotes and line breaks; LF, CRLF and CR line endings; empty
+// lines are skipped; a UTF-8 byte order mark is ignored. Numbers may be
+// surrounded by spaces; strings are taken verbatim. clq columns are NOT NULL,
+// so an empty field in a numeric column is an error. Every error is an
+// InvalidInputError (FileError for I/O) naming the file and, for data, the
+// line and column. Reentrant; returned tables own their data.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "storage/table.hpp"
+
+namespace clq {
+
+// Writes the table as CSV (through a temporary file, as WriteTableFile).
+void WriteCsvFile(const Table& table, const std::string& path);
+
+// The CSV text of a table; for tests and small tables.
+std::string FormatCsv(const Table& table);
+
+// Parses "name TYPE, name TYPE, ...". Types (case-insensitive): INT, INT32 ->
+// INT32; BIGINT, INT64, INTEGER -> INT64 (INTEGER is SQLite's 64-bit type);
+// DOUBLE, REAL, FLOAT -> DOUBLE; CHAR(n), VARCHAR(n) -> CHAR(n); TEXT, VARCHAR
+// -> ColumnType::Char(0), meaning CHAR as wide as the longest value. A name
+// may be double-quoted. Throws InvalidInputError.
+Schema ParseSchema(std::string_view text);
+
+// Imports a CSV file. With a schema, its column count must match the header
+// and its names replace the header's; CHAR(0) columns take the width of their
+// longest value (at least 1). Without one, each column is INT32 if every value
+// fits, else INT64, else DOUBLE, else CHAR(longest value, at least 1).
+TablePtr ImportCsv(const std::string& path, std::string table_name,
+                   std::optional<Schema> schema = std::nullopt);
+
+// The same, from CSV text; `source` names it in messages.
+TablePtr ImportCsvText(std::string_view text, const std::string& source, std::string table_name,
+                       std::optional<Schema> schema = std::nullopt);
+
+}  // namespace clq

@@ -1,0 +1,189 @@
+// Host-side columnar tables.
+//
+// A Column is a name, a type and a contiguous array of fixed-width values
+// (ColumnData), shared by shared_ptr so that tables holding the same rows
+// (tenktup1 and tenktup2) or a prefix of them (bprime) do not copy them. A
+// Table is a name, columns of equal length and an id unique within the
+// process, which device caches use as identity (two tables sharing data are
+// still uploaded separately, so cold timings stay honest).
+//
+// Column names and table names compare case-insensitively (SQL identifiers).
+// Tables are immutable once built; build them with TableBuilder.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/errors.hpp"
+#include "common/types.hpp"
+
+namespace clq {
+
+// Memory for column data. The default is 64-byte-aligned heap memory; a GPU
+// engine may install pinned memory (runtime/pinned_host_blocks.hpp), from
+// which an upload is one DMA instead of a copy through staging buffers.
+inline constexpr std::size_t kHostBlockAlignment = 64;
+struct HostBlock {
+  std::byte* data = nullptr;
+  std::shared_ptr<void> owner;  // frees the block with the last holder
+  // The OpenCL context (a cl_context) whose driver pinned the block, or null:
+  // memory pinned by one context is ordinary memory to the others.
+  const void* pinned_for = nullptr;
+};
+// Returns a block of at least `bytes` (kHostBlockAlignment-aligned) for a
+// column of `type`, or nullopt to use the default heap memory.
+using HostBlockAllocator =
+    std::function<std::optional<HostBlock>(ColumnType type, std::size_t bytes)>;
+// Installs `allocator` for column data created from now on (an empty one
+// restores the default); returns the one it replaces. Not thread-safe with
+// concurrent ColumnData construction.
+HostBlockAllocator SetHostBlockAllocator(HostBlockAllocator allocator);
+// Installs an allocator for its own lifetime, then restores the previous one
+// (blocks already handed out live on with their columns).
+class ScopedHostBlockAllocator {
+ public:
+  explicit ScopedHostBlockAllocator(HostBlockAllocator allocator)
+      : previous_(SetHostBlockAllocator(std::move(allocator))) {}
+  ~ScopedHostBlockAllocator() { SetHostBlockAllocator(std::move(previous_)); }
+  ScopedHostBlockAllocator(const ScopedHostBlockAllocator&) = delete;
+  ScopedHostBlockAllocator& operator=(const ScopedHostBlockAllocator&) = delete;
+
+ private:
+  HostBlockAllocator previous_;
+};
+
+// Fixed-width values, 64-byte aligned so that any value type can be read in place.
+class ColumnData {
+ public:
+  ColumnData(ColumnType type, RowCount rows);
+  ColumnType type() const { return type_; }
+  RowCount rows() const { return rows_; }
+  std::size_t byte_size() const { return static_cast<std::size_t>(rows_) * type_.width; }
+  std::byte* data() { return data_; }
+  const std::byte* data() const { return data_; }
+  // The context that pinned the data (HostBlock::pinned_for), or null.
+  const void* pinned_for() const { return pinned_for_; }
+  // The smallest and largest value of an INT32 or INT64 column (nullopt for
+  // other types), computed once on first use: call it only after the data
+  // is complete. Thread-safe.
+  std::optional<IntRange> IntegerRange() const;
+  // Records the bounds a producer computed while writing the values (the
+  // generator), so that IntegerRange() need not scan. REQUIRES: an integer
+  // column, `range` the exact minimum and maximum of its values, and no call
+  // of IntegerRange() yet (a range already known is kept).
+  void SetIntegerRange(IntRange range);
+
+ private:
+  ColumnType type_;
+  RowCount rows_;
+  std::byte* data_ = nullptr;
+  std::shared_ptr<void> owner_;
+  const void* pinned_for_ = nullptr;
+  mutable std::once_flag range_once_;
+  mutable std::optional<IntRange> range_;
+};
+
+class Column {
+ public:
+  Column(std::string name, std::shared_ptr<const ColumnData> data, RowCount offset, RowCount rows);
+
+  const std::string& name() const { return name_; }
+  ColumnType type() const { return data_->type(); }
+  RowCount rows() const { return rows_; }
+  // The first byte of this column's first row.
+  const std::byte* bytes() const { return data_->data() + offset_ * data_->type().width; }
+  std::size_t byte_size() const { return static_cast<std::size_t>(rows_) * type().width; }
+  const std::shared_ptr<const ColumnData>& shared_data() const { return data_; }
+  RowCount offset() const { return offset_; }
+
+  // Typed views; throw InternalError on a type mismatch.
+  std::span<const std::int32_t> int32s() const;
+  std::span<const std::int64_t> int64s() const;
+  std::span<const double> doubles() const;
+  // CHAR(n) value without its NUL padding.
+  std::string_view StringAt(RowCount row) const;
+  // Any numeric value widened to int64 / double (INT32, INT64, DOUBLE).
+  std::int64_t IntegerAt(RowCount row) const;
+  double RealAt(RowCount row) const;
+
+ private:
+  std::string name_;
+  std::shared_ptr<const ColumnData> data_;
+  RowCount offset_;
+  RowCount rows_;
+};
+
+struct ColumnSpec {
+  std::string name;
+  ColumnType type;
+};
+using Schema = std::vector<ColumnSpec>;
+
+class Table {
+ public:
+  Table(std::string name, std::vector<Column> columns);
+
+  const std::string& name() const { return name_; }
+  std::uint64_t id() const { return id_; }
+  RowCount rows() const { return rows_; }
+  const std::vector<Column>& columns() const { return columns_; }
+  const Column& column(std::size_t index) const { return columns_.at(index); }
+  Schema schema() const;
+
+  // Index of the column with this name (case-insensitive), if any.
+  std::optional<std::size_t> FindColumn(std::string_view name) const;
+
+  // A table with the same columns restricted to rows [begin, begin + count),
+  // sharing the data; it gets a new id.
+  std::shared_ptr<const Table> Slice(std::string name, RowCount begin, RowCount count) const;
+  // The same data under another name, with a new id.
+  std::shared_ptr<const Table> Renamed(std::string name) const;
+
+ private:
+  std::string name_;
+  std::uint64_t id_;
+  RowCount rows_ = 0;
+  std::vector<Column> columns_;
+};
+
+using TablePtr = std::shared_ptr<const Table>;
+
+// Builds a table column by column: allocate, fill through the raw pointers, finish.
+class TableBuilder {
+ public:
+  TableBuilder(std::string name, const Schema& schema, RowCount rows);
+  std::byte* column_data(std::size_t index) { return data_.at(index)->data(); }
+  template <typename T>
+  T* column_values(std::size_t index) {
+    return reinterpret_cast<T*>(data_.at(index)->data());
+  }
+  // Writes a CHAR value, NUL-padded (truncated values are an InternalError).
+  void SetString(std::size_t column, RowCount row, std::string_view value);
+  // ColumnData::SetIntegerRange of a column, for a builder that tracked the
+  // bounds of the values it wrote.
+  void SetIntegerRange(std::size_t column, IntRange range) {
+    data_.at(column)->SetIntegerRange(range);
+  }
+  TablePtr Finish();
+
+ private:
+  std::string name_;
+  Schema schema_;
+  RowCount rows_;
+  std::vector<std::shared_ptr<ColumnData>> data_;
+};
+
+// Case-insensitive equality of SQL identifiers (ASCII).
+bool IdentifierEquals(std::string_view a, std::string_view b);
+std::string LowercaseIdentifier(std::string_view name);
+
+}  // namespace clq

@@ -1,0 +1,305 @@
+#include "storage/table_file.hpp"
+
+#include <unistd.h>
+
+#include <bit>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "common/errors.hpp"
+#include "common/hash.hpp"
+#include "storage/memory_advice.hpp"
+
+namespace clq {
+namespace {
+
+static_assert(std::endian::native == std::endian::little,
+              "table files are little-endian; add byte swapping for this host");
+
+constexpr char kMagic[8] = {'C', 'L', 'Q', 'T', 'A', 'B', 'L', 'E'};
+constexpr std::uint64_t kPreambleBytes = 16;  // magic, version, header length
+constexpr std::uint64_t kChecksumBytes = 8;
+
+struct CloseFile {
+  void operator()(std::FILE* f) const { std::fclose(f); }
+};
+using FilePtr = std::unique_ptr<std::FILE, CloseFile>;
+
+std::string Describe(std::uint64_t bytes) {
+  return std::to_string(bytes) + " bytes";
+}
+
+// ---------------------------------------------------------------------------
+// Writing
+
+template <typename T>
+void Append(std::string& out, T value) {
+  char bytes[sizeof(T)];
+  std::memcpy(bytes, &value, sizeof(T));
+  out.append(bytes, sizeof(T));
+}
+
+void AppendString(std::string& out, std::string_view text) {
+  Append(out, static_cast<std::uint32_t>(text.size()));
+  out.append(text);
+}
+
+std::string EncodeHeader(const Table& table) {
+  std::string body;
+  Append(body, static_cast<std::uint64_t>(table.rows()));
+  AppendString(body, table.name());
+  Append(body, static_cast<std::uint32_t>(table.columns().size()));
+  for (const Column& c : table.columns()) {
+    AppendString(body, c.name());
+    Append(body, static_cast<std::uint8_t>(c.type().type));
+    Append(body, c.type().width);
+  }
+  std::string header(kMagic, sizeof(kMagic));
+  Append(header, kTableFileVersion);
+  Append(header, static_cast<std::uint32_t>(body.size()));
+  header += body;
+  Append(header, Checksum64(std::as_bytes(std::span(header.data(), header.size()))));
+  return header;
+}
+
+class Writer {
+ public:
+  Writer(std::FILE* file, const std::string& path) : file_(file), path_(path) {}
+  void Write(const void* data, std::size_t bytes) {
+    if (bytes > 0 && std::fwrite(data, 1, bytes, file_) != bytes)
+      throw FileError("writing " + path_ + " failed: " + std::strerror(errno));
+  }
+
+ private:
+  std::FILE* file_;
+  const std::string& path_;
+};
+
+void WriteContents(const Table& table, std::FILE* file, const std::string& path) {
+  Writer writer(file, path);
+  const std::string header = EncodeHeader(table);
+  writer.Write(header.data(), header.size());
+  for (const Column& c : table.columns()) {
+    writer.Write(c.bytes(), c.byte_size());
+    const std::uint64_t checksum = Checksum64(std::span(c.bytes(), c.byte_size()));
+    writer.Write(&checksum, sizeof(checksum));
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Reading
+
+FilePtr OpenForReading(const std::string& path) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error))
+    throw FileError("cannot read " + path + ": it is a directory");
+  FilePtr file(std::fopen(path.c_str(), "rb"));
+  if (!file) throw FileError("cannot open " + path + ": " + std::strerror(errno));
+  return file;
+}
+
+std::uint64_t FileSize(std::FILE* file, const std::string& path) {
+  if (std::fseek(file, 0, SEEK_END) != 0) throw FileError("cannot seek in " + path);
+  const long size = std::ftell(file);
+  if (size < 0 || std::fseek(file, 0, SEEK_SET) != 0) throw FileError("cannot seek in " + path);
+  return static_cast<std::uint64_t>(size);
+}
+
+void ReadExactly(std::FILE* file, void* out, std::uint64_t bytes, const std::string& path,
+                 const std::string& what) {
+  const std::size_t got = std::fread(out, 1, static_cast<std::size_t>(bytes), file);
+  if (got != bytes)
+    throw FileError(path + ": truncated: expected " + Describe(bytes) + " of " + what + ", found " +
+                    std::to_string(got));
+}
+
+// Bounds-checked reads from the header body.
+class HeaderParser {
+ public:
+  HeaderParser(std::string_view body, const std::string& path) : body_(body), path_(path) {}
+
+  template <typename T>
+  T Read(const char* what) {
+    Need(sizeof(T), what);
+    T value;
+    std::memcpy(&value, body_.data() + pos_, sizeof(T));
+    pos_ += sizeof(T);
+    return value;
+  }
+  std::string ReadString(const char* what) {
+    const auto length = Read<std::uint32_t>(what);
+    Need(length, what);
+    std::string text(body_.substr(pos_, length));
+    pos_ += length;
+    return text;
+  }
+  bool AtEnd() const { return pos_ == body_.size(); }
+  [[noreturn]] void Corrupt(const std::string& problem) const {
+    throw FileError(path_ + ": corrupt header: " + problem);
+  }
+
+ private:
+  void Need(std::size_t bytes, const char* what) const {
+    if (bytes > body_.size() - pos_) Corrupt(std::string(what) + " runs past the header");
+  }
+  std::string_view body_;
+  std::size_t pos_ = 0;
+  const std::string& path_;
+};
+
+ColumnType ParseColumnType(HeaderParser& parser, const std::string& column) {
+  const auto type = parser.Read<std::uint8_t>("a column type");
+  const auto width = parser.Read<std::uint32_t>("a column width");
+  ColumnType result;
+  switch (type) {
+    case static_cast<std::uint8_t>(DataType::kInt32):
+      result = ColumnType::Int32();
+      break;
+    case static_cast<std::uint8_t>(DataType::kInt64):
+      result = ColumnType::Int64();
+      break;
+    case static_cast<std::uint8_t>(DataType::kDouble):
+      result = ColumnType::Double();
+      break;
+    case static_cast<std::uint8_t>(DataType::kChar):
+      if (width == 0 || width > kMaxCharWidth)
+        parser.Corrupt("column " + column + " has CHAR width " + std::to_string(width));
+      result = ColumnType::Char(width);
+      break;
+    default:
+      parser.Corrupt("column " + column + " has unknown type " + std::to_string(type));
+  }
+  if (result.width != width)
+    parser.Corrupt("column " + column + " of type " + result.ToString() + " has width " +
+                   std::to_string(width));
+  return result;
+}
+
+// Reads and checks everything before the column data; leaves `file` at the
+// first column. Also checks the file holds exactly the data the header
+// announces, so that nothing is allocated for a truncated file.
+TableFileInfo ReadHeader(std::FILE* file, const std::string& path) {
+  const std::uint64_t file_size = FileSize(file, path);
+  if (file_size == 0) throw FileError(path + ": empty file, not a clq table file");
+  char preamble[kPreambleBytes];
+  const std::size_t got = std::fread(preamble, 1, kPreambleBytes, file);
+  if (std::memcmp(preamble, kMagic, std::min(got, sizeof(kMagic))) != 0)
+    throw FileError(path + ": not a clq table file (bad magic)");
+  if (got < kPreambleBytes)
+    throw FileError(path + ": truncated: expected " + Describe(kPreambleBytes) +
+                    " of file header, found " + std::to_string(got));
+  std::uint32_t version;
+  std::uint32_t body_size;
+  std::memcpy(&version, preamble + 8, 4);
+  std::memcpy(&body_size, preamble + 12, 4);
+  if (version != kTableFileVersion)
+    throw FileError(path + ": unsupported table file version " + std::to_string(version) +
+                    " (this clq reads version " + std::to_string(kTableFileVersion) + ")");
+  const std::uint64_t available = file_size - kPreambleBytes;
+  if (body_size + kChecksumBytes > available)
+    throw FileError(path + ": truncated: expected " + Describe(body_size + kChecksumBytes) +
+                    " of table header, found " + std::to_string(available));
+
+  std::string header(preamble, kPreambleBytes);
+  header.resize(kPreambleBytes + body_size);
+  ReadExactly(file, header.data() + kPreambleBytes, body_size, path, "table header");
+  std::uint64_t stored_checksum;
+  ReadExactly(file, &stored_checksum, kChecksumBytes, path, "header checksum");
+  if (Checksum64(std::as_bytes(std::span(header.data(), header.size()))) != stored_checksum)
+    throw FileError(path + ": corrupt header (checksum mismatch)");
+
+  HeaderParser parser(std::string_view(header).substr(kPreambleBytes), path);
+  TableFileInfo info;
+  info.rows = parser.Read<std::uint64_t>("the row count");
+  if (info.rows > kMaxTableRows) parser.Corrupt(std::to_string(info.rows) + " rows");
+  info.name = parser.ReadString("the table name");
+  const auto columns = parser.Read<std::uint32_t>("the column count");
+  for (std::uint32_t i = 0; i < columns; ++i) {
+    std::string name = parser.ReadString("a column name");
+    if (name.empty()) parser.Corrupt("column " + std::to_string(i + 1) + " has no name");
+    const ColumnType type = ParseColumnType(parser, name);
+    info.schema.push_back({std::move(name), type});
+  }
+  if (!parser.AtEnd()) parser.Corrupt("unexpected bytes after the last column description");
+
+  std::uint64_t position = kPreambleBytes + body_size + kChecksumBytes;
+  for (const ColumnSpec& spec : info.schema) {
+    const std::uint64_t data_bytes = info.rows * spec.type.width;
+    const std::uint64_t remaining = file_size - position;
+    if (remaining < data_bytes)
+      throw FileError(path + ": truncated: expected " + Describe(data_bytes) + " of column " +
+                      spec.name + ", found " + std::to_string(remaining));
+    if (remaining - data_bytes < kChecksumBytes)
+      throw FileError(path + ": truncated: expected " + Describe(kChecksumBytes) +
+                      " of checksum of column " + spec.name + ", found " +
+                      std::to_string(remaining - data_bytes));
+    position += data_bytes + kChecksumBytes;
+  }
+  if (position != file_size)
+    throw FileError(path + ": corrupt: " + Describe(file_size - position) +
+                    " after the last column");
+  return info;
+}
+
+}  // namespace
+
+void WriteFileAtomically(const std::string& path,
+                         const std::function<void(std::FILE*, const std::string&)>& write) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  const bool special = fs::exists(path, error) && !fs::is_regular_file(path, error);
+  const std::string target = special ? path : path + ".tmp" + std::to_string(::getpid());
+  try {
+    FilePtr file(std::fopen(target.c_str(), "wb"));
+    if (!file) throw FileError("cannot create " + target + ": " + std::strerror(errno));
+    write(file.get(), target);
+    if (std::fclose(file.release()) != 0)
+      throw FileError("writing " + target + " failed: " + std::strerror(errno));
+    if (!special) {
+      fs::rename(target, path, error);
+      if (error)
+        throw FileError("cannot rename " + target + " to " + path + ": " + error.message());
+    }
+  } catch (...) {
+    if (!special) fs::remove(target, error);
+    throw;
+  }
+}
+
+void WriteTableFile(const Table& table, const std::string& path) {
+  WriteFileAtomically(path, [&](std::FILE* file, const std::string& actual_path) {
+    WriteContents(table, file, actual_path);
+  });
+}
+
+TableFileInfo ReadTableFileInfo(const std::string& path) {
+  FilePtr file = OpenForReading(path);
+  return ReadHeader(file.get(), path);
+}
+
+TablePtr ReadTableFile(const std::string& path, std::string name) {
+  FilePtr file = OpenForReading(path);
+  TableFileInfo info = ReadHeader(file.get(), path);
+  TableBuilder builder(name.empty() ? info.name : std::move(name), info.schema, info.rows);
+  for (std::size_t c = 0; c < info.schema.size(); ++c) {
+    const ColumnSpec& spec = info.schema[c];
+    const std::uint64_t bytes = info.rows * spec.type.width;
+    std::byte* data = builder.column_data(c);
+    AdviseHugePages(data, bytes);
+    ReadExactly(file.get(), data, bytes, path, "column " + spec.name);
+    std::uint64_t stored_checksum;
+    ReadExactly(file.get(), &stored_checksum, kChecksumBytes, path,
+                "checksum of column " + spec.name);
+    if (Checksum64(std::span<const std::byte>(data, bytes)) != stored_checksum)
+      throw FileError(path + ": corrupt data in column " + spec.name + " (checksum mismatch)");
+  }
+  return builder.Finish();
+}
+
+}  // namespace clq

@@ -1,0 +1,57 @@
+// Binary table files (.clq): one table, columnar, checksummed.
+//
+// Layout (little-endian):
+//   offset 0   magic "CLQTABLE" (8 bytes)
+//          8   u32 format version (kTableFileVersion)
+//         12   u32 H: length of the header body
+//         16   header body: u64 row count; u32 name length, name bytes;
+//              u32 column count; per column: u32 name length, name bytes,
+//              u8 DataType, u32 width (bytes per value)
+//     16 + H   u64 Checksum64 of bytes [0, 16 + H)
+//   then per column, in schema order: rows * width bytes of values (CHAR
+//   values NUL-padded), then u64 Checksum64 of those bytes. Nothing follows.
+//
+// Reading validates every length against the file size before allocating,
+// so a missing, truncated, corrupt, foreign or newer file is a FileError that
+// names the file and the problem, never a crash, wrong data or a huge
+// allocation. Functions are reentrant; tables returned own their data.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <string>
+
+#include "storage/table.hpp"
+
+namespace clq {
+
+inline constexpr std::uint32_t kTableFileVersion = 1;
+
+// Writes the table to a temporary file beside `path`, then renames it over
+// `path`, so readers never see a half-written file. When `path` exists and
+// is not a regular file (/dev/null, a pipe), writes to it directly. Throws
+// FileError.
+void WriteTableFile(const Table& table, const std::string& path);
+
+// Creates `path` through `write` (given the open file and its actual path,
+// for messages) the way WriteTableFile does: a temporary file renamed over
+// `path` when complete, or `path` itself when it is not a regular file. The
+// temporary file is removed if `write` throws. Throws FileError.
+void WriteFileAtomically(const std::string& path,
+                         const std::function<void(std::FILE*, const std::string&)>& write);
+
+struct TableFileInfo {
+  std::string name;  // as stored
+  Schema schema;
+  RowCount rows = 0;
+};
+
+// Validates the header and the file size without reading the column data.
+TableFileInfo ReadTableFileInfo(const std::string& path);
+
+// The whole table, every checksum verified. `name` names the returned table;
+// empty keeps the stored name.
+TablePtr ReadTableFile(const std::string& path, std::string name = {});
+
+}  // namespace clq
