@@ -18,6 +18,7 @@
 #include "operators/result_builder.hpp"
 #include "operators/scalar_eval.hpp"
 #include "operators/sort.hpp"
+#include "operators/top_k.hpp"
 #include "runtime/environment.hpp"
 #include "runtime/errors.hpp"
 
@@ -160,13 +161,22 @@ QueryResult QueryExecutor::ExecuteRows(const QueryPlan& plan, QueryContext& cont
       descending.push_back(key.descending);
     }
     if (!key_exprs.empty() && rows.rows() > 1) {
-      const std::vector<DeviceVector> vectors = rows.Evaluate(context, key_exprs);
+      // Keys of a whole table are read where they lie; others are computed.
+      std::vector<std::optional<VectorView>> in_place;
+      std::vector<const Expr*> computed;
+      for (const Expr* e : key_exprs) {
+        in_place.push_back(rows.ColumnInPlace(*e));
+        if (!in_place.back()) computed.push_back(e);
+      }
+      const std::vector<DeviceVector> vectors = rows.Evaluate(context, computed);
       std::vector<SortKey> keys;
-      for (std::size_t k = 0; k < vectors.size(); ++k)
-        keys.push_back({View(vectors[k]), descending[k]});
+      for (std::size_t k = 0, c = 0; k < key_exprs.size(); ++k)
+        keys.push_back({in_place[k] ? *in_place[k] : View(vectors[c++]), descending[k]});
       RowIds order;
       if (select.limit && select.offset + *select.limit < rows.rows()) {
-        order = TopK(context, keys, rows.rows(), select.offset + *select.limit);
+        const TopKPlan top_k = PlanTopK(engine_.info(), engine_.tuning(), TopKKeysOf(keys),
+                                        rows.rows(), select.offset + *select.limit);
+        order = TopK(context, top_k, keys, rows.rows()).positions;
       } else {
         order = SortPermutation(context, keys, rows.rows());
       }

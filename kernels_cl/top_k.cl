@@ -1,0 +1,302 @@
+// Top-k (operators/top_k.cpp): the first k rows of ORDER BY without sorting
+// every row. Each row gets a 64-bit composite image, the first 64 bits of
+// its keys' order-preserving images one after another (a key's segment: a
+// not-NULL bit when it has NULLs, then the value's image, as in sort.cl,
+// complemented for DESC); rows order by (image, position). When the keys
+// fit in 64 bits that order is the ORDER BY order itself; otherwise it is a
+// prefix of it.
+//
+// top_k_groups: each work-group keeps the k smallest (image, position)
+// pairs of its range of rows and writes them sorted, padded with
+// (~0, ~0), which sorts after every row. A pass of it over those pairs (the
+// positions given) merges the groups' results. A group tests its last rows
+// first: on input ordered either way, they or its first rows are its best,
+// and the threshold they set rejects the rest.
+//
+// top_k_ties / top_k_compact: the positions of the rows whose image is at
+// most a limit, ascending (the rows a prefix image cannot tell apart).
+
+// The left-aligned segment of key `key` (descriptor: sort_shared.h) for
+// `row`; the bits past its length are 0.
+inline ulong top_k_segment(__global const uchar* values, __global const uchar* nulls, uint key,
+                           uint width, ulong row) {
+  ulong image = 0;
+  if (TOP_K_TYPE(key) == SORT_TYPE_CHAR) {
+    for (uint b = 0; b < 8; ++b) image = (image << 8) | (b < width ? values[row * width + b] : 0);
+  } else {
+    image = sort_numeric_key(values, TOP_K_TYPE(key), row);
+    if (TOP_K_TYPE(key) == SORT_TYPE_INT32) image <<= 32;
+  }
+  if ((key & TOP_K_NULLS) != 0 && nulls[row] != 0) {
+    image = 0;  // NULL is smallest (DOUBLE without a flag: no double's image is 0)
+  } else if ((key & TOP_K_FLAG) != 0) {
+    image = 0x8000000000000000UL | (image >> 1);
+  }
+  if ((key & TOP_K_DESC) == 0) return image;
+  const uint len = TOP_K_LEN(key);
+  return ~image & (len >= 64 ? ~0UL : ~(~0UL >> len));
+}
+
+// The composite image of `row`: key a's segment, then key b's (absent when
+// its length is 0; the host passes b only when a's length is below 64).
+inline ulong top_k_image(__global const uchar* a_values, __global const uchar* a_nulls, uint a_key,
+                         uint a_width, __global const uchar* b_values,
+                         __global const uchar* b_nulls, uint b_key, uint b_width, ulong row) {
+  ulong image = top_k_segment(a_values, a_nulls, a_key, a_width, row);
+  if (TOP_K_LEN(b_key) != 0)
+    image |= top_k_segment(b_values, b_nulls, b_key, b_width, row) >> TOP_K_LEN(a_key);
+  return image;
+}
+
+// (image a, position pa) sorts before (image b, position pb).
+inline bool top_k_before(ulong a, uint pa, ulong b, uint pb) { return a < b || (a == b && pa < pb); }
+
+#if DEVICE_IS_CPU
+// Rows a work-item tests in one vectorised pass before it looks at any row
+// alone.
+#define TOP_K_BLOCK 256
+
+// Whether some row of [lo, hi) has an image below `bound`. A single INT32
+// key without NULLs, the common case, compares 32-bit values.
+inline bool top_k_block_hits(__global const uchar* a_values, __global const uchar* a_nulls,
+                             uint a_key, uint a_width, __global const uchar* b_values,
+                             __global const uchar* b_nulls, uint b_key, uint b_width, ulong lo,
+                             ulong hi, ulong bound) {
+  if (bound == 0) return false;
+  const ulong last = bound - 1;
+  const uint count = (uint)(hi - lo);
+  uint hits = 0;
+  if (TOP_K_TYPE(a_key) == SORT_TYPE_INT32 && (a_key & (TOP_K_NULLS | TOP_K_FLAG)) == 0 &&
+      TOP_K_LEN(b_key) == 0) {
+    // image = (v ^ flip) << 32, so image <= last when (v ^ flip) <= last >> 32.
+    __global const uint* v = (__global const uint*)a_values + lo;
+    const uint flip = (a_key & TOP_K_DESC) != 0 ? 0x7FFFFFFFu : 0x80000000u;
+    const uint most = (uint)(last >> 32);
+    VECTORIZE_ITEMS
+    for (uint j = 0; j < count; ++j) hits |= (v[j] ^ flip) <= most;
+  } else {
+    VECTORIZE_ITEMS
+    for (uint j = 0; j < count; ++j)
+      hits |= top_k_image(a_values, a_nulls, a_key, a_width, b_values, b_nulls, b_key, b_width,
+                          lo + j) <= last;
+  }
+  return hits != 0;
+}
+
+// Max-heap of (image, position) in images/positions[0, size): restores it
+// below `at` after the entry there changed.
+inline void top_k_sift_down(__global ulong* images, __global uint* positions, uint size, uint at) {
+  const ulong image = images[at];
+  const uint position = positions[at];
+  for (;;) {
+    uint child = 2 * at + 1;
+    if (child >= size) break;
+    if (child + 1 < size &&
+        top_k_before(images[child], positions[child], images[child + 1], positions[child + 1]))
+      ++child;
+    if (!top_k_before(image, position, images[child], positions[child])) break;
+    images[at] = images[child];
+    positions[at] = positions[child];
+    at = child;
+  }
+  images[at] = image;
+  positions[at] = position;
+}
+#else
+// Rows a work-group tests between two looks at its count: at most
+// TOP_K_MAX_CHUNK, so that TOP_K_CAPACITY - chunk entries survive a reduction.
+#if WG_SIZE * IPT <= TOP_K_MAX_CHUNK
+#define TOP_K_STEPS IPT
+#elif WG_SIZE < TOP_K_MAX_CHUNK
+#define TOP_K_STEPS (TOP_K_MAX_CHUNK / WG_SIZE)
+#else
+#define TOP_K_STEPS 1
+#endif
+#define TOP_K_CHUNK (WG_SIZE * TOP_K_STEPS)
+
+// Sorts the `*count` entries of images/positions (bitonic, over the next
+// power of two, padded with (~0, ~0)), keeps the first k and sets the
+// threshold to the k-th (or (~0, ~0) while fewer). Every work-item calls it.
+inline void top_k_reduce(__local ulong* images, __local uint* positions, __local uint* count,
+                         __local ulong* limit, __local uint* limit_position, uint k) {
+  const uint lid = get_local_id(0);
+  const uint filled = *count;
+  uint size = 2;
+  while (size < filled) size <<= 1;
+  for (uint i = filled + lid; i < size; i += WG_SIZE) {
+    images[i] = ~0UL;
+    positions[i] = 0xFFFFFFFFu;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint span = 2; span <= size; span <<= 1) {
+    for (uint stride = span >> 1; stride > 0; stride >>= 1) {
+      for (uint t = lid; t < size / 2; t += WG_SIZE) {
+        const uint i = 2 * t - (t & (stride - 1));
+        const uint j = i + stride;
+        const ulong a = images[i], b = images[j];
+        const uint pa = positions[i], pb = positions[j];
+        if (top_k_before(b, pb, a, pa) == ((i & span) == 0)) {
+          images[i] = b;
+          images[j] = a;
+          positions[i] = pb;
+          positions[j] = pa;
+        }
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+  }
+  if (lid == 0) {
+    const uint kept = min(filled, k);
+    *count = kept;
+    *limit = kept == k ? images[k - 1] : ~0UL;
+    *limit_position = kept == k ? positions[k - 1] : 0xFFFFFFFFu;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+}
+#endif
+
+// Group g keeps the k smallest (image, position) of rows [g * rows_per_group,
+// (g + 1) * rows_per_group) below n and writes them sorted to
+// out_images/out_positions[g * k, (g + 1) * k). A row's position is its
+// index, or positions[index] when has_positions (a merge pass).
+KERNEL void top_k_groups(__global const uchar* a_values, __global const uchar* a_nulls, uint a_key,
+                         uint a_width, __global const uchar* b_values,
+                         __global const uchar* b_nulls, uint b_key, uint b_width,
+                         __global const uint* positions, uint has_positions, ulong n,
+                         ulong rows_per_group, uint k, __global ulong* out_images,
+                         __global uint* out_positions) {
+  const ulong group = get_group_id(0);
+  const ulong begin = min(n, group * rows_per_group);
+  const ulong end = min(n, begin + rows_per_group);
+#if DEVICE_IS_CPU
+  // PoCL runs a work-group as one thread: work-item 0 keeps a max-heap of
+  // the best k in the group's output and tests each block of rows against
+  // its root in one vectorised pass.
+  if (get_local_id(0) != 0) return;
+  __global ulong* images = out_images + group * k;
+  __global uint* heap_positions = out_positions + group * k;
+  uint size = 0;
+  const ulong blocks = (end - begin + TOP_K_BLOCK - 1) / TOP_K_BLOCK;
+  for (ulong b = 0; b < blocks; ++b) {
+    const ulong lo = begin + (b == 0 ? blocks - 1 : b - 1) * TOP_K_BLOCK;
+    const ulong hi = min(end, lo + TOP_K_BLOCK);
+    if (size == k) {
+      // A row enters below the root's image, or at it with a smaller
+      // position, which no row of a block past the root's position has.
+      ulong bound = images[0];
+      const bool ties_enter = has_positions != 0 || lo <= heap_positions[0];
+      if (!ties_enter || bound != ~0UL) {
+        if (ties_enter) ++bound;
+        if (!top_k_block_hits(a_values, a_nulls, a_key, a_width, b_values, b_nulls, b_key, b_width,
+                              lo, hi, bound))
+          continue;
+      }
+    }
+    for (ulong i = lo; i < hi; ++i) {
+      const ulong image =
+          top_k_image(a_values, a_nulls, a_key, a_width, b_values, b_nulls, b_key, b_width, i);
+      const uint position = has_positions != 0 ? positions[i] : (uint)i;
+      if (size < k) {
+        // Push: sift up from the end.
+        uint at = size++;
+        while (at > 0) {
+          const uint parent = (at - 1) / 2;
+          if (!top_k_before(images[parent], heap_positions[parent], image, position)) break;
+          images[at] = images[parent];
+          heap_positions[at] = heap_positions[parent];
+          at = parent;
+        }
+        images[at] = image;
+        heap_positions[at] = position;
+      } else if (top_k_before(image, position, images[0], heap_positions[0])) {
+        images[0] = image;
+        heap_positions[0] = position;
+        top_k_sift_down(images, heap_positions, size, 0);
+      }
+    }
+  }
+  // Heap sort into ascending order, then the padding.
+  for (uint last = size; last > 1; --last) {
+    const ulong image = images[0];
+    const uint position = heap_positions[0];
+    images[0] = images[last - 1];
+    heap_positions[0] = heap_positions[last - 1];
+    images[last - 1] = image;
+    heap_positions[last - 1] = position;
+    top_k_sift_down(images, heap_positions, last - 1, 0);
+  }
+  for (uint i = size; i < k; ++i) {
+    images[i] = ~0UL;
+    heap_positions[i] = 0xFFFFFFFFu;
+  }
+#else
+  // Rows below the threshold go to local memory (a local atomic counter);
+  // when the next chunk might not fit, a bitonic sort keeps the best k.
+  __local ulong images[TOP_K_CAPACITY];
+  __local uint entry_positions[TOP_K_CAPACITY];
+  __local uint count;
+  __local ulong limit;
+  __local uint limit_position;
+  const uint lid = get_local_id(0);
+  if (lid == 0) {
+    count = 0;
+    limit = ~0UL;
+    limit_position = 0xFFFFFFFFu;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const ulong chunks = (end - begin + TOP_K_CHUNK - 1) / TOP_K_CHUNK;
+  for (ulong c = 0; c < chunks; ++c) {
+    const ulong start = begin + (c == 0 ? chunks - 1 : c - 1) * TOP_K_CHUNK;
+    const ulong t = limit;
+    const uint tp = limit_position;
+    for (uint s = 0; s < TOP_K_STEPS; ++s) {
+      const ulong i = start + s * WG_SIZE + lid;
+      if (i < end) {
+        const ulong image =
+            top_k_image(a_values, a_nulls, a_key, a_width, b_values, b_nulls, b_key, b_width, i);
+        const uint position = has_positions != 0 ? positions[i] : (uint)i;
+        if (top_k_before(image, position, t, tp)) {
+          const uint slot = atomic_inc(&count);
+          images[slot] = image;
+          entry_positions[slot] = position;
+        }
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint filled = count;
+    barrier(CLK_LOCAL_MEM_FENCE);  // every work-item has read it before the next appends
+    if (filled > TOP_K_CAPACITY - TOP_K_CHUNK)
+      top_k_reduce(images, entry_positions, &count, &limit, &limit_position, k);
+  }
+  top_k_reduce(images, entry_positions, &count, &limit, &limit_position, k);
+  const uint kept = count;
+  for (uint i = lid; i < k; i += WG_SIZE) {
+    out_images[group * k + i] = i < kept ? images[i] : ~0UL;
+    out_positions[group * k + i] = i < kept ? entry_positions[i] : 0xFFFFFFFFu;
+  }
+#endif
+}
+
+// flags[i] = 1 where row i's composite image is at most `limit`.
+KERNEL void top_k_ties(__global const uchar* a_values, __global const uchar* a_nulls, uint a_key,
+                       uint a_width, __global const uchar* b_values, __global const uchar* b_nulls,
+                       uint b_key, uint b_width, ulong n, ulong limit, __global uint* flags) {
+  const ulong start = tile_start();
+  for (uint k = 0; k < IPT; ++k) {
+    const ulong i = tile_item(start, k);
+    if (i < n) {
+      flags[i] = top_k_image(a_values, a_nulls, a_key, a_width, b_values, b_nulls, b_key, b_width,
+                             i) <= limit;
+    }
+  }
+}
+
+// out[offsets[i]] = i where flags[i] (offsets: the exclusive scan of flags).
+KERNEL void top_k_compact(__global const uint* flags, __global const uint* offsets, ulong n,
+                          __global uint* out) {
+  const ulong start = tile_start();
+  for (uint k = 0; k < IPT; ++k) {
+    const ulong i = tile_item(start, k);
+    if (i < n && flags[i] != 0) out[offsets[i]] = (uint)i;
+  }
+}
