@@ -109,7 +109,8 @@ void BM_GroupBy(benchmark::State& state) {
 }
 
 // ORDER BY key DESC LIMIT k over INT32 keys: random (range(1) == 0) or
-// ascending (range(1) == 1, every row beats the rows before it).
+// ascending (range(1) == 1, every row beats the rows before it); with
+// range(2) == 1 top_k_groups whatever k (to place the plan's limit).
 void BM_TopK(benchmark::State& state) {
   Engine& engine = BenchEngine();
   QueryContext context(engine);
@@ -119,7 +120,10 @@ void BM_TopK(benchmark::State& state) {
   if (state.range(1) == 1) std::iota(host.begin(), host.end(), 0);
   DeviceVector keys = UploadValues(engine, ColumnType::Int32(), host);
   const std::vector<SortKey> sort_keys = {{View(keys), true}};
-  const TopKPlan plan = PlanTopK(engine.info(), engine.tuning(), TopKKeysOf(sort_keys), rows, k);
+  TopKOptions options;
+  if (state.range(2) == 1) options.max_group_k = k;
+  const TopKPlan plan =
+      PlanTopK(engine.info(), engine.tuning(), TopKKeysOf(sort_keys), rows, k, options);
   state.SetLabel(plan.Describe());
   {
     const std::vector<std::uint32_t> got =
@@ -156,8 +160,11 @@ BENCHMARK(BM_GroupBy)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TopK)
-    ->ArgNames({"k", "ascending"})
-    ->ArgsProduct({{10, 100, 1000, 4096, 65536}, {0, 1}})
+    ->ArgNames({"k", "ascending", "groups"})
+    ->ArgsProduct({{10, 100, 1000, 4096, 65536}, {0, 1}, {0}})
+    ->Args({65536, 0, 1})
+    ->Args({262144, 0, 1})
+    ->Args({262144, 0, 0})
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SelectKth)->UseManualTime()->Unit(benchmark::kMillisecond);

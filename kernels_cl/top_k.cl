@@ -9,9 +9,9 @@
 // top_k_groups: each work-group keeps the k smallest (image, position)
 // pairs of its range of rows and writes them sorted, padded with
 // (~0, ~0), which sorts after every row. A pass of it over those pairs (the
-// positions given) merges the groups' results. A group tests its last rows
-// first: on input ordered either way, they or its first rows are its best,
-// and the threshold they set rejects the rest.
+// positions given) merges the groups' results. A group tests its last k rows
+// (or more) first: on input ordered either way, they or its first rows are
+// its best, and the threshold they set rejects the rest.
 //
 // top_k_ties / top_k_compact: the positions of the rows whose image is at
 // most a limit, ascending (the rows a prefix image cannot tell apart).
@@ -51,36 +51,135 @@ inline ulong top_k_image(__global const uchar* a_values, __global const uchar* a
 // (image a, position pa) sorts before (image b, position pb).
 inline bool top_k_before(ulong a, uint pa, ulong b, uint pb) { return a < b || (a == b && pa < pb); }
 
+// How many of the `blocks` blocks of `block` rows that cover `rows` rows hold
+// the last k rows (the last block may be partial).
+inline ulong top_k_seeds(ulong rows, ulong blocks, uint block, uint k) {
+  if (blocks == 0) return 0;
+  const ulong in_last = rows - (blocks - 1) * block;
+  return k <= in_last ? 1 : min(blocks, 1 + (k - in_last + block - 1) / block);
+}
+
 #if DEVICE_IS_CPU
 // Rows a work-item tests in one vectorised pass before it looks at any row
 // alone.
 #define TOP_K_BLOCK 256
 
-// Whether some row of [lo, hi) has an image below `bound`. A single INT32
-// key without NULLs, the common case, compares 32-bit values.
-inline bool top_k_block_hits(__global const uchar* a_values, __global const uchar* a_nulls,
-                             uint a_key, uint a_width, __global const uchar* b_values,
-                             __global const uchar* b_nulls, uint b_key, uint b_width, ulong lo,
-                             ulong hi, ulong bound) {
-  if (bound == 0) return false;
-  const ulong last = bound - 1;
-  const uint count = (uint)(hi - lo);
-  uint hits = 0;
-  if (TOP_K_TYPE(a_key) == SORT_TYPE_INT32 && (a_key & (TOP_K_NULLS | TOP_K_FLAG)) == 0 &&
-      TOP_K_LEN(b_key) == 0) {
-    // image = (v ^ flip) << 32, so image <= last when (v ^ flip) <= last >> 32.
-    __global const uint* v = (__global const uint*)a_values + lo;
-    const uint flip = (a_key & TOP_K_DESC) != 0 ? 0x7FFFFFFFu : 0x80000000u;
-    const uint most = (uint)(last >> 32);
+// The segments of key `key` for rows [lo, lo + count) into seg: top_k_segment
+// as passes that each run one type's loop, vectorised.
+inline void top_k_block_segments(ulong* seg, __global const uchar* values,
+                                 __global const uchar* nulls, uint key, uint width, ulong lo,
+                                 uint count) {
+  const uint type = TOP_K_TYPE(key);
+  if (type == SORT_TYPE_INT32) {
+    __global const uint* v = (__global const uint*)values + lo;
     VECTORIZE_ITEMS
-    for (uint j = 0; j < count; ++j) hits |= (v[j] ^ flip) <= most;
+    for (uint j = 0; j < count; ++j) seg[j] = (ulong)(v[j] ^ 0x80000000u) << 32;
+  } else if (type == SORT_TYPE_INT64) {
+    __global const ulong* v = (__global const ulong*)values + lo;
+    VECTORIZE_ITEMS
+    for (uint j = 0; j < count; ++j) seg[j] = v[j] ^ 0x8000000000000000UL;
+  } else if (type == SORT_TYPE_DOUBLE) {
+    __global const ulong* v = (__global const ulong*)values + lo;
+    VECTORIZE_ITEMS
+    for (uint j = 0; j < count; ++j) {
+      const ulong bits = v[j] == 0x8000000000000000UL ? 0 : v[j];  // -0.0 ties with +0.0
+      seg[j] = (bits >> 63) != 0 ? ~bits : (bits | 0x8000000000000000UL);
+    }
+  } else if (type == SORT_TYPE_CHAR) {
+    for (uint j = 0; j < count; ++j) seg[j] = top_k_segment(values, nulls, type, width, lo + j);
   } else {
+    __global const ulong* v = (__global const ulong*)values + lo;
     VECTORIZE_ITEMS
-    for (uint j = 0; j < count; ++j)
-      hits |= top_k_image(a_values, a_nulls, a_key, a_width, b_values, b_nulls, b_key, b_width,
-                          lo + j) <= last;
+    for (uint j = 0; j < count; ++j) seg[j] = v[j];
   }
+  if ((key & TOP_K_NULLS) != 0) {
+    __global const uchar* is_null = nulls + lo;
+    const ulong flag = (key & TOP_K_FLAG) != 0 ? 0x8000000000000000UL : 0;
+    const uint shift = (key & TOP_K_FLAG) != 0 ? 1 : 0;
+    VECTORIZE_ITEMS
+    for (uint j = 0; j < count; ++j) seg[j] = is_null[j] != 0 ? 0 : flag | (seg[j] >> shift);
+  } else if ((key & TOP_K_FLAG) != 0) {
+    VECTORIZE_ITEMS
+    for (uint j = 0; j < count; ++j) seg[j] = 0x8000000000000000UL | (seg[j] >> 1);
+  }
+  if ((key & TOP_K_DESC) != 0) {
+    const uint len = TOP_K_LEN(key);
+    const ulong mask = len >= 64 ? ~0UL : ~(~0UL >> len);
+    VECTORIZE_ITEMS
+    for (uint j = 0; j < count; ++j) seg[j] = ~seg[j] & mask;
+  }
+}
+
+// The composite images of rows [lo, lo + count) into images (seg: scratch).
+inline void top_k_block_images(ulong* images, ulong* seg, __global const uchar* a_values,
+                               __global const uchar* a_nulls, uint a_key, uint a_width,
+                               __global const uchar* b_values, __global const uchar* b_nulls,
+                               uint b_key, uint b_width, ulong lo, uint count) {
+  top_k_block_segments(images, a_values, a_nulls, a_key, a_width, lo, count);
+  if (TOP_K_LEN(b_key) == 0) return;
+  top_k_block_segments(seg, b_values, b_nulls, b_key, b_width, lo, count);
+  const uint shift = TOP_K_LEN(a_key);
+  VECTORIZE_ITEMS
+  for (uint j = 0; j < count; ++j) images[j] |= seg[j] >> shift;
+}
+
+// Whether some row of the block (count rows) has an image at most `last`:
+// one vectorised pass, before the mask (below) of the rows that do.
+inline bool top_k_int32_hits(__global const uchar* values, uint key, ulong lo, uint count,
+                             ulong last) {
+  __global const uint* v = (__global const uint*)values + lo;
+  const uint flip = (key & TOP_K_DESC) != 0 ? 0x7FFFFFFFu : 0x80000000u;
+  const uint most = (uint)(last >> 32);
+  uint hits = 0;
+  VECTORIZE_ITEMS
+  for (uint j = 0; j < count; ++j) hits |= (v[j] ^ flip) <= most;
   return hits != 0;
+}
+
+inline bool top_k_image_hits(const ulong* images, uint count, ulong last) {
+  uint hits = 0;
+  VECTORIZE_ITEMS
+  for (uint j = 0; j < count; ++j) hits |= images[j] <= last;
+  return hits != 0;
+}
+
+// Bit j % 32 of words[j / 32] = whether row j of the block (count rows)
+// has an image at most `last`; returns whether any has. A single INT32 key
+// without NULLs, the common case, compares its 32-bit values before any
+// image is made: image = (v ^ flip) << 32, at most `last` when v ^ flip is
+// at most last >> 32.
+inline uint top_k_int32_mask(uint* words, __global const uchar* values, uint key, ulong lo,
+                             uint count, ulong last) {
+  __global const uint* v = (__global const uint*)values + lo;
+  const uint flip = (key & TOP_K_DESC) != 0 ? 0x7FFFFFFFu : 0x80000000u;
+  const uint most = (uint)(last >> 32);
+  uint any = 0;
+  for (uint w = 0; w < TOP_K_BLOCK / 32; ++w) {
+    uint word = 0;
+    VECTORIZE_ITEMS
+    for (uint t = 0; t < 32; ++t) {
+      const uint j = w * 32 + t;
+      word |= (uint)(j < count && (v[j] ^ flip) <= most) << t;
+    }
+    words[w] = word;
+    any |= word;
+  }
+  return any;
+}
+
+inline uint top_k_image_mask(uint* words, const ulong* images, uint count, ulong last) {
+  uint any = 0;
+  for (uint w = 0; w < TOP_K_BLOCK / 32; ++w) {
+    uint word = 0;
+    VECTORIZE_ITEMS
+    for (uint t = 0; t < 32; ++t) {
+      const uint j = w * 32 + t;
+      word |= (uint)(j < count && images[j] <= last) << t;
+    }
+    words[w] = word;
+    any |= word;
+  }
+  return any;
 }
 
 // Max-heap of (image, position) in images/positions[0, size): restores it
@@ -170,48 +269,73 @@ KERNEL void top_k_groups(__global const uchar* a_values, __global const uchar* a
   const ulong end = min(n, begin + rows_per_group);
 #if DEVICE_IS_CPU
   // PoCL runs a work-group as one thread: work-item 0 keeps a max-heap of
-  // the best k in the group's output and tests each block of rows against
-  // its root in one vectorised pass.
+  // the best k in the group's output, tests each block of rows against its
+  // root in one vectorised pass (a bit per row) and looks only at the rows
+  // that pass.
   if (get_local_id(0) != 0) return;
   __global ulong* images = out_images + group * k;
   __global uint* heap_positions = out_positions + group * k;
+  const bool int32_only = TOP_K_TYPE(a_key) == SORT_TYPE_INT32 &&
+                          (a_key & (TOP_K_NULLS | TOP_K_FLAG)) == 0 && TOP_K_LEN(b_key) == 0;
+  ulong block_images[TOP_K_BLOCK];
+  ulong scratch[TOP_K_BLOCK];
+  uint words[TOP_K_BLOCK / 32];
   uint size = 0;
   const ulong blocks = (end - begin + TOP_K_BLOCK - 1) / TOP_K_BLOCK;
+  // The last blocks first, enough to fill the heap.
+  const ulong seeds = top_k_seeds(end - begin, blocks, TOP_K_BLOCK, k);
   for (ulong b = 0; b < blocks; ++b) {
-    const ulong lo = begin + (b == 0 ? blocks - 1 : b - 1) * TOP_K_BLOCK;
-    const ulong hi = min(end, lo + TOP_K_BLOCK);
-    if (size == k) {
-      // A row enters below the root's image, or at it with a smaller
-      // position, which no row of a block past the root's position has.
-      ulong bound = images[0];
-      const bool ties_enter = has_positions != 0 || lo <= heap_positions[0];
-      if (!ties_enter || bound != ~0UL) {
-        if (ties_enter) ++bound;
-        if (!top_k_block_hits(a_values, a_nulls, a_key, a_width, b_values, b_nulls, b_key, b_width,
-                              lo, hi, bound))
-          continue;
-      }
+    const ulong lo = begin + (b < seeds ? blocks - seeds + b : b - seeds) * TOP_K_BLOCK;
+    const uint count = (uint)(min(end, lo + TOP_K_BLOCK) - lo);
+    if (!int32_only) {
+      top_k_block_images(block_images, scratch, a_values, a_nulls, a_key, a_width, b_values,
+                         b_nulls, b_key, b_width, lo, count);
     }
-    for (ulong i = lo; i < hi; ++i) {
-      const ulong image =
-          top_k_image(a_values, a_nulls, a_key, a_width, b_values, b_nulls, b_key, b_width, i);
-      const uint position = has_positions != 0 ? positions[i] : (uint)i;
-      if (size < k) {
-        // Push: sift up from the end.
-        uint at = size++;
-        while (at > 0) {
-          const uint parent = (at - 1) / 2;
-          if (!top_k_before(images[parent], heap_positions[parent], image, position)) break;
-          images[at] = images[parent];
-          heap_positions[at] = heap_positions[parent];
-          at = parent;
+    if (size == k) {
+      // A row may enter below the root's image, or at it with a smaller
+      // position, which no row of a block past the root's position has.
+      // Rows that pass are tested again against the root as it changes.
+      const ulong root = images[0];
+      const bool ties_enter = has_positions != 0 || lo <= heap_positions[0];
+      if (!ties_enter && root == 0) continue;
+      const ulong last = ties_enter ? root : root - 1;  // the largest image that may enter
+      if (int32_only) {
+        if (!top_k_int32_hits(a_values, a_key, lo, count, last)) continue;
+        top_k_int32_mask(words, a_values, a_key, lo, count, last);
+      } else {
+        if (!top_k_image_hits(block_images, count, last)) continue;
+        top_k_image_mask(words, block_images, count, last);
+      }
+    } else {
+      for (uint w = 0; w < TOP_K_BLOCK / 32; ++w)
+        words[w] = w * 32 + 32 <= count ? 0xFFFFFFFFu : w * 32 < count ? (1u << (count % 32)) - 1 : 0;
+    }
+    for (uint w = 0; w < TOP_K_BLOCK / 32; ++w) {
+      for (uint bits = words[w]; bits != 0; bits &= bits - 1) {
+        const uint j = w * 32 + 31 - clz(bits & (0u - bits));
+        const ulong i = lo + j;
+        const ulong image =
+            int32_only ? top_k_image(a_values, a_nulls, a_key, a_width, b_values, b_nulls, b_key,
+                                     b_width, i)
+                       : block_images[j];
+        const uint position = has_positions != 0 ? positions[i] : (uint)i;
+        if (size < k) {
+          // Push: sift up from the end.
+          uint at = size++;
+          while (at > 0) {
+            const uint parent = (at - 1) / 2;
+            if (!top_k_before(images[parent], heap_positions[parent], image, position)) break;
+            images[at] = images[parent];
+            heap_positions[at] = heap_positions[parent];
+            at = parent;
+          }
+          images[at] = image;
+          heap_positions[at] = position;
+        } else if (top_k_before(image, position, images[0], heap_positions[0])) {
+          images[0] = image;
+          heap_positions[0] = position;
+          top_k_sift_down(images, heap_positions, size, 0);
         }
-        images[at] = image;
-        heap_positions[at] = position;
-      } else if (top_k_before(image, position, images[0], heap_positions[0])) {
-        images[0] = image;
-        heap_positions[0] = position;
-        top_k_sift_down(images, heap_positions, size, 0);
       }
     }
   }
@@ -245,8 +369,9 @@ KERNEL void top_k_groups(__global const uchar* a_values, __global const uchar* a
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   const ulong chunks = (end - begin + TOP_K_CHUNK - 1) / TOP_K_CHUNK;
+  const ulong seeds = top_k_seeds(end - begin, chunks, TOP_K_CHUNK, k);
   for (ulong c = 0; c < chunks; ++c) {
-    const ulong start = begin + (c == 0 ? chunks - 1 : c - 1) * TOP_K_CHUNK;
+    const ulong start = begin + (c < seeds ? chunks - seeds + c : c - seeds) * TOP_K_CHUNK;
     const ulong t = limit;
     const uint tp = limit_position;
     for (uint s = 0; s < TOP_K_STEPS; ++s) {

@@ -103,7 +103,7 @@ GroupsOutput LaunchGroups(Engine& engine, const TopKPlan& plan, const ImageKey& 
   kernel.setArg(12, static_cast<cl_uint>(k));
   kernel.setArg(13, out.images.get());
   kernel.setArg(14, out.positions.get());
-  engine.Launch(kernel, groups, "top-k groups");
+  engine.Launch(kernel, groups, positions == nullptr ? "top-k groups" : "top-k merge");
   return out;
 }
 
@@ -229,12 +229,14 @@ TopKPlan PlanTopK(const DeviceInfo& info, const DeviceTuning& tuning,
   plan.max_groups = options.max_groups != 0 ? options.max_groups : units * kGroupsPerComputeUnit;
   if (plan.cpu_kernels) {
     plan.granule = 256;  // TOP_K_BLOCK
-    plan.max_group_k = kCpuMaxGroupK;
+    plan.max_group_k = options.max_group_k != 0 ? options.max_group_k : kCpuMaxGroupK;
   } else {
+    // A group's buffer holds k entries and a chunk of rows.
     plan.granule = GpuChunk(tuning);
     plan.max_group_k = TOP_K_CAPACITY - plan.granule;
+    if (options.max_group_k != 0)
+      plan.max_group_k = std::min(plan.max_group_k, options.max_group_k);
   }
-  if (options.max_group_k != 0) plan.max_group_k = std::min(plan.max_group_k, options.max_group_k);
   if (keys.empty() || k == 0 || k >= max_rows || k > plan.max_group_k) {
     plan.strategy = TopKStrategy::kSort;
   } else {

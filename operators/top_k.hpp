@@ -44,8 +44,8 @@ enum class TopKStrategy {
 };
 
 struct TopKOptions {
-  // Largest k that takes top_k_groups (0: the device's default). The plan
-  // never exceeds what a GPU work-group's local memory holds.
+  // Largest k that takes top_k_groups (0: the device's default); on GPUs at
+  // most what a work-group's local memory holds.
   RowCount max_group_k = 0;
   // Work-groups of the first pass at most (0: the device's default).
   std::uint32_t max_groups = 0;
