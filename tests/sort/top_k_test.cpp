@@ -19,10 +19,9 @@ class TopKTest : public testing::DeviceTest {
  protected:
   RowCount Tile() { return engine().tuning().tile_size(); }
 
-  // The plan's default largest k for the per-group path on this device.
-  RowCount GroupLimit() {
-    return PlanTopK(engine().info(), engine().tuning(), {TopKKey{}}, RowCount{1} << 30, 1)
-        .max_group_k;
+  // The plan's default largest k for the per-group path over `rows` rows.
+  RowCount GroupLimit(RowCount rows) {
+    return PlanTopK(engine().info(), engine().tuning(), {TopKKey{}}, rows, 1).max_group_k;
   }
 
   // The stable order of rows 0..rows-1 by `columns`, on the CPU.
@@ -222,8 +221,9 @@ TEST_P(TopKTest, OrderedInputBothWays) {
 
 TEST_P(TopKTest, KAtAndPastTheGroupLimit) {
   std::mt19937_64 rng(7);
-  const RowCount limit = GroupLimit();
-  const RowCount rows = 4 * limit + 3 * Tile() + 11;
+  const RowCount rows = 20000 + 3 * Tile() + 11;
+  const RowCount limit = GroupLimit(rows);
+  ASSERT_LT(limit + 1, rows);
   const HostColumn c = RandomColumn(ColumnType::Int64(), rows, 100000, 0.0, rng);
   const HostColumn few = RandomColumn(ColumnType::Int32(), rows, 3, 0.0, rng);
   Engine& e = engine();
