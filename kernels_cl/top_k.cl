@@ -16,13 +16,28 @@
 // top_k_ties / top_k_compact: the positions of the rows whose image is at
 // most a limit, ascending (the rows a prefix image cannot tell apart).
 
+// The first 8 bytes of CHAR(width) value `row`, big-endian, zero past the
+// end.
+inline ulong top_k_char_prefix(__global const uchar* values, uint width, ulong row) {
+  __global const uchar* bytes = values + row * width;
+#ifdef __ENDIAN_LITTLE__
+  if (width >= 8) {
+    const uchar8 v = vload8(0, bytes);
+    return as_ulong((uchar8)(v.s7, v.s6, v.s5, v.s4, v.s3, v.s2, v.s1, v.s0));
+  }
+#endif
+  ulong image = 0;
+  for (uint b = 0; b < 8; ++b) image = (image << 8) | (b < width ? bytes[b] : 0);
+  return image;
+}
+
 // The left-aligned segment of key `key` (descriptor: sort_shared.h) for
 // `row`; the bits past its length are 0.
 inline ulong top_k_segment(__global const uchar* values, __global const uchar* nulls, uint key,
                            uint width, ulong row) {
   ulong image = 0;
   if (TOP_K_TYPE(key) == SORT_TYPE_CHAR) {
-    for (uint b = 0; b < 8; ++b) image = (image << 8) | (b < width ? values[row * width + b] : 0);
+    image = top_k_char_prefix(values, width, row);
   } else {
     image = sort_numeric_key(values, TOP_K_TYPE(key), row);
     if (TOP_K_TYPE(key) == SORT_TYPE_INT32) image <<= 32;
@@ -214,10 +229,12 @@ inline void top_k_sift_down(__global ulong* images, __global uint* positions, ui
 #define TOP_K_CHUNK (WG_SIZE * TOP_K_STEPS)
 
 // Sorts the `*count` entries of images/positions (bitonic, over the next
-// power of two, padded with (~0, ~0)), keeps the first k and sets the
-// threshold to the k-th (or (~0, ~0) while fewer). Every work-item calls it.
+// power of two, padded with (~0, ~0)), keeps the first k, lowers *floor to
+// the smallest image it drops and sets the threshold to the k-th (or
+// (~0, ~0) while fewer). Every work-item calls it.
 inline void top_k_reduce(__local ulong* images, __local uint* positions, __local uint* count,
-                         __local ulong* limit, __local uint* limit_position, uint k) {
+                         __local ulong* limit, __local uint* limit_position,
+                         __local ulong* floor, uint k) {
   const uint lid = get_local_id(0);
   const uint filled = *count;
   uint size = 2;
@@ -246,6 +263,7 @@ inline void top_k_reduce(__local ulong* images, __local uint* positions, __local
   }
   if (lid == 0) {
     const uint kept = min(filled, k);
+    if (filled > k) *floor = min(*floor, images[k]);  // the smallest it drops
     *count = kept;
     *limit = kept == k ? images[k - 1] : ~0UL;
     *limit_position = kept == k ? positions[k - 1] : 0xFFFFFFFFu;
@@ -257,13 +275,15 @@ inline void top_k_reduce(__local ulong* images, __local uint* positions, __local
 // Group g keeps the k smallest (image, position) of rows [g * rows_per_group,
 // (g + 1) * rows_per_group) below n and writes them sorted to
 // out_images/out_positions[g * k, (g + 1) * k). A row's position is its
-// index, or positions[index] when has_positions (a merge pass).
+// index, or positions[index] when has_positions (a merge pass). Unless
+// `exact`, out_floors[g] gets a lower bound of the images of the rows it
+// dropped (~0 when none): a row whose image is below every floor is kept.
 KERNEL void top_k_groups(__global const uchar* a_values, __global const uchar* a_nulls, uint a_key,
                          uint a_width, __global const uchar* b_values,
                          __global const uchar* b_nulls, uint b_key, uint b_width,
                          __global const uint* positions, uint has_positions, ulong n,
-                         ulong rows_per_group, uint k, __global ulong* out_images,
-                         __global uint* out_positions) {
+                         ulong rows_per_group, uint k, uint exact, __global ulong* out_images,
+                         __global uint* out_positions, __global ulong* out_floors) {
   const ulong group = get_group_id(0);
   const ulong begin = min(n, group * rows_per_group);
   const ulong end = min(n, begin + rows_per_group);
@@ -281,6 +301,7 @@ KERNEL void top_k_groups(__global const uchar* a_values, __global const uchar* a
   ulong scratch[TOP_K_BLOCK];
   uint words[TOP_K_BLOCK / 32];
   uint size = 0;
+  ulong floor = ~0UL;
   const ulong blocks = (end - begin + TOP_K_BLOCK - 1) / TOP_K_BLOCK;
   // The last blocks first, enough to fill the heap.
   const ulong seeds = top_k_seeds(end - begin, blocks, TOP_K_BLOCK, k);
@@ -293,12 +314,15 @@ KERNEL void top_k_groups(__global const uchar* a_values, __global const uchar* a
     }
     if (size == k) {
       // A row may enter below the root's image, or at it with a smaller
-      // position, which no row of a block past the root's position has.
-      // Rows that pass are tested again against the root as it changes.
+      // position, which no row of a block past the root's position has
+      // (with inexact images such rows go on to be counted in the floor).
+      // Rows that pass are tested again against the root as it changes;
+      // the others have images above `last`.
       const ulong root = images[0];
-      const bool ties_enter = has_positions != 0 || lo <= heap_positions[0];
+      const bool ties_enter = has_positions != 0 || exact == 0 || lo <= heap_positions[0];
       if (!ties_enter && root == 0) continue;
       const ulong last = ties_enter ? root : root - 1;  // the largest image that may enter
+      floor = min(floor, last + 1);
       if (int32_only) {
         if (!top_k_int32_hits(a_values, a_key, lo, count, last)) continue;
         top_k_int32_mask(words, a_values, a_key, lo, count, last);
@@ -332,13 +356,17 @@ KERNEL void top_k_groups(__global const uchar* a_values, __global const uchar* a
           images[at] = image;
           heap_positions[at] = position;
         } else if (top_k_before(image, position, images[0], heap_positions[0])) {
+          floor = min(floor, images[0]);
           images[0] = image;
           heap_positions[0] = position;
           top_k_sift_down(images, heap_positions, size, 0);
+        } else {
+          floor = min(floor, image);
         }
       }
     }
   }
+  out_floors[group] = floor;
   // Heap sort into ascending order, then the padding.
   for (uint last = size; last > 1; --last) {
     const ulong image = images[0];
@@ -361,12 +389,15 @@ KERNEL void top_k_groups(__global const uchar* a_values, __global const uchar* a
   __local uint count;
   __local ulong limit;
   __local uint limit_position;
+  __local ulong floor;
   const uint lid = get_local_id(0);
   if (lid == 0) {
     count = 0;
     limit = ~0UL;
     limit_position = 0xFFFFFFFFu;
+    floor = ~0UL;
   }
+  ulong dropped = ~0UL;  // the smallest image this work-item dropped
   barrier(CLK_LOCAL_MEM_FENCE);
   const ulong chunks = (end - begin + TOP_K_CHUNK - 1) / TOP_K_CHUNK;
   const ulong seeds = top_k_seeds(end - begin, chunks, TOP_K_CHUNK, k);
@@ -384,6 +415,8 @@ KERNEL void top_k_groups(__global const uchar* a_values, __global const uchar* a
           const uint slot = atomic_inc(&count);
           images[slot] = image;
           entry_positions[slot] = position;
+        } else {
+          dropped = min(dropped, image);
         }
       }
     }
@@ -391,13 +424,21 @@ KERNEL void top_k_groups(__global const uchar* a_values, __global const uchar* a
     const uint filled = count;
     barrier(CLK_LOCAL_MEM_FENCE);  // every work-item has read it before the next appends
     if (filled > TOP_K_CAPACITY - TOP_K_CHUNK)
-      top_k_reduce(images, entry_positions, &count, &limit, &limit_position, k);
+      top_k_reduce(images, entry_positions, &count, &limit, &limit_position, &floor, k);
   }
-  top_k_reduce(images, entry_positions, &count, &limit, &limit_position, k);
+  top_k_reduce(images, entry_positions, &count, &limit, &limit_position, &floor, k);
   const uint kept = count;
   for (uint i = lid; i < k; i += WG_SIZE) {
     out_images[group * k + i] = i < kept ? images[i] : ~0UL;
     out_positions[group * k + i] = i < kept ? entry_positions[i] : 0xFFFFFFFFu;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);  // images is the floors' scratch now
+  images[lid] = dropped;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid == 0) {
+    ulong lowest = floor;
+    for (uint i = 0; i < WG_SIZE; ++i) lowest = min(lowest, images[i]);
+    out_floors[group] = lowest;
   }
 #endif
 }

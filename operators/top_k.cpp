@@ -82,7 +82,9 @@ void SetImageArgs(cl::Kernel& kernel, const ImageKey& a, const ImageKey& b) {
 struct GroupsOutput {
   DeviceBuffer images;
   DeviceBuffer positions;
+  DeviceBuffer floors;  // per group
   RowCount entries = 0;
+  std::uint32_t groups = 0;
 };
 
 // Work-groups for a pass over n rows keeping k each.
@@ -95,12 +97,15 @@ std::uint32_t PassGroups(const TopKPlan& plan, RowCount n, RowCount k) {
 GroupsOutput LaunchGroups(Engine& engine, const TopKPlan& plan, const ImageKey& a,
                           const ImageKey& b, const cl::Buffer* positions, RowCount n, RowCount k) {
   const std::uint32_t groups = PassGroups(plan, n, k);
+  const bool exact = plan.strategy == TopKStrategy::kGroups;
   const RowCount per_group = (n + groups - 1) / groups;
   const RowCount rows_per_group = (per_group + plan.granule - 1) / plan.granule * plan.granule;
   GroupsOutput out;
   out.entries = groups * k;
+  out.groups = groups;
   out.images = engine.pool().Acquire(out.entries * sizeof(cl_ulong), "top-k images");
   out.positions = engine.pool().Acquire(out.entries * sizeof(cl_uint), "top-k positions");
+  out.floors = engine.pool().Acquire(groups * sizeof(cl_ulong), "top-k floors");
   cl::Kernel& kernel = engine.kernel("top_k_groups");
   SetImageArgs(kernel, a, b);
   kernel.setArg(8, positions != nullptr ? *positions : a.values);
@@ -108,21 +113,34 @@ GroupsOutput LaunchGroups(Engine& engine, const TopKPlan& plan, const ImageKey& 
   kernel.setArg(10, static_cast<cl_ulong>(n));
   kernel.setArg(11, static_cast<cl_ulong>(rows_per_group));
   kernel.setArg(12, static_cast<cl_uint>(k));
-  kernel.setArg(13, out.images.get());
-  kernel.setArg(14, out.positions.get());
+  kernel.setArg(13, static_cast<cl_uint>(exact ? 1 : 0));
+  kernel.setArg(14, out.images.get());
+  kernel.setArg(15, out.positions.get());
+  kernel.setArg(16, out.floors.get());
   engine.Launch(kernel, groups, positions == nullptr ? "top-k groups" : "top-k merge");
   return out;
 }
 
 // The k smallest (image, position) of rows 0..rows-1, sorted: the groups'
-// pass over the rows, then merge passes until one group is left.
+// pass over the rows, then merge passes until one group is left. With
+// `floor`, the smallest floor of every pass's groups (inexact images).
 GroupsOutput SelectImages(Engine& engine, const TopKPlan& plan, const ImageKey& a,
-                          const ImageKey& b, RowCount rows, RowCount k) {
+                          const ImageKey& b, RowCount rows, RowCount k, std::uint64_t* floor) {
+  const auto lower_floor = [&](const GroupsOutput& pass) {
+    if (floor == nullptr) return;
+    std::vector<cl_ulong> floors(pass.groups);
+    engine.Download(pass.floors.get(), 0, floors.size() * sizeof(cl_ulong), floors.data(),
+                    "top-k floors");
+    for (cl_ulong f : floors)
+      *floor = std::min<std::uint64_t>(*floor, f);
+  };
   GroupsOutput out = LaunchGroups(engine, plan, a, b, nullptr, rows, k);
+  lower_floor(out);
   while (out.entries > k) {
     const ImageKey merged{out.images.get(), out.images.get(),
                           SORT_TYPE_IMAGE | (64u << TOP_K_LEN_SHIFT), 8};
     out = LaunchGroups(engine, plan, merged, ImageKey{}, &out.positions.get(), out.entries, k);
+    lower_floor(out);
   }
   return out;
 }
@@ -160,8 +178,8 @@ RowIds Slice(Engine& engine, const RowIds& sorted, RowCount take) {
   return result;
 }
 
-// The first `take` positions of the stable sort of `candidates` (ascending
-// positions) by every key.
+// The first `take` positions of the stable sort of `candidates` by every
+// key; candidates of equal keys must come in position order.
 RowIds SortCandidates(QueryContext& context, const std::vector<SortKey>& keys, RowCount rows,
                       const RowIds& candidates, RowCount take) {
   Engine& engine = context.engine();
@@ -309,19 +327,31 @@ TopKResult TopK(QueryContext& context, const TopKPlan& plan, const std::vector<S
               "top-k key has NULLs its plan has no room for");
     image_keys[i] = ToImageKey(view, plan.key_words[i]);
   }
-  GroupsOutput selected = SelectImages(engine, plan, image_keys[0], image_keys[1], rows, take);
-  if (plan.strategy == TopKStrategy::kGroups) {
+  const bool exact = plan.strategy == TopKStrategy::kGroups;
+  std::uint64_t floor = ~std::uint64_t{0};
+  GroupsOutput selected = SelectImages(engine, plan, image_keys[0], image_keys[1], rows, take,
+                                       exact ? nullptr : &floor);
+  if (exact) {
     result.positions.ids = std::move(selected.positions);
     result.positions.size = take;
     return result;
   }
   // The image is a prefix of the order: the answer lies among the rows whose
-  // image is at most the k-th smallest.
+  // image is at most the k-th smallest, the limit. Unless a pass dropped a
+  // row at or below it, they are all in the selection (which lists rows of
+  // equal images by position, so the stable sort keeps ties in position
+  // order); otherwise one more pass finds them.
   cl_ulong limit = 0;
   engine.Download(selected.images.get(), (take - 1) * sizeof(cl_ulong), sizeof(limit), &limit,
                   "top-k limit");
-  const RowIds candidates = RowsUpTo(engine, image_keys[0], image_keys[1], rows, limit);
-  result.tie_rows = candidates.size;
+  RowIds candidates;
+  if (limit < floor) {
+    candidates.ids = std::move(selected.positions);
+    candidates.size = take;
+  } else {
+    candidates = RowsUpTo(engine, image_keys[0], image_keys[1], rows, limit);
+    result.tie_rows = candidates.size;
+  }
   result.positions = SortCandidates(context, keys, rows, candidates, take);
   return result;
 }

@@ -14,9 +14,11 @@
 // below a threshold, reduced by a bitonic sort when full); passes of the same
 // kernel over the groups' results merge them into one sorted list. Exact
 // images: its first k positions are the answer. Otherwise its k-th image is
-// a limit: every row of the answer has an image at most it, and those rows
-// (top_k_ties, ExclusiveScan, top_k_compact) are sorted by every key
-// (SortPermutation).
+// a limit: every row of the answer has an image at most it. Each group
+// reports a floor below which it dropped no image; when the limit is below
+// every floor those rows are the k selected, sorted by every key
+// (SortPermutation); otherwise one more pass finds them (top_k_ties,
+// ExclusiveScan, top_k_compact) before that sort.
 //
 // Which strategy runs is decided by PlanTopK from what is known before the
 // rows exist; TopK executes a plan.
@@ -85,8 +87,9 @@ std::vector<TopKKey> TopKKeysOf(const std::vector<SortKey>& keys);
 struct TopKResult {
   // The first min(k, rows) positions of SortPermutation(keys, rows).
   RowIds positions;
-  // kGroupsThenTies: rows whose image is at most the limit, sorted by every
-  // key (ties of the image included); data decides it. 0 otherwise.
+  // kGroupsThenTies, when a pass dropped a row whose image equals the limit
+  // (the data decides): the rows the extra pass (top_k_ties) found and the
+  // full sort ordered. 0 otherwise.
   RowCount tie_rows = 0;
 };
 

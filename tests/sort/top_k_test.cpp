@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <limits>
 #include <numeric>
 
@@ -40,7 +41,8 @@ class TopKTest : public testing::DeviceTest {
   }
 
   // TopK of every k in `ks` under the default plan, a plan of many small
-  // groups (several merge passes) and one whose per-group limit is k itself,
+  // groups (several merge passes), one of a single group (the longest
+  // stream) and one whose per-group limit is k itself,
   // with the plan made for `plan_rows` rows (at least rows); each against
   // the CPU's stable sort. `expect` checks the default plan's strategy.
   void Check(const std::vector<HostColumn>& columns, const std::vector<bool>& descending,
@@ -60,11 +62,13 @@ class TopKTest : public testing::DeviceTest {
       const std::vector<std::uint32_t> first(want.begin(), want.begin() + std::min(k, rows));
       TopKOptions many;
       many.max_groups = 1000;
+      TopKOptions one;
+      one.max_groups = 1;
       TopKOptions at_limit;
       at_limit.max_group_k = k;
       for (const auto& [options, name] :
            {std::pair{TopKOptions{}, "default"}, std::pair{many, "many groups"},
-            std::pair{at_limit, "limit k"}}) {
+            std::pair{one, "one group"}, std::pair{at_limit, "limit k"}}) {
         const TopKPlan plan =
             PlanTopK(e.info(), e.tuning(), TopKKeysOf(keys), plan_rows, k, options);
         if (expect && name == std::string("default") && k < plan_rows && k <= plan.max_group_k) {
@@ -216,6 +220,80 @@ TEST_P(TopKTest, OrderedInputBothWays) {
   for (bool desc : {false, true}) {
     Check({up}, {desc}, rows, {1, 10, 1000}, "ascending input", TopKStrategy::kGroups);
     Check({down}, {desc}, rows, {1, 10, 1000}, "descending input", TopKStrategy::kGroups);
+  }
+}
+
+TEST_P(TopKTest, PrefixImagesPassOverTiesOnlyWhenAGroupDroppedOne) {
+  Engine& e = engine();
+  QueryContext context(e);
+  const RowCount rows = 3 * Tile() + 17;
+  // CHAR(12): the image holds the first 8 bytes. Distinct prefixes: the
+  // selection holds every row at or below the limit. One prefix for all:
+  // the suffixes decide, and only a pass over every row finds them.
+  HostColumn distinct, shared;
+  distinct.type = shared.type = ColumnType::Char(12);
+  std::mt19937_64 rng(8);
+  for (RowCount r = 0; r < rows; ++r) {
+    char text[13];
+    const auto v = static_cast<unsigned>(rng() % 100000000);
+    std::snprintf(text, sizeof(text), "%08u%04u", v, static_cast<unsigned>(r % 10000));
+    distinct.chars.insert(distinct.chars.end(), text, text + 12);
+    std::snprintf(text, sizeof(text), "prefix__%04u", static_cast<unsigned>(v % 10000));
+    shared.chars.insert(shared.chars.end(), text, text + 12);
+  }
+  for (bool desc : {false, true}) {
+    for (const auto& [column, ties] : {std::pair{&distinct, false}, std::pair{&shared, true}}) {
+      DeviceVector v = Upload(e, *column, rows);
+      const std::vector<SortKey> keys = {{View(v), desc}};
+      const std::vector<std::uint32_t> want = Reference({*column}, {desc}, rows);
+      for (RowCount k : {RowCount{1}, RowCount{10}, RowCount{300}}) {
+        const TopKPlan plan = PlanTopK(e.info(), e.tuning(), TopKKeysOf(keys), rows, k);
+        ASSERT_EQ(plan.strategy, TopKStrategy::kGroupsThenTies);
+        const TopKResult result = TopK(context, plan, keys, rows);
+        EXPECT_EQ(result.tie_rows, ties ? rows : 0) << "k " << k << (desc ? " DESC" : "");
+        ASSERT_EQ(DownloadRowIds(e, result.positions),
+                  std::vector<std::uint32_t>(want.begin(), want.begin() + k))
+            << "k " << k << (ties ? ", shared prefix" : ", distinct prefixes")
+            << (desc ? " DESC" : "");
+      }
+    }
+  }
+}
+
+TEST_P(TopKTest, PrefixTieDroppedInsideOneGroup) {
+  // Two rows share the best prefix; the later one, which a group meets
+  // after the earlier one set its threshold, sorts first by its suffix.
+  Engine& e = engine();
+  QueryContext context(e);
+  const RowCount rows = 3 * Tile() + 17;
+  for (bool desc : {false, true}) {
+    HostColumn c;
+    c.type = ColumnType::Char(12);
+    std::mt19937_64 rng(9);
+    for (RowCount r = 0; r < rows; ++r) {
+      char text[13];
+      std::snprintf(text, sizeof(text), "%08u%04u",
+                    static_cast<unsigned>(10000000 + rng() % 80000000), 5000u);
+      if (r == rows / 4 || r == 3 * rows / 4) {
+        const bool later = r == 3 * rows / 4;
+        std::snprintf(text, sizeof(text), "%s%s", desc ? "~~~~~~~~" : "        ",
+                      later == desc ? "9999" : "0000");
+      }
+      c.chars.insert(c.chars.end(), text, text + 12);
+    }
+    DeviceVector v = Upload(e, c, rows);
+    const std::vector<SortKey> keys = {{View(v), desc}};
+    const std::vector<std::uint32_t> want = Reference({c}, {desc}, rows);
+    ASSERT_EQ(want[0], 3 * rows / 4);
+    TopKOptions one_group;
+    one_group.max_groups = 1;
+    for (RowCount k : {RowCount{1}, RowCount{2}, RowCount{5}}) {
+      const TopKPlan plan = PlanTopK(e.info(), e.tuning(), TopKKeysOf(keys), rows, k, one_group);
+      const TopKResult result = TopK(context, plan, keys, rows);
+      ASSERT_EQ(DownloadRowIds(e, result.positions),
+                std::vector<std::uint32_t>(want.begin(), want.begin() + k))
+          << "k " << k << (desc ? " DESC" : "");
+    }
   }
 }
 
