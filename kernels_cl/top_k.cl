@@ -13,8 +13,8 @@
 // (or more) first: on input ordered either way, they or its first rows are
 // its best, and the threshold they set rejects the rest.
 //
-// top_k_ties / top_k_compact: the positions of the rows whose image is at
-// most a limit, ascending (the rows a prefix image cannot tell apart).
+// top_k_ties: the rows whose image is at most a limit (the rows a prefix
+// image cannot tell apart), as a selection's bitmap.
 
 // The first 8 bytes of CHAR(width) value `row`, big-endian, zero past the
 // end.
@@ -443,26 +443,40 @@ KERNEL void top_k_groups(__global const uchar* a_values, __global const uchar* a
 #endif
 }
 
-// flags[i] = 1 where row i's composite image is at most `limit`.
+// The rows whose composite image is at most `limit`: bit r of `bits` and
+// each tile's count in tile_counts, as a selection's first pass writes them
+// (selection_scatter turns them into positions).
 KERNEL void top_k_ties(__global const uchar* a_values, __global const uchar* a_nulls, uint a_key,
                        uint a_width, __global const uchar* b_values, __global const uchar* b_nulls,
-                       uint b_key, uint b_width, ulong n, ulong limit, __global uint* flags) {
+                       uint b_key, uint b_width, ulong n, ulong limit, __global uint* bits,
+                       __global uint* tile_counts) {
+  __local uchar local_flags[TILE + TILE / 8];
+  __local uint word_counts[TILE / 32];
   const ulong start = tile_start();
-  for (uint k = 0; k < IPT; ++k) {
-    const ulong i = tile_item(start, k);
-    if (i < n) {
-      flags[i] = top_k_image(a_values, a_nulls, a_key, a_width, b_values, b_nulls, b_key, b_width,
-                             i) <= limit;
+  uchar flag[IPT];
+#if DEVICE_IS_CPU
+  // A work-item's IPT rows are consecutive: their images in vectorised
+  // passes, TOP_K_BLOCK at a time.
+  ulong images[TOP_K_BLOCK];
+  ulong scratch[TOP_K_BLOCK];
+  const ulong first = start + (ulong)get_local_id(0) * IPT;
+  for (uint from = 0; from < IPT; from += TOP_K_BLOCK) {
+    const ulong lo = first + from;
+    const uint span = min((uint)TOP_K_BLOCK, (uint)IPT - from);
+    const uint count = lo >= n ? 0 : (uint)min((ulong)span, n - lo);
+    if (count != 0) {
+      top_k_block_images(images, scratch, a_values, a_nulls, a_key, a_width, b_values, b_nulls,
+                         b_key, b_width, lo, count);
     }
+    for (uint j = 0; j < span; ++j) flag[from + j] = j < count && images[j] <= limit;
   }
-}
-
-// out[offsets[i]] = i where flags[i] (offsets: the exclusive scan of flags).
-KERNEL void top_k_compact(__global const uint* flags, __global const uint* offsets, ulong n,
-                          __global uint* out) {
-  const ulong start = tile_start();
+#else
   for (uint k = 0; k < IPT; ++k) {
     const ulong i = tile_item(start, k);
-    if (i < n && flags[i] != 0) out[offsets[i]] = (uint)i;
+    flag[k] = i < n && top_k_image(a_values, a_nulls, a_key, a_width, b_values, b_nulls, b_key,
+                                   b_width, i) <= limit;
   }
+#endif
+  tile_bitmap(flag, get_group_id(0), tile_rows(start, n), bits, tile_counts, local_flags,
+              word_counts);
 }

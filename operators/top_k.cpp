@@ -145,28 +145,40 @@ GroupsOutput SelectImages(Engine& engine, const TopKPlan& plan, const ImageKey& 
   return out;
 }
 
-// The positions of the rows whose image is at most `limit`, ascending.
+// Work-groups of selection_scatter take this many tiles each.
+constexpr cl_uint kScatterTilesPerGroup = 8;
+
+// The positions of the rows whose image is at most `limit`, ascending:
+// top_k_ties' bitmap and tile counts, their scan, selection_scatter.
 RowIds RowsUpTo(Engine& engine, const ImageKey& a, const ImageKey& b, RowCount rows,
                 std::uint64_t limit) {
-  DeviceBuffer flags = engine.pool().Acquire(rows * sizeof(cl_uint), "top-k flags");
-  DeviceBuffer offsets = engine.pool().Acquire(rows * sizeof(cl_uint), "top-k offsets");
+  const std::uint64_t tiles = engine.TilesFor(rows);
+  DeviceBuffer bits = engine.pool().Acquire((rows + 31) / 32 * sizeof(cl_uint), "top-k bitmap");
+  DeviceBuffer offsets = engine.pool().Acquire(tiles * sizeof(cl_uint), "top-k tile counts");
   DeviceBuffer total = engine.pool().Acquire(sizeof(cl_uint), "top-k count");
   cl::Kernel& mark = engine.kernel("top_k_ties");
   SetImageArgs(mark, a, b);
   mark.setArg(8, static_cast<cl_ulong>(rows));
   mark.setArg(9, static_cast<cl_ulong>(limit));
-  mark.setArg(10, flags.get());
-  engine.Launch(mark, engine.TilesFor(rows), "top-k ties");
-  ExclusiveScan(engine, flags.get(), rows, offsets.get(), &total.get(), "top-k ties");
+  mark.setArg(10, bits.get());
+  mark.setArg(11, offsets.get());
+  engine.Launch(mark, tiles, "top-k ties");
+  ExclusiveScan(engine, offsets.get(), tiles, offsets.get(), &total.get(), "top-k ties");
   cl_uint count = 0;
   engine.Download(total.get(), 0, sizeof(count), &count, "top-k count");
   RowIds candidates = AllocateRowIds(engine, count, "top-k candidates");
-  cl::Kernel& compact = engine.kernel("top_k_compact");
-  compact.setArg(0, flags.get());
-  compact.setArg(1, offsets.get());
-  compact.setArg(2, static_cast<cl_ulong>(rows));
-  compact.setArg(3, candidates.ids.get());
-  engine.Launch(compact, engine.TilesFor(rows), "top-k ties");
+  if (count == 0) return candidates;
+  cl::Kernel& scatter = engine.kernel("selection_scatter");
+  scatter.setArg(0, bits.get());
+  scatter.setArg(1, static_cast<cl_ulong>(rows));
+  scatter.setArg(2, offsets.get());
+  scatter.setArg(3, static_cast<cl_uint>(0));
+  scatter.setArg(4, candidates.ids.get());
+  scatter.setArg(5, static_cast<cl_ulong>(0));
+  scatter.setArg(6, count);
+  scatter.setArg(7, static_cast<cl_uint>(tiles));
+  scatter.setArg(8, kScatterTilesPerGroup);
+  engine.Launch(scatter, engine.GroupsFor(tiles, kScatterTilesPerGroup), "top-k ties");
   return candidates;
 }
 
@@ -279,7 +291,7 @@ std::vector<std::string> TopKPlan::Kernels() const {
   if (strategy != TopKStrategy::kSort) kernels.push_back("top_k_groups");
   if (strategy == TopKStrategy::kGroups) return kernels;
   if (strategy == TopKStrategy::kGroupsThenTies) {
-    for (const char* name : {"top_k_ties", "scan_tiles", "scan_add_offsets", "top_k_compact",
+    for (const char* name : {"top_k_ties", "scan_tiles", "scan_add_offsets", "selection_scatter",
                              "gather_u32", "gather_u64", "gather_bytes"})
       kernels.emplace_back(name);
   }

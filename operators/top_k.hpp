@@ -17,8 +17,9 @@
 // a limit: every row of the answer has an image at most it. Each group
 // reports a floor below which it dropped no image; when the limit is below
 // every floor those rows are the k selected, sorted by every key
-// (SortPermutation); otherwise one more pass finds them (top_k_ties,
-// ExclusiveScan, top_k_compact) before that sort.
+// (SortPermutation); otherwise one more pass finds them (top_k_ties, a
+// selection's bitmap; ExclusiveScan of its tile counts; selection_scatter)
+// before that sort.
 //
 // Which strategy runs is decided by PlanTopK from what is known before the
 // rows exist; TopK executes a plan.

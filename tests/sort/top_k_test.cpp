@@ -323,7 +323,7 @@ TEST_P(TopKTest, PlanDescribesItsKernels) {
       PlanTopK(e.info(), e.tuning(), {{ColumnType::Char(20), true, false}}, 10'000'000, 10);
   EXPECT_EQ(ties.strategy, TopKStrategy::kGroupsThenTies);
   const std::vector<std::string> kernels = ties.Kernels();
-  for (const char* name : {"top_k_groups", "top_k_ties", "top_k_compact", "sort_scatter_nulls"})
+  for (const char* name : {"top_k_groups", "top_k_ties", "selection_scatter", "sort_scatter_nulls"})
     EXPECT_NE(std::find(kernels.begin(), kernels.end(), name), kernels.end()) << name;
   const TopKPlan sort =
       PlanTopK(e.info(), e.tuning(), {{ColumnType::Int32(), false, false}}, 1000, 1000);
