@@ -64,7 +64,9 @@ inline ulong top_k_image(__global const uchar* a_values, __global const uchar* a
 }
 
 // (image a, position pa) sorts before (image b, position pb).
-inline bool top_k_before(ulong a, uint pa, ulong b, uint pb) { return a < b || (a == b && pa < pb); }
+inline bool top_k_before(ulong a, uint pa, ulong b, uint pb) {
+  return a < b || (a == b && pa < pb);
+}
 
 // How many of the `blocks` blocks of `block` rows that cover `rows` rows hold
 // the last k rows (the last block may be partial).
@@ -322,7 +324,7 @@ KERNEL void top_k_groups(__global const uchar* a_values, __global const uchar* a
       const bool ties_enter = has_positions != 0 || exact == 0 || lo <= heap_positions[0];
       if (!ties_enter && root == 0) continue;
       const ulong last = ties_enter ? root : root - 1;  // the largest image that may enter
-      floor = min(floor, last + 1);
+      if (last != ~0UL) floor = min(floor, last + 1);
       if (int32_only) {
         if (!top_k_int32_hits(a_values, a_key, lo, count, last)) continue;
         top_k_int32_mask(words, a_values, a_key, lo, count, last);
@@ -332,7 +334,9 @@ KERNEL void top_k_groups(__global const uchar* a_values, __global const uchar* a
       }
     } else {
       for (uint w = 0; w < TOP_K_BLOCK / 32; ++w)
-        words[w] = w * 32 + 32 <= count ? 0xFFFFFFFFu : w * 32 < count ? (1u << (count % 32)) - 1 : 0;
+        words[w] = w * 32 + 32 <= count ? 0xFFFFFFFFu
+                   : w * 32 < count     ? (1u << (count % 32)) - 1
+                                        : 0;
     }
     for (uint w = 0; w < TOP_K_BLOCK / 32; ++w) {
       for (uint bits = words[w]; bits != 0; bits &= bits - 1) {
