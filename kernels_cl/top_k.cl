@@ -231,12 +231,12 @@ inline void top_k_sift_down(__global ulong* images, __global uint* positions, ui
 #define TOP_K_CHUNK (WG_SIZE * TOP_K_STEPS)
 
 // Sorts the `*count` entries of images/positions (bitonic, over the next
-// power of two, padded with (~0, ~0)), keeps the first k, lowers *floor to
-// the smallest image it drops and sets the threshold to the k-th (or
-// (~0, ~0) while fewer). Every work-item calls it.
+// power of two, padded with (~0, ~0)), keeps the first k, lowers
+// *drop_floor to the smallest image it drops and sets the threshold to the
+// k-th (or (~0, ~0) while fewer). Every work-item calls it.
 inline void top_k_reduce(__local ulong* images, __local uint* positions, __local uint* count,
                          __local ulong* limit, __local uint* limit_position,
-                         __local ulong* floor, uint k) {
+                         __local ulong* drop_floor, uint k) {
   const uint lid = get_local_id(0);
   const uint filled = *count;
   uint size = 2;
@@ -265,7 +265,7 @@ inline void top_k_reduce(__local ulong* images, __local uint* positions, __local
   }
   if (lid == 0) {
     const uint kept = min(filled, k);
-    if (filled > k) *floor = min(*floor, images[k]);  // the smallest it drops
+    if (filled > k) *drop_floor = min(*drop_floor, images[k]);  // the smallest it drops
     *count = kept;
     *limit = kept == k ? images[k - 1] : ~0UL;
     *limit_position = kept == k ? positions[k - 1] : 0xFFFFFFFFu;
@@ -303,7 +303,7 @@ KERNEL void top_k_groups(__global const uchar* a_values, __global const uchar* a
   ulong scratch[TOP_K_BLOCK];
   uint words[TOP_K_BLOCK / 32];
   uint size = 0;
-  ulong floor = ~0UL;
+  ulong drop_floor = ~0UL;
   const ulong blocks = (end - begin + TOP_K_BLOCK - 1) / TOP_K_BLOCK;
   // The last blocks first, enough to fill the heap.
   const ulong seeds = top_k_seeds(end - begin, blocks, TOP_K_BLOCK, k);
@@ -324,7 +324,7 @@ KERNEL void top_k_groups(__global const uchar* a_values, __global const uchar* a
       const bool ties_enter = has_positions != 0 || exact == 0 || lo <= heap_positions[0];
       if (!ties_enter && root == 0) continue;
       const ulong last = ties_enter ? root : root - 1;  // the largest image that may enter
-      if (last != ~0UL) floor = min(floor, last + 1);
+      if (last != ~0UL) drop_floor = min(drop_floor, last + 1);
       if (int32_only) {
         if (!top_k_int32_hits(a_values, a_key, lo, count, last)) continue;
         top_k_int32_mask(words, a_values, a_key, lo, count, last);
@@ -360,17 +360,17 @@ KERNEL void top_k_groups(__global const uchar* a_values, __global const uchar* a
           images[at] = image;
           heap_positions[at] = position;
         } else if (top_k_before(image, position, images[0], heap_positions[0])) {
-          floor = min(floor, images[0]);
+          drop_floor = min(drop_floor, images[0]);
           images[0] = image;
           heap_positions[0] = position;
           top_k_sift_down(images, heap_positions, size, 0);
         } else {
-          floor = min(floor, image);
+          drop_floor = min(drop_floor, image);
         }
       }
     }
   }
-  out_floors[group] = floor;
+  out_floors[group] = drop_floor;
   // Heap sort into ascending order, then the padding.
   for (uint last = size; last > 1; --last) {
     const ulong image = images[0];
@@ -393,13 +393,13 @@ KERNEL void top_k_groups(__global const uchar* a_values, __global const uchar* a
   __local uint count;
   __local ulong limit;
   __local uint limit_position;
-  __local ulong floor;
+  __local ulong drop_floor;
   const uint lid = get_local_id(0);
   if (lid == 0) {
     count = 0;
     limit = ~0UL;
     limit_position = 0xFFFFFFFFu;
-    floor = ~0UL;
+    drop_floor = ~0UL;
   }
   ulong dropped = ~0UL;  // the smallest image this work-item dropped
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -428,9 +428,9 @@ KERNEL void top_k_groups(__global const uchar* a_values, __global const uchar* a
     const uint filled = count;
     barrier(CLK_LOCAL_MEM_FENCE);  // every work-item has read it before the next appends
     if (filled > TOP_K_CAPACITY - TOP_K_CHUNK)
-      top_k_reduce(images, entry_positions, &count, &limit, &limit_position, &floor, k);
+      top_k_reduce(images, entry_positions, &count, &limit, &limit_position, &drop_floor, k);
   }
-  top_k_reduce(images, entry_positions, &count, &limit, &limit_position, &floor, k);
+  top_k_reduce(images, entry_positions, &count, &limit, &limit_position, &drop_floor, k);
   const uint kept = count;
   for (uint i = lid; i < k; i += WG_SIZE) {
     out_images[group * k + i] = i < kept ? images[i] : ~0UL;
@@ -440,7 +440,7 @@ KERNEL void top_k_groups(__global const uchar* a_values, __global const uchar* a
   images[lid] = dropped;
   barrier(CLK_LOCAL_MEM_FENCE);
   if (lid == 0) {
-    ulong lowest = floor;
+    ulong lowest = drop_floor;
     for (uint i = 0; i < WG_SIZE; ++i) lowest = min(lowest, images[i]);
     out_floors[group] = lowest;
   }
