@@ -35,6 +35,9 @@
  * of two), and the most rows it tests between two reductions. */
 #define TOP_K_CAPACITY 2048
 #define TOP_K_MAX_CHUNK 1024
+/* Rows a CPU work-group tests in one vectorised pass before it looks at any
+ * row alone (a multiple of 32). */
+#define TOP_K_BLOCK 256
 
 /* Group-by aggregate beyond VM_AGG_*: QUANTILE(argument, q), MEDIAN for
  * q = 0.5 (rank floor(q * (n - 1)) of the group's sorted non-NULL values). */

@@ -77,10 +77,6 @@ inline ulong top_k_seeds(ulong rows, ulong blocks, uint block, uint k) {
 }
 
 #if DEVICE_IS_CPU
-// Rows a work-item tests in one vectorised pass before it looks at any row
-// alone.
-#define TOP_K_BLOCK 256
-
 // The segments of key `key` for rows [lo, lo + count) into seg: top_k_segment
 // as passes that each run one type's loop, vectorised.
 inline void top_k_block_segments(ulong* seg, __global const uchar* values,

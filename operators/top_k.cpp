@@ -267,7 +267,7 @@ TopKPlan PlanTopK(const DeviceInfo& info, const DeviceTuning& tuning,
                     : plan.cpu_kernels      ? units * kCpuGroupsPerComputeUnit
                                             : units * kGpuGroupsPerComputeUnit;
   if (plan.cpu_kernels) {
-    plan.granule = 256;  // TOP_K_BLOCK
+    plan.granule = TOP_K_BLOCK;
     plan.max_group_k = options.max_group_k != 0
                            ? options.max_group_k
                            : std::max(kCpuMinGroupK, max_rows / kCpuRowsPerGroupK);

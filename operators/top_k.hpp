@@ -72,7 +72,8 @@ struct TopKPlan {
 
   // Kernels TopK launches with this plan.
   std::vector<std::string> Kernels() const;
-  // "top-k 10: 8 groups of top_k_groups (CPU heaps), exact 32-bit images, ..."
+  // "top-10 of at most 10000000 rows: per-group top-k (CPU heaps, up to 2
+  // groups of 256-row multiples), 32-bit image of 1 key"
   std::string Describe() const;
 };
 
