@@ -1,6 +1,7 @@
 // Sorting and grouping operators on random device-resident columns:
 // SortPermutation of INT32 keys, GroupBy with 10 and 1M groups (COUNT(*) and
-// SUM of an INT64 column), TopK (ORDER BY DESC LIMIT 100), SelectKth (the
+// SUM of an INT64 column), TopK (ORDER BY DESC LIMIT k, random and
+// ascending keys), SelectKth (the
 // median).
 //
 //   CLQ_DEVICE=pocl CLQ_BENCH_ROWS=1000000 build/bench/sort_bench
@@ -19,10 +20,11 @@
 #include <random>
 
 #include "bench/bench_support.hpp"
-#include "common/errors.hpp"
 #include "kernels_cl/vm_shared.h"
 #include "operators/group_by.hpp"
 #include "operators/sort.hpp"
+#include "operators/top_k.hpp"
+#include "common/errors.hpp"
 
 namespace clq::bench {
 namespace {
@@ -106,25 +108,33 @@ void BM_GroupBy(benchmark::State& state) {
   Loop(state, engine, rows, [&] { GroupBy(context, {View(keys)}, specs, rows); });
 }
 
+// ORDER BY key DESC LIMIT k over INT32 keys: random (range(1) == 0) or
+// ascending (range(1) == 1, every row beats the rows before it); with
+// range(2) == 1 top_k_groups whatever k (to place the plan's limit).
 void BM_TopK(benchmark::State& state) {
   Engine& engine = BenchEngine();
   QueryContext context(engine);
   const RowCount rows = Rows();
   const auto k = static_cast<RowCount>(state.range(0));
-  const std::vector<std::int32_t> host =
-      RandomValues<std::int32_t>(rows, std::uint64_t{1} << 32, 5);
+  std::vector<std::int32_t> host = RandomValues<std::int32_t>(rows, std::uint64_t{1} << 32, 5);
+  if (state.range(1) == 1) std::iota(host.begin(), host.end(), 0);
   DeviceVector keys = UploadValues(engine, ColumnType::Int32(), host);
   const std::vector<SortKey> sort_keys = {{View(keys), true}};
+  TopKOptions options;
+  if (state.range(2) == 1) options.max_group_k = k;
+  const TopKPlan plan =
+      PlanTopK(engine.info(), engine.tuning(), TopKKeysOf(sort_keys), rows, k, options);
+  state.SetLabel(plan.Describe());
   {
     const std::vector<std::uint32_t> got =
-        DownloadRowIds(engine, TopK(context, sort_keys, rows, k));
+        DownloadRowIds(engine, TopK(context, plan, sort_keys, rows).positions);
     std::vector<std::int32_t> want = host;
     std::partial_sort(want.begin(), want.begin() + static_cast<std::ptrdiff_t>(k), want.end(),
                       std::greater<>());
     for (RowCount i = 0; i < k; ++i)
       if (host[got[i]] != want[i]) throw InternalError("sort_bench: wrong top-k");
   }
-  Loop(state, engine, rows, [&] { TopK(context, sort_keys, rows, k); });
+  Loop(state, engine, rows, [&] { TopK(context, plan, sort_keys, rows); });
 }
 
 void BM_SelectKth(benchmark::State& state) {
@@ -149,7 +159,13 @@ BENCHMARK(BM_GroupBy)
     ->Arg(1'000'000)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_TopK)->ArgName("k")->Arg(100)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TopK)
+    ->ArgNames({"k", "ascending", "groups"})
+    ->ArgsProduct({{10, 100, 1000, 4096}, {0, 1}, {0}})
+    ->ArgsProduct({{16384, 65536, 262144}, {0, 1}, {1}})
+    ->Args({65536, 0, 0})
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SelectKth)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace

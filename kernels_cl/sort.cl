@@ -1,5 +1,5 @@
 // LSD radix sort of row positions by key (operators/sort.cpp) and radix
-// select (SelectKth, TopK). A pass sorts a permutation stably by one 4-bit
+// select (SelectKth). A pass sorts a permutation stably by one 4-bit
 // digit: a count kernel histograms the digits of each tile, the host scans the
 // digit-major counts [digit][tile], and a scatter kernel writes every position
 // to its digit's offset, in tile order.
@@ -292,31 +292,5 @@ KERNEL void sort_select_compact(__global const uchar* values, uint type, ulong n
   for (uint k = 0; k < IPT; ++k) {
     const ulong i = tile_item(start, k);
     if (i < n && flags[i] != 0) images[offsets[i]] = sort_numeric_key(values, type, i) ^ flip;
-  }
-}
-
-// Top-k candidates: flags[i] = 1 where row i sorts no later than the
-// threshold key (key XOR flip <= threshold for non-NULL rows; NULL rows when
-// take_nulls).
-KERNEL void sort_topk_flags(__global const uchar* values, __global const uchar* nulls,
-                            uint has_nulls, uint type, ulong n, ulong flip, ulong threshold,
-                            uint take_nulls, __global uint* flags) {
-  const ulong start = tile_start();
-  for (uint k = 0; k < IPT; ++k) {
-    const ulong i = tile_item(start, k);
-    if (i < n) {
-      const bool is_null = has_nulls != 0 && nulls[i] != 0;
-      flags[i] = is_null ? take_nulls : (sort_numeric_key(values, type, i) ^ flip) <= threshold;
-    }
-  }
-}
-
-// out[offsets[i]] = i where flags[i] (offsets: the exclusive scan of flags).
-KERNEL void sort_compact(__global const uint* flags, __global const uint* offsets, ulong n,
-                         __global uint* out) {
-  const ulong start = tile_start();
-  for (uint k = 0; k < IPT; ++k) {
-    const ulong i = tile_item(start, k);
-    if (i < n && flags[i] != 0) out[offsets[i]] = (uint)i;
   }
 }

@@ -20,6 +20,25 @@
 #define SORT_RADIX_BITS 4
 #define SORT_BUCKETS 16
 
+/* Top-k (operators/top_k.cpp, kernels_cl/top_k.cl): a key's descriptor word.
+ * Bits 0-2 SORT_TYPE_*; TOP_K_NULLS: the key has a NULL map to read;
+ * TOP_K_FLAG: its segment starts with a not-NULL bit; TOP_K_DESC: the segment
+ * is complemented; bits 8-14: the segment's length in bits (0: no key). */
+#define TOP_K_NULLS 8u
+#define TOP_K_FLAG 16u
+#define TOP_K_DESC 32u
+#define TOP_K_LEN_SHIFT 8
+#define TOP_K_TYPE(key) ((key) & 7u)
+#define TOP_K_LEN(key) (((key) >> TOP_K_LEN_SHIFT) & 127u)
+
+/* Entries a GPU work-group holds in local memory while it selects (a power
+ * of two), and the most rows it tests between two reductions. */
+#define TOP_K_CAPACITY 2048
+#define TOP_K_MAX_CHUNK 1024
+/* Rows a CPU work-group tests in one vectorised pass before it looks at any
+ * row alone (a multiple of 32). */
+#define TOP_K_BLOCK 256
+
 /* Group-by aggregate beyond VM_AGG_*: QUANTILE(argument, q), MEDIAN for
  * q = 0.5 (rank floor(q * (n - 1)) of the group's sorted non-NULL values). */
 #define GROUP_AGG_QUANTILE 16

@@ -8,7 +8,6 @@
 
 #include "common/errors.hpp"
 #include "kernels_cl/sort_shared.h"
-#include "operators/gather.hpp"
 #include "operators/scan.hpp"
 
 namespace clq {
@@ -25,10 +24,6 @@ RowCount QuantileRank(double q, RowCount count) {
   q = std::clamp(q, 0.0, 1.0);
   return std::min(count - 1, static_cast<RowCount>(std::floor(q * static_cast<double>(count - 1))));
 }
-
-// TopK selects candidates first when k is at most rows / this; otherwise the
-// full sort costs about as much.
-constexpr RowCount kTopKSelectFraction = 8;
 
 // Radix select packs the candidates once they are at most rows / this.
 constexpr RowCount kSelectCompactFraction = 16;
@@ -350,105 +345,7 @@ std::optional<std::uint64_t> RadixSelect(Engine& engine, const RadixKey& key, Ro
   return prefix;
 }
 
-// The positions of the rows whose first key sorts no later than the k-th
-// row's (ties included), ascending; nullopt when that would not narrow the
-// sort down (DESC with the k-th row NULL).
-std::optional<RowIds> TopKCandidates(Engine& engine, const RadixKey& key, RowCount rows,
-                                     RowCount k) {
-  const std::uint64_t all = key.width == 4 ? 0xFFFFFFFFull : ~std::uint64_t{0};
-  const std::uint64_t flip = key.descending ? all : 0;
-  const bool has_nulls = key.nulls() != nullptr;
-  // With NULLs: their count, and the smallest non-NULL key in sort order.
-  RowCount non_null = rows;
-  std::optional<std::uint64_t> threshold;
-  if (has_nulls) threshold = RadixSelect(engine, key, rows, flip, 0, &non_null);
-  const RowCount nulls = rows - non_null;
-  bool take_nulls = false;
-  std::uint64_t limit = 0;
-  if (key.descending) {
-    if (k > non_null) return std::nullopt;
-    limit = *RadixSelect(engine, key, rows, flip, k - 1, nullptr);
-  } else if (k <= nulls) {
-    take_nulls = true;  // every candidate is NULL; no non-NULL key is <= the limit
-    if (!threshold || *threshold == 0) return std::nullopt;
-    limit = *threshold - 1;
-  } else {
-    take_nulls = true;
-    limit = *RadixSelect(engine, key, rows, flip, k - 1 - nulls, nullptr);
-  }
-  DeviceBuffer flags = engine.pool().Acquire(rows * sizeof(cl_uint), "top-k flags");
-  DeviceBuffer offsets = engine.pool().Acquire(rows * sizeof(cl_uint), "top-k offsets");
-  DeviceBuffer total = engine.pool().Acquire(sizeof(cl_uint), "top-k count");
-  cl::Kernel& mark = engine.kernel("sort_topk_flags");
-  mark.setArg(0, key.values);
-  mark.setArg(1, has_nulls ? key.nulls : key.values);
-  mark.setArg(2, static_cast<cl_uint>(has_nulls ? 1 : 0));
-  mark.setArg(3, static_cast<cl_uint>(key.type));
-  mark.setArg(4, static_cast<cl_ulong>(rows));
-  mark.setArg(5, static_cast<cl_ulong>(flip));
-  mark.setArg(6, static_cast<cl_ulong>(limit));
-  mark.setArg(7, static_cast<cl_uint>(take_nulls ? 1 : 0));
-  mark.setArg(8, flags.get());
-  engine.Launch(mark, engine.TilesFor(rows), "top-k filter");
-  ExclusiveScan(engine, flags.get(), rows, offsets.get(), &total.get());
-  cl_uint count = 0;
-  engine.Download(total.get(), 0, sizeof(count), &count, "top-k count");
-  RowIds candidates = AllocateRowIds(engine, count, "top-k candidates");
-  cl::Kernel& compact = engine.kernel("sort_compact");
-  compact.setArg(0, flags.get());
-  compact.setArg(1, offsets.get());
-  compact.setArg(2, static_cast<cl_ulong>(rows));
-  compact.setArg(3, candidates.ids.get());
-  engine.Launch(compact, engine.TilesFor(rows), "top-k filter");
-  return candidates;
-}
-
-// The first `take` of `sorted` as new row ids.
-RowIds Slice(Engine& engine, const RowIds& sorted, RowCount take) {
-  RowIds result = AllocateRowIds(engine, take, "top-k positions");
-  if (take != 0)
-    engine.Copy(sorted.ids.get(), 0, result.ids.get(), 0, take * sizeof(cl_uint), "top-k slice");
-  return result;
-}
-
 }  // namespace
-
-RowIds TopK(QueryContext& context, const std::vector<SortKey>& keys, RowCount rows, RowCount k) {
-  Engine& engine = context.engine();
-  const RowCount take = std::min(k, rows);
-  if (take == 0) return AllocateRowIds(engine, 0, "top-k positions");
-  // Radix select pays off when it leaves a small part of the rows to sort.
-  const bool select_first =
-      !keys.empty() && keys[0].values.type.is_numeric() && take <= rows / kTopKSelectFraction;
-  if (!select_first) {
-    RowIds sorted = SortPermutation(context, keys, rows);
-    return take == rows ? std::move(sorted) : Slice(engine, sorted, take);
-  }
-  std::optional<RowIds> candidates = TopKCandidates(engine, ToRadixKey(keys[0]), rows, take);
-  if (!candidates) return Slice(engine, SortPermutation(context, keys, rows), take);
-  // Sort the candidates (ascending positions, so ties stay in position
-  // order) by every key gathered for them, then map back to positions.
-  const RowCount m = candidates->size;
-  std::vector<DeviceVector> gathered;
-  std::vector<SortKey> candidate_keys;
-  for (const SortKey& key : keys) {
-    DeviceVector v = AllocateVector(engine, key.values.type, m, "top-k keys");
-    GatherBuffer(engine, key.values.values, key.values.type.width, 0, rows, *candidates,
-                 v.values.get());
-    if (key.values.has_nulls()) {
-      v.nulls = engine.pool().Acquire(m, "top-k NULL map");
-      GatherBuffer(engine, key.values.nulls, 1, 0, rows, *candidates, v.nulls.get());
-    }
-    gathered.push_back(std::move(v));
-  }
-  for (std::size_t i = 0; i < keys.size(); ++i)
-    candidate_keys.push_back({View(gathered[i]), keys[i].descending});
-  const RowIds order = SortPermutation(context, candidate_keys, m);
-  RowIds first = Slice(engine, order, take);
-  RowIds result = AllocateRowIds(engine, take, "top-k positions");
-  GatherBuffer(engine, candidates->ids.get(), 4, 0, m, first, result.ids.get());
-  return result;
-}
 
 std::optional<NumericValue> SelectKth(QueryContext& context, const VectorView& values,
                                       RowCount rows, RowCount k) {
@@ -503,21 +400,6 @@ KernelSet SelectQuantileKernels(const Engine& engine, RowCount rows, bool exact)
   compaction.Add("sort_select_compact");
   kernels.Add(compaction, true);
   return kernels;
-}
-
-KernelSet TopKKernels(const Engine& engine, const std::vector<bool>& nullable_keys, RowCount rows,
-                      RowCount k, bool exact) {
-  // The k-th value's radix select and the filter by it, when k is small
-  // against the rows; else the full sort.
-  KernelSet kernels = SelectQuantileKernels(engine, rows, exact);
-  kernels.Add("sort_topk_flags");
-  kernels.Add(ExclusiveScanKernels(engine, rows, exact));
-  kernels.Add(KernelSet{"sort_compact", GatherBufferKernel(4)});
-  kernels.Add(SortPermutationKernels(engine, nullable_keys, std::min(rows, k), false));
-  KernelSet result;
-  result.Add(kernels, true);
-  result.Add(SortPermutationKernels(engine, nullable_keys, rows, exact), true);
-  return result;
 }
 
 }  // namespace clq

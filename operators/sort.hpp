@@ -1,4 +1,5 @@
-// ORDER BY permutations, top-k and k-th element selection on the device.
+// ORDER BY permutations and k-th element selection on the device (top-k:
+// operators/top_k.hpp).
 //
 // SortPermutation is a stable LSD radix sort of row positions by 4-bit digits
 // of order-preserving unsigned 64-bit images of the keys (kernels_cl/sort.cl),
@@ -43,13 +44,6 @@ struct SortKey {
 // numeric order with -0.0 equal to 0.0 (no NaN); CHAR(n) bytewise.
 RowIds SortPermutation(QueryContext& context, const std::vector<SortKey>& keys, RowCount rows);
 
-// The first min(k, rows) positions of SortPermutation, in the same order.
-// When k is small against rows and the first key numeric, a radix select of
-// the first key's k-th value (SelectKth's kernel) and a filter
-// (sort_topk_flags, sort_compact) leave the rows that sort no later than it,
-// ties included; only those are gathered and sorted.
-RowIds TopK(QueryContext& context, const std::vector<SortKey>& keys, RowCount rows, RowCount k);
-
 // A numeric SQL value: INTEGER (int64) or REAL (double).
 struct NumericValue {
   bool is_real = false;
@@ -93,9 +87,6 @@ namespace clq {
 // row varies in its digit).
 KernelSet SortPermutationKernels(const Engine& engine, const std::vector<bool>& nullable_keys,
                                  RowCount rows, bool exact);
-// The kernels TopK launches over at most `rows` rows for k rows.
-KernelSet TopKKernels(const Engine& engine, const std::vector<bool>& nullable_keys, RowCount rows,
-                      RowCount k, bool exact);
 // The kernels SelectQuantile launches over at most `rows` values.
 KernelSet SelectQuantileKernels(const Engine& engine, RowCount rows, bool exact);
 

@@ -1,11 +1,13 @@
 // Sort (ORDER BY): orders the rows by the ORDER BY keys that read a column
 // (a constant key orders nothing), stably. With a LIMIT it keeps only the
-// first OFFSET + LIMIT rows, by top-k (operators/sort.hpp TopK), which
-// never sorts more than it must.
+// first OFFSET + LIMIT rows, by top-k (operators/top_k.hpp), which never
+// sorts more than it must. Keys that are columns of a whole one-tablet
+// table are read in place; others are computed or gathered.
 #pragma once
 
 #include <optional>
 
+#include "operators/top_k.hpp"
 #include "plan/physical_node.hpp"
 
 namespace clq {
@@ -23,9 +25,11 @@ class SortNode : public RowNode {
   const sql::BoundSelect& select_;
   QueryOptions options_;
   std::unique_ptr<RowNode> child_;
-  CompiledValues keys_;
+  std::vector<const sql::Expr*> keys_;
+  std::vector<bool> in_place_;  // by key: read where it lies
+  CompiledValues computed_;     // the other keys
   std::vector<bool> descending_;
-  std::optional<RowCount> top_k_;  // OFFSET + LIMIT, when there is a LIMIT
+  std::optional<TopKPlan> top_k_;  // OFFSET + LIMIT rows, when there is a LIMIT
 };
 
 }  // namespace clq

@@ -1,4 +1,5 @@
 #include "operators/sort.hpp"
+#include "operators/top_k.hpp"
 
 #include <gtest/gtest.h>
 
@@ -16,6 +17,13 @@ using sort_testing::Upload;
 
 class SortTest : public testing::DeviceTest {
  protected:
+  // TopK under the plan the executor makes.
+  RowIds DefaultTopK(QueryContext& context, const std::vector<SortKey>& keys, RowCount rows,
+                     RowCount k) {
+    const TopKPlan plan = PlanTopK(engine().info(), engine().tuning(), TopKKeysOf(keys), rows, k);
+    return TopK(context, plan, keys, rows).positions;
+  }
+
   // Sizes around the engine's work-group and tile, and one large.
   std::vector<RowCount> Sizes() {
     const RowCount wg = engine().tuning().work_group_size;
@@ -45,9 +53,9 @@ class SortTest : public testing::DeviceTest {
       return false;
     });
     ASSERT_EQ(got, want) << what << " rows " << rows;
-    // Small k takes the radix-select path, large k the full sort.
+    // Small k takes top_k_groups, large k the full sort.
     for (RowCount k : {RowCount{1}, RowCount{7}, rows / 10 + 1, rows / 3 + 1}) {
-      const std::vector<std::uint32_t> top = DownloadRowIds(e, TopK(context, keys, rows, k));
+      const std::vector<std::uint32_t> top = DownloadRowIds(e, DefaultTopK(context, keys, rows, k));
       ASSERT_EQ(top, std::vector<std::uint32_t>(want.begin(), want.begin() + std::min(k, rows)))
           << what << " top " << k << " of " << rows;
     }
@@ -119,9 +127,9 @@ TEST_P(SortTest, TopKBeyondRows) {
   std::mt19937_64 rng(14);
   const HostColumn c = RandomColumn(ColumnType::Int32(), 100, 10, 0.0, rng);
   DeviceVector v = Upload(e, c, 100);
-  EXPECT_EQ(TopK(context, {{View(v), false}}, 100, 1000).size, 100u);
-  EXPECT_EQ(TopK(context, {{View(v), false}}, 100, 0).size, 0u);
-  EXPECT_EQ(TopK(context, {{View(v), false}}, 0, 5).size, 0u);
+  EXPECT_EQ(DefaultTopK(context, {{View(v), false}}, 100, 1000).size, 100u);
+  EXPECT_EQ(DefaultTopK(context, {{View(v), false}}, 100, 0).size, 0u);
+  EXPECT_EQ(DefaultTopK(context, {{View(v), false}}, 0, 5).size, 0u);
 }
 
 CLQ_INSTANTIATE_DEVICE_TESTS(SortTest);
