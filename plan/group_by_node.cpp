@@ -1,6 +1,7 @@
 #include "plan/group_by_node.hpp"
 #include "sql/expr_equality.hpp"
 
+#include <algorithm>
 #include <bit>
 
 #include "kernels_cl/sort_shared.h"
@@ -18,9 +19,10 @@ namespace {
 using sql::AggregateFunction;
 using sql::ValueType;
 
-// Host values of a device vector at `positions` (one gather, one download).
-std::vector<sql::Value> ValuesAt(Engine& engine, const DeviceVector& vector, ValueType type,
-                                 const RowIds& positions) {
+// The host column of a device vector's values at `positions` (one gather,
+// one download).
+ResultColumn KeysAt(Engine& engine, const DeviceVector& vector, ValueType type,
+                    const RowIds& positions) {
   DeviceVector picked = AllocateVector(engine, vector.type, positions.size, "group keys");
   if (positions.size > 0) {
     GatherBuffer(engine, vector.values.get(), vector.type.width, 0, vector.size, positions,
@@ -30,11 +32,68 @@ std::vector<sql::Value> ValuesAt(Engine& engine, const DeviceVector& vector, Val
       GatherBuffer(engine, vector.nulls.get(), 1, 0, vector.size, positions, picked.nulls.get());
     }
   }
-  const ResultColumn column = DownloadResultColumn(engine, "", type, picked);
-  std::vector<sql::Value> values;
-  for (RowCount g = 0; g < positions.size; ++g)
-    values.push_back(column.ValueAt(g));
-  return values;
+  return DownloadResultColumn(engine, "", type, picked);
+}
+
+// An aggregate's value for every group, as SQL values (AggregateResult's,
+// column by column): NULL where no row contributed (COUNT: 0), an AVG as
+// total / count, `wide`: an integer total summed as doubles.
+ResultColumn AggregateColumn(Engine& engine, const sql::Aggregate& a, bool wide,
+                             const GroupAggregateOutput& out, RowCount groups) {
+  ResultColumn column;
+  column.type = a.type;
+  const bool counts_rows =
+      a.function == AggregateFunction::kCountStar || a.function == AggregateFunction::kCount;
+  if (a.type == ValueType::kNull) {
+    if (counts_rows) {
+      column.type = ValueType::kInteger;
+      column.integers.assign(groups, 0);
+    } else {
+      column.nulls.assign(groups, 1);
+    }
+    return column;
+  }
+  const std::vector<std::int64_t> counts = DownloadValues<std::int64_t>(engine, out.counts);
+  if (counts_rows) {
+    column.integers.assign(counts.begin(), counts.end());
+    return column;
+  }
+  const std::vector<std::int64_t> bits = DownloadValues<std::int64_t>(engine, out.values);
+  const bool real_argument = a.argument && a.argument->type == ValueType::kReal;
+  if (std::find(counts.begin(), counts.end(), 0) != counts.end()) {
+    column.nulls.resize(groups);
+    for (RowCount g = 0; g < groups; ++g)
+      column.nulls[g] = counts[g] == 0 ? 1 : 0;
+  }
+  if (a.type == ValueType::kInteger) {
+    column.integers.assign(bits.begin(), bits.end());
+    return column;
+  }
+  column.reals.resize(groups);
+  for (RowCount g = 0; g < groups; ++g) {
+    const double value = real_argument || wide || IsQuantile(a) ? std::bit_cast<double>(bits[g])
+                                                                : static_cast<double>(bits[g]);
+    const bool average = a.function == AggregateFunction::kAvg;
+    column.reals[g] = average && counts[g] != 0 ? value / static_cast<double>(counts[g]) : value;
+  }
+  return column;
+}
+
+// Whether every visible output is a group key or an aggregate as it is,
+// with nothing to evaluate, filter, order or cut.
+bool OutputsAreColumns(const sql::BoundSelect& select) {
+  if (select.having || select.distinct || !select.order_by.empty() || select.limit ||
+      select.offset > 0)
+    return false;
+  for (std::size_t o = 0; o < select.visible_outputs; ++o) {
+    const sql::Expr& e = select.outputs[o].expr;
+    if (e.kind != sql::Expr::Kind::kGroupRef && e.kind != sql::Expr::Kind::kAggregateRef)
+      return false;
+    if (e.type != (e.kind == sql::Expr::Kind::kGroupRef ? select.group_keys.at(e.index).type
+                                                        : select.aggregates.at(e.index).type))
+      return false;
+  }
+  return true;
 }
 
 // The device operation of an aggregate (a placeholder COUNT for one whose
@@ -140,43 +199,41 @@ QueryResult GroupByNode::Run(ExecutionContext& context) const {
   const GroupByResult groups = GroupBy(context.query(), keys, specs, rows.rows());
   context.query().CheckStatus();
 
-  std::vector<std::vector<sql::Value>> key_values;
+  std::vector<ResultColumn> key_columns;
   for (std::size_t k = 0; k < select_.group_keys.size(); ++k)
-    key_values.push_back(
-        ValuesAt(engine, vectors[k], select_.group_keys[k].type, groups.first_positions));
-  std::vector<std::vector<sql::Value>> aggregate_values;
+    key_columns.push_back(
+        KeysAt(engine, vectors[k], select_.group_keys[k].type, groups.first_positions));
+  std::vector<ResultColumn> aggregate_columns;
   for (std::size_t i = 0; i < select_.aggregates.size(); ++i) {
     const sql::Aggregate& a = select_.aggregates[i];
     const GroupAggregateOutput& out = groups.aggregates[i];
-    const std::vector<std::int64_t> counts = DownloadValues<std::int64_t>(engine, out.counts);
-    const std::vector<std::int64_t> bits = DownloadValues<std::int64_t>(engine, out.values);
-    std::vector<sql::Value> column;
-    for (RowCount g = 0; g < groups.groups; ++g) {
-      if (a.type == ValueType::kNull) {
-        column.push_back(a.function == AggregateFunction::kCount ? sql::Value::Integer(0)
-                                                                 : sql::Value::Null());
-        continue;
-      }
-      if (IsQuantile(a)) {
-        if (counts[g] == 0) {
-          column.push_back(sql::Value::Null());
-        } else if (a.type == ValueType::kReal) {
-          column.push_back(sql::Value::Real(std::bit_cast<double>(bits[g])));
-        } else {
-          column.push_back(sql::Value::Integer(bits[g]));
-        }
-        continue;
-      }
-      AggregateValue v;
-      v.bits = bits[g];
-      v.count = static_cast<std::uint64_t>(counts[g]);
-      // An integer argument summed as doubles (the AVG above): its total.
-      if (specs[i].operation == VM_AGG_SUM_R && a.argument->type != ValueType::kReal)
-        v.wide_total = std::bit_cast<double>(bits[g]);
-      column.push_back(AggregateResult(a, v));
-    }
-    aggregate_values.push_back(std::move(column));
+    // An integer argument summed as doubles (the AVG above).
+    const bool wide =
+        specs[i].operation == VM_AGG_SUM_R && a.argument && a.argument->type != ValueType::kReal;
+    aggregate_columns.push_back(AggregateColumn(engine, a, wide, out, groups.groups));
   }
+  if (OutputsAreColumns(select_)) {
+    // Each output a group key or an aggregate, nothing else to evaluate: the
+    // columns are the result.
+    QueryResult result;
+    result.rows = groups.groups;
+    for (std::size_t o = 0; o < select_.visible_outputs; ++o) {
+      const sql::Expr& e = select_.outputs[o].expr;
+      result.columns.push_back(e.kind == sql::Expr::Kind::kGroupRef
+                                   ? key_columns.at(e.index)
+                                   : aggregate_columns.at(e.index));
+      result.columns.back().name = select_.outputs[o].name;
+    }
+    return result;
+  }
+  std::vector<std::vector<sql::Value>> key_values(key_columns.size());
+  for (std::size_t k = 0; k < key_columns.size(); ++k)
+    for (RowCount g = 0; g < groups.groups; ++g)
+      key_values[k].push_back(key_columns[k].ValueAt(g));
+  std::vector<std::vector<sql::Value>> aggregate_values(aggregate_columns.size());
+  for (std::size_t i = 0; i < aggregate_columns.size(); ++i)
+    for (RowCount g = 0; g < groups.groups; ++g)
+      aggregate_values[i].push_back(aggregate_columns[i].ValueAt(g));
   return FinishGroupedRows(select_, key_values, aggregate_values, groups.groups);
 }
 
