@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <optional>
 #include <span>
 
@@ -33,16 +34,16 @@ sql::Value QuantileResult(const std::optional<NumericValue>& v) {
   return v->is_real ? sql::Value::Real(v->real) : sql::Value::Integer(v->integer);
 }
 
-// Host values of a device vector at `positions` (one gather, one download).
-std::vector<sql::Value> ValuesAt(Engine& engine, const DeviceVector& vector, sql::ValueType type,
+// Host values of device values at `positions` (one gather, one download).
+std::vector<sql::Value> ValuesAt(Engine& engine, const VectorView& vector, sql::ValueType type,
                                  const RowIds& positions) {
   DeviceVector picked = AllocateVector(engine, vector.type, positions.size, "group keys");
   if (positions.size > 0) {
-    GatherBuffer(engine, vector.values.get(), vector.type.width, 0, vector.size, positions,
+    GatherBuffer(engine, vector.values, vector.type.width, 0, vector.size, positions,
                  picked.values.get());
     if (vector.has_nulls()) {
       picked.nulls = engine.pool().Acquire(positions.size, "group key NULL map");
-      GatherBuffer(engine, vector.nulls.get(), 1, 0, vector.size, positions, picked.nulls.get());
+      GatherBuffer(engine, vector.nulls, 1, 0, vector.size, positions, picked.nulls.get());
     }
   }
   const ResultColumn column = DownloadResultColumn(engine, "", type, picked);
@@ -61,6 +62,65 @@ std::vector<sql::Value> ValuesAt(Engine& engine, const DeviceVector& vector, sql
 bool GatherOnHost(Engine& engine, const Table& table, std::size_t column, RowCount rows) {
   if (const std::optional<bool> forced = ForcedByEnvironment("CLQ_HOST_GATHER")) return *forced;
   return rows <= table.rows() / 64 && !engine.tables().Holds(table, column);
+}
+
+// Group keys or aggregate arguments: a column of a whole table in place (no
+// copy), anything else evaluated; with the integer bounds of each.
+struct GroupInputs {
+  std::vector<DeviceVector> computed;
+  std::vector<VectorView> views;
+  std::vector<std::optional<IntRange>> ranges;
+};
+GroupInputs EvaluateGroupInputs(QueryContext& context, RowSet& rows,
+                                const sql::BoundSelect& select,
+                                const std::vector<const Expr*>& exprs) {
+  GroupInputs inputs;
+  inputs.views.resize(exprs.size());
+  inputs.ranges.resize(exprs.size());
+  std::vector<const Expr*> computed;
+  std::vector<std::size_t> computed_index;
+  for (std::size_t i = 0; i < exprs.size(); ++i) {
+    if (const std::optional<VectorView> view = rows.ColumnInPlace(*exprs[i])) {
+      inputs.views[i] = *view;
+      if (view->type.is_integer())
+        inputs.ranges[i] = select.from[exprs[i]->source]
+                               .table->column(exprs[i]->index)
+                               .shared_data()
+                               ->IntegerRange();
+    } else {
+      computed.push_back(exprs[i]);
+      computed_index.push_back(i);
+    }
+  }
+  inputs.computed = rows.Evaluate(context, computed);
+  for (std::size_t j = 0; j < computed.size(); ++j) {
+    const DeviceVector& v = inputs.computed[j];
+    inputs.views[computed_index[j]] = View(v);
+    if (v.range) inputs.ranges[computed_index[j]] = v.range();
+  }
+  return inputs;
+}
+
+// The plan of a GROUP BY (or DISTINCT) over `rows` rows, with the product of
+// the integer keys' value counts as the estimate of groups when all have
+// bounds.
+GroupByPlan PlanGroups(const Engine& engine, const std::vector<VectorView>& keys,
+                       const std::vector<std::optional<IntRange>>& key_ranges,
+                       const std::vector<GroupAggregateSpec>& specs, RowCount rows) {
+  std::vector<GroupKeyInfo> key_infos;
+  double product = 1;
+  for (std::size_t k = 0; k < keys.size(); ++k) {
+    key_infos.push_back(KeyInfoOf(keys[k], key_ranges[k]));
+    product *= key_ranges[k] ? static_cast<double>(key_ranges[k]->max) -
+                                   static_cast<double>(key_ranges[k]->min) + 2
+                             : INFINITY;
+  }
+  std::vector<GroupAggregateInfo> infos;
+  for (const GroupAggregateSpec& spec : specs)
+    infos.push_back(AggregateInfoOf(spec));
+  std::optional<RowCount> estimate;
+  if (product <= static_cast<double>(rows)) estimate = static_cast<RowCount>(product);
+  return PlanGroupBy(engine.info(), engine.tuning(), key_infos, infos, rows, estimate);
 }
 
 // The SQL value of an aggregate from its reduced device value.
@@ -142,11 +202,10 @@ QueryResult QueryExecutor::ExecuteRows(const QueryPlan& plan, QueryContext& cont
     if (outputs.empty()) {
       rows.Slice(context, 0, std::min<RowCount>(rows.rows(), 1));
     } else {
-      const std::vector<DeviceVector> vectors = rows.Evaluate(context, outputs);
-      std::vector<VectorView> keys;
-      for (const DeviceVector& v : vectors)
-        keys.push_back(View(v));
-      const GroupByResult groups = GroupBy(context, keys, {}, rows.rows());
+      const GroupInputs keys = EvaluateGroupInputs(context, rows, select, outputs);
+      const GroupByPlan group_plan =
+          PlanGroups(engine_, keys.views, keys.ranges, {}, rows.rows());
+      const GroupByResult groups = GroupBy(context, group_plan, keys.views, {}, rows.rows());
       rows.Reorder(context, groups.first_positions);
     }
   }
@@ -315,12 +374,11 @@ QueryResult QueryExecutor::ExecuteGrouped(const QueryPlan& plan, QueryContext& c
     argument_of[i] = exprs.size();
     exprs.push_back(&*a.argument);
   }
-  const std::vector<DeviceVector> vectors = rows.Evaluate(context, exprs);
+  const GroupInputs inputs = EvaluateGroupInputs(context, rows, select, exprs);
   context.CheckStatus();
 
-  std::vector<VectorView> keys;
-  for (std::size_t k = 0; k < select.group_keys.size(); ++k)
-    keys.push_back(View(vectors[k]));
+  const std::vector<VectorView> keys(inputs.views.begin(),
+                                     inputs.views.begin() + select.group_keys.size());
   std::vector<GroupAggregateSpec> specs;
   for (std::size_t i = 0; i < select.aggregates.size(); ++i) {
     const sql::Aggregate& a = select.aggregates[i];
@@ -333,24 +391,28 @@ QueryResult QueryExecutor::ExecuteGrouped(const QueryPlan& plan, QueryContext& c
     } else {
       spec.operation = AggregateOperation(a);
     }
-    if (argument_of[i]) spec.argument = View(vectors[*argument_of[i]]);
+    if (argument_of[i]) {
+      spec.argument = inputs.views[*argument_of[i]];
+      spec.range = inputs.ranges[*argument_of[i]];
+    }
     // An integer AVG whose group totals may pass int64 sums doubles, as
     // SQLite's AVG does on overflow, instead of raising "integer overflow".
-    if (a.function == AggregateFunction::kAvg && spec.operation == VM_AGG_SUM_I) {
-      const DeviceVector& argument = vectors[*argument_of[i]];
-      if (!SumFitsInt64(argument.range ? argument.range() : std::nullopt, rows.rows())) {
-        spec.operation = VM_AGG_SUM_R;
-      }
+    if (a.function == AggregateFunction::kAvg && spec.operation == VM_AGG_SUM_I &&
+        !SumFitsInt64(spec.range, rows.rows())) {
+      spec.operation = VM_AGG_SUM_R;
     }
     specs.push_back(spec);
   }
-  const GroupByResult groups = GroupBy(context, keys, specs, rows.rows());
+  const GroupByPlan group_plan =
+      PlanGroups(engine_, keys, {inputs.ranges.begin(), inputs.ranges.begin() + keys.size()},
+                 specs, rows.rows());
+  const GroupByResult groups = GroupBy(context, group_plan, keys, specs, rows.rows());
   context.CheckStatus();
 
   std::vector<std::vector<sql::Value>> key_values;
   for (std::size_t k = 0; k < select.group_keys.size(); ++k)
     key_values.push_back(
-        ValuesAt(engine_, vectors[k], select.group_keys[k].type, groups.first_positions));
+        ValuesAt(engine_, keys[k], select.group_keys[k].type, groups.first_positions));
   std::vector<std::vector<sql::Value>> aggregate_values;
   for (std::size_t i = 0; i < select.aggregates.size(); ++i) {
     const sql::Aggregate& a = select.aggregates[i];

@@ -1,0 +1,74 @@
+// The group tables behind GroupBy (operators/group_by.hpp): rows folded into
+// per-group state words (kernels_cl/hash_group_by.cl), then the groups
+// listed in order of first appearance and their aggregates finished
+// (group_by_finish in kernels_cl/group_by.cl). Internal to GroupBy; the
+// sort path uses the same tables with a group id per row (HGB_MODE_IDS).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "operators/group_by.hpp"
+
+namespace clq {
+
+// Where each aggregate keeps its state in a slot's words.
+struct GroupStateLayout {
+  struct Aggregate {
+    std::uint32_t op = 0;  // HGB_OP_*; QUANTILE: HGB_OP_COUNT, no per-row work
+    bool row_work = false;  // folds its argument per row
+    std::uint32_t word = 0;
+    std::uint32_t count_word = 0;  // HGB_NO_WORD: the group's rows (word 0)
+    std::uint32_t bins = 0;        // SUM_REAL
+    std::int32_t base = 0;         // SUM_REAL
+    bool real = false;             // MIN/MAX ordered as doubles
+  };
+  std::uint32_t words = 0;  // per slot; word 0 counts rows when there are aggregates
+  std::vector<std::uint32_t> kinds;  // HGB_MERGE_* per word
+  std::vector<Aggregate> aggregates;
+};
+
+// The layout of `aggregates` over `rows` rows; a REAL SUM's bins span its
+// argument's values (hash_group_by_window, one pass over the argument).
+GroupStateLayout LayoutGroupState(QueryContext& context, const GroupByPlan& plan,
+                                  const std::vector<GroupAggregateSpec>& aggregates,
+                                  RowCount rows);
+
+// How rows find their slots in one fold.
+struct GroupTableSpec {
+  std::uint32_t mode = 0;  // HGB_MODE_*
+  std::uint64_t slots = 0;  // device-wide table (a power of two for HASH)
+  const RowIds* row_groups = nullptr;  // IDS: each row's group
+};
+
+// A device-wide table after the fold. `overflow` holds HGB_OVERFLOW_* bits
+// when the rows did not all find a slot (the table is then unusable).
+struct GroupTable {
+  DeviceBuffer first;  // per slot: smallest position, HGB_EMPTY when free
+  DeviceBuffer state;  // per slot: layout.words words
+  std::uint64_t slots = 0;
+  std::uint32_t overflow = 0;
+  bool work_group_tables = false;
+};
+
+// Bytes of a device-wide table of `slots` slots.
+std::uint64_t GroupTableBytes(const GroupStateLayout& layout, std::uint32_t mode,
+                              std::uint64_t slots);
+
+GroupTable FoldGroups(QueryContext& context, const GroupByPlan& plan, const GroupTableSpec& table,
+                      const GroupStateLayout& layout, const std::vector<VectorView>& keys,
+                      const std::vector<GroupAggregateSpec>& aggregates, RowCount rows);
+
+// The groups of `table` in order of first appearance: first positions and
+// every aggregate but QUANTILE finished; `group_slots[j]` is output group
+// j's slot (for QUANTILE on the sort path, its sorted group).
+struct FinishedGroups {
+  GroupByResult result;
+  RowIds group_slots;
+};
+FinishedGroups FinishGroups(QueryContext& context, const GroupTable& table,
+                            const GroupStateLayout& layout,
+                            const std::vector<GroupAggregateSpec>& aggregates);
+
+}  // namespace clq
