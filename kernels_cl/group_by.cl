@@ -139,7 +139,7 @@ inline double group_by_exact_sum(__global const ulong* bins, uint count, int bas
   }
   bool sticky = false;
   if (i >= 0) {  // fill acc to 62 bits, the rest of the digit sticky
-    const int take = min(HGB_BIN_BITS, 62 - (64 - (int)clz(acc)));
+    const int take = clamp(62 - (64 - (int)clz(acc)), 0, HGB_BIN_BITS);
     const int rest = HGB_BIN_BITS - take;
     acc = (acc << take) | (digit[i] >> rest);
     sticky = (digit[i] & (((ulong)1 << rest) - 1)) != 0;
@@ -200,7 +200,7 @@ KERNEL void group_by_finish(__global const uint* group_slots, ulong groups,
       if ((flags & HGB_FLAG_NAN) != 0 ||
           (flags & (HGB_FLAG_POS_INF | HGB_FLAG_NEG_INF)) ==
               (HGB_FLAG_POS_INF | HGB_FLAG_NEG_INF)) {
-        sum = NAN;
+        sum = as_double(0x7ff8000000000000UL);  // the canonical quiet NaN
       } else if ((flags & HGB_FLAG_POS_INF) != 0) {
         sum = INFINITY;
       } else if ((flags & HGB_FLAG_NEG_INF) != 0) {

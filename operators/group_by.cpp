@@ -147,6 +147,7 @@ GroupByResult SortGroupBy(QueryContext& context, const GroupByPlan& plan,
       Quantile(context, sorted, finished.group_slots, aggregates[i], rows,
                finished.result.aggregates[i]);
   finished.result.strategy = GroupByStrategy::kSort;
+  context.CheckStatus();
   return std::move(finished.result);
 }
 

@@ -49,7 +49,7 @@ struct GroupAggregateSpec {
   double quantile = 0.5;               // GROUP_AGG_QUANTILE only: q (MEDIAN: 0.5)
   // Bounds of an integer argument: a SUM_I that provably stays inside int64
   // adds plain int64s, any other adds its 32-bit halves apart.
-  std::optional<IntRange> range;
+  std::optional<IntRange> range = std::nullopt;
 };
 
 struct GroupAggregateOutput {
