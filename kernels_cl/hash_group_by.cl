@@ -150,7 +150,11 @@ HGB_INLINE void hgb_g_first(__global uint* f, uint row) {
 HGB_INLINE void hgb_p_add(HGB_PRIV ulong* w, ulong v) { *w += v; }
 HGB_INLINE void hgb_p_max(HGB_PRIV ulong* w, ulong v) { *w = max(*w, v); }
 HGB_INLINE void hgb_p_or(HGB_PRIV ulong* w, ulong v) { *w |= v; }
-HGB_INLINE void hgb_p_first(HGB_PRIV uint* f, uint row) { *f = min(*f, row); }
+// Rows come in ascending order: the first position is set once (a branch,
+// not a store per row).
+HGB_INLINE void hgb_p_first(HGB_PRIV uint* f, uint row) {
+  if (row < *f) *f = row;
+}
 #else
 #if HAS_INT64_ATOMICS
 HGB_INLINE void hgb_p_add(HGB_PRIV ulong* w, ulong v) { atom_add((volatile HGB_PRIV ulong*)w, v); }
@@ -336,7 +340,24 @@ HGB_INLINE uint hgb_hash_slot(HGB_ROW_PARAMS, ulong row) {
 // For each item k < count (row first_row + k * step) with slot[k] other
 // than HGB_NO_SLOT and a non-NULL argument: PRIVATE with `w` the slot's words
 // in the work-group table, else GLOBAL with `w` those in the device-wide one.
+#if DEVICE_IS_CPU
+// CPUs: DIRECT and IDS rows of a work-group with its own table all have a
+// slot there, so the loop needs neither test.
 #define HGB_FOR_ITEMS(PRIVATE, GLOBAL)                                           \
+  if (all_private) {                                                             \
+    for (uint k = 0; k < count; ++k) {                                           \
+      const uint s = slot[k];                                                    \
+      const ulong row = first_row + k;                                           \
+      if (has_nulls && nulls[row] != 0) continue;                                \
+      HGB_PRIV ulong* w = private_state + (ulong)s * words;                      \
+      PRIVATE;                                                                   \
+    }                                                                            \
+  } else                                                                         \
+    HGB_FOR_EACH_ITEM(PRIVATE, GLOBAL)
+#else
+#define HGB_FOR_ITEMS(PRIVATE, GLOBAL) HGB_FOR_EACH_ITEM(PRIVATE, GLOBAL)
+#endif
+#define HGB_FOR_EACH_ITEM(PRIVATE, GLOBAL)                                       \
   for (uint k = 0; k < count; ++k) {                                             \
     const uint s = slot[k];                                                      \
     if (s == HGB_NO_SLOT) continue;                                              \
@@ -407,6 +428,7 @@ HGB_INLINE void hgb_fold_rows(HGB_ROW_PARAMS, ulong first_row, ulong step, ulong
   const uint count =
       first_row >= end ? 0 : (uint)min((ulong)HGB_ITEMS, (end - first_row + step - 1) / step);
   uint slot[HGB_ITEMS];
+  const bool all_private = mode != HGB_MODE_HASH && private_slots != 0;
   if (mode == HGB_MODE_HASH) {
     for (uint k = 0; k < count; ++k) slot[k] = hgb_hash_slot(HGB_ROW_ARGS, first_row + k * step);
   } else {
