@@ -9,10 +9,13 @@
 // Time is wall time of the whole operator (it reads counts back between
 // passes); `device_ms` is the kernels' share from profiling events and
 // `ms:<stage>` each stage's. Each configuration checks its answer against a
-// CPU count and sum once before timing.
+// CPU count and sum once before timing. CLQ_BENCH_ITERATIONS=N runs exactly
+// N timed iterations.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <map>
 #include <numeric>
 #include <random>
@@ -34,6 +37,7 @@ enum class Aggregates { kIntegers, kRealSum, kDistinct };
 
 struct Data {
   RowCount rows = 0;
+  RowCount groups = 0;  // distinct keys
   std::vector<std::int32_t> host_keys;
   std::vector<std::int32_t> host_ints;
   DeviceVector keys, ints, reals;
@@ -56,6 +60,10 @@ Data& DataFor(std::uint32_t groups) {
     d.host_ints[r] = static_cast<std::int32_t>(rng() % 10'000'000);
     reals[r] = d.host_ints[r] / 7.0;
   }
+  std::vector<bool> seen(groups);
+  for (const std::int32_t k : d.host_keys)
+    seen[static_cast<std::size_t>(k)] = true;
+  d.groups = static_cast<RowCount>(std::count(seen.begin(), seen.end(), true));
   d.keys = UploadValues(engine, ColumnType::Int32(), d.host_keys);
   d.ints = UploadValues(engine, ColumnType::Int32(), d.host_ints);
   d.reals = UploadValues(engine, ColumnType::Double(), reals);
@@ -91,7 +99,7 @@ void BM_GroupBy(benchmark::State& state, std::uint32_t groups, GroupByStrategy s
   const auto run = [&] { return GroupBy(context, plan, {View(d.keys)}, specs, d.rows); };
   {
     const GroupByResult result = run();
-    if (result.groups != groups) throw InternalError("group_by_bench: wrong group count");
+    if (result.groups != d.groups) throw InternalError("group_by_bench: wrong group count");
     if (aggregates == Aggregates::kIntegers) {
       const std::vector<std::int64_t> sums =
           DownloadValues<std::int64_t>(engine, result.aggregates[1].values);
@@ -126,6 +134,10 @@ void BM_GroupBy(benchmark::State& state, std::uint32_t groups, GroupByStrategy s
 }
 
 void Register() {
+  // CLQ_BENCH_ITERATIONS=N: exactly N timed iterations (for measuring the
+  // process's CPU time by difference; Google Benchmark 1.7 has no flag).
+  const char* fixed = std::getenv("CLQ_BENCH_ITERATIONS");
+  const long iterations = fixed != nullptr ? std::atol(fixed) : 0;
   const std::pair<GroupByStrategy, const char*> strategies[] = {
       {GroupByStrategy::kDirect, "direct"},
       {GroupByStrategy::kHash, "hash"},
@@ -136,7 +148,7 @@ void Register() {
   for (const std::uint32_t groups : {10u, 1000u, 1'000'000u}) {
     for (const auto& [kind, kind_name] : kinds) {
       for (const auto& [strategy, name] : strategies) {
-        benchmark::RegisterBenchmark(
+        benchmark::internal::Benchmark* bench = benchmark::RegisterBenchmark(
             (std::string("BM_GroupBy/") + kind_name + "/" + name +
              "/groups:" + std::to_string(groups))
                 .c_str(),
@@ -144,8 +156,12 @@ void Register() {
               BM_GroupBy(s, groups, strategy, kind);
             })
             ->UseManualTime()
-            ->Unit(benchmark::kMillisecond)
-            ->MinTime(0.5);
+            ->Unit(benchmark::kMillisecond);
+        if (iterations > 0) {
+          bench->Iterations(iterations);
+        } else {
+          bench->MinTime(0.5);
+        }
       }
     }
   }

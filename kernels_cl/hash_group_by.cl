@@ -195,25 +195,18 @@ HGB_INLINE double hgb_load_real(__global const uchar* values, uint type, ulong r
                                   : (double)hgb_load_int(values, type, row);
 }
 
-// A finite double as m * 2^p with m odd (0 for zero); returns m.
-HGB_INLINE ulong hgb_real_parts(double d, int* p) {
-  const ulong bits = as_ulong(d);
+// A finite double as m * 2^p, m its 53-bit significand (0 for zero);
+// returns m.
+HGB_INLINE ulong hgb_real_parts(ulong bits, int* p) {
   const uint exponent = (uint)(bits >> 52) & 0x7ffu;
-  ulong m = bits & 0xfffffffffffffUL;
-  if (exponent != 0) m |= 0x10000000000000UL;
-  int position = (exponent != 0 ? (int)exponent : 1) - 1075;
-  if (m != 0) {
-    const uint zeros = (uint)popcount((m & (0 - m)) - 1);  // trailing zeros
-    m >>= zeros;
-    position += (int)zeros;
-  }
-  *p = position;
-  return m;
+  *p = (exponent != 0 ? (int)exponent : 1) - 1075;
+  return (bits & 0xfffffffffffffUL) | (exponent != 0 ? 0x10000000000000UL : 0);
 }
 
 // Folds value d into the SUM_REAL words at w: bins [0, bins) of 30-bit
-// pieces of d / 2^base, then the flags word. `base` is at most the lowest
-// set bit of any value and bins reach the highest (hgb_window).
+// pieces of d / 2^base, then the flags word. `base` is at most the position
+// of any value's lowest significand bit, and bins reach two past the highest
+// (hgb_window), so that every value adds its three pieces unconditionally.
 #define HGB_FOLD_REAL(ADD, OR, w, d, base, bins)                                   \
   do {                                                                             \
     const ulong hgb_bits = as_ulong(d);                                            \
@@ -222,23 +215,17 @@ HGB_INLINE ulong hgb_real_parts(double d, int* p) {
          (hgb_bits & 0xfffffffffffffUL) != 0 ? (ulong)HGB_FLAG_NAN                 \
          : (hgb_bits >> 63) != 0             ? (ulong)HGB_FLAG_NEG_INF             \
                                              : (ulong)HGB_FLAG_POS_INF);           \
-    } else if ((hgb_bits << 1) != 0) {                                             \
+    } else {                                                                       \
       int hgb_p;                                                                   \
-      const ulong hgb_m = hgb_real_parts(d, &hgb_p);                               \
-      const uint hgb_o = (uint)(hgb_p - (base));                                   \
+      const ulong hgb_m = hgb_real_parts(hgb_bits, &hgb_p);                        \
+      const uint hgb_o = hgb_m != 0 ? (uint)(hgb_p - (base)) : 0u;                 \
       const uint hgb_k = hgb_o / HGB_BIN_BITS;                                     \
       const uint hgb_s = hgb_o - hgb_k * HGB_BIN_BITS;                             \
-      ulong hgb_c0 = (hgb_m << hgb_s) & 0x3fffffffUL;                              \
-      ulong hgb_c1 = (hgb_m >> (HGB_BIN_BITS - hgb_s)) & 0x3fffffffUL;             \
-      ulong hgb_c2 = hgb_m >> (2 * HGB_BIN_BITS - hgb_s);                          \
-      if ((hgb_bits >> 63) != 0) {                                                 \
-        hgb_c0 = 0 - hgb_c0;                                                       \
-        hgb_c1 = 0 - hgb_c1;                                                       \
-        hgb_c2 = 0 - hgb_c2;                                                       \
-      }                                                                            \
-      ADD((w) + hgb_k, hgb_c0);                                                    \
-      if (hgb_c1 != 0) ADD((w) + hgb_k + 1, hgb_c1);                               \
-      if (hgb_c2 != 0) ADD((w) + hgb_k + 2, hgb_c2);                               \
+      const ulong hgb_sign = 0 - (hgb_bits >> 63);                                 \
+      ADD((w) + hgb_k, (((hgb_m << hgb_s) & 0x3fffffffUL) ^ hgb_sign) - hgb_sign); \
+      ADD((w) + hgb_k + 1,                                                         \
+          (((hgb_m >> (HGB_BIN_BITS - hgb_s)) & 0x3fffffffUL) ^ hgb_sign) - hgb_sign); \
+      ADD((w) + hgb_k + 2, ((hgb_m >> (2 * HGB_BIN_BITS - hgb_s)) ^ hgb_sign) - hgb_sign); \
     }                                                                              \
   } while (0)
 #endif
@@ -315,13 +302,13 @@ HGB_INLINE uint hgb_private_probe(HGB_PRIV uint* private_rows, uint slots, uint 
       __global ulong *table_state, ulong table_slots, uint max_groups,                   \
       HGB_PRIV uint *private_rows, HGB_PRIV uint *private_first,                         \
       HGB_PRIV ulong *private_state, uint private_slots, uint private_probes,            \
-      __global uint *control
+      uint private_copies, __global uint *control
 #define HGB_ROW_ARGS                                                                       \
   mode, key_desc, key_count, HGB_KEY_ARGS, row_groups, agg_desc, agg_count, av0, an0, av1, \
       an1, av2, an2, av3, an3, av4, an4, av5, an5, av6, an6, av7, an7, words, track_rows,  \
       table_rows,                                                                        \
       table_first, table_state, table_slots, max_groups, private_rows, private_first,      \
-      private_state, private_slots, private_probes, control
+      private_state, private_slots, private_probes, private_copies, control
 
 // HASH: the slot of row's group in the work-group table, or HGB_GLOBAL_SLOT |
 // its slot in the device-wide table, or HGB_NO_SLOT (the table overflowed).
@@ -462,9 +449,21 @@ HGB_INLINE void hgb_fold_rows(HGB_ROW_PARAMS, ulong first_row, ulong step, ulong
   if (track_rows != 0) {
     const bool has_nulls = false;
     __global const uchar* nulls = 0;
-    HGB_FOR_ITEMS(hgb_p_first(&private_first[s], (uint)row); if (words != 0) hgb_p_add(w, 1),
-                  hgb_g_first(&table_first[s & ~HGB_GLOBAL_SLOT], (uint)row);
-                  if (words != 0) hgb_g_add(w, 1))
+#if DEVICE_IS_CPU
+    // One worker takes its rows in order: a slot's first row is the one that
+    // finds its row count 0 (no second load per row).
+    if (words != 0) {
+      HGB_FOR_ITEMS(const ulong before = w[0]; w[0] = before + 1;
+                    if (before == 0) private_first[s] = (uint)row,
+                    hgb_g_first(&table_first[s & ~HGB_GLOBAL_SLOT], (uint)row);
+                    hgb_g_add(w, 1))
+    } else
+#endif
+    {
+      HGB_FOR_ITEMS(hgb_p_first(&private_first[s], (uint)row); if (words != 0) hgb_p_add(w, 1),
+                    hgb_g_first(&table_first[s & ~HGB_GLOBAL_SLOT], (uint)row);
+                    if (words != 0) hgb_g_add(w, 1))
+    }
   }
   for (uint a = 0; a < agg_count; ++a) {
     __global const uint* agg = agg_desc + a * HGB_AGG_UINTS;
@@ -553,34 +552,34 @@ HGB_INLINE void hgb_flush(HGB_ROW_PARAMS, __global const uint* word_kinds, uint 
 }
 
 // Folds rows [group * rows_per_group, +rows_per_group) of `rows` into their
-// groups' slots. private_slots == 0: no work-group tables. On GPUs the local
-// tables hold `private_copies` copies of private_slots slots (work-item l
-// uses copy l % copies); on CPUs private_* hold one table per work-group.
+// groups' slots. private_slots == 0: no work-group tables. Work-group tables
+// hold `private_copies` copies of private_slots slots: on GPUs in local
+// memory, work-item l using copy l % copies; on CPUs one table per
+// work-group in private_* (one copy).
 // `flush`: merge the work-group tables into the device-wide table here (else
 // hash_group_by_merge does, CPUs only).
 KERNEL void hash_group_by_aggregate(ulong rows, ulong rows_per_group, HGB_ROW_PARAMS,
-                                    __global const uint* word_kinds, uint private_copies,
-                                    uint flush) {
+                                    __global const uint* word_kinds, uint flush) {
   const uint lid = get_local_id(0);
   const ulong begin = (ulong)get_group_id(0) * rows_per_group;
   const ulong end = min(rows, begin + rows_per_group);
 #if DEVICE_IS_CPU
   if (lid != 0) return;
-  const ulong table = get_group_id(0) * (ulong)private_slots;
+  const uint entries = private_slots * private_copies;
+  const ulong table = get_group_id(0) * (ulong)entries;
   private_rows += table;
   private_first += table;
   private_state += table * words;
-  for (uint i = 0; i < private_slots; ++i) {
+  for (uint i = 0; i < entries; ++i) {
     private_first[i] = HGB_EMPTY;
     if (mode == HGB_MODE_HASH) private_rows[i] = 0;
   }
-  for (ulong i = 0; i < (ulong)private_slots * words; ++i) private_state[i] = 0;
+  for (ulong i = 0; i < (ulong)entries * words; ++i) private_state[i] = 0;
   for (ulong block = begin; block < end; block += HGB_CPU_BLOCK) {
     if (*(volatile __global uint*)control != 0) return;
     hgb_fold_rows(HGB_ROW_ARGS, block, 1, end);
   }
-  if (flush != 0 && private_slots != 0)
-    hgb_flush(HGB_ROW_ARGS, word_kinds, 0, private_slots, 1);
+  if (flush != 0 && private_slots != 0) hgb_flush(HGB_ROW_ARGS, word_kinds, 0, entries, 1);
 #else
   const uint entries = private_slots * private_copies;
   for (uint i = lid; i < entries; i += WG_SIZE) {
@@ -660,7 +659,8 @@ KERNEL void hash_group_by_compact(__global const uint* first, __global const uin
 
 // Over the finite non-zero values of rows [group * rows_per_group,
 // +rows_per_group): window[2 * index] = min of the position of the lowest
-// set bit, window[2 * index + 1] = max of the position of the highest.
+// significand bit, window[2 * index + 1] = max of the position of the
+// highest. Only exponent fields are compared (a vectorisable loop).
 KERNEL void hash_group_by_window(__global const uchar* values, __global const uchar* nulls,
                                  uint has_nulls, uint type, ulong rows, ulong rows_per_group,
                                  __global int* window, uint index) {
@@ -670,18 +670,34 @@ KERNEL void hash_group_by_window(__global const uchar* values, __global const uc
 #if HAS_FP64
   const ulong begin = (ulong)get_group_id(0) * rows_per_group;
   const ulong end = min(rows, begin + rows_per_group);
+  uint least = 0x7ffu, most = 0;  // exponent fields, 0 read as 1
   for (ulong start = begin; start < end; start += TILE) {
-    for (uint k = 0; k < IPT; ++k) {
-      const ulong row = tile_item(start, k);
-      if (row >= end || (has_nulls != 0 && nulls[row] != 0)) continue;
-      const double d = hgb_load_real(values, type, row);
-      const ulong bits = as_ulong(d);
-      if ((~bits & 0x7ff0000000000000UL) == 0 || (bits << 1) == 0) continue;
-      int p;
-      const ulong m = hgb_real_parts(d, &p);
-      low = min(low, p);
-      high = max(high, p + 63 - (int)clz(m));
+    const uint count = tile_rows(start, end);
+    if (type == SORT_TYPE_DOUBLE && has_nulls == 0) {
+      __global const ulong* bits = (__global const ulong*)values;
+      VECTORIZE_ITEMS
+      for (uint k = 0; k < IPT; ++k) {
+        const ulong b = tile_offset(k) < count ? bits[tile_item(start, k)] : 0;
+        const uint e = (uint)(b >> 52) & 0x7ffu;
+        const bool counted = e != 0x7ffu && (b << 1) != 0;
+        least = counted ? min(least, max(e, 1u)) : least;
+        most = counted ? max(most, max(e, 1u)) : most;
+      }
+    } else {
+      for (uint k = 0; k < IPT; ++k) {
+        const ulong row = tile_item(start, k);
+        if (tile_offset(k) >= count || (has_nulls != 0 && nulls[row] != 0)) continue;
+        const ulong b = as_ulong(hgb_load_real(values, type, row));
+        const uint e = (uint)(b >> 52) & 0x7ffu;
+        if (e == 0x7ffu || (b << 1) == 0) continue;
+        least = min(least, max(e, 1u));
+        most = max(most, max(e, 1u));
+      }
     }
+  }
+  if (most != 0) {
+    low = (int)least - 1075;
+    high = (int)most - 1075 + 52;
   }
 #endif
   scratch[lid] = low;
