@@ -312,9 +312,9 @@ HGB_INLINE uint hgb_private_probe(HGB_PRIV uint* private_rows, uint slots, uint 
 
 // HASH: the slot of row's group in the work-group table, or HGB_GLOBAL_SLOT |
 // its slot in the device-wide table, or HGB_NO_SLOT (the table overflowed).
-HGB_INLINE uint hgb_hash_slot(HGB_ROW_PARAMS, ulong row) {
+HGB_INLINE uint hgb_hash_slot(HGB_ROW_PARAMS, ulong row, bool use_private) {
   const ulong h = hgb_hash(key_count, key_desc, HGB_KEY_ARGS, row);
-  if (private_slots != 0) {
+  if (use_private) {
     const uint s = hgb_private_probe(private_rows, private_slots, private_probes, h, row,
                                      key_count, key_desc, HGB_KEY_ARGS);
     if (s != HGB_NO_SLOT) return s;
@@ -411,13 +411,23 @@ inline ulong hgb_real_image_min(double d) { return ~hgb_real_image(d); }
 // groups' slots: the slots first (a vectorisable loop per key on DIRECT),
 // then the rows and first positions, then each aggregate in a loop of its
 // own operation and type.
-HGB_INLINE void hgb_fold_rows(HGB_ROW_PARAMS, ulong first_row, ulong step, ulong end) {
+// *use_private: HASH rows still probe the work-group table; cleared once
+// most rows of a batch miss it (more groups than it holds), after which they
+// go to the device-wide table directly.
+HGB_INLINE void hgb_fold_rows(HGB_ROW_PARAMS, ulong first_row, ulong step, ulong end,
+                              bool* use_private) {
   const uint count =
       first_row >= end ? 0 : (uint)min((ulong)HGB_ITEMS, (end - first_row + step - 1) / step);
   uint slot[HGB_ITEMS];
   const bool all_private = mode != HGB_MODE_HASH && private_slots != 0;
   if (mode == HGB_MODE_HASH) {
-    for (uint k = 0; k < count; ++k) slot[k] = hgb_hash_slot(HGB_ROW_ARGS, first_row + k * step);
+    const bool probe_private = *use_private;
+    uint misses = 0;
+    for (uint k = 0; k < count; ++k) {
+      slot[k] = hgb_hash_slot(HGB_ROW_ARGS, first_row + k * step, probe_private);
+      misses += (slot[k] & HGB_GLOBAL_SLOT) != 0 ? 1 : 0;
+    }
+    if (2 * misses > count) *use_private = false;
   } else {
     const uint global_bit = private_slots != 0 ? 0u : HGB_GLOBAL_SLOT;
     if (mode == HGB_MODE_IDS) {
@@ -575,9 +585,10 @@ KERNEL void hash_group_by_aggregate(ulong rows, ulong rows_per_group, HGB_ROW_PA
     if (mode == HGB_MODE_HASH) private_rows[i] = 0;
   }
   for (ulong i = 0; i < (ulong)entries * words; ++i) private_state[i] = 0;
+  bool use_private = private_slots != 0;
   for (ulong block = begin; block < end; block += HGB_CPU_BLOCK) {
     if (*(volatile __global uint*)control != 0) return;
-    hgb_fold_rows(HGB_ROW_ARGS, block, 1, end);
+    hgb_fold_rows(HGB_ROW_ARGS, block, 1, end, &use_private);
   }
   if (flush != 0 && private_slots != 0) hgb_flush(HGB_ROW_ARGS, word_kinds, 0, entries, 1);
 #else
@@ -593,9 +604,10 @@ KERNEL void hash_group_by_aggregate(ulong rows, ulong rows_per_group, HGB_ROW_PA
     private_first += copy * private_slots;
     private_state += (ulong)copy * private_slots * words;
   }
+  bool use_private = private_slots != 0;
   for (ulong start = begin; start < end; start += TILE) {
     if (*(volatile __global uint*)control != 0) break;
-    hgb_fold_rows(HGB_ROW_ARGS, start + lid, WG_SIZE, end);
+    hgb_fold_rows(HGB_ROW_ARGS, start + lid, WG_SIZE, end, &use_private);
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   if (private_slots == 0 || *(volatile __global uint*)control != 0) return;

@@ -21,6 +21,12 @@ namespace {
 // costs more than hashing.
 constexpr std::uint64_t kDirectSlotsPerRow = 2;
 constexpr std::uint64_t kDirectSlotsMinimum = 1 << 16;
+// Groups a hash table is first sized for when there is no estimate: a
+// table for every row its own group costs its size in set-up and listing
+// however few groups there are, and a table that fills grows (by
+// kHashGrowth) after a pass that stops where it filled.
+constexpr RowCount kHashFirstGroups = RowCount{1} << 15;
+constexpr std::uint64_t kHashGrowth = 16;
 // A CPU work-group's own table (in global memory) takes at most this.
 constexpr std::uint64_t kCpuWorkGroupBytes = std::uint64_t{64} << 20;
 
@@ -188,7 +194,8 @@ bool GroupByPlan::HasQuantile() const {
 
 std::vector<std::string> GroupByPlan::Kernels() const {
   std::vector<std::string_view> names;
-  if (std::any_of(aggregates.begin(), aggregates.end(),
+  if ((strategy == GroupByStrategy::kSort || table_slots > kFullRangeSlots) &&
+      std::any_of(aggregates.begin(), aggregates.end(),
                   [](const GroupAggregateInfo& a) { return a.operation == VM_AGG_SUM_R; }))
     names.push_back("hash_group_by_window");
   if (strategy == GroupByStrategy::kSort) {
@@ -284,10 +291,12 @@ GroupByPlan PlanGroupBy(const DeviceInfo& device, const DeviceTuning& tuning,
     return plan;
   }
 
-  // Hash: twice the expected groups, a power of two.
-  const RowCount expected =
-      std::max<RowCount>(1, std::min(estimated_groups.value_or(max_rows), max_rows));
-  std::uint64_t slots = options.hash_slots.value_or(std::bit_ceil(std::max<std::uint64_t>(2 * expected, 64)));
+  // Hash: twice the expected groups, a power of two. Without an estimate the
+  // table starts small and grows when it fills (GroupBy).
+  const RowCount expected = std::max<RowCount>(
+      1, std::min(estimated_groups.value_or(std::min(max_rows, kHashFirstGroups)), max_rows));
+  std::uint64_t slots =
+      options.hash_slots.value_or(std::bit_ceil(std::max<std::uint64_t>(2 * expected, 64)));
   CLQ_CHECK(std::has_single_bit(slots), "group by: hash slots not a power of two");
   if (slots >= HGB_GLOBAL_SLOT || slots * slot_bytes > plan.memory_budget)
     return sort("a hash table for " + std::to_string(expected) +
@@ -323,7 +332,9 @@ GroupByResult GroupBy(QueryContext& context, const GroupByPlan& plan,
     }
     return result;
   }
-  const GroupStateLayout layout = LayoutGroupState(context, plan, aggregates, rows);
+  const GroupStateLayout layout = LayoutGroupState(
+      context, plan, aggregates, rows,
+      plan.strategy == GroupByStrategy::kSort ? rows + HGB_GLOBAL_SLOT : plan.table_slots);
   if (plan.strategy == GroupByStrategy::kSort)
     return SortGroupBy(context, plan, keys, aggregates, layout, rows);
 
@@ -349,8 +360,10 @@ GroupByResult GroupBy(QueryContext& context, const GroupByPlan& plan,
       fallback = "a key value outside its planned range";
       break;
     }
-    // The hash table filled: once more with room for every row its own group.
-    const std::uint64_t room = std::bit_ceil(std::max<std::uint64_t>(2 * rows, 64));
+    // The hash table filled: once more, larger, up to room for every row its
+    // own group.
+    const std::uint64_t room = std::min(spec.slots * kHashGrowth,
+                                        std::bit_ceil(std::max<std::uint64_t>(2 * rows, 64)));
     if (spec.slots >= room || room >= HGB_GLOBAL_SLOT) {
       fallback = "the hash table overflowed";
       break;

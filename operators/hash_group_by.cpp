@@ -76,6 +76,11 @@ std::vector<std::optional<std::array<cl_int, 2>>> RealWindows(
   return windows;
 }
 
+// Full-range REAL SUM bins: from the lowest significand bit of a subnormal
+// to the highest of the largest double.
+constexpr int kLowestBit = -1074;
+constexpr int kHighestBit = 1023;
+
 // A work-group's hash table stays about the size of a core's cache: a
 // larger one is mostly cold, and setting it up and flushing it costs its
 // size again per work-group.
@@ -107,7 +112,7 @@ WorkGroupTables SizeWorkGroupTables(const Engine& engine, const GroupByPlan& pla
     slots = std::min<std::uint64_t>({slots, table_slots, kHashWorkGroupSlots});
     if (slots < 16) return tables;
     tables.slots = static_cast<std::uint32_t>(slots);
-    tables.probes = static_cast<std::uint32_t>(std::min<std::uint64_t>(slots, 16));
+    tables.probes = static_cast<std::uint32_t>(std::min<std::uint64_t>(slots, 8));
     return tables;
   }
   const std::uint64_t bytes = table_slots * slot_bytes;
@@ -135,15 +140,18 @@ std::uint64_t GroupTableBytes(const GroupStateLayout& layout, std::uint32_t mode
 
 GroupStateLayout LayoutGroupState(QueryContext& context, const GroupByPlan& plan,
                                   const std::vector<GroupAggregateSpec>& aggregates,
-                                  RowCount rows) {
+                                  RowCount rows, std::uint64_t slots) {
   Engine& engine = context.engine();
   GroupStateLayout layout;
   if (aggregates.empty()) return layout;
   layout.words = 1;  // the group's rows
   layout.kinds.push_back(HGB_MERGE_ADD);
+  // A few slots take bins over every double's range, without a pass over
+  // the arguments to find their window.
+  const bool full_range = slots <= kFullRangeSlots;
   std::vector<const VectorView*> real_sums;
   for (const GroupAggregateSpec& spec : aggregates)
-    if (spec.operation == VM_AGG_SUM_R) real_sums.push_back(&*spec.argument);
+    if (spec.operation == VM_AGG_SUM_R && !full_range) real_sums.push_back(&*spec.argument);
   const auto windows = RealWindows(engine, real_sums, rows);
   std::size_t next_window = 0;
   const auto add_words = [&](std::uint32_t count, std::uint32_t kind) {
@@ -186,7 +194,10 @@ GroupStateLayout LayoutGroupState(QueryContext& context, const GroupByPlan& plan
       a.row_work = true;
       a.op = HGB_OP_SUM_REAL;
       a.bins = 3;  // zeros still add three (zero) pieces at bin 0
-      if (const auto& window = windows[next_window++]) {
+      if (full_range) {
+        a.base = kLowestBit;
+        a.bins = static_cast<std::uint32_t>((kHighestBit - kLowestBit) / HGB_BIN_BITS + 3);
+      } else if (const auto& window = windows[next_window++]) {
         a.base = (*window)[0];
         // Two more bins than the window needs: every value adds three
         // pieces, the top ones zero where the window ends.

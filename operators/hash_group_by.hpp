@@ -13,6 +13,11 @@
 
 namespace clq {
 
+// Tables of at most this many slots give a REAL SUM bins over the whole
+// range of doubles (72 words a slot); larger ones a window found by a pass
+// over the argument (hash_group_by_window).
+inline constexpr std::uint64_t kFullRangeSlots = 4096;
+
 // Where each aggregate keeps its state in a slot's words.
 struct GroupStateLayout {
   struct Aggregate {
@@ -29,11 +34,12 @@ struct GroupStateLayout {
   std::vector<Aggregate> aggregates;
 };
 
-// The layout of `aggregates` over `rows` rows; a REAL SUM's bins span its
-// argument's values (hash_group_by_window, one pass over the argument).
+// The layout of `aggregates` over `rows` rows in a table of `slots` slots;
+// a REAL SUM's bins span every double (few slots) or its argument's values
+// (hash_group_by_window, one pass over the argument).
 GroupStateLayout LayoutGroupState(QueryContext& context, const GroupByPlan& plan,
                                   const std::vector<GroupAggregateSpec>& aggregates,
-                                  RowCount rows);
+                                  RowCount rows, std::uint64_t slots);
 
 // How rows find their slots in one fold.
 struct GroupTableSpec {
