@@ -1,9 +1,18 @@
-// GROUP BY's sort path (operators/group_by.cpp): the positions sorted by the
-// key tuple (sort.cl) are cut where the tuple changes (group_by_boundaries),
-// the cuts scanned to group ids and each row given its group
-// (group_by_starts), for hash_group_by_aggregate's IDS mode and QUANTILE
-// (group_by_quantile). group_by_finish turns the state words of either path
-// (kernels_cl/hash_group_by.cl) into results.
+// GROUP BY (operators/group_by.cpp, operators/hash_group_by.cpp), besides
+// the fold of rows into group tables (kernels_cl/hash_group_by.cl):
+//
+// - the sort path: positions sorted by the key tuple (sort.cl) are cut where
+//   the tuple changes (group_by_boundaries), the cuts scanned to group ids
+//   and each row given its group (group_by_starts) for the fold's IDS mode,
+//   and QUANTILE picked from each sorted group (group_by_quantile);
+// - group tables: CPU work-group tables merged (group_by_merge), occupied
+//   slots listed (group_by_occupied, group_by_compact), a REAL SUM
+//   argument's exponent window (group_by_window), results from state words
+//   (group_by_finish).
+//
+// A slot is `words` 64-bit words (kernels_cl/group_by_shared.h): a header
+// (hash tables), the first position as ~row (merged by maximum, 0 when the
+// slot is free), the group's rows, then each aggregate's words.
 
 // Whether keys `a` and `b` differ for grouping: NULL equals NULL, -0.0 equals
 // 0.0, CHAR(n) compares all n bytes.
@@ -101,6 +110,119 @@ KERNEL void group_by_quantile(__global const uint* perm, ulong n, __global const
   }
 }
 
+inline long group_by_load_int(__global const uchar* values, uint type, ulong row) {
+  return type == SORT_TYPE_INT32 ? (long)((__global const int*)values)[row]
+                                 : ((__global const long*)values)[row];
+}
+
+#if HAS_FP64
+inline double group_by_load_real(__global const uchar* values, uint type, ulong row) {
+  return type == SORT_TYPE_DOUBLE ? ((__global const double*)values)[row]
+                                  : (double)group_by_load_int(values, type, row);
+}
+#endif
+
+// CPUs, DIRECT and IDS: table slot s merges in slot s of the `parts`
+// work-group tables (parts x slots x words), word by word by `kinds`
+// (HGB_MERGE_*).
+KERNEL void group_by_merge(__global const ulong* parts_state, uint parts, ulong slots,
+                           uint words, __global const uint* kinds, __global ulong* state) {
+  const ulong start = tile_start();
+  for (uint k = 0; k < IPT; ++k) {
+    const ulong s = tile_item(start, k);
+    if (s >= slots) continue;
+    for (uint w = 0; w < words; ++w) {
+      const uint kind = kinds[w];
+      ulong v = state[s * words + w];
+      for (uint p = 0; p < parts; ++p) {
+        const ulong x = parts_state[(p * slots + s) * words + w];
+        v = kind == HGB_MERGE_ADD ? v + x : kind == HGB_MERGE_MAX ? max(v, x) : v | x;
+      }
+      state[s * words + w] = v;
+    }
+  }
+}
+
+// flags[s] = 1 where slot s holds a group (its first-position word is set).
+KERNEL void group_by_occupied(__global const ulong* state, ulong slots, uint words,
+                              __global uint* flags) {
+  const ulong start = tile_start();
+  for (uint k = 0; k < IPT; ++k) {
+    const ulong s = tile_item(start, k);
+    if (s < slots) flags[s] = state[s * words + HGB_WORD_FIRST] != 0 ? 1u : 0u;
+  }
+}
+
+// Group offsets[s] (for occupied slots s) is slot s, first position
+// group_first[offsets[s]].
+KERNEL void group_by_compact(__global const ulong* state, ulong slots, uint words,
+                             __global const uint* offsets, __global uint* group_slots,
+                             __global uint* group_first) {
+  const ulong start = tile_start();
+  for (uint k = 0; k < IPT; ++k) {
+    const ulong s = tile_item(start, k);
+    if (s >= slots) continue;
+    const ulong first = state[s * words + HGB_WORD_FIRST];
+    if (first != 0) {
+      group_slots[offsets[s]] = (uint)s;
+      group_first[offsets[s]] = ~(uint)first;
+    }
+  }
+}
+
+// Over the finite non-zero values of rows [group * rows_per_group,
+// +rows_per_group): window[2 * index] = min of the position of the lowest
+// significand bit, window[2 * index + 1] = max of the position of the
+// highest. Only exponent fields are compared (a vectorisable loop).
+KERNEL void group_by_window(__global const uchar* values, __global const uchar* nulls,
+                            uint has_nulls, uint type, ulong rows, ulong rows_per_group,
+                            __global int* window, uint index) {
+  __local uint scratch[2 * WG_SIZE];
+  const uint lid = get_local_id(0);
+  uint least = 0x7ffu, most = 0;  // exponent fields, 0 read as 1
+#if HAS_FP64
+  const ulong begin = (ulong)get_group_id(0) * rows_per_group;
+  const ulong end = min(rows, begin + rows_per_group);
+  for (ulong start = begin; start < end; start += TILE) {
+    const uint count = tile_rows(start, end);
+    if (type == SORT_TYPE_DOUBLE && has_nulls == 0) {
+      __global const ulong* bits = (__global const ulong*)values;
+      VECTORIZE_ITEMS
+      for (uint k = 0; k < IPT; ++k) {
+        const ulong b = tile_offset(k) < count ? bits[tile_item(start, k)] : 0;
+        const uint e = (uint)(b >> 52) & 0x7ffu;
+        const bool counted = e != 0x7ffu && (b << 1) != 0;
+        least = counted ? min(least, max(e, 1u)) : least;
+        most = counted ? max(most, max(e, 1u)) : most;
+      }
+    } else {
+      for (uint k = 0; k < IPT; ++k) {
+        const ulong row = tile_item(start, k);
+        if (tile_offset(k) >= count || (has_nulls != 0 && nulls[row] != 0)) continue;
+        const ulong b = as_ulong(group_by_load_real(values, type, row));
+        const uint e = (uint)(b >> 52) & 0x7ffu;
+        if (e == 0x7ffu || (b << 1) == 0) continue;
+        least = min(least, max(e, 1u));
+        most = max(most, max(e, 1u));
+      }
+    }
+  }
+#endif
+  scratch[lid] = least;
+  scratch[WG_SIZE + lid] = most;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid == 0) {
+    for (uint i = 1; i < WG_SIZE; ++i) {
+      least = min(least, scratch[i]);
+      most = max(most, scratch[WG_SIZE + i]);
+    }
+    if (most != 0) {
+      atomic_min(&window[2 * index], (int)least - 1075);
+      atomic_max(&window[2 * index + 1], (int)most - 1075 + 52);
+    }
+  }
+}
+
 #if HAS_FP64
 // The exact value of a SUM_REAL's bins, rounded to the nearest double (ties
 // to even): bin i holds a sum of 30-bit pieces weighing 2^(base + 30 i)
@@ -164,7 +286,7 @@ inline double group_by_exact_sum(__global const ulong* bins, uint count, int bas
 // Output group j (state words at group_slots[j] * words) of one aggregate:
 // results[j] its INT64 value or DOUBLE bits (op HGB_OP_*, state words from
 // `word`; HGB_OP_COUNT counts), counts[j] its non-NULL inputs (count_word,
-// or the group's rows at word 0). An integer SUM whose exact total does not
+// or the group's rows). An integer SUM whose exact total does not
 // fit int64 raises VM_STATUS_OVERFLOW.
 KERNEL void group_by_finish(__global const uint* group_slots, ulong groups,
                             __global const ulong* state, uint words, uint op, uint word,
@@ -177,7 +299,7 @@ KERNEL void group_by_finish(__global const uint* group_slots, ulong groups,
     const ulong j = tile_item(start, k);
     if (j >= groups) continue;
     __global const ulong* w = state + (ulong)group_slots[j] * words;
-    const ulong count = w[count_word == HGB_NO_WORD ? 0 : count_word];
+    const ulong count = w[count_word == HGB_NO_WORD ? HGB_WORD_ROWS : count_word];
     counts[j] = count;
     ulong value = count;
     if (op == HGB_OP_SUM) {

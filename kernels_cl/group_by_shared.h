@@ -5,11 +5,21 @@
 #define CLQ_GROUP_BY_SHARED_H
 
 /* How a row finds its group's slot: the mixed-radix image of integer keys
- * with known ranges (DIRECT), a probe of a hash table whose slots name a
+ * with known ranges (DIRECT), a probe of a hash table whose slot headers
+ * hold that image when it fits 63 bits (PACKED) or a hash tag and a
  * representative row (HASH), or a group id per row from the sort (IDS). */
 #define HGB_MODE_DIRECT 0
 #define HGB_MODE_HASH 1
 #define HGB_MODE_IDS 2
+#define HGB_MODE_PACKED 3
+
+/* A slot's first words: the header (PACKED: image + 1; HASH: the hash's
+ * high 32 bits and row + 1; 0 when free), the first position as ~row
+ * (merged by maximum; 0 when the slot is free), and, with aggregates, the
+ * group's rows. */
+#define HGB_WORD_HEADER 0
+#define HGB_WORD_FIRST 1
+#define HGB_WORD_ROWS 2
 
 /* Keys and aggregate arguments one launch binds. */
 #define HGB_MAX_KEYS 4
@@ -61,8 +71,6 @@
 #define HGB_FLAG_NEG_INF 2u
 #define HGB_FLAG_NAN 4u
 
-/* An empty slot's first position. */
-#define HGB_EMPTY 0xffffffffu
 /* A row's slot in the device-wide table rather than the work-group's. */
 #define HGB_GLOBAL_SLOT 0x80000000u
 #define HGB_NO_SLOT 0xffffffffu

@@ -1,17 +1,17 @@
-// Hash GROUP BY (operators/hash_group_by.cpp). Each row finds its group's
-// slot (kernels_cl/group_by_shared.h: DIRECT image, HASH probe or sorted
-// IDS) and folds its aggregates into the slot's 64-bit state words with
-// operations that commute (integer sums, maxima of ordered images, or), so
-// that the state is the same whatever order rows arrive in: integer results
-// are exact, and a REAL SUM is an exact fixed-point sum of the values (30-bit
-// pieces in bins) rounded once at the end.
+// The fold of rows into group tables (operators/hash_group_by.cpp). Each
+// row finds its group's slot (kernels_cl/group_by_shared.h: DIRECT image,
+// PACKED or HASH probe, sorted IDS) and folds its aggregates into the slot's
+// 64-bit words with operations that commute (integer sums, maxima of ordered
+// images, or), so that a slot's words do not depend on the order rows arrive
+// in: integer results are exact, and a REAL SUM is an exact fixed-point sum
+// of the values (30-bit pieces in bins) rounded once at the end.
 //
 // Work-group tables: on GPUs a work-group folds its rows into a table in
 // local memory (atomics; DIRECT tables replicated so that work-items contend
 // less) and flushes it into the device-wide table at the end. On CPUs a
 // work-group is one sequential worker (work-item 0) over a contiguous range
 // of rows with its own table in global memory, without atomics; DIRECT and
-// IDS tables are then merged slot by slot (hash_group_by_merge), HASH tables
+// IDS tables are then merged slot by slot (group_by_merge), hash tables
 // flushed like the GPU's. Rows that find no place in a work-group table go
 // to the device-wide table with atomics.
 
@@ -115,13 +115,43 @@ HGB_INLINE bool hgb_keys_equal(uint key_count, __global const long* key_desc, HG
 }
 
 // --- State word updates -----------------------------------------------------
+// hgb_g_*: a device-wide table (atomics). hgb_p_*: a work-group table
+// (atomics in local memory on GPUs; a CPU work-group's table belongs to its
+// one working work-item).
 
 #if HAS_INT64_ATOMICS
 HGB_INLINE void hgb_g_add(__global ulong* w, ulong v) { atom_add((volatile __global ulong*)w, v); }
+HGB_INLINE ulong hgb_g_cas(__global ulong* w, ulong expected, ulong v) {
+  return atom_cmpxchg((volatile __global ulong*)w, expected, v);
+}
+#if !DEVICE_IS_CPU
+HGB_INLINE void hgb_p_add(HGB_PRIV ulong* w, ulong v) { atom_add((volatile HGB_PRIV ulong*)w, v); }
+HGB_INLINE ulong hgb_p_cas(HGB_PRIV ulong* w, ulong expected, ulong v) {
+  return atom_cmpxchg((volatile HGB_PRIV ulong*)w, expected, v);
+}
+#endif
+#else
+// Never launched: the host refuses group tables without 64-bit atomics
+// (operators/group_by.cpp).
+HGB_INLINE void hgb_g_add(__global ulong* w, ulong v) { *w += v; }
+HGB_INLINE ulong hgb_g_cas(__global ulong* w, ulong expected, ulong v) {
+  const ulong old = *w;
+  if (old == expected) *w = v;
+  return old;
+}
+#if !DEVICE_IS_CPU
+HGB_INLINE void hgb_p_add(HGB_PRIV ulong* w, ulong v) { *w += v; }
+HGB_INLINE ulong hgb_p_cas(HGB_PRIV ulong* w, ulong expected, ulong v) {
+  const ulong old = *w;
+  if (old == expected) *w = v;
+  return old;
+}
+#endif
+#endif
 HGB_INLINE void hgb_g_max(__global ulong* w, ulong v) {
   ulong old = *(volatile __global ulong*)w;
   while (old < v) {
-    const ulong seen = atom_cmpxchg((volatile __global ulong*)w, old, v);
+    const ulong seen = hgb_g_cas(w, old, v);
     if (seen == old) break;
     old = seen;
   }
@@ -129,39 +159,20 @@ HGB_INLINE void hgb_g_max(__global ulong* w, ulong v) {
 HGB_INLINE void hgb_g_or(__global ulong* w, ulong v) {
   ulong old = *(volatile __global ulong*)w;
   while ((old | v) != old) {
-    const ulong seen = atom_cmpxchg((volatile __global ulong*)w, old, old | v);
+    const ulong seen = hgb_g_cas(w, old, old | v);
     if (seen == old) break;
     old = seen;
   }
 }
-#else
-// Never launched with state words: the host refuses aggregates without
-// 64-bit atomics (operators/group_by.cpp).
-HGB_INLINE void hgb_g_add(__global ulong* w, ulong v) { *w += v; }
-HGB_INLINE void hgb_g_max(__global ulong* w, ulong v) { *w = max(*w, v); }
-HGB_INLINE void hgb_g_or(__global ulong* w, ulong v) { *w |= v; }
-#endif
-HGB_INLINE void hgb_g_first(__global uint* f, uint row) {
-  if (row < *(volatile __global uint*)f) atomic_min((volatile __global uint*)f, row);
-}
-
 #if DEVICE_IS_CPU
-// A CPU work-group's table belongs to its one working work-item.
 HGB_INLINE void hgb_p_add(HGB_PRIV ulong* w, ulong v) { *w += v; }
 HGB_INLINE void hgb_p_max(HGB_PRIV ulong* w, ulong v) { *w = max(*w, v); }
 HGB_INLINE void hgb_p_or(HGB_PRIV ulong* w, ulong v) { *w |= v; }
-// Rows come in ascending order: the first position is set once (a branch,
-// not a store per row).
-HGB_INLINE void hgb_p_first(HGB_PRIV uint* f, uint row) {
-  if (row < *f) *f = row;
-}
 #else
-#if HAS_INT64_ATOMICS
-HGB_INLINE void hgb_p_add(HGB_PRIV ulong* w, ulong v) { atom_add((volatile HGB_PRIV ulong*)w, v); }
 HGB_INLINE void hgb_p_max(HGB_PRIV ulong* w, ulong v) {
   ulong old = *(volatile HGB_PRIV ulong*)w;
   while (old < v) {
-    const ulong seen = atom_cmpxchg((volatile HGB_PRIV ulong*)w, old, v);
+    const ulong seen = hgb_p_cas(w, old, v);
     if (seen == old) break;
     old = seen;
   }
@@ -169,31 +180,12 @@ HGB_INLINE void hgb_p_max(HGB_PRIV ulong* w, ulong v) {
 HGB_INLINE void hgb_p_or(HGB_PRIV ulong* w, ulong v) {
   ulong old = *(volatile HGB_PRIV ulong*)w;
   while ((old | v) != old) {
-    const ulong seen = atom_cmpxchg((volatile HGB_PRIV ulong*)w, old, old | v);
+    const ulong seen = hgb_p_cas(w, old, old | v);
     if (seen == old) break;
     old = seen;
   }
 }
-#else
-HGB_INLINE void hgb_p_add(HGB_PRIV ulong* w, ulong v) { *w += v; }
-HGB_INLINE void hgb_p_max(HGB_PRIV ulong* w, ulong v) { *w = max(*w, v); }
-HGB_INLINE void hgb_p_or(HGB_PRIV ulong* w, ulong v) { *w |= v; }
 #endif
-HGB_INLINE void hgb_p_first(HGB_PRIV uint* f, uint row) {
-  if (row < *(volatile HGB_PRIV uint*)f) atomic_min((volatile HGB_PRIV uint*)f, row);
-}
-#endif
-
-HGB_INLINE long hgb_load_int(__global const uchar* values, uint type, ulong row) {
-  return type == SORT_TYPE_INT32 ? (long)((__global const int*)values)[row]
-                                 : ((__global const long*)values)[row];
-}
-
-#if HAS_FP64
-HGB_INLINE double hgb_load_real(__global const uchar* values, uint type, ulong row) {
-  return type == SORT_TYPE_DOUBLE ? ((__global const double*)values)[row]
-                                  : (double)hgb_load_int(values, type, row);
-}
 
 // A finite double as m * 2^p, m its 53-bit significand (0 for zero);
 // returns m.
@@ -203,10 +195,12 @@ HGB_INLINE ulong hgb_real_parts(ulong bits, int* p) {
   return (bits & 0xfffffffffffffUL) | (exponent != 0 ? 0x10000000000000UL : 0);
 }
 
+#if HAS_FP64
 // Folds value d into the SUM_REAL words at w: bins [0, bins) of 30-bit
 // pieces of d / 2^base, then the flags word. `base` is at most the position
 // of any value's lowest significand bit, and bins reach two past the highest
-// (hgb_window), so that every value adds its three pieces unconditionally.
+// (group_by_window), so that every value adds its three pieces
+// unconditionally.
 #define HGB_FOLD_REAL(ADD, OR, w, d, base, bins)                                   \
   do {                                                                             \
     const ulong hgb_bits = as_ulong(d);                                            \
@@ -243,84 +237,93 @@ HGB_INLINE void hgb_merge_word(__global ulong* target, uint kind, ulong v) {
 
 // --- Slots ------------------------------------------------------------------
 
-// HASH: the slot of the device-wide table holding row's group, claimed for
-// it if the group is new; HGB_NO_SLOT (and the overflow flag) when the table
-// holds `max_groups` groups or has no free slot. Slot reads are volatile:
-// another work-group may have claimed the slot since (NVIDIA's L1 is not
-// coherent across SMs).
-HGB_INLINE uint hgb_table_probe(__global uint* table_rows, ulong slots, uint max_groups, ulong h,
-                            ulong row, uint key_count, __global const long* key_desc,
-                            HGB_KEY_PARAMS, __global uint* control) {
+// Whether a slot's header `held` is the group of `row` whose header would
+// be `mine`: PACKED headers are the keys' image, HASH ones a hash tag and a
+// row whose keys decide.
+#define HGB_SAME_GROUP(held, mine)                                             \
+  (mode == HGB_MODE_PACKED                                                     \
+       ? (held) == (mine)                                                      \
+       : ((held) ^ (mine)) >> 32 == 0 &&                                       \
+             hgb_keys_equal(key_count, key_desc, HGB_KEY_ARGS, row, (uint)(held) - 1))
+
+// The slot of the device-wide hash table holding the group whose header is
+// `mine` (row: a row of it), claimed if the group is new; HGB_NO_SLOT (and
+// the overflow flag) when the table holds `max_groups` groups or has no free
+// slot. Header reads are volatile: another work-group may have claimed the
+// slot since (NVIDIA's L1 is not coherent across SMs).
+HGB_INLINE uint hgb_table_probe(uint mode, __global ulong* table, ulong slots, uint words,
+                                uint max_groups, ulong h, ulong mine, ulong row, uint key_count,
+                                __global const long* key_desc, HGB_KEY_PARAMS,
+                                __global uint* control) {
   ulong s = h & (slots - 1);
   for (ulong probe = 0; probe < slots; ++probe) {
-    uint r = ((volatile __global uint*)table_rows)[s];
-    if (r == 0) {
-      r = atomic_cmpxchg((volatile __global uint*)&table_rows[s], 0u, (uint)row + 1);
-      if (r == 0) {
+    __global ulong* header = table + s * words + HGB_WORD_HEADER;
+    ulong held = *(volatile __global ulong*)header;
+    if (held == 0) {
+      held = hgb_g_cas(header, 0, mine);
+      if (held == 0) {
         if (atomic_inc(&control[1]) >= max_groups) atomic_or(&control[0], HGB_OVERFLOW_TABLE);
         return (uint)s;
       }
     }
-    if (hgb_keys_equal(key_count, key_desc, HGB_KEY_ARGS, row, r - 1)) return (uint)s;
+    if (HGB_SAME_GROUP(held, mine)) return (uint)s;
     s = (s + 1) & (slots - 1);
   }
   atomic_or(&control[0], HGB_OVERFLOW_TABLE);
   return HGB_NO_SLOT;
 }
 
-// HASH: the slot of the work-group table holding row's group, claimed for it
-// if free; HGB_NO_SLOT after `probes` occupied slots of other groups.
-HGB_INLINE uint hgb_private_probe(HGB_PRIV uint* private_rows, uint slots, uint probes, ulong h,
-                              ulong row, uint key_count, __global const long* key_desc,
-                              HGB_KEY_PARAMS) {
-  uint s = (uint)(h >> 40) & (slots - 1);
+// The same in a work-group table, HGB_NO_SLOT after `probes` slots of other
+// groups.
+HGB_INLINE uint hgb_private_probe(uint mode, HGB_PRIV ulong* table, uint slots, uint words,
+                                  uint probes, ulong h, ulong mine, ulong row, uint key_count,
+                                  __global const long* key_desc, HGB_KEY_PARAMS) {
+  uint s = (uint)h & (slots - 1);
   for (uint probe = 0; probe < probes; ++probe) {
+    HGB_PRIV ulong* header = table + (ulong)s * words + HGB_WORD_HEADER;
 #if DEVICE_IS_CPU
-    const uint r = private_rows[s];
-    if (r == 0) {
-      private_rows[s] = (uint)row + 1;
+    const ulong held = *header;
+    if (held == 0) {
+      *header = mine;
       return s;
     }
 #else
-    uint r = ((volatile HGB_PRIV uint*)private_rows)[s];
-    if (r == 0) {
-      r = atomic_cmpxchg((volatile HGB_PRIV uint*)&private_rows[s], 0u, (uint)row + 1);
-      if (r == 0) return s;
+    ulong held = *(volatile HGB_PRIV ulong*)header;
+    if (held == 0) {
+      held = hgb_p_cas(header, 0, mine);
+      if (held == 0) return s;
     }
 #endif
-    if (hgb_keys_equal(key_count, key_desc, HGB_KEY_ARGS, row, r - 1)) return s;
+    if (HGB_SAME_GROUP(held, mine)) return s;
     s = (s + 1) & (slots - 1);
   }
   return HGB_NO_SLOT;
 }
 
 // The kernel's parameters that the per-row code reads.
-#define HGB_ROW_PARAMS                                                                   \
-  uint mode, __global const long *key_desc, uint key_count, HGB_KEY_PARAMS,              \
-      __global const uint *row_groups, __global const uint *agg_desc, uint agg_count,    \
-      HGB_ARG_PARAMS, uint words, uint track_rows, __global uint *table_rows, __global uint *table_first, \
-      __global ulong *table_state, ulong table_slots, uint max_groups,                   \
-      HGB_PRIV uint *private_rows, HGB_PRIV uint *private_first,                         \
-      HGB_PRIV ulong *private_state, uint private_slots, uint private_probes,            \
-      uint private_copies, __global uint *control
+#define HGB_ROW_PARAMS                                                                     \
+  uint mode, __global const long *key_desc, uint key_count, HGB_KEY_PARAMS,                \
+      __global const uint *row_groups, __global const uint *agg_desc, uint agg_count,      \
+      HGB_ARG_PARAMS, uint words, uint track_rows, __global ulong *table, ulong table_slots, \
+      uint max_groups, HGB_PRIV ulong *private_table, uint private_slots,                  \
+      uint private_probes, uint private_copies, __global uint *control
 #define HGB_ROW_ARGS                                                                       \
   mode, key_desc, key_count, HGB_KEY_ARGS, row_groups, agg_desc, agg_count, av0, an0, av1, \
       an1, av2, an2, av3, an3, av4, an4, av5, an5, av6, an6, av7, an7, words, track_rows,  \
-      table_rows,                                                                        \
-      table_first, table_state, table_slots, max_groups, private_rows, private_first,      \
-      private_state, private_slots, private_probes, private_copies, control
+      table, table_slots, max_groups, private_table, private_slots, private_probes,        \
+      private_copies, control
 
-// HASH: the slot of row's group in the work-group table, or HGB_GLOBAL_SLOT |
-// its slot in the device-wide table, or HGB_NO_SLOT (the table overflowed).
-HGB_INLINE uint hgb_hash_slot(HGB_ROW_PARAMS, ulong row, bool use_private) {
-  const ulong h = hgb_hash(key_count, key_desc, HGB_KEY_ARGS, row);
+// PACKED and HASH: the slot of the group whose header is `mine` (row: a row
+// of it) in the work-group table, or HGB_GLOBAL_SLOT | its slot in the
+// device-wide table, or HGB_NO_SLOT (the table overflowed).
+HGB_INLINE uint hgb_hash_slot(HGB_ROW_PARAMS, ulong h, ulong mine, ulong row, bool use_private) {
   if (use_private) {
-    const uint s = hgb_private_probe(private_rows, private_slots, private_probes, h, row,
-                                     key_count, key_desc, HGB_KEY_ARGS);
+    const uint s = hgb_private_probe(mode, private_table, private_slots, words, private_probes,
+                                     h, mine, row, key_count, key_desc, HGB_KEY_ARGS);
     if (s != HGB_NO_SLOT) return s;
   }
-  const uint s = hgb_table_probe(table_rows, table_slots, max_groups, h, row, key_count,
-                                 key_desc, HGB_KEY_ARGS, control);
+  const uint s = hgb_table_probe(mode, table, table_slots, words, max_groups, h, mine, row,
+                                 key_count, key_desc, HGB_KEY_ARGS, control);
   return s == HGB_NO_SLOT ? s : HGB_GLOBAL_SLOT | s;
 }
 
@@ -336,7 +339,7 @@ HGB_INLINE uint hgb_hash_slot(HGB_ROW_PARAMS, ulong row, bool use_private) {
       const uint s = slot[k];                                                    \
       const ulong row = first_row + k;                                           \
       if (has_nulls && nulls[row] != 0) continue;                                \
-      HGB_PRIV ulong* w = private_state + (ulong)s * words;                      \
+      HGB_PRIV ulong* w = private_table + (ulong)s * words;                      \
       PRIVATE;                                                                   \
     }                                                                            \
   } else                                                                         \
@@ -351,29 +354,31 @@ HGB_INLINE uint hgb_hash_slot(HGB_ROW_PARAMS, ulong row, bool use_private) {
     const ulong row = first_row + k * step;                                      \
     if (has_nulls && nulls[row] != 0) continue;                                  \
     if ((s & HGB_GLOBAL_SLOT) == 0) {                                            \
-      HGB_PRIV ulong* w = private_state + (ulong)s * words;                       \
+      HGB_PRIV ulong* w = private_table + (ulong)s * words;                      \
       PRIVATE;                                                                   \
     } else {                                                                     \
-      __global ulong* w = table_state + (ulong)(s & ~HGB_GLOBAL_SLOT) * words;   \
+      __global ulong* w = table + (ulong)(s & ~HGB_GLOBAL_SLOT) * words;         \
       GLOBAL;                                                                    \
     }                                                                            \
   }
 // The same for an operation OP(w + word, value) of the argument's value,
 // loaded as TYPE and converted by CONVERT.
-#define HGB_FOLD(P_OP, G_OP, TYPE, CONVERT)                                            \
-  HGB_FOR_ITEMS(P_OP(w + word, CONVERT(((__global const TYPE*)values)[row])),          \
+#define HGB_FOLD(P_OP, G_OP, TYPE, CONVERT)                                   \
+  HGB_FOR_ITEMS(P_OP(w + word, CONVERT(((__global const TYPE*)values)[row])), \
                 G_OP(w + word, CONVERT(((__global const TYPE*)values)[row])))
-#define HGB_FOLD_INT(P_OP, G_OP, CONVERT)      \
-  if (type == SORT_TYPE_INT32) {               \
-    HGB_FOLD(P_OP, G_OP, int, CONVERT)         \
-  } else {                                     \
-    HGB_FOLD(P_OP, G_OP, long, CONVERT)        \
+#define HGB_FOLD_INT(P_OP, G_OP, CONVERT) \
+  if (type == SORT_TYPE_INT32) {          \
+    HGB_FOLD(P_OP, G_OP, int, CONVERT)    \
+  } else {                                \
+    HGB_FOLD(P_OP, G_OP, long, CONVERT)   \
   }
 
 inline ulong hgb_int_image(long v) { return (ulong)v ^ 0x8000000000000000UL; }
 inline ulong hgb_int_image_min(long v) { return ~hgb_int_image(v); }
 inline ulong hgb_split_low(long v) { return (ulong)v & 0xffffffffUL; }
 #if HAS_FP64
+// Ordered images of doubles, -0.0 below 0.0 (MIN and MAX of zeros do not
+// depend on the order of rows).
 inline ulong hgb_real_image(double d) {
   const ulong bits = as_ulong(d);
   return (bits >> 63) != 0 ? ~bits : bits | 0x8000000000000000UL;
@@ -382,78 +387,89 @@ inline ulong hgb_real_image_min(double d) { return ~hgb_real_image(d); }
 #endif
 #define HGB_AS_ULONG(v) ((ulong)(long)(v))
 #define HGB_HIGH_HALF(v) ((ulong)((long)(v) >> 32))
-#define HGB_AS_DOUBLE(v) ((double)(v))
 
-// DIRECT: adds one key's digit to image[k] (a NULL key is digit 0 of a key
-// with NULLs, value v digit v - lo + 1; without NULLs v - lo) and flags a
-// non-NULL value outside the key's range in `bad`.
-#define HGB_DIRECT_DIGITS(TYPE)                                            \
-  __global const TYPE* v = (__global const TYPE*)values;                   \
-  if (with_nulls) {                                                        \
-    VECTORIZE_ITEMS                                                        \
-    for (uint k = 0; k < count; ++k) {                                     \
-      const ulong row = first_row + k * step;                              \
-      const ulong offset = (ulong)(long)v[row] - lo;                       \
-      const bool is_null = nulls[row] != 0;                                \
-      bad |= !is_null && offset >= card ? 1 : 0;                           \
-      image[k] += is_null ? 0 : (offset + 1) * stride;                     \
-    }                                                                      \
-  } else {                                                                 \
-    VECTORIZE_ITEMS                                                        \
-    for (uint k = 0; k < count; ++k) {                                     \
-      const ulong offset = (ulong)(long)v[first_row + k * step] - lo;      \
-      bad |= offset >= card ? 1 : 0;                                       \
-      image[k] += offset * stride;                                         \
-    }                                                                      \
+// DIRECT and PACKED: adds one key's digit to image[k] (a NULL key is digit 0
+// of a key with NULLs, value v digit v - lo + 1; without NULLs v - lo) and
+// flags a non-NULL value outside the key's range in `bad`.
+#define HGB_DIRECT_DIGITS(TYPE)                                       \
+  __global const TYPE* v = (__global const TYPE*)values;              \
+  if (with_nulls) {                                                   \
+    VECTORIZE_ITEMS                                                   \
+    for (uint k = 0; k < count; ++k) {                                \
+      const ulong row = first_row + k * step;                         \
+      const ulong offset = (ulong)(long)v[row] - lo;                  \
+      const bool is_null = nulls[row] != 0;                           \
+      bad |= !is_null && offset >= card ? 1 : 0;                      \
+      image[k] += is_null ? 0 : (offset + 1) * stride;                \
+    }                                                                 \
+  } else {                                                            \
+    VECTORIZE_ITEMS                                                   \
+    for (uint k = 0; k < count; ++k) {                                \
+      const ulong offset = (ulong)(long)v[first_row + k * step] - lo; \
+      bad |= offset >= card ? 1 : 0;                                  \
+      image[k] += offset * stride;                                    \
+    }                                                                 \
   }
 
 // Folds rows first_row + k * step (k < HGB_ITEMS, row < end) into their
-// groups' slots: the slots first (a vectorisable loop per key on DIRECT),
+// groups' slots: the slots first (a vectorisable loop per key for images),
 // then the rows and first positions, then each aggregate in a loop of its
-// own operation and type.
-// *use_private: HASH rows still probe the work-group table; cleared once
-// most rows of a batch miss it (more groups than it holds), after which they
-// go to the device-wide table directly.
+// own operation and type. *use_private: hash rows still probe the
+// work-group table; cleared once most rows of a batch miss it (more groups
+// than it holds), after which they go to the device-wide table directly.
 HGB_INLINE void hgb_fold_rows(HGB_ROW_PARAMS, ulong first_row, ulong step, ulong end,
                               bool* use_private) {
   const uint count =
       first_row >= end ? 0 : (uint)min((ulong)HGB_ITEMS, (end - first_row + step - 1) / step);
   uint slot[HGB_ITEMS];
-  const bool all_private = mode != HGB_MODE_HASH && private_slots != 0;
+  const bool all_private = (mode == HGB_MODE_DIRECT || mode == HGB_MODE_IDS) && private_slots != 0;
   if (mode == HGB_MODE_HASH) {
     const bool probe_private = *use_private;
     uint misses = 0;
     for (uint k = 0; k < count; ++k) {
-      slot[k] = hgb_hash_slot(HGB_ROW_ARGS, first_row + k * step, probe_private);
+      const ulong row = first_row + k * step;
+      const ulong h = hgb_hash(key_count, key_desc, HGB_KEY_ARGS, row);
+      slot[k] = hgb_hash_slot(HGB_ROW_ARGS, h, (h & 0xffffffff00000000UL) | (row + 1), row,
+                              probe_private);
       misses += (slot[k] & HGB_GLOBAL_SLOT) != 0 ? 1 : 0;
     }
     if (2 * misses > count) *use_private = false;
-  } else {
+  } else if (mode == HGB_MODE_IDS) {
     const uint global_bit = private_slots != 0 ? 0u : HGB_GLOBAL_SLOT;
-    if (mode == HGB_MODE_IDS) {
-      for (uint k = 0; k < count; ++k) slot[k] = row_groups[first_row + k * step] | global_bit;
-    } else {
-      ulong image[HGB_ITEMS];
-      for (uint k = 0; k < count; ++k) image[k] = 0;
-      ulong bad = 0;
-      for (uint key = 0; key < key_count; ++key) {
-        __global const long* d = key_desc + key * HGB_KEY_LONGS;
-        const ulong lo = (ulong)d[HGB_KEY_LO], card = (ulong)d[HGB_KEY_CARD];
-        const ulong stride = (ulong)d[HGB_KEY_STRIDE];
-        __global const uchar* values = HGB_KEY_VALUES_OF(key);
-        __global const uchar* nulls = HGB_KEY_NULLS_OF(key);
-        const bool with_nulls = d[HGB_KEY_NULLS] != 0;
-        if (d[HGB_KEY_TYPE] == SORT_TYPE_INT32) {
-          HGB_DIRECT_DIGITS(int)
-        } else {
-          HGB_DIRECT_DIGITS(long)
-        }
+    for (uint k = 0; k < count; ++k) slot[k] = row_groups[first_row + k * step] | global_bit;
+  } else {
+    ulong image[HGB_ITEMS];
+    for (uint k = 0; k < count; ++k) image[k] = 0;
+    ulong bad = 0;
+    for (uint key = 0; key < key_count; ++key) {
+      __global const long* d = key_desc + key * HGB_KEY_LONGS;
+      const ulong lo = (ulong)d[HGB_KEY_LO], card = (ulong)d[HGB_KEY_CARD];
+      const ulong stride = (ulong)d[HGB_KEY_STRIDE];
+      __global const uchar* values = HGB_KEY_VALUES_OF(key);
+      __global const uchar* nulls = HGB_KEY_NULLS_OF(key);
+      const bool with_nulls = d[HGB_KEY_NULLS] != 0;
+      if (d[HGB_KEY_TYPE] == SORT_TYPE_INT32) {
+        HGB_DIRECT_DIGITS(int)
+      } else {
+        HGB_DIRECT_DIGITS(long)
       }
-      if (bad != 0) {
-        atomic_or(&control[0], HGB_OVERFLOW_RANGE);
-        return;
-      }
+    }
+    if (bad != 0) {
+      atomic_or(&control[0], HGB_OVERFLOW_RANGE);
+      return;
+    }
+    if (mode == HGB_MODE_DIRECT) {
+      const uint global_bit = private_slots != 0 ? 0u : HGB_GLOBAL_SLOT;
       for (uint k = 0; k < count; ++k) slot[k] = (uint)image[k] | global_bit;
+    } else {
+      const bool probe_private = *use_private;
+      uint misses = 0;
+      for (uint k = 0; k < count; ++k) {
+        slot[k] = hgb_hash_slot(HGB_ROW_ARGS, hgb_mix(image[k]), image[k] + 1,
+                                first_row + k * step, probe_private);
+        misses += (slot[k] & HGB_GLOBAL_SLOT) != 0 ? 1 : 0;
+      }
+      if (2 * misses > count) *use_private = false;
     }
   }
   if (track_rows != 0) {
@@ -461,19 +477,22 @@ HGB_INLINE void hgb_fold_rows(HGB_ROW_PARAMS, ulong first_row, ulong step, ulong
     __global const uchar* nulls = 0;
 #if DEVICE_IS_CPU
     // One worker takes its rows in order: a slot's first row is the one that
-    // finds its row count 0 (no second load per row).
-    if (words != 0) {
-      HGB_FOR_ITEMS(const ulong before = w[0]; w[0] = before + 1;
-                    if (before == 0) private_first[s] = (uint)row,
-                    hgb_g_first(&table_first[s & ~HGB_GLOBAL_SLOT], (uint)row);
-                    hgb_g_add(w, 1))
-    } else
-#endif
-    {
-      HGB_FOR_ITEMS(hgb_p_first(&private_first[s], (uint)row); if (words != 0) hgb_p_add(w, 1),
-                    hgb_g_first(&table_first[s & ~HGB_GLOBAL_SLOT], (uint)row);
-                    if (words != 0) hgb_g_add(w, 1))
+    // finds its row count 0 (or its first word unset), no maximum per row.
+    if (words > HGB_WORD_ROWS) {
+      HGB_FOR_ITEMS(const ulong before = w[HGB_WORD_ROWS]; w[HGB_WORD_ROWS] = before + 1;
+                    if (before == 0) w[HGB_WORD_FIRST] = ~(uint)row,
+                    hgb_g_max(w + HGB_WORD_FIRST, ~(uint)row);
+                    hgb_g_add(w + HGB_WORD_ROWS, 1))
+    } else {
+      HGB_FOR_ITEMS(if (w[HGB_WORD_FIRST] == 0) w[HGB_WORD_FIRST] = ~(uint)row,
+                    hgb_g_max(w + HGB_WORD_FIRST, ~(uint)row))
     }
+#else
+    HGB_FOR_ITEMS(hgb_p_max(w + HGB_WORD_FIRST, ~(uint)row);
+                  if (words > HGB_WORD_ROWS) hgb_p_add(w + HGB_WORD_ROWS, 1),
+                  hgb_g_max(w + HGB_WORD_FIRST, ~(uint)row);
+                  if (words > HGB_WORD_ROWS) hgb_g_add(w + HGB_WORD_ROWS, 1))
+#endif
   }
   for (uint a = 0; a < agg_count; ++a) {
     __global const uint* agg = agg_desc + a * HGB_AGG_UINTS;
@@ -488,8 +507,9 @@ HGB_INLINE void hgb_fold_rows(HGB_ROW_PARAMS, ulong first_row, ulong step, ulong
         break;
       case HGB_OP_SUM_SPLIT:
         HGB_FOLD_INT(hgb_p_add, hgb_g_add, hgb_split_low)
-        HGB_FOR_ITEMS(hgb_p_add(w + word + 1, HGB_HIGH_HALF(hgb_load_int(values, type, row))),
-                      hgb_g_add(w + word + 1, HGB_HIGH_HALF(hgb_load_int(values, type, row))))
+        HGB_FOR_ITEMS(
+            hgb_p_add(w + word + 1, HGB_HIGH_HALF(group_by_load_int(values, type, row))),
+            hgb_g_add(w + word + 1, HGB_HIGH_HALF(group_by_load_int(values, type, row))))
         break;
       case HGB_OP_MAX:
       case HGB_OP_MIN:
@@ -503,12 +523,16 @@ HGB_INLINE void hgb_fold_rows(HGB_ROW_PARAMS, ulong first_row, ulong step, ulong
             }
           } else if (op == HGB_OP_MAX) {
             HGB_FOR_ITEMS(
-                hgb_p_max(w + word, hgb_real_image((double)hgb_load_int(values, type, row))),
-                hgb_g_max(w + word, hgb_real_image((double)hgb_load_int(values, type, row))))
+                hgb_p_max(w + word,
+                          hgb_real_image((double)group_by_load_int(values, type, row))),
+                hgb_g_max(w + word,
+                          hgb_real_image((double)group_by_load_int(values, type, row))))
           } else {
             HGB_FOR_ITEMS(
-                hgb_p_max(w + word, hgb_real_image_min((double)hgb_load_int(values, type, row))),
-                hgb_g_max(w + word, hgb_real_image_min((double)hgb_load_int(values, type, row))))
+                hgb_p_max(w + word,
+                          hgb_real_image_min((double)group_by_load_int(values, type, row))),
+                hgb_g_max(w + word,
+                          hgb_real_image_min((double)group_by_load_int(values, type, row))))
           }
           break;
         }
@@ -524,9 +548,9 @@ HGB_INLINE void hgb_fold_rows(HGB_ROW_PARAMS, ulong first_row, ulong step, ulong
         const int base = (int)agg[HGB_AGG_BASE];
         const uint bins = agg[HGB_AGG_BINS];
         HGB_FOR_ITEMS(HGB_FOLD_REAL(hgb_p_add, hgb_p_or, w + word,
-                                    hgb_load_real(values, type, row), base, bins),
+                                    group_by_load_real(values, type, row), base, bins),
                       HGB_FOLD_REAL(hgb_g_add, hgb_g_or, w + word,
-                                    hgb_load_real(values, type, row), base, bins))
+                                    group_by_load_real(values, type, row), base, bins))
 #endif
         break;
       }
@@ -537,27 +561,26 @@ HGB_INLINE void hgb_fold_rows(HGB_ROW_PARAMS, ulong first_row, ulong step, ulong
   }
 }
 
-// Merges work-group table entries [from, to) (step `step`) of `slots` slots
-// per copy into the device-wide table.
+// Merges work-group table entries [from, to) (step `step`; `private_slots`
+// slots per copy) into the device-wide table.
 HGB_INLINE void hgb_flush(HGB_ROW_PARAMS, __global const uint* word_kinds, uint from, uint to,
-                      uint step) {
+                          uint step) {
   for (uint i = from; i < to; i += step) {
-    const uint first = private_first[i];
-    if (first == HGB_EMPTY) continue;
+    HGB_PRIV ulong* entry = private_table + (ulong)i * words;
+    if (entry[HGB_WORD_FIRST] == 0) continue;
     ulong g = i % private_slots;
-    if (mode == HGB_MODE_HASH) {
-      const ulong row = private_rows[i] - 1;
-      const uint s =
-          hgb_table_probe(table_rows, table_slots, max_groups,
-                          hgb_hash(key_count, key_desc, HGB_KEY_ARGS, row), row, key_count,
-                          key_desc, HGB_KEY_ARGS, control);
+    if (mode == HGB_MODE_HASH || mode == HGB_MODE_PACKED) {
+      const ulong mine = entry[HGB_WORD_HEADER];
+      const ulong row = (uint)mine - 1;  // HASH: the group's representative row
+      const ulong h = mode == HGB_MODE_PACKED ? hgb_mix(mine - 1)
+                                              : hgb_hash(key_count, key_desc, HGB_KEY_ARGS, row);
+      const uint s = hgb_table_probe(mode, table, table_slots, words, max_groups, h, mine, row,
+                                     key_count, key_desc, HGB_KEY_ARGS, control);
       if (s == HGB_NO_SLOT) return;
       g = s;
     }
-    hgb_g_first(&table_first[g], first);
-    for (uint w = 0; w < words; ++w)
-      hgb_merge_word(&table_state[g * words + w], word_kinds[w],
-                     private_state[(ulong)i * words + w]);
+    for (uint w = HGB_WORD_FIRST; w < words; ++w)
+      hgb_merge_word(&table[g * words + w], word_kinds[w], entry[w]);
   }
 }
 
@@ -565,26 +588,19 @@ HGB_INLINE void hgb_flush(HGB_ROW_PARAMS, __global const uint* word_kinds, uint 
 // groups' slots. private_slots == 0: no work-group tables. Work-group tables
 // hold `private_copies` copies of private_slots slots: on GPUs in local
 // memory, work-item l using copy l % copies; on CPUs one table per
-// work-group in private_* (one copy).
-// `flush`: merge the work-group tables into the device-wide table here (else
-// hash_group_by_merge does, CPUs only).
+// work-group in private_table (one copy). `flush`: merge the work-group
+// tables into the device-wide table here (else group_by_merge does, CPUs
+// only).
 KERNEL void hash_group_by_aggregate(ulong rows, ulong rows_per_group, HGB_ROW_PARAMS,
                                     __global const uint* word_kinds, uint flush) {
   const uint lid = get_local_id(0);
   const ulong begin = (ulong)get_group_id(0) * rows_per_group;
   const ulong end = min(rows, begin + rows_per_group);
+  const uint entries = private_slots * private_copies;
 #if DEVICE_IS_CPU
   if (lid != 0) return;
-  const uint entries = private_slots * private_copies;
-  const ulong table = get_group_id(0) * (ulong)entries;
-  private_rows += table;
-  private_first += table;
-  private_state += table * words;
-  for (uint i = 0; i < entries; ++i) {
-    private_first[i] = HGB_EMPTY;
-    if (mode == HGB_MODE_HASH) private_rows[i] = 0;
-  }
-  for (ulong i = 0; i < (ulong)entries * words; ++i) private_state[i] = 0;
+  private_table += get_group_id(0) * (ulong)entries * words;
+  for (ulong i = 0; i < (ulong)entries * words; ++i) private_table[i] = 0;
   bool use_private = private_slots != 0;
   for (ulong block = begin; block < end; block += HGB_CPU_BLOCK) {
     if (*(volatile __global uint*)control != 0) return;
@@ -592,18 +608,10 @@ KERNEL void hash_group_by_aggregate(ulong rows, ulong rows_per_group, HGB_ROW_PA
   }
   if (flush != 0 && private_slots != 0) hgb_flush(HGB_ROW_ARGS, word_kinds, 0, entries, 1);
 #else
-  const uint entries = private_slots * private_copies;
-  for (uint i = lid; i < entries; i += WG_SIZE) {
-    private_first[i] = HGB_EMPTY;
-    if (mode == HGB_MODE_HASH) private_rows[i] = 0;
-  }
-  for (uint i = lid; i < entries * words; i += WG_SIZE) private_state[i] = 0;
+  for (uint i = lid; i < entries * words; i += WG_SIZE) private_table[i] = 0;
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (private_copies > 1) {
-    const uint copy = lid % private_copies;
-    private_first += copy * private_slots;
-    private_state += (ulong)copy * private_slots * words;
-  }
+  HGB_PRIV ulong* all_copies = private_table;
+  private_table += (ulong)(lid % private_copies) * private_slots * words;
   bool use_private = private_slots != 0;
   for (ulong start = begin; start < end; start += TILE) {
     if (*(volatile __global uint*)control != 0) break;
@@ -611,118 +619,7 @@ KERNEL void hash_group_by_aggregate(ulong rows, ulong rows_per_group, HGB_ROW_PA
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   if (private_slots == 0 || *(volatile __global uint*)control != 0) return;
-  if (private_copies > 1) {
-    const uint copy = lid % private_copies;
-    private_first -= copy * private_slots;
-    private_state -= (ulong)copy * private_slots * words;
-  }
+  private_table = all_copies;
   hgb_flush(HGB_ROW_ARGS, word_kinds, lid, entries, WG_SIZE);
 #endif
-}
-
-// CPUs, DIRECT and IDS: table slot s merges in slot s of the `parts`
-// work-group tables (private_first: parts x slots, private_state: parts x
-// slots x words).
-KERNEL void hash_group_by_merge(__global const uint* private_first,
-                                __global const ulong* private_state, uint parts, ulong slots,
-                                uint words, __global const uint* word_kinds,
-                                __global uint* table_first, __global ulong* table_state) {
-  const ulong start = tile_start();
-  for (uint k = 0; k < IPT; ++k) {
-    const ulong s = tile_item(start, k);
-    if (s >= slots) continue;
-    uint first = table_first[s];
-    for (uint p = 0; p < parts; ++p) first = min(first, private_first[p * slots + s]);
-    table_first[s] = first;
-    for (uint w = 0; w < words; ++w) {
-      const uint kind = word_kinds[w];
-      ulong v = table_state[s * words + w];
-      for (uint p = 0; p < parts; ++p) {
-        const ulong x = private_state[(p * slots + s) * words + w];
-        v = kind == HGB_MERGE_ADD ? v + x : kind == HGB_MERGE_MAX ? max(v, x) : v | x;
-      }
-      table_state[s * words + w] = v;
-    }
-  }
-}
-
-// flags[s] = 1 where slot s holds a group.
-KERNEL void hash_group_by_occupied(__global const uint* first, ulong slots, __global uint* flags) {
-  const ulong start = tile_start();
-  for (uint k = 0; k < IPT; ++k) {
-    const ulong s = tile_item(start, k);
-    if (s < slots) flags[s] = first[s] != HGB_EMPTY ? 1u : 0u;
-  }
-}
-
-// Group offsets[s] (for occupied slots s) is slot s, first position first[s].
-KERNEL void hash_group_by_compact(__global const uint* first, __global const uint* offsets,
-                                  ulong slots, __global uint* group_slots,
-                                  __global uint* group_first) {
-  const ulong start = tile_start();
-  for (uint k = 0; k < IPT; ++k) {
-    const ulong s = tile_item(start, k);
-    if (s < slots && first[s] != HGB_EMPTY) {
-      group_slots[offsets[s]] = (uint)s;
-      group_first[offsets[s]] = first[s];
-    }
-  }
-}
-
-// Over the finite non-zero values of rows [group * rows_per_group,
-// +rows_per_group): window[2 * index] = min of the position of the lowest
-// significand bit, window[2 * index + 1] = max of the position of the
-// highest. Only exponent fields are compared (a vectorisable loop).
-KERNEL void hash_group_by_window(__global const uchar* values, __global const uchar* nulls,
-                                 uint has_nulls, uint type, ulong rows, ulong rows_per_group,
-                                 __global int* window, uint index) {
-  __local int scratch[2 * WG_SIZE];
-  const uint lid = get_local_id(0);
-  int low = INT_MAX, high = INT_MIN;
-#if HAS_FP64
-  const ulong begin = (ulong)get_group_id(0) * rows_per_group;
-  const ulong end = min(rows, begin + rows_per_group);
-  uint least = 0x7ffu, most = 0;  // exponent fields, 0 read as 1
-  for (ulong start = begin; start < end; start += TILE) {
-    const uint count = tile_rows(start, end);
-    if (type == SORT_TYPE_DOUBLE && has_nulls == 0) {
-      __global const ulong* bits = (__global const ulong*)values;
-      VECTORIZE_ITEMS
-      for (uint k = 0; k < IPT; ++k) {
-        const ulong b = tile_offset(k) < count ? bits[tile_item(start, k)] : 0;
-        const uint e = (uint)(b >> 52) & 0x7ffu;
-        const bool counted = e != 0x7ffu && (b << 1) != 0;
-        least = counted ? min(least, max(e, 1u)) : least;
-        most = counted ? max(most, max(e, 1u)) : most;
-      }
-    } else {
-      for (uint k = 0; k < IPT; ++k) {
-        const ulong row = tile_item(start, k);
-        if (tile_offset(k) >= count || (has_nulls != 0 && nulls[row] != 0)) continue;
-        const ulong b = as_ulong(hgb_load_real(values, type, row));
-        const uint e = (uint)(b >> 52) & 0x7ffu;
-        if (e == 0x7ffu || (b << 1) == 0) continue;
-        least = min(least, max(e, 1u));
-        most = max(most, max(e, 1u));
-      }
-    }
-  }
-  if (most != 0) {
-    low = (int)least - 1075;
-    high = (int)most - 1075 + 52;
-  }
-#endif
-  scratch[lid] = low;
-  scratch[WG_SIZE + lid] = high;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (lid == 0) {
-    for (uint i = 1; i < WG_SIZE; ++i) {
-      low = min(low, scratch[i]);
-      high = max(high, scratch[WG_SIZE + i]);
-    }
-    if (low != INT_MAX) {
-      atomic_min(&window[2 * index], low);
-      atomic_max(&window[2 * index + 1], high);
-    }
-  }
 }

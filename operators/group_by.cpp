@@ -139,7 +139,7 @@ GroupByResult SortGroupBy(QueryContext& context, const GroupByPlan& plan,
                           const GroupStateLayout& layout, RowCount rows) {
   Engine& engine = context.engine();
   const SortedGroups sorted = FindGroups(engine, keys, rows);
-  if (GroupTableBytes(layout, HGB_MODE_IDS, sorted.groups) > engine.info().max_alloc_bytes)
+  if (GroupTableBytes(layout, sorted.groups) > engine.info().max_alloc_bytes)
     throw DeviceLimitError("group by: the groups' state does not fit the device");
   GroupTableSpec spec;
   spec.mode = HGB_MODE_IDS;
@@ -197,7 +197,7 @@ std::vector<std::string> GroupByPlan::Kernels() const {
   if ((strategy == GroupByStrategy::kSort || table_slots > kFullRangeSlots) &&
       std::any_of(aggregates.begin(), aggregates.end(),
                   [](const GroupAggregateInfo& a) { return a.operation == VM_AGG_SUM_R; }))
-    names.push_back("hash_group_by_window");
+    names.push_back("group_by_window");
   if (strategy == GroupByStrategy::kSort) {
     names.insert(names.end(), {"gather_iota", "sort_key_bits", "sort_load_keys",
                                "sort_count_keys", "sort_scatter_keys", "sort_count_nulls",
@@ -206,11 +206,11 @@ std::vector<std::string> GroupByPlan::Kernels() const {
   }
   names.push_back("hash_group_by_aggregate");
   if (cpu_paths && work_group_bytes != 0 && strategy != GroupByStrategy::kHash)
-    names.push_back("hash_group_by_merge");
+    names.push_back("group_by_merge");
   // Compaction of the occupied slots, the groups' radix sort by first
   // position, the gathers of positions and slots, the results.
-  names.insert(names.end(), {"hash_group_by_occupied", "scan_tiles", "scan_add_offsets",
-                             "hash_group_by_compact", "gather_iota", "sort_key_bits",
+  names.insert(names.end(), {"group_by_occupied", "scan_tiles", "scan_add_offsets",
+                             "group_by_compact", "gather_iota", "sort_key_bits",
                              "sort_load_keys", "sort_count_keys", "sort_scatter_keys",
                              "gather_u32", "group_by_finish"});
   if (HasQuantile()) names.push_back("group_by_quantile");
@@ -224,6 +224,8 @@ std::vector<std::string> GroupByPlan::Kernels() const {
 std::string GroupByPlan::Describe() const {
   std::string text = std::string(GroupByStrategyName(strategy)) + " GROUP BY";
   if (strategy != GroupByStrategy::kSort) text += ", " + std::to_string(table_slots) + " slots";
+  if (strategy == GroupByStrategy::kHash)
+    text += packed ? ", keys packed in the slots" : ", keys compared at a row";
   if (work_group_bytes != 0)
     text += std::string(", work-group tables in ") + (cpu_paths ? "global" : "local") +
             " memory (up to " + std::to_string(work_group_bytes / 1024) + " KiB)";
@@ -291,8 +293,37 @@ GroupByPlan PlanGroupBy(const DeviceInfo& device, const DeviceTuning& tuning,
     return plan;
   }
 
-  // Hash: twice the expected groups, a power of two. Without an estimate the
-  // table starts small and grows when it fills (GroupBy).
+  // Hash: twice the expected groups, a power of two. The slots' headers
+  // hold the keys' image when integer keys pack into 63 bits (their ranges,
+  // or INT32's), else a hash tag and a row whose keys are compared.
+  double packed_images = 1;
+  for (const GroupKeyInfo& key : keys) {
+    const std::optional<IntRange> range =
+        key.range ? key.range
+                  : key.type.type == DataType::kInt32 ? std::optional<IntRange>(IntRange{INT32_MIN, INT32_MAX})
+                                                      : std::nullopt;
+    if (!key.type.is_integer() || !range) {
+      packed_images = INFINITY;
+      break;
+    }
+    packed_images *= (static_cast<double>(range->max) - static_cast<double>(range->min) + 1) +
+                     (key.nullable ? 1 : 0);
+  }
+  if (packed_images < 0x1p62) {
+    std::uint64_t stride = 1;
+    for (const GroupKeyInfo& key : keys) {
+      const IntRange range = key.range.value_or(IntRange{INT32_MIN, INT32_MAX});
+      GroupByPlan::DirectKey d;
+      d.lo = range.min;
+      d.card = static_cast<std::uint64_t>(range.max) - static_cast<std::uint64_t>(range.min) + 1;
+      d.stride = stride;
+      stride *= d.card + (key.nullable ? 1 : 0);
+      plan.direct.push_back(d);
+    }
+    plan.packed = true;
+  }
+  // Without an estimate the table starts small and grows when it fills
+  // (GroupBy).
   const RowCount expected = std::max<RowCount>(
       1, std::min(estimated_groups.value_or(std::min(max_rows, kHashFirstGroups)), max_rows));
   std::uint64_t slots =
@@ -339,11 +370,13 @@ GroupByResult GroupBy(QueryContext& context, const GroupByPlan& plan,
     return SortGroupBy(context, plan, keys, aggregates, layout, rows);
 
   GroupTableSpec spec;
-  spec.mode = plan.strategy == GroupByStrategy::kDirect ? HGB_MODE_DIRECT : HGB_MODE_HASH;
+  spec.mode = plan.strategy == GroupByStrategy::kDirect ? HGB_MODE_DIRECT
+              : plan.packed                             ? HGB_MODE_PACKED
+                                                        : HGB_MODE_HASH;
   spec.slots = plan.table_slots;
   std::string fallback;
   for (;;) {
-    const std::uint64_t bytes = GroupTableBytes(layout, spec.mode, spec.slots);
+    const std::uint64_t bytes = GroupTableBytes(layout, spec.slots);
     if (bytes > plan.memory_budget) {
       fallback = "the group table (" + std::to_string(bytes) + " bytes) does not fit the device";
       break;

@@ -89,8 +89,9 @@ struct GroupByPlan {
   bool cpu_paths = false;
   std::vector<GroupKeyInfo> keys;
   std::vector<GroupAggregateInfo> aggregates;
-  // kDirect: per key its smallest value, value count and stride; slots =
-  // the product of the value counts.
+  // kDirect and packed kHash: per key its smallest value, value count and
+  // stride of a mixed-radix image (kDirect: the slot; slots = the product of
+  // the value counts).
   struct DirectKey {
     std::int64_t lo = 0;
     std::uint64_t card = 0;
@@ -98,6 +99,9 @@ struct GroupByPlan {
   };
   std::vector<DirectKey> direct;
   std::uint64_t table_slots = 0;  // kDirect: image count; kHash: first capacity
+  // kHash: the keys' image (`direct`'s layout) fits 63 bits and is kept in
+  // the slots, so no row's keys are read to compare.
+  bool packed = false;
   // Work-group tables (local memory on GPUs, a table per work-group in
   // global memory on CPUs), sized at execution from the state words within
   // work_group_bytes; none when 0.

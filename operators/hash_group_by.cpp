@@ -44,7 +44,7 @@ std::optional<IntRange> ArgumentRange(const GroupAggregateSpec& spec) {
 }
 
 // [lowest set bit, highest set bit] of the finite non-zero values of each
-// REAL SUM's argument, one hash_group_by_window pass per argument and one
+// REAL SUM's argument, one group_by_window pass per argument and one
 // download for all; nullopt where there is none.
 std::vector<std::optional<std::array<cl_int, 2>>> RealWindows(
     Engine& engine, const std::vector<const VectorView*>& arguments, RowCount rows) {
@@ -60,7 +60,7 @@ std::vector<std::optional<std::array<cl_int, 2>>> RealWindows(
   const std::uint64_t tiles = engine.TilesFor(rows);
   const std::uint64_t tiles_per_group =
       std::max<std::uint64_t>(1, tiles / (std::uint64_t{8} * engine.info().compute_units));
-  cl::Kernel& kernel = engine.kernel("hash_group_by_window");
+  cl::Kernel& kernel = engine.kernel("group_by_window");
   for (std::size_t a = 0; a < arguments.size(); ++a) {
     const VectorView& v = *arguments[a];
     ArgBinder{kernel}(v.values)(v.has_nulls() ? v.nulls : v.values)(
@@ -94,18 +94,16 @@ struct WorkGroupTables {
   std::uint32_t probes = 0;
 };
 
-std::uint64_t SlotBytes(const GroupStateLayout& layout, std::uint32_t mode) {
-  return std::uint64_t{layout.words} * 8 + 4 + (mode == HGB_MODE_HASH ? 4 : 0);
-}
+bool IsHashMode(std::uint32_t mode) { return mode == HGB_MODE_HASH || mode == HGB_MODE_PACKED; }
 
 WorkGroupTables SizeWorkGroupTables(const Engine& engine, const GroupByPlan& plan,
                                     const GroupStateLayout& layout, std::uint32_t mode,
                                     std::uint64_t table_slots) {
   WorkGroupTables tables;
   const std::uint64_t budget = plan.work_group_bytes;
-  const std::uint64_t slot_bytes = SlotBytes(layout, mode);
+  const std::uint64_t slot_bytes = std::uint64_t{layout.words} * 8;
   if (budget == 0) return tables;
-  if (mode == HGB_MODE_HASH) {
+  if (IsHashMode(mode)) {
     std::uint64_t slots = std::bit_floor(budget / slot_bytes);
     if (plan.work_group_slots_cap != 0)
       slots = std::min<std::uint64_t>(slots, std::bit_floor(plan.work_group_slots_cap));
@@ -133,9 +131,8 @@ WorkGroupTables SizeWorkGroupTables(const Engine& engine, const GroupByPlan& pla
 
 }  // namespace
 
-std::uint64_t GroupTableBytes(const GroupStateLayout& layout, std::uint32_t mode,
-                              std::uint64_t slots) {
-  return slots * SlotBytes(layout, mode);
+std::uint64_t GroupTableBytes(const GroupStateLayout& layout, std::uint64_t slots) {
+  return slots * layout.words * 8;
 }
 
 GroupStateLayout LayoutGroupState(QueryContext& context, const GroupByPlan& plan,
@@ -143,8 +140,11 @@ GroupStateLayout LayoutGroupState(QueryContext& context, const GroupByPlan& plan
                                   RowCount rows, std::uint64_t slots) {
   Engine& engine = context.engine();
   GroupStateLayout layout;
+  // The header (never merged as a word), the first position, the rows.
+  layout.words = 2;
+  layout.kinds = {HGB_MERGE_OR, HGB_MERGE_MAX};
   if (aggregates.empty()) return layout;
-  layout.words = 1;  // the group's rows
+  layout.words = 3;
   layout.kinds.push_back(HGB_MERGE_ADD);
   // A few slots take bins over every double's range, without a pass over
   // the arguments to find their window.
@@ -177,7 +177,7 @@ GroupStateLayout LayoutGroupState(QueryContext& context, const GroupByPlan& plan
     const bool counted = spec.argument && spec.argument->has_nulls() && op != GROUP_AGG_QUANTILE;
     a.op = HGB_OP_COUNT;
     if (op == GROUP_AGG_QUANTILE || !spec.argument) {
-      // QUANTILE is finished on the sort path; COUNT(*) reads word 0.
+      // QUANTILE is finished on the sort path; COUNT(*) reads the rows.
     } else if (op == VM_AGG_COUNT) {
       a.row_work = counted;
     } else if (op == VM_AGG_SUM_I) {
@@ -226,22 +226,19 @@ GroupTable FoldGroups(QueryContext& context, const GroupByPlan& plan, const Grou
   const std::uint32_t words = layout.words;
   CLQ_CHECK(keys.size() <= HGB_MAX_KEYS, "group by: too many keys for a group table");
   CLQ_CHECK(slots > 0 && slots < HGB_GLOBAL_SLOT, "group by: table size out of range");
-  CLQ_CHECK(mode != HGB_MODE_HASH || std::has_single_bit(slots), "hash table not a power of two");
-  if (words > 1 && !engine.info().int64_atomics)
-    throw DeviceLimitError("GROUP BY aggregates need 64-bit atomics (cl_khr_int64_base_atomics)");
+  CLQ_CHECK(!IsHashMode(mode) || std::has_single_bit(slots), "hash table not a power of two");
+  if (!engine.info().int64_atomics)
+    throw DeviceLimitError("GROUP BY needs 64-bit atomics (cl_khr_int64_base_atomics)");
 
   GroupTable table;
   table.slots = slots;
-  table.first = engine.pool().Acquire(slots * sizeof(cl_uint), "group table");
-  table.state = engine.pool().Acquire(std::max<std::uint64_t>(slots * words, 1) * 8, "group table");
-  DeviceBuffer rows_of = engine.pool().Acquire(mode == HGB_MODE_HASH ? slots * 4 : 4, "group table");
+  table.words = words;
+  table.state = engine.pool().Acquire(slots * words * 8, "group table");
   DeviceBuffer control = engine.pool().Acquire(HGB_CONTROL_WORDS * sizeof(cl_uint), "group control");
-  engine.Fill(table.first.get(), HGB_EMPTY, 0, slots * sizeof(cl_uint), "group table");
-  if (words != 0) engine.Fill(table.state.get(), 0, 0, slots * words * 8, "group table");
-  if (mode == HGB_MODE_HASH) engine.Fill(rows_of.get(), 0, 0, slots * 4, "group table");
+  engine.Fill(table.state.get(), 0, 0, slots * words * 8, "group table");
   engine.Fill(control.get(), 0, 0, HGB_CONTROL_WORDS * sizeof(cl_uint), "group control");
 
-  // Descriptors: keys, the state words' merge kinds, aggregates.
+  // Descriptors: keys, the words' merge kinds, aggregates.
   std::vector<cl_long> key_desc(std::max<std::size_t>(keys.size(), 1) * HGB_KEY_LONGS, 0);
   for (std::size_t k = 0; k < keys.size(); ++k) {
     const VectorView& key = keys[k];
@@ -250,7 +247,7 @@ GroupTable FoldGroups(QueryContext& context, const GroupByPlan& plan, const Grou
     d[HGB_KEY_TYPE] = static_cast<cl_long>(key.type.type);
     d[HGB_KEY_WIDTH] = key.type.width;
     d[HGB_KEY_NULLS] = key.has_nulls() ? 1 : 0;
-    if (mode == HGB_MODE_DIRECT) {
+    if (mode == HGB_MODE_DIRECT || mode == HGB_MODE_PACKED) {
       CLQ_CHECK(plan.direct.size() == keys.size() && (plan.keys[k].nullable || !key.has_nulls()),
                 "group by: keys differ from the plan's");
       d[HGB_KEY_LO] = plan.direct[k].lo;
@@ -261,7 +258,6 @@ GroupTable FoldGroups(QueryContext& context, const GroupByPlan& plan, const Grou
   DeviceBuffer key_buffer = engine.pool().Acquire(key_desc.size() * 8, "group descriptors");
   engine.Upload(key_buffer.get(), 0, key_desc.size() * 8, key_desc.data(), "group descriptors");
   std::vector<cl_uint> kinds(layout.kinds.begin(), layout.kinds.end());
-  if (kinds.empty()) kinds.push_back(0);
   DeviceBuffer kind_buffer = engine.pool().Acquire(kinds.size() * 4, "group descriptors");
   engine.Upload(kind_buffer.get(), 0, kinds.size() * 4, kinds.data(), "group descriptors");
 
@@ -300,15 +296,11 @@ GroupTable FoldGroups(QueryContext& context, const GroupByPlan& plan, const Grou
   // Work-group tables: local memory on GPUs, one table per work-group in
   // global memory on CPUs.
   const std::uint64_t entries = std::uint64_t{wg.slots} * wg.copies;
-  DeviceBuffer private_rows, private_first, private_state;
-  if (cpu) {
-    const std::uint64_t n = std::max<std::uint64_t>(entries * groups, 1);
-    private_rows = engine.pool().Acquire(mode == HGB_MODE_HASH ? n * 4 : 4, "group work-group tables");
-    private_first = engine.pool().Acquire(n * 4, "group work-group tables");
-    private_state = engine.pool().Acquire(std::max<std::uint64_t>(n * words, 1) * 8,
-                                          "group work-group tables");
-  }
-  const bool merge_after = cpu && table.work_group_tables && mode != HGB_MODE_HASH;
+  DeviceBuffer private_tables;
+  if (cpu)
+    private_tables = engine.pool().Acquire(std::max<std::uint64_t>(entries * groups * words, 1) * 8,
+                                           "group work-group tables");
+  const bool merge_after = cpu && table.work_group_tables && !IsHashMode(mode);
 
   cl::Kernel& kernel = engine.kernel("hash_group_by_aggregate");
   for (std::size_t p = 0; p < passes.size(); ++p) {
@@ -345,26 +337,22 @@ GroupTable FoldGroups(QueryContext& context, const GroupByPlan& plan, const Grou
       bind(argument != nullptr ? argument->values : dummy)(
           argument != nullptr && argument->has_nulls() ? argument->nulls : dummy);
     }
-    bind(static_cast<cl_uint>(words))(static_cast<cl_uint>(p == 0 ? 1 : 0))(rows_of.get())(
-        table.first.get())(table.state.get())(static_cast<cl_ulong>(slots))(
-        static_cast<cl_uint>(slots - slots / 4));
+    bind(static_cast<cl_uint>(words))(static_cast<cl_uint>(p == 0 ? 1 : 0))(table.state.get())(
+        static_cast<cl_ulong>(slots))(static_cast<cl_uint>(slots - slots / 4));
     if (cpu) {
-      bind(private_rows.get())(private_first.get())(private_state.get());
+      bind(private_tables.get());
     } else {
-      bind(cl::Local(mode == HGB_MODE_HASH ? std::max<std::uint64_t>(entries, 1) * 4 : 4))(
-          cl::Local(std::max<std::uint64_t>(entries, 1) * 4))(
-          cl::Local(std::max<std::uint64_t>(entries * words, 1) * 8));
+      bind(cl::Local(std::max<std::uint64_t>(entries * words, 1) * 8));
     }
     bind(static_cast<cl_uint>(wg.slots))(static_cast<cl_uint>(wg.probes))(
         static_cast<cl_uint>(wg.copies))(control.get())(kind_buffer.get())(
         static_cast<cl_uint>(merge_after ? 0 : 1));
     engine.Launch(kernel, groups, "group by fold");
     if (merge_after) {
-      cl::Kernel& merge = engine.kernel("hash_group_by_merge");
-      ArgBinder{merge}(private_first.get())(private_state.get())(
-          static_cast<cl_uint>(groups * wg.copies))(
+      cl::Kernel& merge = engine.kernel("group_by_merge");
+      ArgBinder{merge}(private_tables.get())(static_cast<cl_uint>(groups * wg.copies))(
           static_cast<cl_ulong>(slots))(static_cast<cl_uint>(words))(kind_buffer.get())(
-          table.first.get())(table.state.get());
+          table.state.get());
       engine.Launch(merge, engine.TilesFor(slots), "group by merge");
     }
   }
@@ -382,16 +370,17 @@ FinishedGroups FinishGroups(QueryContext& context, const GroupTable& table,
   // The occupied slots, compacted in slot order, then ordered by first position.
   DeviceBuffer offsets = engine.pool().Acquire(slots * 4, "group slots");
   DeviceBuffer total = engine.pool().Acquire(4, "group count");
-  cl::Kernel& occupied = engine.kernel("hash_group_by_occupied");
-  ArgBinder{occupied}(table.first.get())(static_cast<cl_ulong>(slots))(offsets.get());
+  const auto words = static_cast<cl_uint>(table.words);
+  cl::Kernel& occupied = engine.kernel("group_by_occupied");
+  ArgBinder{occupied}(table.state.get())(static_cast<cl_ulong>(slots))(words)(offsets.get());
   engine.Launch(occupied, engine.TilesFor(slots), "group by compact");
   ExclusiveScan(engine, offsets.get(), slots, offsets.get(), &total.get(), "group by compact");
   cl_uint groups = 0;
   engine.Download(total.get(), 0, sizeof(groups), &groups, "group count");
   DeviceBuffer slot_of = engine.pool().Acquire(std::max<cl_uint>(groups, 1) * 4, "group slots");
   DeviceBuffer first_of = engine.pool().Acquire(std::max<cl_uint>(groups, 1) * 4, "group slots");
-  cl::Kernel& compact = engine.kernel("hash_group_by_compact");
-  ArgBinder{compact}(table.first.get())(offsets.get())(static_cast<cl_ulong>(slots))(
+  cl::Kernel& compact = engine.kernel("group_by_compact");
+  ArgBinder{compact}(table.state.get())(static_cast<cl_ulong>(slots))(words)(offsets.get())(
       slot_of.get())(first_of.get());
   engine.Launch(compact, engine.TilesFor(slots), "group by compact");
   const RowIds order = RadixSortPermutation(

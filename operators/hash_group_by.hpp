@@ -24,12 +24,14 @@ struct GroupStateLayout {
     std::uint32_t op = 0;  // HGB_OP_*; QUANTILE: HGB_OP_COUNT, no per-row work
     bool row_work = false;  // folds its argument per row
     std::uint32_t word = 0;
-    std::uint32_t count_word = 0;  // HGB_NO_WORD: the group's rows (word 0)
+    std::uint32_t count_word = 0;  // HGB_NO_WORD: the group's rows (HGB_WORD_ROWS)
     std::uint32_t bins = 0;        // SUM_REAL
     std::int32_t base = 0;         // SUM_REAL
     bool real = false;             // MIN/MAX ordered as doubles
   };
-  std::uint32_t words = 0;  // per slot; word 0 counts rows when there are aggregates
+  // Per slot: header, first position, with aggregates the rows
+  // (HGB_WORD_*), then the aggregates' words.
+  std::uint32_t words = 0;
   std::vector<std::uint32_t> kinds;  // HGB_MERGE_* per word
   std::vector<Aggregate> aggregates;
 };
@@ -44,23 +46,22 @@ GroupStateLayout LayoutGroupState(QueryContext& context, const GroupByPlan& plan
 // How rows find their slots in one fold.
 struct GroupTableSpec {
   std::uint32_t mode = 0;  // HGB_MODE_*
-  std::uint64_t slots = 0;  // device-wide table (a power of two for HASH)
+  std::uint64_t slots = 0;  // device-wide table (a power of two for PACKED and HASH)
   const RowIds* row_groups = nullptr;  // IDS: each row's group
 };
 
 // A device-wide table after the fold. `overflow` holds HGB_OVERFLOW_* bits
 // when the rows did not all find a slot (the table is then unusable).
 struct GroupTable {
-  DeviceBuffer first;  // per slot: smallest position, HGB_EMPTY when free
-  DeviceBuffer state;  // per slot: layout.words words
+  DeviceBuffer state;  // per slot: `words` words (kernels_cl/group_by_shared.h)
   std::uint64_t slots = 0;
+  std::uint32_t words = 0;
   std::uint32_t overflow = 0;
   bool work_group_tables = false;
 };
 
 // Bytes of a device-wide table of `slots` slots.
-std::uint64_t GroupTableBytes(const GroupStateLayout& layout, std::uint32_t mode,
-                              std::uint64_t slots);
+std::uint64_t GroupTableBytes(const GroupStateLayout& layout, std::uint64_t slots);
 
 GroupTable FoldGroups(QueryContext& context, const GroupByPlan& plan, const GroupTableSpec& table,
                       const GroupStateLayout& layout, const std::vector<VectorView>& keys,
