@@ -26,7 +26,7 @@ constexpr std::uint64_t kDirectSlotsMinimum = 1 << 16;
 // however few groups there are, and a table that fills grows (by
 // kHashGrowth) after a pass that stops where it filled.
 constexpr RowCount kHashFirstGroups = RowCount{1} << 15;
-constexpr std::uint64_t kHashGrowth = 16;
+constexpr std::uint64_t kHashGrowth = 4;
 // A CPU work-group's own table (in global memory) takes at most this.
 constexpr std::uint64_t kCpuWorkGroupBytes = std::uint64_t{64} << 20;
 
