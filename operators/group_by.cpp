@@ -31,15 +31,17 @@ constexpr std::uint64_t kHashGrowth = 4;
 constexpr std::uint64_t kCpuWorkGroupBytes = std::uint64_t{64} << 20;
 
 // State words per slot the plan assumes for its memory checks (a REAL SUM's
-// bins are known only once its argument is: three cover 90 bits).
+// bins are known only once its argument is: assumed four for the window,
+// two of padding and the flags; small tables take 73, which they afford).
 std::uint64_t PlannedWords(const std::vector<GroupAggregateInfo>& aggregates) {
-  if (aggregates.empty()) return 0;
-  std::uint64_t words = 1;
+  // The header and first position, the rows (hash_group_by.hpp).
+  if (aggregates.empty()) return 2;
+  std::uint64_t words = 3;
   for (const GroupAggregateInfo& a : aggregates) {
     if (!a.argument) continue;
     if (a.nullable) ++words;
     if (a.operation == VM_AGG_SUM_I) words += 2;
-    if (a.operation == VM_AGG_SUM_R) words += 4;
+    if (a.operation == VM_AGG_SUM_R) words += 7;
     if (a.operation >= VM_AGG_MIN_I && a.operation <= VM_AGG_MAX_R) words += 1;
   }
   return words;
@@ -252,7 +254,7 @@ GroupByPlan PlanGroupBy(const DeviceInfo& device, const DeviceTuning& tuning,
   plan.work_group_slots_cap = options.work_group_slots.value_or(0);
   (void)tuning;
 
-  const std::uint64_t slot_bytes = PlannedWords(aggregates) * 8 + 8;
+  const std::uint64_t slot_bytes = PlannedWords(aggregates) * 8;
   const auto sort = [&](std::string reason) {
     plan.strategy = GroupByStrategy::kSort;
     plan.reason = std::move(reason);
