@@ -86,6 +86,9 @@ constexpr int kHighestBit = 1023;
 // size again per work-group.
 constexpr std::uint64_t kHashWorkGroupSlots = std::uint64_t{1} << 14;
 
+// A core's cache, roughly (L2 of the CPUs PoCL runs on).
+constexpr std::uint64_t kCpuCacheBytes = std::uint64_t{1} << 20;
+
 // Work-group tables of a fold: `slots` per table (0: none), `copies` per
 // GPU work-group, `probes` of a HASH table; on CPUs `parts` tables.
 struct WorkGroupTables {
@@ -277,9 +280,13 @@ GroupTable FoldGroups(QueryContext& context, const GroupByPlan& plan, const Grou
   std::uint64_t rows_per_group = 0;
   std::uint64_t groups = 0;
   if (cpu) {
+    // Several work-groups per core balance the load; one per core when each
+    // sets up, and the merge reads, a table larger than a core's cache.
     const std::uint64_t blocks = (rows + HGB_CPU_BLOCK - 1) / HGB_CPU_BLOCK;
-    const std::uint64_t parts =
-        std::clamp<std::uint64_t>(std::uint64_t{4} * engine.info().compute_units, 1, blocks);
+    const std::uint64_t table_bytes = std::uint64_t{wg.slots} * wg.copies * words * 8;
+    const std::uint64_t per_core = table_bytes > kCpuCacheBytes ? 1 : 4;
+    const std::uint64_t parts = std::clamp<std::uint64_t>(
+        per_core * std::max(1u, engine.info().compute_units), 1, blocks);
     rows_per_group = (blocks + parts - 1) / parts * HGB_CPU_BLOCK;
     groups = (rows + rows_per_group - 1) / rows_per_group;
   } else {
