@@ -148,15 +148,16 @@ void Register() {
   for (const std::uint32_t groups : {10u, 1000u, 1'000'000u}) {
     for (const auto& [kind, kind_name] : kinds) {
       for (const auto& [strategy, name] : strategies) {
-        benchmark::internal::Benchmark* bench = benchmark::RegisterBenchmark(
-            (std::string("BM_GroupBy/") + kind_name + "/" + name +
-             "/groups:" + std::to_string(groups))
-                .c_str(),
-            [groups, strategy = strategy, kind = kind](benchmark::State& s) {
-              BM_GroupBy(s, groups, strategy, kind);
-            })
-            ->UseManualTime()
-            ->Unit(benchmark::kMillisecond);
+        benchmark::internal::Benchmark* bench =
+            benchmark::RegisterBenchmark(
+                (std::string("BM_GroupBy/") + kind_name + "/" + name +
+                 "/groups:" + std::to_string(groups))
+                    .c_str(),
+                [groups, strategy = strategy, kind = kind](benchmark::State& s) {
+                  BM_GroupBy(s, groups, strategy, kind);
+                })
+                ->UseManualTime()
+                ->Unit(benchmark::kMillisecond);
         if (iterations > 0) {
           bench->Iterations(iterations);
         } else {

@@ -39,8 +39,8 @@ inline bool group_by_differs(__global const uchar* values, __global const uchar*
 // flags[i] = 1 where the key of sorted index i differs from index i - 1
 // (flags[0] and earlier keys' cuts are set by the host and earlier calls).
 KERNEL void group_by_boundaries(__global const uint* perm, ulong n, __global const uchar* values,
-                                __global const uchar* nulls, uint has_nulls, uint type,
-                                uint width, __global uint* flags) {
+                                __global const uchar* nulls, uint has_nulls, uint type, uint width,
+                                __global uint* flags) {
   const ulong start = tile_start();
   for (uint k = 0; k < IPT; ++k) {
     const ulong i = tile_item(start, k);
@@ -102,7 +102,7 @@ KERNEL void group_by_quantile(__global const uint* perm, ulong n, __global const
       const double q = clamp(as_double(q_bits), 0.0, 1.0);
       const ulong rank = min((ulong)floor(q * (double)(count - 1)), count - 1);
       const uint row = perm[low + rank];
-      results[j] = type == SORT_TYPE_INT32    ? (ulong)(long)((__global const int*)values)[row]
+      results[j] = type == SORT_TYPE_INT32   ? (ulong)(long)((__global const int*)values)[row]
                    : type == SORT_TYPE_INT64 ? ((__global const ulong*)values)[row]
                                              : ((__global const ulong*)values)[row];
     }
@@ -125,8 +125,8 @@ inline double group_by_load_real(__global const uchar* values, uint type, ulong 
 // CPUs, DIRECT and IDS: table slot s merges in slot s of the `parts`
 // work-group tables (parts x slots x words), word by word by `kinds`
 // (HGB_MERGE_*).
-KERNEL void group_by_merge(__global const ulong* parts_state, uint parts, ulong slots,
-                           uint words, __global const uint* kinds, __global ulong* state) {
+KERNEL void group_by_merge(__global const ulong* parts_state, uint parts, ulong slots, uint words,
+                           __global const uint* kinds, __global ulong* state) {
   const ulong start = tile_start();
   for (uint k = 0; k < IPT; ++k) {
     const ulong s = tile_item(start, k);
@@ -250,7 +250,8 @@ inline double group_by_exact_sum(__global const ulong* bins, uint count, int bas
     }
   }
   int top = (int)n - 1;
-  while (top >= 0 && digit[top] == 0) --top;
+  while (top >= 0 && digit[top] == 0)
+    --top;
   if (top < 0) return 0.0;
   ulong acc = digit[top];
   int low = top * HGB_BIN_BITS;  // bit position of acc's lowest bit
@@ -266,7 +267,8 @@ inline double group_by_exact_sum(__global const ulong* bins, uint count, int bas
     acc = (acc << take) | (digit[i] >> rest);
     sticky = (digit[i] & (((ulong)1 << rest) - 1)) != 0;
     low -= take;
-    for (--i; i >= 0; --i) sticky = sticky || digit[i] != 0;
+    for (--i; i >= 0; --i)
+      sticky = sticky || digit[i] != 0;
   }
   const int length = 64 - (int)clz(acc);
   if (length > 53) {
@@ -312,16 +314,15 @@ KERNEL void group_by_finish(__global const uint* group_slots, ulong groups,
       value = ((ulong)high << 32) | (low & 0xffffffffUL);
     } else if (op == HGB_OP_MAX || op == HGB_OP_MIN) {
       const ulong image = op == HGB_OP_MAX ? w[word] : ~w[word];
-      value = real == 0                ? image ^ 0x8000000000000000UL
-              : (image >> 63) != 0     ? image ^ 0x8000000000000000UL
-                                       : ~image;
+      value = real == 0            ? image ^ 0x8000000000000000UL
+              : (image >> 63) != 0 ? image ^ 0x8000000000000000UL
+                                   : ~image;
     } else if (op == HGB_OP_SUM_REAL) {
 #if HAS_FP64
       const ulong flags = w[word + bins];
       double sum = group_by_exact_sum(w + word, bins, base);
-      if ((flags & HGB_FLAG_NAN) != 0 ||
-          (flags & (HGB_FLAG_POS_INF | HGB_FLAG_NEG_INF)) ==
-              (HGB_FLAG_POS_INF | HGB_FLAG_NEG_INF)) {
+      if ((flags & HGB_FLAG_NAN) != 0 || (flags & (HGB_FLAG_POS_INF | HGB_FLAG_NEG_INF)) ==
+                                             (HGB_FLAG_POS_INF | HGB_FLAG_NEG_INF)) {
         sum = as_double(0x7ff8000000000000UL);  // the canonical quiet NaN
       } else if ((flags & HGB_FLAG_POS_INF) != 0) {
         sum = INFINITY;

@@ -39,13 +39,13 @@
 /* Per aggregate, uints of the aggregate descriptor. */
 #define HGB_AGG_UINTS 8
 #define HGB_AGG_OP 0
-#define HGB_AGG_TYPE 1    /* argument type, SORT_TYPE_* */
-#define HGB_AGG_NULLS 2   /* the argument has a NULL map */
-#define HGB_AGG_WORD 3    /* first state word of the operation */
-#define HGB_AGG_COUNT 4   /* word counting non-NULL arguments, or HGB_NO_WORD */
-#define HGB_AGG_BINS 5    /* SUM_REAL: bins */
-#define HGB_AGG_BASE 6    /* SUM_REAL: bit position of bin 0's lowest bit (int) */
-#define HGB_AGG_REAL 7    /* MIN/MAX: order the argument as a double */
+#define HGB_AGG_TYPE 1  /* argument type, SORT_TYPE_* */
+#define HGB_AGG_NULLS 2 /* the argument has a NULL map */
+#define HGB_AGG_WORD 3  /* first state word of the operation */
+#define HGB_AGG_COUNT 4 /* word counting non-NULL arguments, or HGB_NO_WORD */
+#define HGB_AGG_BINS 5  /* SUM_REAL: bins */
+#define HGB_AGG_BASE 6  /* SUM_REAL: bit position of bin 0's lowest bit (int) */
+#define HGB_AGG_REAL 7  /* MIN/MAX: order the argument as a double */
 #define HGB_NO_WORD 0xffffffffu
 
 /* Per-row operations on a slot's 64-bit state words. Every one is

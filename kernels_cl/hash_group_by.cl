@@ -32,23 +32,23 @@
 #define HGB_ITEMS IPT
 #endif
 
-#define HGB_KEY_PARAMS                                                                     \
-  __global const uchar *kv0, __global const uchar *kn0, __global const uchar *kv1,         \
-      __global const uchar *kn1, __global const uchar *kv2, __global const uchar *kn2,     \
+#define HGB_KEY_PARAMS                                                                 \
+  __global const uchar *kv0, __global const uchar *kn0, __global const uchar *kv1,     \
+      __global const uchar *kn1, __global const uchar *kv2, __global const uchar *kn2, \
       __global const uchar *kv3, __global const uchar *kn3
 #define HGB_KEY_ARGS kv0, kn0, kv1, kn1, kv2, kn2, kv3, kn3
-#define HGB_ARG_PARAMS                                                                     \
-  __global const uchar *av0, __global const uchar *an0, __global const uchar *av1,         \
-      __global const uchar *an1, __global const uchar *av2, __global const uchar *an2,     \
-      __global const uchar *av3, __global const uchar *an3, __global const uchar *av4,     \
-      __global const uchar *an4, __global const uchar *av5, __global const uchar *an5,     \
-      __global const uchar *av6, __global const uchar *an6, __global const uchar *av7,     \
+#define HGB_ARG_PARAMS                                                                 \
+  __global const uchar *av0, __global const uchar *an0, __global const uchar *av1,     \
+      __global const uchar *an1, __global const uchar *av2, __global const uchar *an2, \
+      __global const uchar *av3, __global const uchar *an3, __global const uchar *av4, \
+      __global const uchar *an4, __global const uchar *av5, __global const uchar *an5, \
+      __global const uchar *av6, __global const uchar *an6, __global const uchar *av7, \
       __global const uchar *an7
 
 // Buffer i of four or eight, picked by a switch (an array of pointers
 // indexed at run time may land in a local-memory stack frame on NVIDIA).
 HGB_INLINE __global const uchar* hgb_pick4(uint i, __global const uchar* a, __global const uchar* b,
-                                       __global const uchar* c, __global const uchar* d) {
+                                           __global const uchar* c, __global const uchar* d) {
   switch (i) {
     case 0:
       return a;
@@ -80,19 +80,21 @@ HGB_INLINE ulong hgb_mix(ulong h) {
 
 // A key value's hash input: equal for keys group_by_differs calls equal.
 HGB_INLINE ulong hgb_key_bits(__global const uchar* values, __global const uchar* nulls,
-                          uint has_nulls, uint type, uint width, ulong row) {
+                              uint has_nulls, uint type, uint width, ulong row) {
   if (has_nulls != 0 && nulls[row] != 0) return 0x9e3779b97f4a7c15UL;
   if (type == SORT_TYPE_INT32) return (ulong)((__global const int*)values)[row];
   if (type == SORT_TYPE_CHAR) {
     ulong h = 0xcbf29ce484222325UL;
-    for (uint i = 0; i < width; ++i) h = (h ^ values[row * width + i]) * 0x100000001b3UL;
+    for (uint i = 0; i < width; ++i)
+      h = (h ^ values[row * width + i]) * 0x100000001b3UL;
     return h;
   }
   const ulong x = ((__global const ulong*)values)[row];
   return type == SORT_TYPE_DOUBLE && (x << 1) == 0 ? 0 : x;  // -0.0 hashes as 0.0
 }
 
-HGB_INLINE ulong hgb_hash(uint key_count, __global const long* key_desc, HGB_KEY_PARAMS, ulong row) {
+HGB_INLINE ulong hgb_hash(uint key_count, __global const long* key_desc, HGB_KEY_PARAMS,
+                          ulong row) {
   ulong h = 0;
   for (uint k = 0; k < key_count; ++k) {
     __global const long* d = key_desc + k * HGB_KEY_LONGS;
@@ -103,8 +105,8 @@ HGB_INLINE ulong hgb_hash(uint key_count, __global const long* key_desc, HGB_KEY
   return h;
 }
 
-HGB_INLINE bool hgb_keys_equal(uint key_count, __global const long* key_desc, HGB_KEY_PARAMS, ulong a,
-                           ulong b) {
+HGB_INLINE bool hgb_keys_equal(uint key_count, __global const long* key_desc, HGB_KEY_PARAMS,
+                               ulong a, ulong b) {
   for (uint k = 0; k < key_count; ++k) {
     __global const long* d = key_desc + k * HGB_KEY_LONGS;
     if (group_by_differs(HGB_KEY_VALUES_OF(k), HGB_KEY_NULLS_OF(k), (uint)d[HGB_KEY_NULLS],
@@ -120,12 +122,16 @@ HGB_INLINE bool hgb_keys_equal(uint key_count, __global const long* key_desc, HG
 // one working work-item).
 
 #if HAS_INT64_ATOMICS
-HGB_INLINE void hgb_g_add(__global ulong* w, ulong v) { atom_add((volatile __global ulong*)w, v); }
+HGB_INLINE void hgb_g_add(__global ulong* w, ulong v) {
+  atom_add((volatile __global ulong*)w, v);
+}
 HGB_INLINE ulong hgb_g_cas(__global ulong* w, ulong expected, ulong v) {
   return atom_cmpxchg((volatile __global ulong*)w, expected, v);
 }
 #if !DEVICE_IS_CPU
-HGB_INLINE void hgb_p_add(HGB_PRIV ulong* w, ulong v) { atom_add((volatile HGB_PRIV ulong*)w, v); }
+HGB_INLINE void hgb_p_add(HGB_PRIV ulong* w, ulong v) {
+  atom_add((volatile HGB_PRIV ulong*)w, v);
+}
 HGB_INLINE ulong hgb_p_cas(HGB_PRIV ulong* w, ulong expected, ulong v) {
   return atom_cmpxchg((volatile HGB_PRIV ulong*)w, expected, v);
 }
@@ -133,14 +139,18 @@ HGB_INLINE ulong hgb_p_cas(HGB_PRIV ulong* w, ulong expected, ulong v) {
 #else
 // Never launched: the host refuses group tables without 64-bit atomics
 // (operators/group_by.cpp).
-HGB_INLINE void hgb_g_add(__global ulong* w, ulong v) { *w += v; }
+HGB_INLINE void hgb_g_add(__global ulong* w, ulong v) {
+  *w += v;
+}
 HGB_INLINE ulong hgb_g_cas(__global ulong* w, ulong expected, ulong v) {
   const ulong old = *w;
   if (old == expected) *w = v;
   return old;
 }
 #if !DEVICE_IS_CPU
-HGB_INLINE void hgb_p_add(HGB_PRIV ulong* w, ulong v) { *w += v; }
+HGB_INLINE void hgb_p_add(HGB_PRIV ulong* w, ulong v) {
+  *w += v;
+}
 HGB_INLINE ulong hgb_p_cas(HGB_PRIV ulong* w, ulong expected, ulong v) {
   const ulong old = *w;
   if (old == expected) *w = v;
@@ -165,9 +175,15 @@ HGB_INLINE void hgb_g_or(__global ulong* w, ulong v) {
   }
 }
 #if DEVICE_IS_CPU
-HGB_INLINE void hgb_p_add(HGB_PRIV ulong* w, ulong v) { *w += v; }
-HGB_INLINE void hgb_p_max(HGB_PRIV ulong* w, ulong v) { *w = max(*w, v); }
-HGB_INLINE void hgb_p_or(HGB_PRIV ulong* w, ulong v) { *w |= v; }
+HGB_INLINE void hgb_p_add(HGB_PRIV ulong* w, ulong v) {
+  *w += v;
+}
+HGB_INLINE void hgb_p_max(HGB_PRIV ulong* w, ulong v) {
+  *w = max(*w, v);
+}
+HGB_INLINE void hgb_p_or(HGB_PRIV ulong* w, ulong v) {
+  *w |= v;
+}
 #else
 HGB_INLINE void hgb_p_max(HGB_PRIV ulong* w, ulong v) {
   ulong old = *(volatile HGB_PRIV ulong*)w;
@@ -201,26 +217,25 @@ HGB_INLINE ulong hgb_real_parts(ulong bits, int* p) {
 // of any value's lowest significand bit, and bins reach two past the highest
 // (group_by_window), so that every value adds its three pieces
 // unconditionally.
-#define HGB_FOLD_REAL(ADD, OR, w, d, base, bins)                                   \
-  do {                                                                             \
-    const ulong hgb_bits = as_ulong(d);                                            \
-    if ((~hgb_bits & 0x7ff0000000000000UL) == 0) {                                 \
-      OR((w) + (bins),                                                             \
-         (hgb_bits & 0xfffffffffffffUL) != 0 ? (ulong)HGB_FLAG_NAN                 \
-         : (hgb_bits >> 63) != 0             ? (ulong)HGB_FLAG_NEG_INF             \
-                                             : (ulong)HGB_FLAG_POS_INF);           \
-    } else {                                                                       \
-      int hgb_p;                                                                   \
-      const ulong hgb_m = hgb_real_parts(hgb_bits, &hgb_p);                        \
-      const uint hgb_o = hgb_m != 0 ? (uint)(hgb_p - (base)) : 0u;                 \
-      const uint hgb_k = hgb_o / HGB_BIN_BITS;                                     \
-      const uint hgb_s = hgb_o - hgb_k * HGB_BIN_BITS;                             \
-      const ulong hgb_sign = 0 - (hgb_bits >> 63);                                 \
-      ADD((w) + hgb_k, (((hgb_m << hgb_s) & 0x3fffffffUL) ^ hgb_sign) - hgb_sign); \
-      ADD((w) + hgb_k + 1,                                                         \
-          (((hgb_m >> (HGB_BIN_BITS - hgb_s)) & 0x3fffffffUL) ^ hgb_sign) - hgb_sign); \
+#define HGB_FOLD_REAL(ADD, OR, w, d, base, bins)                                           \
+  do {                                                                                     \
+    const ulong hgb_bits = as_ulong(d);                                                    \
+    if ((~hgb_bits & 0x7ff0000000000000UL) == 0) {                                         \
+      OR((w) + (bins), (hgb_bits & 0xfffffffffffffUL) != 0 ? (ulong)HGB_FLAG_NAN           \
+                       : (hgb_bits >> 63) != 0             ? (ulong)HGB_FLAG_NEG_INF       \
+                                                           : (ulong)HGB_FLAG_POS_INF);                 \
+    } else {                                                                               \
+      int hgb_p;                                                                           \
+      const ulong hgb_m = hgb_real_parts(hgb_bits, &hgb_p);                                \
+      const uint hgb_o = hgb_m != 0 ? (uint)(hgb_p - (base)) : 0u;                         \
+      const uint hgb_k = hgb_o / HGB_BIN_BITS;                                             \
+      const uint hgb_s = hgb_o - hgb_k * HGB_BIN_BITS;                                     \
+      const ulong hgb_sign = 0 - (hgb_bits >> 63);                                         \
+      ADD((w) + hgb_k, (((hgb_m << hgb_s) & 0x3fffffffUL) ^ hgb_sign) - hgb_sign);         \
+      ADD((w) + hgb_k + 1,                                                                 \
+          (((hgb_m >> (HGB_BIN_BITS - hgb_s)) & 0x3fffffffUL) ^ hgb_sign) - hgb_sign);     \
       ADD((w) + hgb_k + 2, ((hgb_m >> (2 * HGB_BIN_BITS - hgb_s)) ^ hgb_sign) - hgb_sign); \
-    }                                                                              \
+    }                                                                                      \
   } while (0)
 #endif
 
@@ -240,11 +255,11 @@ HGB_INLINE void hgb_merge_word(__global ulong* target, uint kind, ulong v) {
 // Whether a slot's header `held` is the group of `row` whose header would
 // be `mine`: PACKED headers are the keys' image, HASH ones a hash tag and a
 // row whose keys decide.
-#define HGB_SAME_GROUP(held, mine)                                             \
-  (mode == HGB_MODE_PACKED                                                     \
-       ? (held) == (mine)                                                      \
-       : ((held) ^ (mine)) >> 32 == 0 &&                                       \
-             hgb_keys_equal(key_count, key_desc, HGB_KEY_ARGS, row, (uint)(held) - 1))
+#define HGB_SAME_GROUP(held, mine)       \
+  (mode == HGB_MODE_PACKED               \
+       ? (held) == (mine)                \
+       : ((held) ^ (mine)) >> 32 == 0 && \
+             hgb_keys_equal(key_count, key_desc, HGB_KEY_ARGS, row, (uint)(held)-1))
 
 // The slot of the device-wide hash table holding the group whose header is
 // `mine` (row: a row of it), claimed if the group is new; HGB_NO_SLOT (and
@@ -301,25 +316,25 @@ HGB_INLINE uint hgb_private_probe(uint mode, HGB_PRIV ulong* table, uint slots, 
 }
 
 // The kernel's parameters that the per-row code reads.
-#define HGB_ROW_PARAMS                                                                     \
-  uint mode, __global const long *key_desc, uint key_count, HGB_KEY_PARAMS,                \
-      __global const uint *row_groups, __global const uint *agg_desc, uint agg_count,      \
-      HGB_ARG_PARAMS, uint words, uint track_rows, __global ulong *table, ulong table_slots, \
-      uint max_groups, HGB_PRIV ulong *private_table, uint private_slots,                  \
-      uint private_probes, uint private_copies, __global uint *control
-#define HGB_ROW_ARGS                                                                       \
-  mode, key_desc, key_count, HGB_KEY_ARGS, row_groups, agg_desc, agg_count, av0, an0, av1, \
-      an1, av2, an2, av3, an3, av4, an4, av5, an5, av6, an6, av7, an7, words, track_rows,  \
-      table, table_slots, max_groups, private_table, private_slots, private_probes,        \
-      private_copies, control
+#define HGB_ROW_PARAMS                                                                         \
+  uint mode, __global const long *key_desc, uint key_count, HGB_KEY_PARAMS,                    \
+      __global const uint *row_groups, __global const uint *agg_desc, uint agg_count,          \
+      HGB_ARG_PARAMS, uint words, uint track_rows, __global ulong *table, ulong table_slots,   \
+      uint max_groups, HGB_PRIV ulong *private_table, uint private_slots, uint private_probes, \
+      uint private_copies, __global uint *control
+#define HGB_ROW_ARGS                                                                            \
+  mode, key_desc, key_count, HGB_KEY_ARGS, row_groups, agg_desc, agg_count, av0, an0, av1, an1, \
+      av2, an2, av3, an3, av4, an4, av5, an5, av6, an6, av7, an7, words, track_rows, table,     \
+      table_slots, max_groups, private_table, private_slots, private_probes, private_copies,    \
+      control
 
 // PACKED and HASH: the slot of the group whose header is `mine` (row: a row
 // of it) in the work-group table, or HGB_GLOBAL_SLOT | its slot in the
 // device-wide table, or HGB_NO_SLOT (the table overflowed).
 HGB_INLINE uint hgb_hash_slot(HGB_ROW_PARAMS, ulong h, ulong mine, ulong row, bool use_private) {
   if (use_private) {
-    const uint s = hgb_private_probe(mode, private_table, private_slots, words, private_probes,
-                                     h, mine, row, key_count, key_desc, HGB_KEY_ARGS);
+    const uint s = hgb_private_probe(mode, private_table, private_slots, words, private_probes, h,
+                                     mine, row, key_count, key_desc, HGB_KEY_ARGS);
     if (s != HGB_NO_SLOT) return s;
   }
   const uint s = hgb_table_probe(mode, table, table_slots, words, max_groups, h, mine, row,
@@ -333,33 +348,33 @@ HGB_INLINE uint hgb_hash_slot(HGB_ROW_PARAMS, ulong h, ulong mine, ulong row, bo
 #if DEVICE_IS_CPU
 // CPUs: DIRECT and IDS rows of a work-group with its own table all have a
 // slot there, so the loop needs neither test.
-#define HGB_FOR_ITEMS(PRIVATE, GLOBAL)                                           \
-  if (all_private) {                                                             \
-    for (uint k = 0; k < count; ++k) {                                           \
-      const uint s = slot[k];                                                    \
-      const ulong row = first_row + k;                                           \
-      if (has_nulls && nulls[row] != 0) continue;                                \
-      HGB_PRIV ulong* w = private_table + (ulong)s * words;                      \
-      PRIVATE;                                                                   \
-    }                                                                            \
-  } else                                                                         \
+#define HGB_FOR_ITEMS(PRIVATE, GLOBAL)                      \
+  if (all_private) {                                        \
+    for (uint k = 0; k < count; ++k) {                      \
+      const uint s = slot[k];                               \
+      const ulong row = first_row + k;                      \
+      if (has_nulls && nulls[row] != 0) continue;           \
+      HGB_PRIV ulong* w = private_table + (ulong)s * words; \
+      PRIVATE;                                              \
+    }                                                       \
+  } else                                                    \
     HGB_FOR_EACH_ITEM(PRIVATE, GLOBAL)
 #else
 #define HGB_FOR_ITEMS(PRIVATE, GLOBAL) HGB_FOR_EACH_ITEM(PRIVATE, GLOBAL)
 #endif
-#define HGB_FOR_EACH_ITEM(PRIVATE, GLOBAL)                                       \
-  for (uint k = 0; k < count; ++k) {                                             \
-    const uint s = slot[k];                                                      \
-    if (s == HGB_NO_SLOT) continue;                                              \
-    const ulong row = first_row + k * step;                                      \
-    if (has_nulls && nulls[row] != 0) continue;                                  \
-    if ((s & HGB_GLOBAL_SLOT) == 0) {                                            \
-      HGB_PRIV ulong* w = private_table + (ulong)s * words;                      \
-      PRIVATE;                                                                   \
-    } else {                                                                     \
-      __global ulong* w = table + (ulong)(s & ~HGB_GLOBAL_SLOT) * words;         \
-      GLOBAL;                                                                    \
-    }                                                                            \
+#define HGB_FOR_EACH_ITEM(PRIVATE, GLOBAL)                               \
+  for (uint k = 0; k < count; ++k) {                                     \
+    const uint s = slot[k];                                              \
+    if (s == HGB_NO_SLOT) continue;                                      \
+    const ulong row = first_row + k * step;                              \
+    if (has_nulls && nulls[row] != 0) continue;                          \
+    if ((s & HGB_GLOBAL_SLOT) == 0) {                                    \
+      HGB_PRIV ulong* w = private_table + (ulong)s * words;              \
+      PRIVATE;                                                           \
+    } else {                                                             \
+      __global ulong* w = table + (ulong)(s & ~HGB_GLOBAL_SLOT) * words; \
+      GLOBAL;                                                            \
+    }                                                                    \
   }
 // The same for an operation OP(w + word, value) of the argument's value,
 // loaded as TYPE and converted by CONVERT.
@@ -373,9 +388,15 @@ HGB_INLINE uint hgb_hash_slot(HGB_ROW_PARAMS, ulong h, ulong mine, ulong row, bo
     HGB_FOLD(P_OP, G_OP, long, CONVERT)   \
   }
 
-inline ulong hgb_int_image(long v) { return (ulong)v ^ 0x8000000000000000UL; }
-inline ulong hgb_int_image_min(long v) { return ~hgb_int_image(v); }
-inline ulong hgb_split_low(long v) { return (ulong)v & 0xffffffffUL; }
+inline ulong hgb_int_image(long v) {
+  return (ulong)v ^ 0x8000000000000000UL;
+}
+inline ulong hgb_int_image_min(long v) {
+  return ~hgb_int_image(v);
+}
+inline ulong hgb_split_low(long v) {
+  return (ulong)v & 0xffffffffUL;
+}
 #if HAS_FP64
 // Ordered images of doubles, -0.0 below 0.0 (MIN and MAX of zeros do not
 // depend on the order of rows).
@@ -383,7 +404,9 @@ inline ulong hgb_real_image(double d) {
   const ulong bits = as_ulong(d);
   return (bits >> 63) != 0 ? ~bits : bits | 0x8000000000000000UL;
 }
-inline ulong hgb_real_image_min(double d) { return ~hgb_real_image(d); }
+inline ulong hgb_real_image_min(double d) {
+  return ~hgb_real_image(d);
+}
 #endif
 #define HGB_AS_ULONG(v) ((ulong)(long)(v))
 #define HGB_HIGH_HALF(v) ((ulong)((long)(v) >> 32))
@@ -439,10 +462,12 @@ HGB_INLINE void hgb_fold_rows(HGB_ROW_PARAMS, ulong first_row, ulong step, ulong
     if (2 * misses > count) *use_private = false;
   } else if (mode == HGB_MODE_IDS) {
     const uint global_bit = private_slots != 0 ? 0u : HGB_GLOBAL_SLOT;
-    for (uint k = 0; k < count; ++k) slot[k] = row_groups[first_row + k * step] | global_bit;
+    for (uint k = 0; k < count; ++k)
+      slot[k] = row_groups[first_row + k * step] | global_bit;
   } else {
     ulong image[HGB_ITEMS];
-    for (uint k = 0; k < count; ++k) image[k] = 0;
+    for (uint k = 0; k < count; ++k)
+      image[k] = 0;
     ulong bad = 0;
     for (uint key = 0; key < key_count; ++key) {
       __global const long* d = key_desc + key * HGB_KEY_LONGS;
@@ -463,13 +488,14 @@ HGB_INLINE void hgb_fold_rows(HGB_ROW_PARAMS, ulong first_row, ulong step, ulong
     }
     if (mode == HGB_MODE_DIRECT) {
       const uint global_bit = private_slots != 0 ? 0u : HGB_GLOBAL_SLOT;
-      for (uint k = 0; k < count; ++k) slot[k] = (uint)image[k] | global_bit;
+      for (uint k = 0; k < count; ++k)
+        slot[k] = (uint)image[k] | global_bit;
     } else {
       const bool probe_private = *use_private;
       uint misses = 0;
       for (uint k = 0; k < count; ++k) {
-        slot[k] = hgb_hash_slot(HGB_ROW_ARGS, hgb_mix(image[k]), image[k] + 1,
-                                first_row + k * step, probe_private);
+        slot[k] = hgb_hash_slot(HGB_ROW_ARGS, hgb_mix(image[k]), image[k] + 1, first_row + k * step,
+                                probe_private);
         misses += (slot[k] & HGB_GLOBAL_SLOT) != 0 ? 1 : 0;
       }
       if (2 * misses > count) *use_private = false;
@@ -510,9 +536,8 @@ HGB_INLINE void hgb_fold_rows(HGB_ROW_PARAMS, ulong first_row, ulong step, ulong
         break;
       case HGB_OP_SUM_SPLIT:
         HGB_FOLD_INT(hgb_p_add, hgb_g_add, hgb_split_low)
-        HGB_FOR_ITEMS(
-            hgb_p_add(w + word + 1, HGB_HIGH_HALF(group_by_load_int(values, type, row))),
-            hgb_g_add(w + word + 1, HGB_HIGH_HALF(group_by_load_int(values, type, row))))
+        HGB_FOR_ITEMS(hgb_p_add(w + word + 1, HGB_HIGH_HALF(group_by_load_int(values, type, row))),
+                      hgb_g_add(w + word + 1, HGB_HIGH_HALF(group_by_load_int(values, type, row))))
         break;
       case HGB_OP_MAX:
       case HGB_OP_MIN:
@@ -526,10 +551,8 @@ HGB_INLINE void hgb_fold_rows(HGB_ROW_PARAMS, ulong first_row, ulong step, ulong
             }
           } else if (op == HGB_OP_MAX) {
             HGB_FOR_ITEMS(
-                hgb_p_max(w + word,
-                          hgb_real_image((double)group_by_load_int(values, type, row))),
-                hgb_g_max(w + word,
-                          hgb_real_image((double)group_by_load_int(values, type, row))))
+                hgb_p_max(w + word, hgb_real_image((double)group_by_load_int(values, type, row))),
+                hgb_g_max(w + word, hgb_real_image((double)group_by_load_int(values, type, row))))
           } else {
             HGB_FOR_ITEMS(
                 hgb_p_max(w + word,
@@ -603,7 +626,8 @@ KERNEL void hash_group_by_aggregate(ulong rows, ulong rows_per_group, HGB_ROW_PA
 #if DEVICE_IS_CPU
   if (lid != 0) return;
   private_table += get_group_id(0) * (ulong)entries * words;
-  for (ulong i = 0; i < (ulong)entries * words; ++i) private_table[i] = 0;
+  for (ulong i = 0; i < (ulong)entries * words; ++i)
+    private_table[i] = 0;
   bool use_private = private_slots != 0;
   for (ulong block = begin; block < end; block += HGB_CPU_BLOCK) {
     if (*(volatile __global uint*)control != 0) return;
@@ -611,7 +635,8 @@ KERNEL void hash_group_by_aggregate(ulong rows, ulong rows_per_group, HGB_ROW_PA
   }
   if (flush != 0 && private_slots != 0) hgb_flush(HGB_ROW_ARGS, word_kinds, 0, entries, 1);
 #else
-  for (uint i = lid; i < entries * words; i += WG_SIZE) private_table[i] = 0;
+  for (uint i = lid; i < entries * words; i += WG_SIZE)
+    private_table[i] = 0;
   barrier(CLK_LOCAL_MEM_FENCE);
   HGB_PRIV ulong* all_copies = private_table;
   private_table += (ulong)(lid % private_copies) * private_slots * words;

@@ -189,9 +189,8 @@ GroupAggregateInfo AggregateInfoOf(const GroupAggregateSpec& spec) {
 }
 
 bool GroupByPlan::HasQuantile() const {
-  return std::any_of(aggregates.begin(), aggregates.end(), [](const GroupAggregateInfo& a) {
-    return a.operation == GROUP_AGG_QUANTILE;
-  });
+  return std::any_of(aggregates.begin(), aggregates.end(),
+                     [](const GroupAggregateInfo& a) { return a.operation == GROUP_AGG_QUANTILE; });
 }
 
 std::vector<std::string> GroupByPlan::Kernels() const {
@@ -201,20 +200,20 @@ std::vector<std::string> GroupByPlan::Kernels() const {
                   [](const GroupAggregateInfo& a) { return a.operation == VM_AGG_SUM_R; }))
     names.push_back("group_by_window");
   if (strategy == GroupByStrategy::kSort) {
-    names.insert(names.end(), {"gather_iota", "sort_key_bits", "sort_load_keys",
-                               "sort_count_keys", "sort_scatter_keys", "sort_count_nulls",
-                               "sort_scatter_nulls", "group_by_boundaries", "scan_tiles",
-                               "scan_add_offsets", "group_by_starts"});
+    names.insert(names.end(),
+                 {"gather_iota", "sort_key_bits", "sort_load_keys", "sort_count_keys",
+                  "sort_scatter_keys", "sort_count_nulls", "sort_scatter_nulls",
+                  "group_by_boundaries", "scan_tiles", "scan_add_offsets", "group_by_starts"});
   }
   names.push_back("hash_group_by_aggregate");
   if (cpu_paths && work_group_bytes != 0 && strategy != GroupByStrategy::kHash)
     names.push_back("group_by_merge");
   // Compaction of the occupied slots, the groups' radix sort by first
   // position, the gathers of positions and slots, the results.
-  names.insert(names.end(), {"group_by_occupied", "scan_tiles", "scan_add_offsets",
-                             "group_by_compact", "gather_iota", "sort_key_bits",
-                             "sort_load_keys", "sort_count_keys", "sort_scatter_keys",
-                             "gather_u32", "group_by_finish"});
+  names.insert(names.end(),
+               {"group_by_occupied", "scan_tiles", "scan_add_offsets", "group_by_compact",
+                "gather_iota", "sort_key_bits", "sort_load_keys", "sort_count_keys",
+                "sort_scatter_keys", "gather_u32", "group_by_finish"});
   if (HasQuantile()) names.push_back("group_by_quantile");
   std::vector<std::string> kernels;
   for (const std::string_view name : names)
@@ -266,9 +265,8 @@ GroupByPlan PlanGroupBy(const DeviceInfo& device, const DeviceTuning& tuning,
     return sort("more than " + std::to_string(HGB_MAX_KEYS) + " keys");
 
   // Direct: integer keys with known ranges and few images.
-  const std::uint64_t direct_limit =
-      std::min<std::uint64_t>(kDirectSlotsPerRow * max_rows + kDirectSlotsMinimum,
-                              HGB_GLOBAL_SLOT - 1);
+  const std::uint64_t direct_limit = std::min<std::uint64_t>(
+      kDirectSlotsPerRow * max_rows + kDirectSlotsMinimum, HGB_GLOBAL_SLOT - 1);
   double images = 1;
   for (const GroupKeyInfo& key : keys) {
     if (!key.type.is_integer() || !key.range) {
@@ -284,7 +282,8 @@ GroupByPlan PlanGroupBy(const DeviceInfo& device, const DeviceTuning& tuning,
     for (const GroupKeyInfo& key : keys) {
       GroupByPlan::DirectKey d;
       d.lo = key.range->min;
-      d.card = static_cast<std::uint64_t>(key.range->max) - static_cast<std::uint64_t>(key.range->min) + 1;
+      d.card = static_cast<std::uint64_t>(key.range->max) -
+               static_cast<std::uint64_t>(key.range->min) + 1;
       d.stride = stride;
       stride *= d.card + (key.nullable ? 1 : 0);
       plan.direct.push_back(d);
@@ -302,8 +301,9 @@ GroupByPlan PlanGroupBy(const DeviceInfo& device, const DeviceTuning& tuning,
   for (const GroupKeyInfo& key : keys) {
     const std::optional<IntRange> range =
         key.range ? key.range
-                  : key.type.type == DataType::kInt32 ? std::optional<IntRange>(IntRange{INT32_MIN, INT32_MAX})
-                                                      : std::nullopt;
+        : key.type.type == DataType::kInt32
+            ? std::optional<IntRange>(IntRange{INT32_MIN, INT32_MAX})
+            : std::nullopt;
     if (!key.type.is_integer() || !range) {
       packed_images = INFINITY;
       break;
@@ -397,8 +397,8 @@ GroupByResult GroupBy(QueryContext& context, const GroupByPlan& plan,
     }
     // The hash table filled: once more, larger, up to room for every row its
     // own group.
-    const std::uint64_t room = std::min(spec.slots * kHashGrowth,
-                                        std::bit_ceil(std::max<std::uint64_t>(2 * rows, 64)));
+    const std::uint64_t room =
+        std::min(spec.slots * kHashGrowth, std::bit_ceil(std::max<std::uint64_t>(2 * rows, 64)));
     if (spec.slots >= room || room >= HGB_GLOBAL_SLOT) {
       fallback = "the hash table overflowed";
       break;

@@ -77,9 +77,9 @@ GroupAggregateInfo AggregateInfoOf(const GroupAggregateSpec& spec);
 
 // Knobs for tests and experiments; the defaults are the engine's choice.
 struct GroupByOptions {
-  std::optional<GroupByStrategy> strategy;  // forced (kDirect only where possible)
-  std::optional<bool> work_group_tables;    // forced on or off
-  std::optional<std::uint64_t> hash_slots;  // kHash: the table's first size (a power of two)
+  std::optional<GroupByStrategy> strategy;        // forced (kDirect only where possible)
+  std::optional<bool> work_group_tables;          // forced on or off
+  std::optional<std::uint64_t> hash_slots;        // kHash: the table's first size (a power of two)
   std::optional<std::uint32_t> work_group_slots;  // cap of a work-group table's slots
 };
 

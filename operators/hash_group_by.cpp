@@ -63,9 +63,8 @@ std::vector<std::optional<std::array<cl_int, 2>>> RealWindows(
   cl::Kernel& kernel = engine.kernel("group_by_window");
   for (std::size_t a = 0; a < arguments.size(); ++a) {
     const VectorView& v = *arguments[a];
-    ArgBinder{kernel}(v.values)(v.has_nulls() ? v.nulls : v.values)(
-        static_cast<cl_uint>(v.has_nulls() ? 1 : 0))(static_cast<cl_uint>(v.type.type))(
-        static_cast<cl_ulong>(rows))(
+    ArgBinder{kernel}(v.values)(v.has_nulls() ? v.nulls : v.values)(static_cast<cl_uint>(
+        v.has_nulls() ? 1 : 0))(static_cast<cl_uint>(v.type.type))(static_cast<cl_ulong>(rows))(
         static_cast<cl_ulong>(tiles_per_group * engine.tuning().tile_size()))(buffer.get())(
         static_cast<cl_uint>(a));
     engine.Launch(kernel, engine.GroupsFor(tiles, tiles_per_group), "group by REAL window");
@@ -97,7 +96,9 @@ struct WorkGroupTables {
   std::uint32_t probes = 0;
 };
 
-bool IsHashMode(std::uint32_t mode) { return mode == HGB_MODE_HASH || mode == HGB_MODE_PACKED; }
+bool IsHashMode(std::uint32_t mode) {
+  return mode == HGB_MODE_HASH || mode == HGB_MODE_PACKED;
+}
 
 WorkGroupTables SizeWorkGroupTables(const Engine& engine, const GroupByPlan& plan,
                                     const GroupStateLayout& layout, std::uint32_t mode,
@@ -139,8 +140,8 @@ std::uint64_t GroupTableBytes(const GroupStateLayout& layout, std::uint64_t slot
 }
 
 GroupStateLayout LayoutGroupState(QueryContext& context, const GroupByPlan& plan,
-                                  const std::vector<GroupAggregateSpec>& aggregates,
-                                  RowCount rows, std::uint64_t slots) {
+                                  const std::vector<GroupAggregateSpec>& aggregates, RowCount rows,
+                                  std::uint64_t slots) {
   Engine& engine = context.engine();
   GroupStateLayout layout;
   // The header (never merged as a word), the first position, the rows.
@@ -237,7 +238,8 @@ GroupTable FoldGroups(QueryContext& context, const GroupByPlan& plan, const Grou
   table.slots = slots;
   table.words = words;
   table.state = engine.pool().Acquire(slots * words * 8, "group table");
-  DeviceBuffer control = engine.pool().Acquire(HGB_CONTROL_WORDS * sizeof(cl_uint), "group control");
+  DeviceBuffer control =
+      engine.pool().Acquire(HGB_CONTROL_WORDS * sizeof(cl_uint), "group control");
   engine.Fill(table.state.get(), 0, 0, slots * words * 8, "group table");
   engine.Fill(control.get(), 0, 0, HGB_CONTROL_WORDS * sizeof(cl_uint), "group control");
 
@@ -285,8 +287,8 @@ GroupTable FoldGroups(QueryContext& context, const GroupByPlan& plan, const Grou
     const std::uint64_t blocks = (rows + HGB_CPU_BLOCK - 1) / HGB_CPU_BLOCK;
     const std::uint64_t table_bytes = std::uint64_t{wg.slots} * wg.copies * words * 8;
     const std::uint64_t per_core = table_bytes > kCpuCacheBytes ? 1 : 4;
-    const std::uint64_t parts = std::clamp<std::uint64_t>(
-        per_core * std::max(1u, engine.info().compute_units), 1, blocks);
+    const std::uint64_t parts =
+        std::clamp<std::uint64_t>(per_core * std::max(1u, engine.info().compute_units), 1, blocks);
     rows_per_group = (blocks + parts - 1) / parts * HGB_CPU_BLOCK;
     groups = (rows + rows_per_group - 1) / rows_per_group;
   } else {
@@ -335,10 +337,11 @@ GroupTable FoldGroups(QueryContext& context, const GroupByPlan& plan, const Grou
         static_cast<cl_uint>(mode))(key_buffer.get())(static_cast<cl_uint>(keys.size()));
     for (std::size_t k = 0; k < HGB_MAX_KEYS; ++k) {
       const bool present = k < keys.size();
-      bind(present ? keys[k].values : dummy)(present && keys[k].has_nulls() ? keys[k].nulls : dummy);
+      bind(present ? keys[k].values : dummy)(present && keys[k].has_nulls() ? keys[k].nulls
+                                                                            : dummy);
     }
-    bind(spec.row_groups != nullptr ? spec.row_groups->ids.get() : dummy)(agg_buffer.get())(
-        static_cast<cl_uint>(pass.size()));
+    bind(spec.row_groups != nullptr ? spec.row_groups->ids.get()
+                                    : dummy)(agg_buffer.get())(static_cast<cl_uint>(pass.size()));
     for (std::size_t i = 0; i < HGB_MAX_ARGS; ++i) {
       const VectorView* argument = i < pass.size() ? &*aggregates[pass[i]].argument : nullptr;
       bind(argument != nullptr ? argument->values : dummy)(
@@ -351,9 +354,8 @@ GroupTable FoldGroups(QueryContext& context, const GroupByPlan& plan, const Grou
     } else {
       bind(cl::Local(std::max<std::uint64_t>(entries * words, 1) * 8));
     }
-    bind(static_cast<cl_uint>(wg.slots))(static_cast<cl_uint>(wg.probes))(
-        static_cast<cl_uint>(wg.copies))(control.get())(kind_buffer.get())(
-        static_cast<cl_uint>(merge_after ? 0 : 1));
+    bind(static_cast<cl_uint>(wg.slots))(static_cast<cl_uint>(wg.probes))(static_cast<cl_uint>(
+        wg.copies))(control.get())(kind_buffer.get())(static_cast<cl_uint>(merge_after ? 0 : 1));
     engine.Launch(kernel, groups, "group by fold");
     if (merge_after) {
       cl::Kernel& merge = engine.kernel("group_by_merge");
@@ -406,9 +408,9 @@ FinishedGroups FinishGroups(QueryContext& context, const GroupTable& table,
   for (std::size_t i = 0; i < aggregates.size(); ++i) {
     const GroupAggregateSpec& spec = aggregates[i];
     const GroupStateLayout::Aggregate& a = layout.aggregates[i];
-    const bool real = IsReal(spec.operation) ||
-                      (spec.operation == GROUP_AGG_QUANTILE && spec.argument &&
-                       spec.argument->type.type == DataType::kDouble);
+    const bool real =
+        IsReal(spec.operation) || (spec.operation == GROUP_AGG_QUANTILE && spec.argument &&
+                                   spec.argument->type.type == DataType::kDouble);
     GroupAggregateOutput output;
     output.values = AllocateVector(engine, real ? ColumnType::Double() : ColumnType::Int64(),
                                    groups, "group aggregate values");
@@ -416,10 +418,9 @@ FinishedGroups FinishGroups(QueryContext& context, const GroupTable& table,
     if (spec.operation != GROUP_AGG_QUANTILE && groups > 0) {
       ArgBinder{finish}(finished.group_slots.ids.get())(static_cast<cl_ulong>(groups))(
           table.state.get())(static_cast<cl_uint>(layout.words))(static_cast<cl_uint>(a.op))(
-          static_cast<cl_uint>(a.word))(static_cast<cl_uint>(a.count_word))(
-          static_cast<cl_uint>(a.bins))(static_cast<cl_int>(a.base))(
-          static_cast<cl_uint>(a.real ? 1 : 0))(output.values.values.get())(
-          output.counts.values.get())(context.status());
+          static_cast<cl_uint>(a.word))(static_cast<cl_uint>(a.count_word))(static_cast<cl_uint>(
+          a.bins))(static_cast<cl_int>(a.base))(static_cast<cl_uint>(a.real ? 1 : 0))(
+          output.values.values.get())(output.counts.values.get())(context.status());
       engine.Launch(finish, engine.TilesFor(groups), "group by finish");
     }
     result.aggregates.push_back(std::move(output));

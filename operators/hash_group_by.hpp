@@ -21,7 +21,7 @@ inline constexpr std::uint64_t kFullRangeSlots = 4096;
 // Where each aggregate keeps its state in a slot's words.
 struct GroupStateLayout {
   struct Aggregate {
-    std::uint32_t op = 0;  // HGB_OP_*; QUANTILE: HGB_OP_COUNT, no per-row work
+    std::uint32_t op = 0;   // HGB_OP_*; QUANTILE: HGB_OP_COUNT, no per-row work
     bool row_work = false;  // folds its argument per row
     std::uint32_t word = 0;
     std::uint32_t count_word = 0;  // HGB_NO_WORD: the group's rows (HGB_WORD_ROWS)
@@ -40,13 +40,13 @@ struct GroupStateLayout {
 // a REAL SUM's bins span every double (few slots) or its argument's values
 // (hash_group_by_window, one pass over the argument).
 GroupStateLayout LayoutGroupState(QueryContext& context, const GroupByPlan& plan,
-                                  const std::vector<GroupAggregateSpec>& aggregates,
-                                  RowCount rows, std::uint64_t slots);
+                                  const std::vector<GroupAggregateSpec>& aggregates, RowCount rows,
+                                  std::uint64_t slots);
 
 // How rows find their slots in one fold.
 struct GroupTableSpec {
-  std::uint32_t mode = 0;  // HGB_MODE_*
-  std::uint64_t slots = 0;  // device-wide table (a power of two for PACKED and HASH)
+  std::uint32_t mode = 0;              // HGB_MODE_*
+  std::uint64_t slots = 0;             // device-wide table (a power of two for PACKED and HASH)
   const RowIds* row_groups = nullptr;  // IDS: each row's group
 };
 

@@ -71,8 +71,7 @@ struct GroupInputs {
   std::vector<VectorView> views;
   std::vector<std::optional<IntRange>> ranges;
 };
-GroupInputs EvaluateGroupInputs(QueryContext& context, RowSet& rows,
-                                const sql::BoundSelect& select,
+GroupInputs EvaluateGroupInputs(QueryContext& context, RowSet& rows, const sql::BoundSelect& select,
                                 const std::vector<const Expr*>& exprs) {
   GroupInputs inputs;
   inputs.views.resize(exprs.size());
@@ -203,8 +202,7 @@ QueryResult QueryExecutor::ExecuteRows(const QueryPlan& plan, QueryContext& cont
       rows.Slice(context, 0, std::min<RowCount>(rows.rows(), 1));
     } else {
       const GroupInputs keys = EvaluateGroupInputs(context, rows, select, outputs);
-      const GroupByPlan group_plan =
-          PlanGroups(engine_, keys.views, keys.ranges, {}, rows.rows());
+      const GroupByPlan group_plan = PlanGroups(engine_, keys.views, keys.ranges, {}, rows.rows());
       const GroupByResult groups = GroupBy(context, group_plan, keys.views, {}, rows.rows());
       rows.Reorder(context, groups.first_positions);
     }
@@ -404,8 +402,8 @@ QueryResult QueryExecutor::ExecuteGrouped(const QueryPlan& plan, QueryContext& c
     specs.push_back(spec);
   }
   const GroupByPlan group_plan =
-      PlanGroups(engine_, keys, {inputs.ranges.begin(), inputs.ranges.begin() + keys.size()},
-                 specs, rows.rows());
+      PlanGroups(engine_, keys, {inputs.ranges.begin(), inputs.ranges.begin() + keys.size()}, specs,
+                 rows.rows());
   const GroupByResult groups = GroupBy(context, group_plan, keys, specs, rows.rows());
   context.CheckStatus();
 

@@ -90,8 +90,10 @@ TEST_P(GroupByExactTest, IntegerSumRaisesExactlyWhenATotalLeavesInt64) {
   for (RowCount r = 0; r < rows; ++r) {
     key.i32[r] = static_cast<std::int32_t>(r % 2);
     const RowCount i = r / 2;
-    if (r % 2 == 0) arg.i64[r] = i == 0 || i % 2 == 1 ? kMax : -kMax;
-    else arg.i64[r] = i == 0 ? kMin : i % 2 == 1 ? -kMax : kMax;
+    if (r % 2 == 0)
+      arg.i64[r] = i == 0 || i % 2 == 1 ? kMax : -kMax;
+    else
+      arg.i64[r] = i == 0 ? kMin : i % 2 == 1 ? -kMax : kMax;
   }
   for (const std::int32_t g : {0, 1}) {
     group_by_testing::Wide total = 0;
@@ -102,7 +104,8 @@ TEST_P(GroupByExactTest, IntegerSumRaisesExactlyWhenATotalLeavesInt64) {
         last = r;
       }
     total -= arg.i64[last];
-    arg.i64[last] = static_cast<std::int64_t>((g == 0 ? group_by_testing::Wide{kMax} : group_by_testing::Wide{kMin}) - total);
+    arg.i64[last] = static_cast<std::int64_t>(
+        (g == 0 ? group_by_testing::Wide{kMax} : group_by_testing::Wide{kMin}) - total);
   }
   for (const GroupByStrategy strategy : kStrategies) {
     for (const bool tables : {true, false}) {
@@ -194,8 +197,8 @@ TEST_P(GroupByExactTest, RealSumIsTheCorrectlyRoundedSum) {
   HostColumn tie_key = Int32Column({0, 0, 1, 1, 1, 2, 2});
   HostColumn ties;
   ties.type = ColumnType::Double();
-  ties.f64 = {std::ldexp(1.0, 53), 1.0,  std::ldexp(1.0, 53), 1.0, std::ldexp(1.0, -60),
-              1e308,               1e308};
+  ties.f64 = {
+      std::ldexp(1.0, 53), 1.0, std::ldexp(1.0, 53), 1.0, std::ldexp(1.0, -60), 1e308, 1e308};
   const Sums tied = RunSums(e, tie_key, ties, GroupByStrategy::kHash);
   EXPECT_EQ(std::bit_cast<double>(tied.sum[0]), std::ldexp(1.0, 53));
   EXPECT_EQ(std::bit_cast<double>(tied.sum[1]), std::ldexp(1.0, 53) + 2);

@@ -99,9 +99,9 @@ struct HostSpec {
 };
 
 struct ExpectedValue {
-  std::int64_t count = 0;     // non-NULL inputs (rows for COUNT(*))
-  std::uint64_t bits = 0;     // INT64 value or DOUBLE bits; meaningful when count > 0
-  bool overflow = false;      // SUM_I total past int64
+  std::int64_t count = 0;  // non-NULL inputs (rows for COUNT(*))
+  std::uint64_t bits = 0;  // INT64 value or DOUBLE bits; meaningful when count > 0
+  bool overflow = false;   // SUM_I total past int64
 };
 
 struct Expected {
@@ -202,9 +202,12 @@ inline Expected Reference(const std::vector<HostColumn>& keys, const std::vector
           bool nan = false, pos = false, neg = false;
           std::vector<double> finite;
           for (const double x : reals[g]) {
-            if (std::isnan(x)) nan = true;
-            else if (std::isinf(x)) (x > 0 ? pos : neg) = true;
-            else finite.push_back(x);
+            if (std::isnan(x))
+              nan = true;
+            else if (std::isinf(x))
+              (x > 0 ? pos : neg) = true;
+            else
+              finite.push_back(x);
           }
           const double sum = nan || (pos && neg) ? std::numeric_limits<double>::quiet_NaN()
                              : pos               ? std::numeric_limits<double>::infinity()
@@ -218,7 +221,8 @@ inline Expected Reference(const std::vector<HostColumn>& keys, const std::vector
           if (xs.empty()) break;
           std::sort(xs.begin(), xs.end());
           const double q = std::clamp(spec.quantile, 0.0, 1.0);
-          const double x = xs[static_cast<std::size_t>(std::floor(q * static_cast<double>(xs.size() - 1)))];
+          const double x =
+              xs[static_cast<std::size_t>(std::floor(q * static_cast<double>(xs.size() - 1)))];
           const bool real = spec.argument->type.type == DataType::kDouble;
           v.bits = real ? std::bit_cast<std::uint64_t>(x == 0.0 ? 0.0 : x)
                         : static_cast<std::uint64_t>(static_cast<std::int64_t>(x));

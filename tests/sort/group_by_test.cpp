@@ -55,9 +55,9 @@ class GroupByTest : public testing::DeviceTest {
       device_keys.push_back(Upload(e, k, rows));
     for (std::size_t k = 0; k < keys.size(); ++k) {
       key_views.push_back(View(device_keys[k]));
-      key_infos.push_back(KeyInfoOf(
-          key_views.back(),
-          variant.key_ranges ? group_by_testing::RangeOf(keys[k], rows) : std::nullopt));
+      key_infos.push_back(KeyInfoOf(key_views.back(), variant.key_ranges
+                                                          ? group_by_testing::RangeOf(keys[k], rows)
+                                                          : std::nullopt));
     }
     std::vector<DeviceVector> arguments;
     std::vector<GroupAggregateSpec> device_specs;
@@ -77,8 +77,8 @@ class GroupByTest : public testing::DeviceTest {
     std::vector<GroupAggregateInfo> infos;
     for (const GroupAggregateSpec& spec : device_specs)
       infos.push_back(AggregateInfoOf(spec));
-    const GroupByPlan plan = PlanGroupBy(e.info(), e.tuning(), key_infos, infos, rows,
-                                         std::nullopt, variant.options);
+    const GroupByPlan plan =
+        PlanGroupBy(e.info(), e.tuning(), key_infos, infos, rows, std::nullopt, variant.options);
     const std::string label = what + " [" + variant.name + ": " + plan.Describe() + "]";
     EXPECT_FALSE(plan.Kernels().empty());
 
@@ -114,9 +114,9 @@ class GroupByTest : public testing::DeviceTest {
               << label << " aggregate " << s << " group " << g;
           continue;
         }
-        ASSERT_EQ(values[g], w.bits) << label << " aggregate " << s << " group " << g << " want "
-                                     << std::bit_cast<double>(w.bits) << " got "
-                                     << std::bit_cast<double>(values[g]);
+        ASSERT_EQ(values[g], w.bits)
+            << label << " aggregate " << s << " group " << g << " want "
+            << std::bit_cast<double>(w.bits) << " got " << std::bit_cast<double>(values[g]);
       }
     }
   }
@@ -241,10 +241,10 @@ TEST_P(GroupByTest, GroupsAroundTheWorkGroupTable) {
       key.type = ColumnType::Int32();
       for (RowCount r = 0; r < rows; ++r)
         key.i32.push_back(static_cast<std::int32_t>((r * 31) % groups));
-      const std::string what = std::to_string(groups) + " groups, " + std::to_string(slots) +
-                               "-slot work-group tables";
-      Check({key}, AllAggregates(arg), rows,
-            {"direct", {GroupByStrategy::kDirect, {}, {}, slots}}, what);
+      const std::string what =
+          std::to_string(groups) + " groups, " + std::to_string(slots) + "-slot work-group tables";
+      Check({key}, AllAggregates(arg), rows, {"direct", {GroupByStrategy::kDirect, {}, {}, slots}},
+            what);
       Check({key}, AllAggregates(arg), rows,
             {"hash", {GroupByStrategy::kHash, {}, {}, slots}, false}, what);
     }
