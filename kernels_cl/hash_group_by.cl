@@ -216,7 +216,9 @@ HGB_INLINE ulong hgb_real_parts(ulong bits, int* p) {
 // pieces of d / 2^base, then the flags word. `base` is at most the position
 // of any value's lowest significand bit, and bins reach two past the highest
 // (group_by_window), so that every value adds its three pieces
-// unconditionally.
+// unconditionally. (On CPUs, the pieces of a block's values computed first
+// in a loop left for PoCL to vectorise, then added, was slower: 2-core, 10M
+// rows, 10 groups, 83 CPU ms against 50-58.)
 #define HGB_FOLD_REAL(ADD, OR, w, d, base, bins)                                           \
   do {                                                                                     \
     const ulong hgb_bits = as_ulong(d);                                                    \
