@@ -1,9 +1,18 @@
-// Sort-based GROUP BY (operators/group_by.cpp): the positions sorted by the
-// key tuple (sort.cl) are cut where the tuple changes (group_by_boundaries),
-// the cuts scanned to group ids, each group's first sorted index and smallest
-// position recorded (group_by_starts), and every group reduced in fixed-size
-// chunks of its rows in position order (group_by_partial, group_by_combine),
-// so a double SUM adds in the same order on every device.
+// GROUP BY (operators/group_by.cpp, operators/hash_group_by.cpp), besides
+// the fold of rows into group tables (kernels_cl/hash_group_by.cl):
+//
+// - the sort path: positions sorted by the key tuple (sort.cl) are cut where
+//   the tuple changes (group_by_boundaries), the cuts scanned to group ids
+//   and each row given its group (group_by_starts) for the fold's IDS mode,
+//   and QUANTILE picked from each sorted group (group_by_quantile);
+// - group tables: CPU work-group tables merged (group_by_merge), occupied
+//   slots listed (group_by_occupied, group_by_compact), a REAL SUM
+//   argument's exponent window (group_by_window), results from state words
+//   (group_by_finish).
+//
+// A slot is `words` 64-bit words (kernels_cl/group_by_shared.h): a header
+// (hash tables), the first position as ~row (merged by maximum, 0 when the
+// slot is free), the group's rows, then each aggregate's words.
 
 // Whether keys `a` and `b` differ for grouping: NULL equals NULL, -0.0 equals
 // 0.0, CHAR(n) compares all n bytes.
@@ -30,8 +39,8 @@ inline bool group_by_differs(__global const uchar* values, __global const uchar*
 // flags[i] = 1 where the key of sorted index i differs from index i - 1
 // (flags[0] and earlier keys' cuts are set by the host and earlier calls).
 KERNEL void group_by_boundaries(__global const uint* perm, ulong n, __global const uchar* values,
-                                __global const uchar* nulls, uint has_nulls, uint type,
-                                uint width, __global uint* flags) {
+                                __global const uchar* nulls, uint has_nulls, uint type, uint width,
+                                __global uint* flags) {
   const ulong start = tile_start();
   for (uint k = 0; k < IPT; ++k) {
     const ulong i = tile_item(start, k);
@@ -41,181 +50,23 @@ KERNEL void group_by_boundaries(__global const uint* perm, ulong n, __global con
   }
 }
 
-// For every cut i (group ids[i]): starts[group] = i and first[group] =
-// perm[i], the group's smallest position (the sort is stable).
+// For every sorted index i: row_groups[perm[i]] = its group (the cuts up to
+// and including i, less one); for every cut i, starts[group] = i.
 KERNEL void group_by_starts(__global const uint* flags, __global const uint* ids,
                             __global const uint* perm, ulong n, __global uint* starts,
-                            __global uint* first) {
+                            __global uint* row_groups) {
   const ulong start = tile_start();
   for (uint k = 0; k < IPT; ++k) {
     const ulong i = tile_item(start, k);
-    if (i < n && flags[i] != 0) {
-      starts[ids[i]] = (uint)i;
-      first[ids[i]] = perm[i];
-    }
+    if (i >= n) continue;
+    const uint group = ids[i] + flags[i] - 1;
+    row_groups[perm[i]] = group;
+    if (flags[i] != 0) starts[group] = (uint)i;
   }
 }
-
-// Reductions run in two levels of fixed shape, so that every device adds in
-// the same order: a group's rows (sorted indices [starts[g], end of g), in
-// position order) are cut into chunks of `chunk` rows, each chunk reduced
-// serially by one work-item (group_by_partial), then each group's chunk
-// partials combined serially in order (group_by_combine). `chunk` is a host
-// constant, not the work-group geometry.
 
 inline ulong group_by_end(__global const uint* starts, uint g, ulong groups, ulong n) {
   return g + 1 < groups ? starts[g + 1] : n;
-}
-
-// chunk_counts[g] = the chunks of sorted group g.
-KERNEL void group_by_chunks(__global const uint* starts, ulong groups, ulong n, uint chunk,
-                            __global uint* chunk_counts) {
-  const ulong start = tile_start();
-  for (uint k = 0; k < IPT; ++k) {
-    const ulong g = tile_item(start, k);
-    if (g < groups) {
-      const ulong rows = group_by_end(starts, (uint)g, groups, n) - starts[g];
-      chunk_counts[g] = (uint)((rows + chunk - 1) / chunk);
-    }
-  }
-}
-
-// task_group[chunk_offsets[g] + c] = g for every chunk c of group g.
-KERNEL void group_by_chunk_groups(__global const uint* chunk_offsets,
-                                  __global const uint* chunk_counts, ulong groups,
-                                  __global uint* task_group) {
-  const ulong start = tile_start();
-  for (uint k = 0; k < IPT; ++k) {
-    const ulong g = tile_item(start, k);
-    if (g < groups) {
-      for (uint c = 0; c < chunk_counts[g]; ++c) task_group[chunk_offsets[g] + c] = (uint)g;
-    }
-  }
-}
-
-inline bool group_by_is_real(uint op) {
-  return op == VM_AGG_SUM_R || op == VM_AGG_MIN_R || op == VM_AGG_MAX_R;
-}
-
-// Partial t (of *task_total) reduces chunk t - chunk_offsets[g] of group
-// g = task_group[t]: partials[t] is the INT64 value or DOUBLE bits, counts[t]
-// the non-NULL inputs (all rows for COUNT(*), has_argument == 0).
-KERNEL void group_by_partial(__global const uint* perm, ulong n, __global const uint* starts,
-                             ulong groups, __global const uint* chunk_offsets,
-                             __global const uint* task_group, __global const uint* task_total,
-                             uint chunk, __global const uchar* values,
-                             __global const uchar* nulls, uint has_nulls, uint type, uint op,
-                             uint has_argument, __global ulong* partials, __global ulong* counts,
-                             __global uint* status) {
-  const ulong start = tile_start();
-  const ulong tasks = task_total[0];
-  const bool real = group_by_is_real(op);
-  uint raised = 0;
-  for (uint k = 0; k < IPT; ++k) {
-    const ulong t = tile_item(start, k);
-    if (t >= tasks) continue;
-    const uint g = task_group[t];
-    const ulong begin = starts[g] + (t - chunk_offsets[g]) * chunk;
-    const ulong end = min(begin + chunk, group_by_end(starts, g, groups, n));
-    ulong count = 0;
-    long integer = 0;
-#if HAS_FP64
-    double real_value = 0;
-#endif
-    for (ulong i = begin; i < end; ++i) {
-      const uint row = perm[i];
-      if (has_argument != 0 && has_nulls != 0 && nulls[row] != 0) continue;
-      if (has_argument == 0 || op == VM_AGG_COUNT) {
-        ++count;
-        continue;
-      }
-      if (!real) {
-        const long v = type == SORT_TYPE_INT32 ? (long)((__global const int*)values)[row]
-                                               : ((__global const long*)values)[row];
-        if (op == VM_AGG_SUM_I) {
-          const long r = (long)((ulong)integer + (ulong)v);
-          if (((integer ^ r) & (v ^ r)) < 0) raised = VM_STATUS_OVERFLOW;
-          integer = r;
-        } else if (count == 0 || (op == VM_AGG_MIN_I ? v < integer : v > integer)) {
-          integer = v;
-        }
-      }
-#if HAS_FP64
-      else {
-        const double v = type == SORT_TYPE_DOUBLE  ? ((__global const double*)values)[row]
-                         : type == SORT_TYPE_INT32 ? (double)((__global const int*)values)[row]
-                                                   : (double)((__global const long*)values)[row];
-        if (op == VM_AGG_SUM_R) {
-          real_value += v;
-        } else if (count == 0 || (op == VM_AGG_MIN_R ? v < real_value : v > real_value)) {
-          real_value = v;
-        }
-      }
-#endif
-      ++count;
-    }
-    counts[t] = count;
-    partials[t] = (ulong)integer;
-#if HAS_FP64
-    if (real) partials[t] = as_ulong(real_value);
-#endif
-  }
-  if (raised != 0) atomic_or(status, raised);
-}
-
-// Output group j is sorted group order[j]: its chunk partials combined in
-// order into results[j] (INT64, or DOUBLE bits) and counts[j].
-KERNEL void group_by_combine(__global const uint* order, ulong groups,
-                             __global const uint* chunk_offsets,
-                             __global const uint* chunk_counts, __global const ulong* partials,
-                             __global const ulong* partial_counts, uint op, uint has_argument,
-                             __global ulong* results, __global ulong* counts,
-                             __global uint* status) {
-  const ulong start = tile_start();
-  const bool real = group_by_is_real(op);
-  uint raised = 0;
-  for (uint k = 0; k < IPT; ++k) {
-    const ulong j = tile_item(start, k);
-    if (j >= groups) continue;
-    const uint g = order[j];
-    ulong count = 0;
-    long integer = 0;
-#if HAS_FP64
-    double real_value = 0;
-#endif
-    const ulong first = chunk_offsets[g];
-    for (ulong t = first; t < first + chunk_counts[g]; ++t) {
-      const ulong c = partial_counts[t];
-      if (c == 0) continue;
-      if (has_argument != 0 && op != VM_AGG_COUNT && !real) {
-        const long v = (long)partials[t];
-        if (op == VM_AGG_SUM_I) {
-          const long r = (long)((ulong)integer + (ulong)v);
-          if (((integer ^ r) & (v ^ r)) < 0) raised = VM_STATUS_OVERFLOW;
-          integer = r;
-        } else if (count == 0 || (op == VM_AGG_MIN_I ? v < integer : v > integer)) {
-          integer = v;
-        }
-      }
-#if HAS_FP64
-      if (has_argument != 0 && real) {
-        const double v = as_double(partials[t]);
-        if (op == VM_AGG_SUM_R) {
-          real_value += v;
-        } else if (count == 0 || (op == VM_AGG_MIN_R ? v < real_value : v > real_value)) {
-          real_value = v;
-        }
-      }
-#endif
-      count += c;
-    }
-    counts[j] = count;
-    results[j] = (has_argument == 0 || op == VM_AGG_COUNT) ? count : (ulong)integer;
-#if HAS_FP64
-    if (real) results[j] = as_ulong(real_value);
-#endif
-  }
-  if (raised != 0) atomic_or(status, raised);
 }
 
 // QUANTILE per group: `perm` sorts by the group keys and then the argument
@@ -251,10 +102,237 @@ KERNEL void group_by_quantile(__global const uint* perm, ulong n, __global const
       const double q = clamp(as_double(q_bits), 0.0, 1.0);
       const ulong rank = min((ulong)floor(q * (double)(count - 1)), count - 1);
       const uint row = perm[low + rank];
-      results[j] = type == SORT_TYPE_INT32    ? (ulong)(long)((__global const int*)values)[row]
+      results[j] = type == SORT_TYPE_INT32   ? (ulong)(long)((__global const int*)values)[row]
                    : type == SORT_TYPE_INT64 ? ((__global const ulong*)values)[row]
                                              : ((__global const ulong*)values)[row];
     }
 #endif
   }
+}
+
+inline long group_by_load_int(__global const uchar* values, uint type, ulong row) {
+  return type == SORT_TYPE_INT32 ? (long)((__global const int*)values)[row]
+                                 : ((__global const long*)values)[row];
+}
+
+#if HAS_FP64
+inline double group_by_load_real(__global const uchar* values, uint type, ulong row) {
+  return type == SORT_TYPE_DOUBLE ? ((__global const double*)values)[row]
+                                  : (double)group_by_load_int(values, type, row);
+}
+#endif
+
+// CPUs, DIRECT and IDS: table slot s merges in slot s of the `parts`
+// work-group tables (parts x slots x words), word by word by `kinds`
+// (HGB_MERGE_*).
+KERNEL void group_by_merge(__global const ulong* parts_state, uint parts, ulong slots, uint words,
+                           __global const uint* kinds, __global ulong* state) {
+  const ulong start = tile_start();
+  for (uint k = 0; k < IPT; ++k) {
+    const ulong s = tile_item(start, k);
+    if (s >= slots) continue;
+    for (uint w = 0; w < words; ++w) {
+      const uint kind = kinds[w];
+      ulong v = state[s * words + w];
+      for (uint p = 0; p < parts; ++p) {
+        const ulong x = parts_state[(p * slots + s) * words + w];
+        v = kind == HGB_MERGE_ADD ? v + x : kind == HGB_MERGE_MAX ? max(v, x) : v | x;
+      }
+      state[s * words + w] = v;
+    }
+  }
+}
+
+// flags[s] = 1 where slot s holds a group (its first-position word is set).
+KERNEL void group_by_occupied(__global const ulong* state, ulong slots, uint words,
+                              __global uint* flags) {
+  const ulong start = tile_start();
+  for (uint k = 0; k < IPT; ++k) {
+    const ulong s = tile_item(start, k);
+    if (s < slots) flags[s] = state[s * words + HGB_WORD_FIRST] != 0 ? 1u : 0u;
+  }
+}
+
+// Group offsets[s] (for occupied slots s) is slot s, first position
+// group_first[offsets[s]].
+KERNEL void group_by_compact(__global const ulong* state, ulong slots, uint words,
+                             __global const uint* offsets, __global uint* group_slots,
+                             __global uint* group_first) {
+  const ulong start = tile_start();
+  for (uint k = 0; k < IPT; ++k) {
+    const ulong s = tile_item(start, k);
+    if (s >= slots) continue;
+    const ulong first = state[s * words + HGB_WORD_FIRST];
+    if (first != 0) {
+      group_slots[offsets[s]] = (uint)s;
+      group_first[offsets[s]] = ~(uint)first;
+    }
+  }
+}
+
+// Over the finite non-zero values of rows [group * rows_per_group,
+// +rows_per_group): window[2 * index] = min of the position of the lowest
+// significand bit, window[2 * index + 1] = max of the position of the
+// highest. Only exponent fields are compared (a vectorisable loop).
+KERNEL void group_by_window(__global const uchar* values, __global const uchar* nulls,
+                            uint has_nulls, uint type, ulong rows, ulong rows_per_group,
+                            __global int* window, uint index) {
+  __local uint scratch[2 * WG_SIZE];
+  const uint lid = get_local_id(0);
+  uint least = 0x7ffu, most = 0;  // exponent fields, 0 read as 1
+#if HAS_FP64
+  const ulong begin = (ulong)get_group_id(0) * rows_per_group;
+  const ulong end = min(rows, begin + rows_per_group);
+  for (ulong start = begin; start < end; start += TILE) {
+    const uint count = tile_rows(start, end);
+    if (type == SORT_TYPE_DOUBLE && has_nulls == 0) {
+      __global const ulong* bits = (__global const ulong*)values;
+      VECTORIZE_ITEMS
+      for (uint k = 0; k < IPT; ++k) {
+        const ulong b = tile_offset(k) < count ? bits[tile_item(start, k)] : 0;
+        const uint e = (uint)(b >> 52) & 0x7ffu;
+        const bool counted = e != 0x7ffu && (b << 1) != 0;
+        least = counted ? min(least, max(e, 1u)) : least;
+        most = counted ? max(most, max(e, 1u)) : most;
+      }
+    } else {
+      for (uint k = 0; k < IPT; ++k) {
+        const ulong row = tile_item(start, k);
+        if (tile_offset(k) >= count || (has_nulls != 0 && nulls[row] != 0)) continue;
+        const ulong b = as_ulong(group_by_load_real(values, type, row));
+        const uint e = (uint)(b >> 52) & 0x7ffu;
+        if (e == 0x7ffu || (b << 1) == 0) continue;
+        least = min(least, max(e, 1u));
+        most = max(most, max(e, 1u));
+      }
+    }
+  }
+#endif
+  scratch[lid] = least;
+  scratch[WG_SIZE + lid] = most;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid == 0) {
+    for (uint i = 1; i < WG_SIZE; ++i) {
+      least = min(least, scratch[i]);
+      most = max(most, scratch[WG_SIZE + i]);
+    }
+    if (most != 0) {
+      atomic_min(&window[2 * index], (int)least - 1075);
+      atomic_max(&window[2 * index + 1], (int)most - 1075 + 52);
+    }
+  }
+}
+
+#if HAS_FP64
+// The exact value of a SUM_REAL's bins, rounded to the nearest double (ties
+// to even): bin i holds a sum of 30-bit pieces weighing 2^(base + 30 i)
+// (kernels_cl/group_by_shared.h). The bins are normalised to base-2^30
+// digits of the two's complement total, negated when negative, and the top
+// digits rounded with a sticky bit for the rest. Every input is a multiple
+// of 2^-1074, so a subnormal total is exact and ldexp does not round again.
+inline double group_by_exact_sum(__global const ulong* bins, uint count, int base) {
+  const ulong mask = ((ulong)1 << HGB_BIN_BITS) - 1;
+  ulong digit[HGB_MAX_BINS + 3];
+  const uint n = count + 3;
+  long carry = 0;
+  for (uint i = 0; i < n; ++i) {
+    const long v = (i < count ? (long)bins[i] : 0) + carry;
+    digit[i] = (ulong)v & mask;
+    carry = (v - (long)digit[i]) >> HGB_BIN_BITS;
+  }
+  const bool negative = carry < 0;
+  if (negative) {
+    ulong c = 1;
+    for (uint i = 0; i < n; ++i) {
+      const ulong t = (mask - digit[i]) + c;
+      digit[i] = t & mask;
+      c = t >> HGB_BIN_BITS;
+    }
+  }
+  int top = (int)n - 1;
+  while (top >= 0 && digit[top] == 0)
+    --top;
+  if (top < 0) return 0.0;
+  ulong acc = digit[top];
+  int low = top * HGB_BIN_BITS;  // bit position of acc's lowest bit
+  int i = top - 1;
+  while (acc < ((ulong)1 << 33) && i >= 0) {
+    acc = (acc << HGB_BIN_BITS) | digit[i--];
+    low -= HGB_BIN_BITS;
+  }
+  bool sticky = false;
+  if (i >= 0) {  // fill acc to 62 bits, the rest of the digit sticky
+    const int take = clamp(62 - (64 - (int)clz(acc)), 0, HGB_BIN_BITS);
+    const int rest = HGB_BIN_BITS - take;
+    acc = (acc << take) | (digit[i] >> rest);
+    sticky = (digit[i] & (((ulong)1 << rest) - 1)) != 0;
+    low -= take;
+    for (--i; i >= 0; --i)
+      sticky = sticky || digit[i] != 0;
+  }
+  const int length = 64 - (int)clz(acc);
+  if (length > 53) {
+    const int shift = length - 53;
+    ulong mantissa = acc >> shift;
+    const ulong rest = acc & (((ulong)1 << shift) - 1);
+    const ulong halfway = (ulong)1 << (shift - 1);
+    if (rest > halfway || (rest == halfway && (sticky || (mantissa & 1) != 0))) ++mantissa;
+    acc = mantissa;
+    low += shift;
+  }
+  const double magnitude = ldexp((double)acc, base + low);
+  return negative ? -magnitude : magnitude;
+}
+#endif
+
+// Output group j (state words at group_slots[j] * words) of one aggregate:
+// results[j] its INT64 value or DOUBLE bits (op HGB_OP_*, state words from
+// `word`; HGB_OP_COUNT counts), counts[j] its non-NULL inputs (count_word,
+// or the group's rows). An integer SUM whose exact total does not
+// fit int64 raises VM_STATUS_OVERFLOW.
+KERNEL void group_by_finish(__global const uint* group_slots, ulong groups,
+                            __global const ulong* state, uint words, uint op, uint word,
+                            uint count_word, uint bins, int base, uint real,
+                            __global ulong* results, __global ulong* counts,
+                            __global uint* status) {
+  const ulong start = tile_start();
+  uint raised = 0;
+  for (uint k = 0; k < IPT; ++k) {
+    const ulong j = tile_item(start, k);
+    if (j >= groups) continue;
+    __global const ulong* w = state + (ulong)group_slots[j] * words;
+    const ulong count = w[count_word == HGB_NO_WORD ? HGB_WORD_ROWS : count_word];
+    counts[j] = count;
+    ulong value = count;
+    if (op == HGB_OP_SUM) {
+      value = w[word];
+    } else if (op == HGB_OP_SUM_SPLIT) {
+      // total = high * 2^32 + low, low the unsigned sum of the low halves.
+      const ulong low = w[word];
+      const long high = (long)w[word + 1] + (long)(low >> 32);
+      if (high < INT_MIN || high > INT_MAX) raised = VM_STATUS_OVERFLOW;
+      value = ((ulong)high << 32) | (low & 0xffffffffUL);
+    } else if (op == HGB_OP_MAX || op == HGB_OP_MIN) {
+      const ulong image = op == HGB_OP_MAX ? w[word] : ~w[word];
+      value = real == 0            ? image ^ 0x8000000000000000UL
+              : (image >> 63) != 0 ? image ^ 0x8000000000000000UL
+                                   : ~image;
+    } else if (op == HGB_OP_SUM_REAL) {
+#if HAS_FP64
+      const ulong flags = w[word + bins];
+      double sum = group_by_exact_sum(w + word, bins, base);
+      if ((flags & HGB_FLAG_NAN) != 0 || (flags & (HGB_FLAG_POS_INF | HGB_FLAG_NEG_INF)) ==
+                                             (HGB_FLAG_POS_INF | HGB_FLAG_NEG_INF)) {
+        sum = as_double(0x7ff8000000000000UL);  // the canonical quiet NaN
+      } else if ((flags & HGB_FLAG_POS_INF) != 0) {
+        sum = INFINITY;
+      } else if ((flags & HGB_FLAG_NEG_INF) != 0) {
+        sum = -INFINITY;
+      }
+      value = as_ulong(sum);
+#endif
+    }
+    results[j] = value;
+  }
+  if (raised != 0) atomic_or(status, raised);
 }

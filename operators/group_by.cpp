@@ -2,35 +2,58 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 
 #include "common/errors.hpp"
+#include "kernels_cl/group_by_shared.h"
 #include "kernels_cl/sort_shared.h"
 #include "kernels_cl/vm_shared.h"
 #include "operators/gather.hpp"
+#include "operators/hash_group_by.hpp"
 #include "operators/scan.hpp"
 #include "operators/sort.hpp"
 
 namespace clq {
 namespace {
 
-bool IsRealOperation(std::uint32_t op) {
-  return op == VM_AGG_SUM_R || op == VM_AGG_MIN_R || op == VM_AGG_MAX_R;
+// A direct table of at most this many slots per row bound (plus a constant
+// for small inputs): beyond it most slots stay empty and listing the groups
+// costs more than hashing.
+constexpr std::uint64_t kDirectSlotsPerRow = 2;
+constexpr std::uint64_t kDirectSlotsMinimum = 1 << 16;
+// Groups a hash table is first sized for when there is no estimate: a
+// table for every row its own group costs its size in set-up and listing
+// however few groups there are, and a table that fills grows (by
+// kHashGrowth) after a pass that stops where it filled.
+constexpr RowCount kHashFirstGroups = RowCount{1} << 15;
+constexpr std::uint64_t kHashGrowth = 4;
+// A CPU work-group's own table (in global memory) takes at most this.
+constexpr std::uint64_t kCpuWorkGroupBytes = std::uint64_t{64} << 20;
+
+// State words per slot the plan assumes for its memory checks (a REAL SUM's
+// bins are known only once its argument is: assumed four for the window,
+// two of padding and the flags; small tables take 73, which they afford).
+std::uint64_t PlannedWords(const std::vector<GroupAggregateInfo>& aggregates) {
+  // The header and first position, the rows (hash_group_by.hpp).
+  if (aggregates.empty()) return 2;
+  std::uint64_t words = 3;
+  for (const GroupAggregateInfo& a : aggregates) {
+    if (!a.argument) continue;
+    if (a.nullable) ++words;
+    if (a.operation == VM_AGG_SUM_I) words += 2;
+    if (a.operation == VM_AGG_SUM_R) words += 7;
+    if (a.operation >= VM_AGG_MIN_I && a.operation <= VM_AGG_MAX_R) words += 1;
+  }
+  return words;
 }
 
-ColumnType ResultType(const GroupAggregateSpec& spec) {
-  const bool real_quantile = spec.operation == GROUP_AGG_QUANTILE && spec.argument &&
-                             spec.argument->type.type == DataType::kDouble;
-  return IsRealOperation(spec.operation) || real_quantile ? ColumnType::Double()
-                                                          : ColumnType::Int64();
-}
-
-// Sorted groups: the permutation, each group's first sorted index and its
-// smallest position.
+// Sorted groups: the permutation, each sorted group's first index, each
+// row's group, and the group count.
 struct SortedGroups {
   std::vector<RadixKey> keys;
   RowIds perm;
   DeviceBuffer starts;
-  DeviceBuffer first;
+  RowIds row_groups;
   RowCount groups = 0;
 };
 
@@ -67,59 +90,23 @@ SortedGroups FindGroups(Engine& engine, const std::vector<VectorView>& keys, Row
   engine.Download(total.get(), 0, sizeof(groups), &groups, "group by count");
   sorted.groups = groups;
   sorted.starts = engine.pool().Acquire(groups * sizeof(cl_uint), "group starts");
-  sorted.first = engine.pool().Acquire(groups * sizeof(cl_uint), "group first positions");
+  sorted.row_groups = AllocateRowIds(engine, rows, "group of each row");
   cl::Kernel& starts = engine.kernel("group_by_starts");
   starts.setArg(0, flags.get());
   starts.setArg(1, ids.get());
   starts.setArg(2, sorted.perm.ids.get());
   starts.setArg(3, static_cast<cl_ulong>(rows));
   starts.setArg(4, sorted.starts.get());
-  starts.setArg(5, sorted.first.get());
+  starts.setArg(5, sorted.row_groups.ids.get());
   engine.Launch(starts, tiles, "group by starts");
   return sorted;
 }
 
-// The chunks of every group (group_by_chunks, group_by_chunk_groups): chunk
-// offsets per sorted group, the group of every chunk, and the chunk total.
-struct Chunks {
-  DeviceBuffer counts;
-  DeviceBuffer offsets;
-  DeviceBuffer task_group;
-  DeviceBuffer total;
-  std::uint64_t capacity = 0;  // upper bound of the chunk total, for launch sizes
-};
-
-Chunks CutChunks(Engine& engine, const SortedGroups& sorted, RowCount rows) {
-  Chunks chunks;
-  const RowCount groups = sorted.groups;
-  // Every group has at most one chunk more than its rows / chunk size.
-  chunks.capacity = rows / kGroupByChunkRows + groups;
-  chunks.counts = engine.pool().Acquire(groups * sizeof(cl_uint), "group chunk counts");
-  chunks.offsets = engine.pool().Acquire(groups * sizeof(cl_uint), "group chunk offsets");
-  chunks.task_group = engine.pool().Acquire(chunks.capacity * sizeof(cl_uint), "chunk groups");
-  chunks.total = engine.pool().Acquire(sizeof(cl_uint), "chunk total");
-  cl::Kernel& count = engine.kernel("group_by_chunks");
-  count.setArg(0, sorted.starts.get());
-  count.setArg(1, static_cast<cl_ulong>(groups));
-  count.setArg(2, static_cast<cl_ulong>(rows));
-  count.setArg(3, static_cast<cl_uint>(kGroupByChunkRows));
-  count.setArg(4, chunks.counts.get());
-  engine.Launch(count, engine.TilesFor(groups), "group by chunks");
-  ExclusiveScan(engine, chunks.counts.get(), groups, chunks.offsets.get(), &chunks.total.get());
-  cl::Kernel& assign = engine.kernel("group_by_chunk_groups");
-  assign.setArg(0, chunks.offsets.get());
-  assign.setArg(1, chunks.counts.get());
-  assign.setArg(2, static_cast<cl_ulong>(groups));
-  assign.setArg(3, chunks.task_group.get());
-  engine.Launch(assign, engine.TilesFor(groups), "group by chunks");
-  return chunks;
-}
-
 // QUANTILE: the positions sorted again, by the group keys and then the
 // argument (a stable LSD sort gives the same group segments), and one binary
-// search and pick per group.
-GroupAggregateOutput Quantile(QueryContext& context, const SortedGroups& sorted,
-                              const RowIds& order, const GroupAggregateSpec& spec, RowCount rows) {
+// search and pick per group. group_slots[j] is output group j's sorted group.
+void Quantile(QueryContext& context, const SortedGroups& sorted, const RowIds& group_slots,
+              const GroupAggregateSpec& spec, RowCount rows, GroupAggregateOutput& output) {
   Engine& engine = context.engine();
   CLQ_CHECK(spec.argument.has_value(), "group by: QUANTILE without an argument");
   const VectorView& argument = *spec.argument;
@@ -131,17 +118,12 @@ GroupAggregateOutput Quantile(QueryContext& context, const SortedGroups& sorted,
   keys.push_back({argument.values, argument.nulls, static_cast<std::uint32_t>(argument.type.type),
                   argument.type.width, false});
   const RowIds perm = RadixSortPermutation(engine, keys, rows);
-  const bool real = argument.type.type == DataType::kDouble;
-  GroupAggregateOutput output;
-  output.values = AllocateVector(engine, real ? ColumnType::Double() : ColumnType::Int64(),
-                                 sorted.groups, "group aggregate values");
-  output.counts = AllocateVector(engine, ColumnType::Int64(), sorted.groups, "group counts");
   const bool has_nulls = argument.has_nulls();
   cl::Kernel& kernel = engine.kernel("group_by_quantile");
   kernel.setArg(0, perm.ids.get());
   kernel.setArg(1, static_cast<cl_ulong>(rows));
   kernel.setArg(2, sorted.starts.get());
-  kernel.setArg(3, order.ids.get());
+  kernel.setArg(3, group_slots.ids.get());
   kernel.setArg(4, static_cast<cl_ulong>(sorted.groups));
   kernel.setArg(5, argument.values);
   kernel.setArg(6, has_nulls ? argument.nulls : argument.values);
@@ -151,137 +133,309 @@ GroupAggregateOutput Quantile(QueryContext& context, const SortedGroups& sorted,
   kernel.setArg(10, output.values.values.get());
   kernel.setArg(11, output.counts.values.get());
   engine.Launch(kernel, engine.TilesFor(sorted.groups), "group by quantile");
-  return output;
 }
 
-GroupAggregateOutput Reduce(QueryContext& context, const SortedGroups& sorted, const Chunks& chunks,
-                            const RowIds& order, const GroupAggregateSpec& spec, RowCount rows) {
+GroupByResult SortGroupBy(QueryContext& context, const GroupByPlan& plan,
+                          const std::vector<VectorView>& keys,
+                          const std::vector<GroupAggregateSpec>& aggregates,
+                          const GroupStateLayout& layout, RowCount rows) {
   Engine& engine = context.engine();
-  const std::uint32_t op = spec.operation;
-  if (op == GROUP_AGG_QUANTILE) return Quantile(context, sorted, order, spec, rows);
-  CLQ_CHECK(op <= VM_AGG_MAX_R, "group by: unknown aggregate operation");
-  const bool real = IsRealOperation(op);
-  if (real && !engine.info().fp64)
-    throw DeviceLimitError("group by: REAL aggregates need a device with fp64");
-  GroupAggregateOutput output;
-  output.values = AllocateVector(engine, real ? ColumnType::Double() : ColumnType::Int64(),
-                                 sorted.groups, "group aggregate values");
-  output.counts = AllocateVector(engine, ColumnType::Int64(), sorted.groups, "group counts");
-  cl::Buffer values = output.values.values.get();
-  cl::Buffer nulls = values;
-  std::uint32_t type = SORT_TYPE_INT64;
-  bool has_nulls = false;
-  if (spec.argument) {
-    const VectorView& argument = *spec.argument;
-    CLQ_CHECK(argument.size >= rows, "aggregate argument shorter than the rows to group");
-    CLQ_CHECK(argument.type.is_numeric(), "group by: aggregate of CHAR values");
-    CLQ_CHECK(real || op == VM_AGG_COUNT || argument.type.is_integer(),
-              "group by: integer aggregate of DOUBLE values");
-    values = argument.values;
-    has_nulls = argument.has_nulls();
-    if (has_nulls) nulls = argument.nulls;
-    type = static_cast<std::uint32_t>(argument.type.type);
-  }
-  DeviceBuffer partials =
-      engine.pool().Acquire(chunks.capacity * sizeof(cl_ulong), "group chunk partials");
-  DeviceBuffer partial_counts =
-      engine.pool().Acquire(chunks.capacity * sizeof(cl_ulong), "group chunk counts");
-  cl::Kernel& partial = engine.kernel("group_by_partial");
-  partial.setArg(0, sorted.perm.ids.get());
-  partial.setArg(1, static_cast<cl_ulong>(rows));
-  partial.setArg(2, sorted.starts.get());
-  partial.setArg(3, static_cast<cl_ulong>(sorted.groups));
-  partial.setArg(4, chunks.offsets.get());
-  partial.setArg(5, chunks.task_group.get());
-  partial.setArg(6, chunks.total.get());
-  partial.setArg(7, static_cast<cl_uint>(kGroupByChunkRows));
-  partial.setArg(8, values);
-  partial.setArg(9, nulls);
-  partial.setArg(10, static_cast<cl_uint>(has_nulls ? 1 : 0));
-  partial.setArg(11, static_cast<cl_uint>(type));
-  partial.setArg(12, static_cast<cl_uint>(op));
-  partial.setArg(13, static_cast<cl_uint>(spec.argument ? 1 : 0));
-  partial.setArg(14, partials.get());
-  partial.setArg(15, partial_counts.get());
-  partial.setArg(16, context.status());
-  engine.Launch(partial, engine.TilesFor(chunks.capacity), "group by partial aggregates");
-  cl::Kernel& combine = engine.kernel("group_by_combine");
-  combine.setArg(0, order.ids.get());
-  combine.setArg(1, static_cast<cl_ulong>(sorted.groups));
-  combine.setArg(2, chunks.offsets.get());
-  combine.setArg(3, chunks.counts.get());
-  combine.setArg(4, partials.get());
-  combine.setArg(5, partial_counts.get());
-  combine.setArg(6, static_cast<cl_uint>(op));
-  combine.setArg(7, static_cast<cl_uint>(spec.argument ? 1 : 0));
-  combine.setArg(8, output.values.values.get());
-  combine.setArg(9, output.counts.values.get());
-  combine.setArg(10, context.status());
-  engine.Launch(combine, engine.TilesFor(sorted.groups), "group by combine aggregates");
-  return output;
+  const SortedGroups sorted = FindGroups(engine, keys, rows);
+  if (GroupTableBytes(layout, sorted.groups) > engine.info().max_alloc_bytes)
+    throw DeviceLimitError("group by: the groups' state does not fit the device");
+  GroupTableSpec spec;
+  spec.mode = HGB_MODE_IDS;
+  spec.slots = sorted.groups;
+  spec.row_groups = &sorted.row_groups;
+  const GroupTable table = FoldGroups(context, plan, spec, layout, {}, aggregates, rows);
+  CLQ_CHECK(table.overflow == 0, "group by: sorted group ids out of range");
+  FinishedGroups finished = FinishGroups(context, table, layout, aggregates);
+  for (std::size_t i = 0; i < aggregates.size(); ++i)
+    if (aggregates[i].operation == GROUP_AGG_QUANTILE)
+      Quantile(context, sorted, finished.group_slots, aggregates[i], rows,
+               finished.result.aggregates[i]);
+  finished.result.strategy = GroupByStrategy::kSort;
+  context.CheckStatus();
+  return std::move(finished.result);
 }
 
 }  // namespace
 
-GroupByResult GroupBy(QueryContext& context, const std::vector<VectorView>& keys,
+const char* GroupByStrategyName(GroupByStrategy strategy) {
+  switch (strategy) {
+    case GroupByStrategy::kDirect:
+      return "direct";
+    case GroupByStrategy::kHash:
+      return "hash";
+    case GroupByStrategy::kSort:
+      return "sort";
+  }
+  return "?";
+}
+
+GroupKeyInfo KeyInfoOf(const VectorView& key, std::optional<IntRange> range) {
+  return {key.type, key.has_nulls(), range};
+}
+
+GroupAggregateInfo AggregateInfoOf(const GroupAggregateSpec& spec) {
+  GroupAggregateInfo info;
+  info.operation = spec.operation;
+  if (spec.argument) {
+    info.argument = spec.argument->type;
+    info.nullable = spec.argument->has_nulls();
+  }
+  info.range = spec.range;
+  return info;
+}
+
+bool GroupByPlan::HasQuantile() const {
+  return std::any_of(aggregates.begin(), aggregates.end(),
+                     [](const GroupAggregateInfo& a) { return a.operation == GROUP_AGG_QUANTILE; });
+}
+
+KernelSet GroupByPlan::Kernels() const {
+  const bool real_sum =
+      std::any_of(aggregates.begin(), aggregates.end(),
+                  [](const GroupAggregateInfo& a) { return a.operation == VM_AGG_SUM_R; });
+  const bool key_nulls =
+      std::any_of(keys.begin(), keys.end(), [](const GroupKeyInfo& k) { return k.nullable; });
+  // The sort's kernels: the plan's path, or its fallback.
+  KernelSet sort{"gather_iota",       "sort_key_bits",       "sort_load_keys", "sort_count_keys",
+                 "sort_scatter_keys", "group_by_boundaries", "scan_tiles",     "group_by_starts"};
+  if (key_nulls) sort.AddWhenNeeded("sort_count_nulls");
+  sort.AddWhenNeeded("sort_scatter_nulls");
+  KernelSet kernels;
+  if (strategy == GroupByStrategy::kSort) {
+    if (real_sum) kernels.Add("group_by_window");
+    kernels.Add(sort);
+  }
+  kernels.Add("hash_group_by_aggregate");
+  if (cpu_paths && work_group_bytes != 0 && strategy != GroupByStrategy::kHash)
+    kernels.Add("group_by_merge");
+  if (strategy != GroupByStrategy::kSort && real_sum) {
+    // Tables past the full-range bins find the argument's exponents first.
+    if (table_slots > kFullRangeSlots) {
+      kernels.Add("group_by_window");
+    } else {
+      kernels.AddWhenNeeded("group_by_window");
+    }
+  }
+  // Compaction of the occupied slots, the groups' radix sort by first
+  // position, the gathers of positions and slots, the results.
+  for (const char* name :
+       {"group_by_occupied", "scan_tiles", "group_by_compact", "gather_iota", "sort_key_bits",
+        "sort_load_keys", "sort_count_keys", "sort_scatter_keys", "gather_u32", "group_by_finish"})
+    kernels.Add(name);
+  if (HasQuantile()) kernels.Add("group_by_quantile");
+  if (strategy != GroupByStrategy::kSort) kernels.Add(sort, true);
+  kernels.AddWhenNeeded("scan_add_offsets");
+  return kernels;
+}
+
+std::string GroupByPlan::Describe() const {
+  std::string text = std::string(GroupByStrategyName(strategy)) + " GROUP BY";
+  if (strategy != GroupByStrategy::kSort) text += ", " + std::to_string(table_slots) + " slots";
+  if (strategy == GroupByStrategy::kHash)
+    text += packed ? ", keys packed in the slots" : ", keys compared at a row";
+  if (work_group_bytes != 0)
+    text += std::string(", work-group tables in ") + (cpu_paths ? "global" : "local") +
+            " memory (up to " + std::to_string(work_group_bytes / 1024) + " KiB)";
+  return text + ": " + reason;
+}
+
+GroupByPlan PlanGroupBy(const DeviceInfo& device, const DeviceTuning& tuning,
+                        const std::vector<GroupKeyInfo>& keys,
+                        const std::vector<GroupAggregateInfo>& aggregates, RowCount max_rows,
+                        std::optional<RowCount> estimated_groups, const GroupByOptions& options) {
+  GroupByPlan plan;
+  plan.cpu_paths = tuning.cpu_paths;
+  plan.keys = keys;
+  plan.aggregates = aggregates;
+  plan.memory_budget = std::min(device.max_alloc_bytes, device.global_mem_bytes / 2);
+  if (plan.cpu_paths) {
+    const std::uint64_t parts = std::uint64_t{4} * std::max(1u, device.compute_units);
+    plan.work_group_bytes = std::min(kCpuWorkGroupBytes, plan.memory_budget / (2 * parts));
+  } else if (device.local_mem_bytes >= 8192) {
+    // Leave room for the kernel's own local arrays.
+    plan.work_group_bytes = device.local_mem_bytes - 4096;
+  }
+  if (options.work_group_tables && !*options.work_group_tables) plan.work_group_bytes = 0;
+  plan.work_group_slots_cap = options.work_group_slots.value_or(0);
+  (void)tuning;
+
+  const std::uint64_t slot_bytes = PlannedWords(aggregates) * 8;
+  const auto sort = [&](std::string reason) {
+    plan.strategy = GroupByStrategy::kSort;
+    plan.reason = std::move(reason);
+    return plan;
+  };
+  if (options.strategy == GroupByStrategy::kSort) return sort("forced");
+  if (plan.HasQuantile()) return sort("QUANTILE sorts each group's values");
+  if (keys.size() > HGB_MAX_KEYS)
+    return sort("more than " + std::to_string(HGB_MAX_KEYS) + " keys");
+
+  // Direct: integer keys with known ranges and few images.
+  const std::uint64_t direct_limit = std::min<std::uint64_t>(
+      kDirectSlotsPerRow * max_rows + kDirectSlotsMinimum, HGB_GLOBAL_SLOT - 1);
+  double images = 1;
+  for (const GroupKeyInfo& key : keys) {
+    if (!key.type.is_integer() || !key.range) {
+      images = INFINITY;
+      break;
+    }
+    images *= (static_cast<double>(key.range->max) - static_cast<double>(key.range->min) + 1) +
+              (key.nullable ? 1 : 0);
+  }
+  if (options.strategy != GroupByStrategy::kHash && images <= static_cast<double>(direct_limit) &&
+      images * static_cast<double>(slot_bytes) <= static_cast<double>(plan.memory_budget)) {
+    std::uint64_t stride = 1;
+    for (const GroupKeyInfo& key : keys) {
+      GroupByPlan::DirectKey d;
+      d.lo = key.range->min;
+      d.card = static_cast<std::uint64_t>(key.range->max) -
+               static_cast<std::uint64_t>(key.range->min) + 1;
+      d.stride = stride;
+      stride *= d.card + (key.nullable ? 1 : 0);
+      plan.direct.push_back(d);
+    }
+    plan.table_slots = stride;
+    plan.strategy = GroupByStrategy::kDirect;
+    plan.reason = "integer keys with known ranges, " + std::to_string(stride) + " images";
+    return plan;
+  }
+
+  // Hash: twice the expected groups, a power of two. The slots' headers
+  // hold the keys' image when integer keys pack into 63 bits (their ranges,
+  // or INT32's), else a hash tag and a row whose keys are compared.
+  double packed_images = 1;
+  for (const GroupKeyInfo& key : keys) {
+    const std::optional<IntRange> range =
+        key.range ? key.range
+        : key.type.type == DataType::kInt32
+            ? std::optional<IntRange>(IntRange{INT32_MIN, INT32_MAX})
+            : std::nullopt;
+    if (!key.type.is_integer() || !range) {
+      packed_images = INFINITY;
+      break;
+    }
+    packed_images *= (static_cast<double>(range->max) - static_cast<double>(range->min) + 1) +
+                     (key.nullable ? 1 : 0);
+  }
+  if (packed_images < 0x1p62) {
+    std::uint64_t stride = 1;
+    for (const GroupKeyInfo& key : keys) {
+      const IntRange range = key.range.value_or(IntRange{INT32_MIN, INT32_MAX});
+      GroupByPlan::DirectKey d;
+      d.lo = range.min;
+      d.card = static_cast<std::uint64_t>(range.max) - static_cast<std::uint64_t>(range.min) + 1;
+      d.stride = stride;
+      stride *= d.card + (key.nullable ? 1 : 0);
+      plan.direct.push_back(d);
+    }
+    plan.packed = true;
+  }
+  // Without an estimate the table starts small and grows when it fills
+  // (GroupBy).
+  const RowCount expected = std::max<RowCount>(
+      1, std::min(estimated_groups.value_or(std::min(max_rows, kHashFirstGroups)), max_rows));
+  std::uint64_t slots =
+      options.hash_slots.value_or(std::bit_ceil(std::max<std::uint64_t>(2 * expected, 64)));
+  CLQ_CHECK(std::has_single_bit(slots), "group by: hash slots not a power of two");
+  if (slots >= HGB_GLOBAL_SLOT || slots * slot_bytes > plan.memory_budget)
+    return sort("a hash table for " + std::to_string(expected) +
+                " groups does not fit the device's memory");
+  plan.table_slots = slots;
+  plan.strategy = GroupByStrategy::kHash;
+  plan.reason = estimated_groups ? "about " + std::to_string(*estimated_groups) + " groups"
+                                 : "group count unknown, up to " + std::to_string(max_rows);
+  return plan;
+}
+
+GroupByResult GroupBy(QueryContext& context, const GroupByPlan& plan,
+                      const std::vector<VectorView>& keys,
                       const std::vector<GroupAggregateSpec>& aggregates, RowCount rows) {
   Engine& engine = context.engine();
   if (rows > kMaxTableRows) throw DeviceLimitError("group by: too many rows");
+  CLQ_CHECK(keys.size() == plan.keys.size() && aggregates.size() == plan.aggregates.size(),
+            "group by: keys or aggregates differ from the plan's");
   GroupByResult result;
+  result.strategy = plan.strategy;
   if (rows == 0) {
     result.first_positions = AllocateRowIds(engine, 0, "group first positions");
     for (const GroupAggregateSpec& spec : aggregates) {
+      const bool real = spec.operation == VM_AGG_SUM_R || spec.operation == VM_AGG_MIN_R ||
+                        spec.operation == VM_AGG_MAX_R ||
+                        (spec.operation == GROUP_AGG_QUANTILE && spec.argument &&
+                         spec.argument->type.type == DataType::kDouble);
       GroupAggregateOutput output;
-      output.values = AllocateVector(engine, ResultType(spec), 0, "group aggregate values");
+      output.values = AllocateVector(engine, real ? ColumnType::Double() : ColumnType::Int64(), 0,
+                                     "group aggregate values");
       output.counts = AllocateVector(engine, ColumnType::Int64(), 0, "group counts");
       result.aggregates.push_back(std::move(output));
     }
     return result;
   }
-  SortedGroups sorted = FindGroups(engine, keys, rows);
-  result.groups = sorted.groups;
-  // Groups in order of first appearance: sort the (distinct) first positions.
-  const RowIds order = RadixSortPermutation(
-      engine, {RadixKey{sorted.first.get(), cl::Buffer(), SORT_TYPE_UINT32, 4, false}},
-      sorted.groups);
-  result.first_positions = AllocateRowIds(engine, sorted.groups, "group first positions");
-  GatherBuffer(engine, sorted.first.get(), 4, 0, sorted.groups, order,
-               result.first_positions.ids.get());
-  const Chunks chunks = CutChunks(engine, sorted, rows);
-  for (const GroupAggregateSpec& spec : aggregates)
-    result.aggregates.push_back(Reduce(context, sorted, chunks, order, spec, rows));
+  const GroupStateLayout layout = LayoutGroupState(
+      context, plan, aggregates, rows,
+      plan.strategy == GroupByStrategy::kSort ? rows + HGB_GLOBAL_SLOT : plan.table_slots);
+  if (plan.strategy == GroupByStrategy::kSort)
+    return SortGroupBy(context, plan, keys, aggregates, layout, rows);
+
+  GroupTableSpec spec;
+  spec.mode = plan.strategy == GroupByStrategy::kDirect ? HGB_MODE_DIRECT
+              : plan.packed                             ? HGB_MODE_PACKED
+                                                        : HGB_MODE_HASH;
+  spec.slots = plan.table_slots;
+  std::string fallback;
+  for (;;) {
+    const std::uint64_t bytes = GroupTableBytes(layout, spec.slots);
+    if (bytes > plan.memory_budget) {
+      fallback = "the group table (" + std::to_string(bytes) + " bytes) does not fit the device";
+      break;
+    }
+    const GroupTable table = FoldGroups(context, plan, spec, layout, keys, aggregates, rows);
+    if (table.overflow == 0) {
+      FinishedGroups finished = FinishGroups(context, table, layout, aggregates);
+      context.CheckStatus();
+      finished.result.strategy = plan.strategy;
+      finished.result.fallback = fallback;
+      return std::move(finished.result);
+    }
+    if ((table.overflow & HGB_OVERFLOW_RANGE) != 0) {
+      fallback = "a key value outside its planned range";
+      break;
+    }
+    // The hash table filled: once more, larger, up to room for every row its
+    // own group.
+    const std::uint64_t room =
+        std::min(spec.slots * kHashGrowth, std::bit_ceil(std::max<std::uint64_t>(2 * rows, 64)));
+    if (spec.slots >= room || room >= HGB_GLOBAL_SLOT) {
+      fallback = "the hash table overflowed";
+      break;
+    }
+    fallback = "the hash table of " + std::to_string(spec.slots) +
+               " slots overflowed: rebuilt with " + std::to_string(room);
+    spec.slots = room;
+  }
+  result = SortGroupBy(context, plan, keys, aggregates, layout, rows);
+  result.fallback = fallback;
   context.CheckStatus();
   return result;
 }
 
-}  // namespace clq
-
-namespace clq {
-
-KernelSet GroupByKernels(const Engine& engine, const std::vector<bool>& nullable_keys,
-                         const std::vector<GroupAggregateSpec>& aggregates, RowCount rows,
-                         bool exact) {
-  KernelSet kernels;
-  if (rows == 0) return kernels;
-  kernels.Add(SortPermutationKernels(engine, nullable_keys, rows, exact));
-  kernels.Add("group_by_boundaries");
-  kernels.Add(ExclusiveScanKernels(engine, rows, exact));
-  kernels.Add("group_by_starts");
-  kernels.Add(SortPermutationKernels(engine, {false}, rows, false));
-  kernels.Add(KernelSet{"gather_u32", "group_by_chunks"});
-  kernels.Add(ExclusiveScanKernels(engine, rows, false));
-  kernels.Add("group_by_chunk_groups");
-  for (const GroupAggregateSpec& spec : aggregates) {
-    if (spec.operation == GROUP_AGG_QUANTILE) {
-      std::vector<bool> with_argument = nullable_keys;
-      with_argument.push_back(true);
-      kernels.Add(SortPermutationKernels(engine, with_argument, rows, exact));
-      kernels.Add("group_by_quantile");
-    } else {
-      kernels.Add(KernelSet{"group_by_partial", "group_by_combine"});
-    }
-  }
-  return kernels;
+GroupByResult GroupBy(QueryContext& context, const std::vector<VectorView>& keys,
+                      const std::vector<GroupAggregateSpec>& aggregates, RowCount rows,
+                      const GroupByOptions& options) {
+  std::vector<GroupKeyInfo> key_infos;
+  for (const VectorView& key : keys)
+    key_infos.push_back(KeyInfoOf(key));
+  std::vector<GroupAggregateInfo> infos;
+  for (const GroupAggregateSpec& spec : aggregates)
+    infos.push_back(AggregateInfoOf(spec));
+  const Engine& engine = context.engine();
+  const GroupByPlan plan =
+      PlanGroupBy(engine.info(), engine.tuning(), key_infos, infos, rows, std::nullopt, options);
+  return GroupBy(context, plan, keys, aggregates, rows);
 }
 
 }  // namespace clq

@@ -34,28 +34,25 @@ DistinctNode::DistinctNode(const Engine& engine, const QueryOptions& options,
     shape_.max_rows = std::min<RowCount>(shape_.max_rows, 1);
     return;
   }
-  keys_ = CompileValues(select, keys, child_->shape());
-  AddKernelNames(ValuesKernels(engine, options, select, keys_, child_->shape()));
-  std::vector<bool> nullable;
-  for (const ValueVectorType& type : ValueVectorTypes(select, keys_))
-    nullable.push_back(type.nullable);
-  AddKernelNames(
-      GroupByKernels(engine, nullable, {}, child_->shape().max_rows, child_->shape().exact));
+  keys_ = GroupInputs(engine, select, keys, child_->shape());
+  AddKernelNames(keys_.Kernels(engine, options, select, child_->shape()));
+  plan_ = PlanGrouping(engine, keys_, keys.size(), {}, child_->shape().max_rows);
+  AddKernelNames(plan_.Kernels());
   // The first row of each group, by position: a copy for a whole table.
   if (!child_->shape().implicit()) AddKernelNames({GatherBufferKernel(4)});
 }
 
 std::string DistinctNode::Describe() const {
-  if (keys_.exprs.empty()) return "no output reads a column: the first row";
+  if (keys_.exprs().empty()) return "no output reads a column: the first row";
   std::string keys;
-  for (const sql::Expr* key : keys_.exprs)
+  for (const sql::Expr* key : keys_.exprs())
     keys += (keys.empty() ? "" : ", ") + ExpressionText(select_, *key);
-  return keys + " (group by hashing of the keys; the first row of each group, in input order)";
+  return keys + ": the first row of each group, in input order; " + plan_.Describe();
 }
 
 std::string DistinctNode::Programs() const {
   std::string text;
-  for (const CompiledValues::Batch& batch : keys_.batches)
+  for (const CompiledValues::Batch& batch : keys_.computed().batches)
     text += ValuesListing("DISTINCT keys", select_, batch, child_->shape().source, options_);
   return text;
 }
@@ -63,15 +60,13 @@ std::string DistinctNode::Programs() const {
 RowSet DistinctNode::Run(ExecutionContext& context) const {
   RowSet rows = child_->Run(context);
   const ExecutionContext::NodeScope scope(context, *this);
-  if (keys_.exprs.empty()) {
+  if (keys_.exprs().empty()) {
     rows.Slice(context.query(), 0, std::min<RowCount>(rows.rows(), 1));
     return rows;
   }
-  const std::vector<DeviceVector> vectors = rows.Evaluate(context.query(), keys_);
-  std::vector<VectorView> keys;
-  for (const DeviceVector& v : vectors)
-    keys.push_back(View(v));
-  const GroupByResult groups = GroupBy(context.query(), keys, {}, rows.rows());
+  std::vector<DeviceVector> owned;
+  const std::vector<VectorView> keys = keys_.Evaluate(context.query(), rows, owned);
+  const GroupByResult groups = GroupBy(context.query(), plan_, keys, {}, rows.rows());
   rows.Reorder(context.query(), groups.first_positions);
   return rows;
 }

@@ -4,6 +4,8 @@
 // the same on every row: one row is kept.
 #pragma once
 
+#include "operators/group_by.hpp"
+#include "plan/group_inputs.hpp"
 #include "plan/physical_node.hpp"
 
 namespace clq {
@@ -21,7 +23,8 @@ class DistinctNode : public RowNode {
   const sql::BoundSelect& select_;
   QueryOptions options_;
   std::unique_ptr<RowNode> child_;
-  CompiledValues keys_;
+  GroupInputs keys_;
+  GroupByPlan plan_;
 };
 
 }  // namespace clq

@@ -21,15 +21,15 @@ using sql::ValueType;
 
 // The host column of a device vector's values at `positions` (one gather,
 // one download).
-ResultColumn KeysAt(Engine& engine, const DeviceVector& vector, ValueType type,
+ResultColumn KeysAt(Engine& engine, const VectorView& vector, ValueType type,
                     const RowIds& positions) {
   DeviceVector picked = AllocateVector(engine, vector.type, positions.size, "group keys");
   if (positions.size > 0) {
-    GatherBuffer(engine, vector.values.get(), vector.type.width, 0, vector.size, positions,
+    GatherBuffer(engine, vector.values, vector.type.width, 0, vector.size, positions,
                  picked.values.get());
     if (vector.has_nulls()) {
       picked.nulls = engine.pool().Acquire(positions.size, "group key NULL map");
-      GatherBuffer(engine, vector.nulls.get(), 1, 0, vector.size, positions, picked.nulls.get());
+      GatherBuffer(engine, vector.nulls, 1, 0, vector.size, positions, picked.nulls.get());
     }
   }
   return DownloadResultColumn(engine, "", type, picked);
@@ -124,10 +124,9 @@ GroupByNode::GroupByNode(const Engine& engine, const QueryOptions& options,
     exprs.push_back(&key);
   }
   argument_of_.resize(select.aggregates.size());
-  std::vector<GroupAggregateSpec> specs;
   for (std::size_t i = 0; i < select.aggregates.size(); ++i) {
     const sql::Aggregate& a = select.aggregates[i];
-    specs.push_back(SpecOf(a));
+    operations_.push_back(SpecOf(a).operation);
     if (!a.argument || CountsRows(a) || a.type == ValueType::kNull) continue;
     if (a.argument->type == ValueType::kText)
       throw DeviceLimitError(
@@ -137,17 +136,31 @@ GroupByNode::GroupByNode(const Engine& engine, const QueryOptions& options,
     exprs.push_back(&*a.argument);
   }
   const RowShape& shape = child_->shape();
-  values_ = CompileValues(select, exprs, shape);
-  AddKernelNames(ValuesKernels(engine, options, select, values_, shape));
-  const std::vector<ValueVectorType> types = ValueVectorTypes(select, values_);
-  std::vector<bool> nullable_keys;
-  for (std::size_t k = 0; k < select.group_keys.size(); ++k)
-    nullable_keys.push_back(types[k].nullable);
-  AddKernelNames(GroupByKernels(engine, nullable_keys, specs, shape.max_rows, shape.exact));
+  inputs_ = GroupInputs(engine, select, exprs, shape);
+  AddKernelNames(inputs_.Kernels(engine, options, select, shape));
+  std::vector<GroupAggregateInfo> infos;
+  for (std::size_t i = 0; i < select.aggregates.size(); ++i) {
+    GroupAggregateInfo info;
+    if (argument_of_[i]) {
+      const std::size_t at = *argument_of_[i];
+      info.argument = inputs_.types()[at].type;
+      info.nullable = inputs_.types()[at].nullable;
+      info.range = inputs_.ranges()[at];
+    }
+    // An integer AVG whose group totals may pass int64 sums doubles, as
+    // SQLite's AVG does on overflow, instead of raising "integer overflow".
+    if (select.aggregates[i].function == AggregateFunction::kAvg &&
+        operations_[i] == VM_AGG_SUM_I && !SumFitsInt64(info.range, shape.max_rows))
+      operations_[i] = VM_AGG_SUM_R;
+    info.operation = operations_[i];
+    infos.push_back(info);
+  }
+  plan_ = PlanGrouping(engine, inputs_, select.group_keys.size(), infos, shape.max_rows);
+  AddKernelNames(plan_.Kernels());
   // Each key's value at its group's first row.
   for (std::size_t k = 0; k < select.group_keys.size(); ++k) {
-    AddKernelNames({GatherBufferKernel(types[k].type.width)});
-    if (types[k].nullable) AddKernelNames({GatherBufferKernel(1)});
+    AddKernelNames({GatherBufferKernel(inputs_.types()[k].type.width)});
+    if (inputs_.types()[k].nullable) AddKernelNames({GatherBufferKernel(1)});
   }
 }
 
@@ -158,8 +171,8 @@ std::string GroupByNode::Describe() const {
   for (const sql::Aggregate& a : select_.aggregates)
     aggregates += (aggregates.empty() ? "" : ", ") + std::string(sql::AggregateName(a.function)) +
                   "(" + (a.argument ? ExpressionText(select_, *a.argument) : "*") + ")";
-  return keys + ": " + (aggregates.empty() ? "no aggregates" : aggregates) +
-         "; groups in order of first appearance; then on the host: " +
+  return keys + ": " + (aggregates.empty() ? "no aggregates" : aggregates) + "; " +
+         plan_.Describe() + "; groups in order of first appearance; then on the host: " +
          (select_.having ? "HAVING, " : "") + "outputs" + (select_.distinct ? ", DISTINCT" : "") +
          (select_.order_by.empty() ? "" : ", ORDER BY") +
          (select_.limit || select_.offset ? ", LIMIT" : "");
@@ -167,7 +180,7 @@ std::string GroupByNode::Describe() const {
 
 std::string GroupByNode::Programs() const {
   std::string text;
-  for (const CompiledValues::Batch& batch : values_.batches)
+  for (const CompiledValues::Batch& batch : inputs_.computed().batches)
     text += ValuesListing("group keys and aggregate arguments", select_, batch,
                           child_->shape().source, options_);
   return text;
@@ -177,32 +190,27 @@ QueryResult GroupByNode::Run(ExecutionContext& context) const {
   RowSet rows = child_->Run(context);
   const ExecutionContext::NodeScope scope(context, *this);
   Engine& engine = context.engine();
-  const std::vector<DeviceVector> vectors = rows.Evaluate(context.query(), values_);
+  std::vector<DeviceVector> owned;
+  const std::vector<VectorView> views = inputs_.Evaluate(context.query(), rows, owned);
   context.query().CheckStatus();
-  std::vector<VectorView> keys;
-  for (std::size_t k = 0; k < select_.group_keys.size(); ++k)
-    keys.push_back(View(vectors[k]));
+  const std::vector<VectorView> keys(views.begin(), views.begin() + select_.group_keys.size());
   std::vector<GroupAggregateSpec> specs;
   for (std::size_t i = 0; i < select_.aggregates.size(); ++i) {
-    const sql::Aggregate& a = select_.aggregates[i];
-    GroupAggregateSpec spec = SpecOf(a);
-    if (argument_of_[i]) spec.argument = View(vectors[*argument_of_[i]]);
-    // An integer AVG whose group totals may pass int64 sums doubles, as
-    // SQLite's AVG does on overflow, instead of raising "integer overflow".
-    if (a.function == AggregateFunction::kAvg && spec.operation == VM_AGG_SUM_I) {
-      const DeviceVector& argument = vectors[*argument_of_[i]];
-      if (!SumFitsInt64(argument.range ? argument.range() : std::nullopt, rows.rows()))
-        spec.operation = VM_AGG_SUM_R;
+    GroupAggregateSpec spec = SpecOf(select_.aggregates[i]);
+    spec.operation = operations_[i];
+    if (argument_of_[i]) {
+      spec.argument = views[*argument_of_[i]];
+      spec.range = inputs_.ranges()[*argument_of_[i]];
     }
     specs.push_back(spec);
   }
-  const GroupByResult groups = GroupBy(context.query(), keys, specs, rows.rows());
+  const GroupByResult groups = GroupBy(context.query(), plan_, keys, specs, rows.rows());
   context.query().CheckStatus();
 
   std::vector<ResultColumn> key_columns;
   for (std::size_t k = 0; k < select_.group_keys.size(); ++k)
     key_columns.push_back(
-        KeysAt(engine, vectors[k], select_.group_keys[k].type, groups.first_positions));
+        KeysAt(engine, keys[k], select_.group_keys[k].type, groups.first_positions));
   std::vector<ResultColumn> aggregate_columns;
   for (std::size_t i = 0; i < select_.aggregates.size(); ++i) {
     const sql::Aggregate& a = select_.aggregates[i];

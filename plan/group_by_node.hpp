@@ -1,10 +1,13 @@
-// GroupBy: the group keys and aggregate arguments evaluated for the rows
-// (plan/compiled_expressions.hpp), grouped on the device (operators/
-// group_by.hpp), one row per group downloaded; HAVING, the outputs,
+// GroupBy: the group keys and aggregate arguments evaluated for the rows, or
+// read in place (plan/group_inputs.hpp), grouped on the device by the plan
+// PlanGroupBy chose (operators/group_by.hpp: a direct or hash table, or a
+// sort), one row per group downloaded; HAVING, the outputs,
 // DISTINCT, ORDER BY and LIMIT then run on the host over the groups
 // (plan/host_rows.hpp).
 #pragma once
 
+#include "operators/group_by.hpp"
+#include "plan/group_inputs.hpp"
 #include "plan/physical_node.hpp"
 
 namespace clq {
@@ -24,9 +27,11 @@ class GroupByNode : public ResultNode {
   const sql::BoundSelect& select_;
   QueryOptions options_;
   std::unique_ptr<RowNode> child_;
-  CompiledValues values_;  // the group keys, then the arguments
-  // By aggregate: its argument's position in values_, when it has one.
+  GroupInputs inputs_;  // the group keys, then the arguments
+  // By aggregate: its argument's position in inputs_, when it has one.
   std::vector<std::optional<std::size_t>> argument_of_;
+  std::vector<std::uint32_t> operations_;  // by aggregate: its device operation
+  GroupByPlan plan_;
 };
 
 }  // namespace clq

@@ -4,223 +4,301 @@
 
 #include <bit>
 #include <cmath>
-#include <map>
+#include <random>
 
 #include "common/errors.hpp"
 #include "kernels_cl/vm_shared.h"
+#include "tests/sort/group_by_reference.hpp"
 #include "tests/sort/sort_test_util.hpp"
 #include "tests/support/device_fixture.hpp"
 
 namespace clq {
 namespace {
 
+using group_by_testing::Expected;
+using group_by_testing::HostSpec;
 using sort_testing::HostColumn;
 using sort_testing::RandomColumn;
 using sort_testing::Upload;
 
-// Expected per-group result of one aggregate, computed on the host in row order.
-struct HostAggregate {
-  std::int64_t integer = 0;
-  double real = 0;
-  std::int64_t count = 0;
-  double chunk = 0;               // SUM_R: the running sum of the current chunk of the group's rows
-  std::vector<double> collected;  // QUANTILE: the non-NULL values
+// How a check plans its GroupBy.
+struct Variant {
+  const char* name;
+  GroupByOptions options;
+  bool key_ranges = true;  // the plan knows the integer keys' ranges (kDirect possible)
 };
+
+std::vector<Variant> Variants() {
+  std::vector<Variant> v;
+  v.push_back({"direct", {GroupByStrategy::kDirect, {}, {}, {}}});
+  v.push_back({"direct, no work-group tables", {GroupByStrategy::kDirect, false, {}, {}}});
+  v.push_back({"hash", {GroupByStrategy::kHash, {}, {}, {}}, false});
+  v.push_back({"hash, no work-group tables", {GroupByStrategy::kHash, false, {}, {}}, false});
+  v.push_back({"hash, 16-slot work-group tables", {GroupByStrategy::kHash, {}, {}, 16}, false});
+  v.push_back({"hash, 64-slot table", {GroupByStrategy::kHash, {}, 64, {}}, false});
+  v.push_back({"sort", {GroupByStrategy::kSort, {}, {}, {}}});
+  return v;
+}
 
 class GroupByTest : public testing::DeviceTest {
  protected:
-  void Check(const std::vector<HostColumn>& keys, const HostColumn& argument, RowCount rows,
-             const std::string& what) {
+  // Runs GroupBy on `keys` with `specs` planned as `variant` and compares
+  // every group and aggregate with the reference, bit for bit.
+  GroupByResult Check(const std::vector<HostColumn>& keys, const std::vector<HostSpec>& specs,
+                      RowCount rows, const Variant& variant, const std::string& what) {
     Engine& e = engine();
     QueryContext context(e);
     std::vector<DeviceVector> device_keys;
     std::vector<VectorView> key_views;
+    std::vector<GroupKeyInfo> key_infos;
     for (const HostColumn& k : keys)
       device_keys.push_back(Upload(e, k, rows));
-    for (const DeviceVector& k : device_keys)
-      key_views.push_back(View(k));
-    DeviceVector arg = Upload(e, argument, rows);
-    const bool integer_arg = argument.type.is_integer();
-    std::vector<GroupAggregateSpec> specs = {{VM_AGG_COUNT, std::nullopt},
-                                             {VM_AGG_COUNT, View(arg)},
-                                             {VM_AGG_SUM_R, View(arg)},
-                                             {VM_AGG_MIN_R, View(arg)},
-                                             {VM_AGG_MAX_R, View(arg)}};
-    specs.push_back({GROUP_AGG_QUANTILE, View(arg), 0.5});
-    specs.push_back({GROUP_AGG_QUANTILE, View(arg), 0.9});
-    if (integer_arg) {
-      specs.push_back({VM_AGG_SUM_I, View(arg)});
-      specs.push_back({VM_AGG_MIN_I, View(arg)});
-      specs.push_back({VM_AGG_MAX_I, View(arg)});
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+      key_views.push_back(View(device_keys[k]));
+      key_infos.push_back(KeyInfoOf(key_views.back(), variant.key_ranges
+                                                          ? group_by_testing::RangeOf(keys[k], rows)
+                                                          : std::nullopt));
     }
-    const GroupByResult result = GroupBy(context, key_views, specs, rows);
+    std::vector<DeviceVector> arguments;
+    std::vector<GroupAggregateSpec> device_specs;
+    for (const HostSpec& s : specs) {
+      GroupAggregateSpec spec;
+      spec.operation = s.operation;
+      spec.quantile = s.quantile;
+      if (s.argument != nullptr) {
+        arguments.push_back(Upload(e, *s.argument, rows));
+        spec.argument = View(arguments.back());
+      }
+      device_specs.push_back(spec);
+    }
+    // Views taken after every upload: arguments may have moved.
+    for (std::size_t i = 0, a = 0; i < specs.size(); ++i)
+      if (specs[i].argument != nullptr) device_specs[i].argument = View(arguments[a++]);
+    std::vector<GroupAggregateInfo> infos;
+    for (const GroupAggregateSpec& spec : device_specs)
+      infos.push_back(AggregateInfoOf(spec));
+    const GroupByPlan plan =
+        PlanGroupBy(e.info(), e.tuning(), key_infos, infos, rows, std::nullopt, variant.options);
+    const std::string label = what + " [" + variant.name + ": " + plan.Describe() + "]";
+    EXPECT_FALSE(plan.Kernels().empty());
 
-    // Host: groups by first appearance (a map from a representative row).
-    auto less = [&](std::size_t a, std::size_t b) {
-      for (const HostColumn& k : keys) {
-        const int c = k.Compare(a, b);
-        if (c != 0) return c < 0;
-      }
-      return false;
-    };
-    std::map<std::size_t, std::size_t, decltype(less)> group_of(less);
-    std::vector<std::size_t> first;
-    std::vector<std::vector<HostAggregate>> want;
-    std::vector<RowCount> group_rows;
-    for (std::size_t r = 0; r < rows; ++r) {
-      auto [it, inserted] = group_of.emplace(r, first.size());
-      if (inserted) {
-        first.push_back(r);
-        want.emplace_back(specs.size());
-        group_rows.push_back(0);
-      }
-      std::vector<HostAggregate>& g = want[it->second];
-      // SUM_R adds chunks of kGroupByChunkRows rows, then the chunk sums.
-      if (group_rows[it->second]++ % kGroupByChunkRows == 0) {
-        for (HostAggregate& a : g) {
-          a.real += a.chunk;
-          a.chunk = 0;
-        }
-      }
-      for (std::size_t s = 0; s < specs.size(); ++s) {
-        HostAggregate& a = g[s];
-        if (!specs[s].argument) {
-          ++a.count;
-          a.integer = a.count;
-          continue;
-        }
-        if (argument.is_null(r)) continue;
-        const double real =
-            integer_arg
-                ? static_cast<double>(argument.type.width == 4 ? argument.i32[r] : argument.i64[r])
-                : argument.f64[r];
-        const std::int64_t integer =
-            integer_arg ? (argument.type.width == 4 ? argument.i32[r] : argument.i64[r]) : 0;
-        if (specs[s].operation == GROUP_AGG_QUANTILE) {
-          a.collected.push_back(real);  // exact: the test's integers fit a double
-          ++a.count;
-          continue;
-        }
-        switch (specs[s].operation) {
-          case VM_AGG_COUNT:
-            a.integer = a.count + 1;
-            break;
-          case VM_AGG_SUM_R:
-            a.chunk += real;
-            break;
-          case VM_AGG_MIN_R:
-            if (a.count == 0 || real < a.real) a.real = real;
-            break;
-          case VM_AGG_MAX_R:
-            if (a.count == 0 || real > a.real) a.real = real;
-            break;
-          case VM_AGG_SUM_I:
-            a.integer += integer;
-            break;
-          case VM_AGG_MIN_I:
-            if (a.count == 0 || integer < a.integer) a.integer = integer;
-            break;
-          case VM_AGG_MAX_I:
-            if (a.count == 0 || integer > a.integer) a.integer = integer;
-            break;
-        }
-        ++a.count;
-      }
+    const Expected want = group_by_testing::Reference(keys, specs, rows);
+    if (want.overflow) {
+      EXPECT_THROW(GroupBy(context, plan, key_views, device_specs, rows), InvalidInputError)
+          << label;
+      return {};
     }
-    for (auto& g : want) {
-      for (std::size_t s = 0; s < specs.size(); ++s) {
-        HostAggregate& a = g[s];
-        a.real += a.chunk;
-        if (specs[s].operation != GROUP_AGG_QUANTILE || a.collected.empty()) continue;
-        std::sort(a.collected.begin(), a.collected.end());
-        const double v = a.collected[static_cast<std::size_t>(
-            std::floor(specs[s].quantile * static_cast<double>(a.collected.size() - 1)))];
-        a.real = v;
-        a.integer = static_cast<std::int64_t>(v);
-      }
-    }
-    ASSERT_EQ(result.groups, first.size()) << what;
-    const std::vector<std::uint32_t> got_first = DownloadRowIds(e, result.first_positions);
-    ASSERT_EQ(got_first, std::vector<std::uint32_t>(first.begin(), first.end())) << what;
-    ASSERT_EQ(result.aggregates.size(), specs.size());
+    GroupByResult result = GroupBy(context, plan, key_views, device_specs, rows);
+    Compare(result, want, specs, label);
+    return result;
+  }
+
+  void Compare(const GroupByResult& result, const Expected& want,
+               const std::vector<HostSpec>& specs, const std::string& label) {
+    Engine& e = engine();
+    ASSERT_EQ(result.groups, want.first.size()) << label;
+    ASSERT_EQ(DownloadRowIds(e, result.first_positions), want.first) << label;
     for (std::size_t s = 0; s < specs.size(); ++s) {
       const std::vector<std::int64_t> counts =
           DownloadValues<std::int64_t>(e, result.aggregates[s].counts);
-      const std::vector<std::int64_t> values =
-          DownloadValues<std::int64_t>(e, result.aggregates[s].values);
-      const bool real = specs[s].operation == VM_AGG_SUM_R || specs[s].operation == VM_AGG_MIN_R ||
-                        specs[s].operation == VM_AGG_MAX_R ||
-                        (specs[s].operation == GROUP_AGG_QUANTILE && !integer_arg);
-      for (std::size_t g = 0; g < first.size(); ++g) {
-        const HostAggregate& w = want[g][s];
-        ASSERT_EQ(counts[g], w.count) << what << " aggregate " << s << " group " << g;
+      const std::vector<std::uint64_t> values =
+          DownloadValues<std::uint64_t>(e, result.aggregates[s].values);
+      for (std::size_t g = 0; g < want.first.size(); ++g) {
+        const group_by_testing::ExpectedValue& w = want.values[s][g];
+        ASSERT_EQ(counts[g], w.count) << label << " aggregate " << s << " group " << g;
         if (w.count == 0) continue;
-        if (real) {
-          // Same order of additions as the host loop: equal (inf + -inf is NaN on both).
-          const double got = std::bit_cast<double>(values[g]);
-          ASSERT_TRUE(got == w.real || (std::isnan(got) && std::isnan(w.real)))
-              << what << " aggregate " << s << " group " << g;
-        } else {
-          ASSERT_EQ(values[g], w.integer) << what << " aggregate " << s << " group " << g;
+        if (specs[s].operation == GROUP_AGG_QUANTILE &&
+            specs[s].argument->type.type == DataType::kDouble) {
+          // Numerically: the sort keeps -0.0 and 0.0 in either order.
+          ASSERT_EQ(std::bit_cast<double>(values[g]), std::bit_cast<double>(w.bits))
+              << label << " aggregate " << s << " group " << g;
+          continue;
         }
+        ASSERT_EQ(values[g], w.bits)
+            << label << " aggregate " << s << " group " << g << " want "
+            << std::bit_cast<double>(w.bits) << " got " << std::bit_cast<double>(values[g]);
       }
     }
   }
+
+  void CheckAllVariants(const std::vector<HostColumn>& keys, const std::vector<HostSpec>& specs,
+                        RowCount rows, const std::string& what) {
+    for (const Variant& variant : Variants())
+      Check(keys, specs, rows, variant, what);
+  }
 };
+
+// COUNT(*), COUNT, SUM, MIN and MAX of `arg` (REAL, and integer ones for an
+// integer argument).
+std::vector<HostSpec> AllAggregates(const HostColumn& arg) {
+  std::vector<HostSpec> specs = {{VM_AGG_COUNT, nullptr},
+                                 {VM_AGG_COUNT, &arg},
+                                 {VM_AGG_SUM_R, &arg},
+                                 {VM_AGG_MIN_R, &arg},
+                                 {VM_AGG_MAX_R, &arg}};
+  if (arg.type.is_integer()) {
+    specs.push_back({VM_AGG_SUM_I, &arg});
+    specs.push_back({VM_AGG_MIN_I, &arg});
+    specs.push_back({VM_AGG_MAX_I, &arg});
+  }
+  return specs;
+}
+
+// Arguments whose integer sums stay inside int64.
+HostColumn SmallIntegers(ColumnType type, RowCount rows, double null_rate, std::mt19937_64& rng) {
+  HostColumn c = RandomColumn(type, rows, 1000, null_rate, rng);
+  for (auto& v : c.i64)
+    v %= 1'000'000'007;
+  return c;
+}
 
 TEST_P(GroupByTest, EveryKeyTypeAtEverySize) {
   std::mt19937_64 rng(31);
   const RowCount wg = engine().tuning().work_group_size;
   const RowCount tile = engine().tuning().tile_size();
   for (RowCount rows : {RowCount{0}, RowCount{1}, wg - 1, wg + 1, tile - 1, tile, tile + 1,
-                        3 * tile + 5, RowCount{100000}}) {
+                        3 * tile + 5, RowCount{70000}}) {
     for (const ColumnType& type :
          {ColumnType::Int32(), ColumnType::Int64(), ColumnType::Double(), ColumnType::Char(3)}) {
       const HostColumn key = RandomColumn(type, rows, 20, 0.1, rng);
-      const HostColumn arg32 = RandomColumn(ColumnType::Int32(), rows, 1000, 0.2, rng);
+      const HostColumn arg32 = SmallIntegers(ColumnType::Int32(), rows, 0.2, rng);
+      const HostColumn arg64 = SmallIntegers(ColumnType::Int64(), rows, 0.0, rng);
       const HostColumn argd = RandomColumn(ColumnType::Double(), rows, 1000, 0.2, rng);
-      Check({key}, arg32, rows, "key " + type.ToString() + " argument INT32");
-      Check({key}, argd, rows, "key " + type.ToString() + " argument DOUBLE");
+      const std::string what = "rows " + std::to_string(rows) + " key " + type.ToString();
+      CheckAllVariants({key}, AllAggregates(arg32), rows, what + " argument INT32");
+      CheckAllVariants({key}, AllAggregates(arg64), rows, what + " argument INT64");
+      CheckAllVariants({key}, AllAggregates(argd), rows, what + " argument DOUBLE");
+      CheckAllVariants({key}, {}, rows, what + " DISTINCT");
     }
   }
 }
 
-TEST_P(GroupByTest, SeveralKeysOneGroupAllDistinctAndAllNullArguments) {
+TEST_P(GroupByTest, OneGroupEveryRowItsOwnGroupAndSkew) {
   std::mt19937_64 rng(32);
-  const RowCount rows = 2 * engine().tuning().tile_size() + 3;
-  const HostColumn a = RandomColumn(ColumnType::Int64(), rows, 4, 0.2, rng);
-  const HostColumn b = RandomColumn(ColumnType::Char(2), rows, 3, 0.2, rng);
-  HostColumn arg = RandomColumn(ColumnType::Int64(), rows, 100, 0.0, rng);
-  // Arguments small enough not to overflow; NULL wherever key a is NULL, so
-  // those groups have no non-NULL argument.
-  for (auto& v : arg.i64)
-    v %= 1'000'000;
-  arg.nulls = a.nulls;
-  Check({a, b}, arg, rows, "two keys");
-  Check({}, arg, rows, "no keys");
-  HostColumn same = a;
-  same.nulls.assign(rows, 1);
-  Check({same}, arg, rows, "all NULL keys: one group");
-  HostColumn distinct = RandomColumn(ColumnType::Int32(), rows, 1, 0.0, rng);
+  const RowCount rows = 5 * engine().tuning().tile_size() + 7;
+  const HostColumn arg = SmallIntegers(ColumnType::Int64(), rows, 0.1, rng);
+  HostColumn one;
+  one.type = ColumnType::Int32();
+  one.i32.assign(rows, 42);
+  CheckAllVariants({one}, AllAggregates(arg), rows, "one group");
+  CheckAllVariants({}, AllAggregates(arg), rows, "no keys");
+  HostColumn own = one;
   for (RowCount r = 0; r < rows; ++r)
-    distinct.i32[r] = static_cast<std::int32_t>(rows - r);
-  Check({distinct}, arg, rows, "all distinct");
+    own.i32[r] = static_cast<std::int32_t>((r * 7919) % rows) - 1000;
+  CheckAllVariants({own}, AllAggregates(arg), rows, "every row its own group");
+  // One group of most rows, the others tiny.
+  HostColumn skew = one;
+  for (RowCount r = 0; r < rows; ++r)
+    skew.i32[r] = r % 8 == 0 ? static_cast<std::int32_t>(r) : 7;
+  CheckAllVariants({skew}, AllAggregates(arg), rows, "skewed");
 }
 
-TEST_P(GroupByTest, IntegerSumOverflowThrows) {
-  Engine& e = engine();
-  QueryContext context(e);
+TEST_P(GroupByTest, NullsExtremesZerosAndSeveralKeys) {
+  std::mt19937_64 rng(33);
+  const RowCount rows = 2 * engine().tuning().tile_size() + 3;
+  const HostColumn arg = RandomColumn(ColumnType::Double(), rows, 50, 0.2, rng);
+  // INT64 extremes, -1 and 0 as keys.
+  HostColumn extremes;
+  extremes.type = ColumnType::Int64();
+  const std::int64_t values[] = {std::numeric_limits<std::int64_t>::min(),
+                                 std::numeric_limits<std::int64_t>::max(), -1, 0};
+  for (RowCount r = 0; r < rows; ++r)
+    extremes.i64.push_back(values[(r * 13) % 4]);
+  CheckAllVariants({extremes}, AllAggregates(arg), rows, "INT64 extremes");
+  // DOUBLE keys where -0.0 and 0.0 are one group, NULLs another.
+  HostColumn zeros;
+  zeros.type = ColumnType::Double();
+  for (RowCount r = 0; r < rows; ++r)
+    zeros.f64.push_back(r % 3 == 0 ? -0.0 : r % 3 == 1 ? 0.0 : 1.5);
+  zeros.nulls.assign(rows, 0);
+  for (RowCount r = 0; r < rows; r += 5)
+    zeros.nulls[r] = 1;
+  CheckAllVariants({zeros}, AllAggregates(arg), rows, "DOUBLE -0.0 and 0.0");
+  // Every key NULL: one group; several keys of every type.
+  HostColumn all_null = RandomColumn(ColumnType::Int32(), rows, 4, 0.0, rng);
+  all_null.nulls.assign(rows, 1);
+  CheckAllVariants({all_null}, AllAggregates(arg), rows, "all NULL keys");
+  const HostColumn a = RandomColumn(ColumnType::Int64(), rows, 4, 0.2, rng);
+  const HostColumn b = RandomColumn(ColumnType::Char(2), rows, 3, 0.2, rng);
+  const HostColumn c = RandomColumn(ColumnType::Int32(), rows, 5, 0.1, rng);
+  const HostColumn d = RandomColumn(ColumnType::Double(), rows, 2, 0.1, rng);
+  CheckAllVariants({a, b}, AllAggregates(arg), rows, "two keys");
+  CheckAllVariants({c, a, d, b}, AllAggregates(arg), rows, "four keys");
+  CheckAllVariants({c, a, d, b, c}, {{VM_AGG_COUNT, nullptr}}, rows, "five keys (sort)");
+  HostColumn all_null_arg = arg;
+  all_null_arg.nulls.assign(rows, 1);
+  CheckAllVariants({c}, AllAggregates(all_null_arg), rows, "all NULL arguments");
+}
+
+// Group counts at, just under and past a work-group table's slots.
+TEST_P(GroupByTest, GroupsAroundTheWorkGroupTable) {
+  std::mt19937_64 rng(34);
+  const RowCount rows = 3 * engine().tuning().tile_size() + 11;
+  const HostColumn arg = SmallIntegers(ColumnType::Int32(), rows, 0.1, rng);
+  for (const std::uint32_t slots : {64u, 256u}) {
+    for (const std::uint32_t groups : {slots - 1, slots, slots + 1, 2 * slots}) {
+      HostColumn key;
+      key.type = ColumnType::Int32();
+      for (RowCount r = 0; r < rows; ++r)
+        key.i32.push_back(static_cast<std::int32_t>((r * 31) % groups));
+      const std::string what =
+          std::to_string(groups) + " groups, " + std::to_string(slots) + "-slot work-group tables";
+      Check({key}, AllAggregates(arg), rows, {"direct", {GroupByStrategy::kDirect, {}, {}, slots}},
+            what);
+      Check({key}, AllAggregates(arg), rows,
+            {"hash", {GroupByStrategy::kHash, {}, {}, slots}, false}, what);
+    }
+  }
+}
+
+TEST_P(GroupByTest, QuantileSortsAndTheRestMatches) {
+  std::mt19937_64 rng(35);
+  const RowCount rows = 3 * engine().tuning().tile_size() + 1;
+  const HostColumn key = RandomColumn(ColumnType::Int32(), rows, 30, 0.1, rng);
+  for (const ColumnType& type : {ColumnType::Int32(), ColumnType::Double()}) {
+    const HostColumn arg = RandomColumn(type, rows, 1000, 0.2, rng);
+    std::vector<HostSpec> specs = AllAggregates(arg);
+    specs.push_back({GROUP_AGG_QUANTILE, &arg, 0.5});
+    specs.push_back({GROUP_AGG_QUANTILE, &arg, 0.9});
+    const GroupByResult result =
+        Check({key}, specs, rows, {"default", {}}, "QUANTILE of " + type.ToString());
+    EXPECT_EQ(result.strategy, GroupByStrategy::kSort);
+  }
+}
+
+// A plan whose key range is wrong (the range analysis is trusted, but a
+// wrong bound must not write outside the table) and a hash table too small
+// for the groups: both fall back and say so.
+TEST_P(GroupByTest, DataForcedFallbacksAreReported) {
+  std::mt19937_64 rng(36);
+  const RowCount rows = 2 * engine().tuning().tile_size() + 9;
+  const HostColumn arg = SmallIntegers(ColumnType::Int64(), rows, 0.0, rng);
   HostColumn key;
   key.type = ColumnType::Int32();
-  key.i32 = {1, 1, 2};
-  HostColumn arg;
-  arg.type = ColumnType::Int64();
-  arg.i64 = {std::numeric_limits<std::int64_t>::max(), 1, 5};
-  DeviceVector k = Upload(e, key, 3);
-  DeviceVector a = Upload(e, arg, 3);
-  EXPECT_THROW(GroupBy(context, {View(k)}, {{VM_AGG_SUM_I, View(a)}}, 3), InvalidInputError);
-  // The status is reset: the next query runs.
-  EXPECT_EQ(GroupBy(context, {View(k)}, {{VM_AGG_MAX_I, View(a)}}, 3).groups, 2u);
+  for (RowCount r = 0; r < rows; ++r)
+    key.i32.push_back(static_cast<std::int32_t>(r % 500));
+  Engine& e = engine();
+  QueryContext context(e);
+  DeviceVector k = Upload(e, key, rows);
+  DeviceVector a = Upload(e, arg, rows);
+  const std::vector<GroupAggregateSpec> specs = {{VM_AGG_SUM_I, View(a)}};
+  const GroupByPlan wrong = PlanGroupBy(e.info(), e.tuning(), {KeyInfoOf(View(k), IntRange{0, 99})},
+                                        {AggregateInfoOf(specs[0])}, rows, std::nullopt);
+  ASSERT_EQ(wrong.strategy, GroupByStrategy::kDirect);
+  const GroupByResult ranged = GroupBy(context, wrong, {View(k)}, specs, rows);
+  EXPECT_EQ(ranged.groups, 500u);
+  EXPECT_EQ(ranged.strategy, GroupByStrategy::kSort);
+  EXPECT_NE(ranged.fallback.find("range"), std::string::npos) << ranged.fallback;
+  GroupByOptions small;
+  small.hash_slots = 64;
+  const GroupByPlan tiny = PlanGroupBy(e.info(), e.tuning(), {KeyInfoOf(View(k))},
+                                       {AggregateInfoOf(specs[0])}, rows, std::nullopt, small);
+  ASSERT_EQ(tiny.strategy, GroupByStrategy::kHash);
+  const GroupByResult grown = GroupBy(context, tiny, {View(k)}, specs, rows);
+  EXPECT_EQ(grown.groups, 500u);
+  EXPECT_EQ(grown.strategy, GroupByStrategy::kHash);
+  EXPECT_NE(grown.fallback.find("overflowed"), std::string::npos) << grown.fallback;
+  Check({key}, {{VM_AGG_SUM_I, &arg}}, rows, {"tiny hash", small, false}, "grown table");
 }
 
 CLQ_INSTANTIATE_DEVICE_TESTS(GroupByTest);
