@@ -24,12 +24,10 @@ VmSlotArgs DeviceProgram::SlotArgs(Relation& relation, std::size_t tablet) const
   const auto& slots = program_.slots();
   VmSlotArgs args;
   for (std::size_t s = 0; s < VM_MAX_SLOTS; ++s) {
-    args.values[s] = dummy_.get();
-    args.nulls[s] = dummy_.get();
-    if (s < slots.size()) {
-      args.values[s] = relation.values(slots[s].column, tablet);
-      if (slots[s].nullable) args.nulls[s] = relation.nulls(slots[s].column, tablet);
-    }
+    const bool used = s < slots.size();
+    args.values[s] = used ? relation.values(slots[s].column, tablet) : dummy_.get();
+    args.nulls[s] =
+        used && slots[s].nullable ? relation.nulls(slots[s].column, tablet) : dummy_.get();
   }
   return args;
 }
