@@ -7,9 +7,53 @@
 
 #include "common/errors.hpp"
 #include "kernels_cl/vm_shared.h"
+#include "operators/kernel_args.hpp"
+#include "operators/vm_launch.hpp"
 
 namespace clq {
 namespace {
+
+// vm_aggregate and its variants, vm_aggregate_columns and
+// vm_aggregate_short_real: VM_AGGREGATE_PARAMS in kernels_cl/vm.cl, in order.
+struct VmAggregateArgs {
+  cl::Buffer code;
+  cl::Buffer constants;
+  cl_uint pred_begin = 0;  // the predicate's instructions; none when begin == end
+  cl_uint pred_end = 0;
+  bool pred_track = false;  // the predicate can see a NULL
+  cl::Buffer aggregates;    // cl_uint4 each: operation, argument's begin, end, track
+  cl_uint aggregate_count = 0;
+  VmSlotArgs slots;
+  cl_ulong rows = 0;
+  cl::Buffer partials;      // (value, count) per aggregate per work-group
+  cl_ulong group_base = 0;  // the tablet's first work-group among all tablets'
+  cl_uint tiles_per_group = 0;
+  cl::Buffer status;
+};
+
+void Bind(cl::Kernel& kernel, const VmAggregateArgs& a) {
+  KernelArgs args(kernel);
+  args.Add(a.code).Add(a.constants).Add(a.pred_begin).Add(a.pred_end).Add(cl_uint{a.pred_track});
+  args.Add(a.aggregates).Add(a.aggregate_count);
+  AddSlots(args, a.slots);
+  args.Add(a.rows).Add(a.partials).Add(a.group_base).Add(a.tiles_per_group).Add(a.status);
+  args.Done();
+}
+
+// vm_aggregate_merge (kernels_cl/vm.cl), in order.
+struct VmAggregateMergeArgs {
+  cl::Buffer partials;
+  cl_ulong group_count = 0;  // partials to merge, per aggregate
+  cl::Buffer aggregates;
+  cl_uint aggregate_count = 0;
+  cl::Buffer merged;  // ceil(group_count / TILE) partials
+};
+
+void Bind(cl::Kernel& kernel, const VmAggregateMergeArgs& a) {
+  KernelArgs args(kernel);
+  args.Add(a.partials).Add(a.group_count).Add(a.aggregates).Add(a.aggregate_count).Add(a.merged);
+  args.Done();
+}
 
 // Tiles per work-group of vm_aggregate on GPUs: enough work-groups to fill
 // the device several times over (32 per compute unit), and beyond that more
@@ -136,11 +180,12 @@ std::vector<AggregateValue> AggregateOnDevice(QueryContext& context, Relation& r
 
   DeviceBuffer partials =
       engine.pool().Acquire(groups * count * 2 * sizeof(cl_long), "aggregate partials");
-  std::uint32_t pred_begin = 0, pred_end = 0, pred_track = 0;
+  std::uint32_t pred_begin = 0, pred_end = 0;
+  bool pred_track = false;
   if (predicate_entry) {
     pred_begin = code.entry(*predicate_entry).begin;
     pred_end = code.entry(*predicate_entry).end;
-    pred_track = code.entry(*predicate_entry).track_nulls ? 1 : 0;
+    pred_track = code.entry(*predicate_entry).track_nulls;
   }
   const bool track = choice.machine.track, narrow = choice.machine.narrow,
              lean = choice.machine.lean;
@@ -154,19 +199,21 @@ std::vector<AggregateValue> AggregateOnDevice(QueryContext& context, Relation& r
     const std::uint64_t tablet_groups =
         engine.GroupsFor(engine.TilesFor(tablets[t].rows), tiles_per_group);
     if (tablet_groups == 0) continue;
-    kernel.setArg(0, program.code());
-    kernel.setArg(1, program.constants());
-    kernel.setArg(2, static_cast<cl_uint>(pred_begin));
-    kernel.setArg(3, static_cast<cl_uint>(pred_end));
-    kernel.setArg(4, static_cast<cl_uint>(pred_track));
-    kernel.setArg(5, descriptor_buffer.get());
-    kernel.setArg(6, static_cast<cl_uint>(count));
-    program.BindSlots(kernel, 7, relation, t);
-    kernel.setArg(23, static_cast<cl_ulong>(tablets[t].rows));
-    kernel.setArg(24, partials.get());
-    kernel.setArg(25, static_cast<cl_ulong>(group_base));
-    kernel.setArg(26, static_cast<cl_uint>(tiles_per_group));
-    kernel.setArg(27, context.status());
+    Bind(kernel, VmAggregateArgs{
+                     .code = program.code(),
+                     .constants = program.constants(),
+                     .pred_begin = pred_begin,
+                     .pred_end = pred_end,
+                     .pred_track = pred_track,
+                     .aggregates = descriptor_buffer.get(),
+                     .aggregate_count = static_cast<cl_uint>(count),
+                     .slots = program.SlotArgs(relation, t),
+                     .rows = tablets[t].rows,
+                     .partials = partials.get(),
+                     .group_base = group_base,
+                     .tiles_per_group = tiles_per_group,
+                     .status = context.status(),
+                 });
     engine.Launch(kernel, tablet_groups, stage);
     group_base += tablet_groups;
   }
@@ -176,11 +223,13 @@ std::vector<AggregateValue> AggregateOnDevice(QueryContext& context, Relation& r
     const std::uint64_t merged_groups = engine.TilesFor(groups);
     DeviceBuffer merged =
         engine.pool().Acquire(merged_groups * count * 2 * sizeof(cl_long), "aggregate partials");
-    merge.setArg(0, partials.get());
-    merge.setArg(1, static_cast<cl_ulong>(groups));
-    merge.setArg(2, descriptor_buffer.get());
-    merge.setArg(3, static_cast<cl_uint>(count));
-    merge.setArg(4, merged.get());
+    Bind(merge, VmAggregateMergeArgs{
+                    .partials = partials.get(),
+                    .group_count = groups,
+                    .aggregates = descriptor_buffer.get(),
+                    .aggregate_count = static_cast<cl_uint>(count),
+                    .merged = merged.get(),
+                });
     engine.Launch(merge, merged_groups, "aggregate merge");
     partials = std::move(merged);
     groups = merged_groups;

@@ -20,19 +20,16 @@ DeviceProgram::DeviceProgram(Engine& engine, const ExpressionProgram& program,
                 "upload program");
 }
 
-void DeviceProgram::BindSlots(cl::Kernel& kernel, cl_uint first_arg, Relation& relation,
-                              std::size_t tablet) const {
+VmSlotArgs DeviceProgram::SlotArgs(Relation& relation, std::size_t tablet) const {
   const auto& slots = program_.slots();
-  for (cl_uint s = 0; s < VM_MAX_SLOTS; ++s) {
-    cl::Buffer values = dummy_.get();
-    cl::Buffer nulls = dummy_.get();
-    if (s < slots.size()) {
-      values = relation.values(slots[s].column, tablet);
-      if (slots[s].nullable) nulls = relation.nulls(slots[s].column, tablet);
-    }
-    kernel.setArg(first_arg + s, values);
-    kernel.setArg(first_arg + VM_MAX_SLOTS + s, nulls);
+  VmSlotArgs args;
+  for (std::size_t s = 0; s < VM_MAX_SLOTS; ++s) {
+    const bool used = s < slots.size();
+    args.values[s] = used ? relation.values(slots[s].column, tablet) : dummy_.get();
+    args.nulls[s] =
+        used && slots[s].nullable ? relation.nulls(slots[s].column, tablet) : dummy_.get();
   }
+  return args;
 }
 
 std::string VmMachine::Describe() const {

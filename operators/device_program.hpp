@@ -1,9 +1,6 @@
-// An ExpressionProgram uploaded for one query, and the binding of its column
-// slots to the buffers of one tablet of a relation.
-//
-// Kernel argument layout shared by the vm_* kernels (kernels_cl/vm.cl): the
-// 8 slot value buffers then the 8 slot NULL maps, starting at `first_arg`.
-// Unused slots and absent NULL maps are bound to a small dummy buffer.
+// An ExpressionProgram uploaded for one query, and its column slots mapped
+// to the buffers of one tablet of a relation (VmSlotArgs, the arguments
+// every vm_* kernel shares: operators/vm_launch.hpp).
 #pragma once
 
 #include <span>
@@ -12,6 +9,7 @@
 
 #include "operators/expression_program.hpp"
 #include "operators/relation.hpp"
+#include "operators/vm_launch.hpp"
 #include "runtime/buffer_pool.hpp"
 #include "runtime/engine.hpp"
 
@@ -36,8 +34,9 @@ class DeviceProgram {
   const ExpressionProgram& program() const { return program_; }
   const cl::Buffer& code() const { return code_.get(); }
   const cl::Buffer& constants() const { return constants_.get(); }
-  void BindSlots(cl::Kernel& kernel, cl_uint first_arg, Relation& relation,
-                 std::size_t tablet) const;
+  // The buffers of the program's slots in tablet `tablet` of `relation`;
+  // unused slots and absent NULL maps hold a small stand-in buffer.
+  VmSlotArgs SlotArgs(Relation& relation, std::size_t tablet) const;
   // The vm_* kernel `base` ("vm_filter", ...), or its variant with NULL
   // tracking compiled out when no entry of the launch can see a NULL (fewer
   // registers), on the 32-bit machine when `narrow` (every entry of the

@@ -1,32 +1,106 @@
 #include "operators/gather.hpp"
 
 #include <algorithm>
+#include <array>
+
+#include "operators/kernel_args.hpp"
 
 namespace clq {
+namespace {
+
+// Columns gather_u32_columns takes in one launch (s0..s7, t0..t7).
+constexpr std::size_t kColumnsPerLaunch = 8;
+
+// gather_u32 and gather_u64 (kernels_cl/gather.cl), in order:
+// target[i] = source[ids[i] - base] where that row is below `limit`.
+struct GatherArgs {
+  cl::Buffer source;
+  cl::Buffer ids;
+  cl_ulong n = 0;      // ids
+  cl_ulong base = 0;   // the first row id in `source`
+  cl_ulong limit = 0;  // rows in `source`
+  cl::Buffer target;
+};
+
+void Bind(cl::Kernel& kernel, const GatherArgs& a) {
+  KernelArgs args(kernel);
+  args.Add(a.source).Add(a.ids).Add(a.n).Add(a.base).Add(a.limit).Add(a.target);
+  args.Done();
+}
+
+// gather_bytes (kernels_cl/gather.cl), in order: GatherArgs with the width
+// of a value after the source.
+struct GatherBytesArgs {
+  cl::Buffer source;
+  cl_uint width = 0;  // bytes per value
+  cl::Buffer ids;
+  cl_ulong n = 0;
+  cl_ulong base = 0;
+  cl_ulong limit = 0;
+  cl::Buffer target;
+};
+
+void Bind(cl::Kernel& kernel, const GatherBytesArgs& a) {
+  KernelArgs args(kernel);
+  args.Add(a.source).Add(a.width).Add(a.ids).Add(a.n).Add(a.base).Add(a.limit).Add(a.target);
+  args.Done();
+}
+
+// gather_u32_columns (kernels_cl/gather.cl), in order: the sources s0..s7
+// then the targets t0..t7; those from `count` on are bound, never touched.
+struct GatherU32ColumnsArgs {
+  cl::Buffer ids;
+  cl_ulong n = 0;
+  cl_ulong base = 0;
+  cl_ulong limit = 0;
+  cl_uint count = 0;  // columns gathered
+  std::array<cl::Buffer, kColumnsPerLaunch> sources;
+  std::array<cl::Buffer, kColumnsPerLaunch> targets;
+};
+
+void Bind(cl::Kernel& kernel, const GatherU32ColumnsArgs& a) {
+  KernelArgs args(kernel);
+  args.Add(a.ids).Add(a.n).Add(a.base).Add(a.limit).Add(a.count);
+  for (const cl::Buffer& source : a.sources)
+    args.Add(source);
+  for (const cl::Buffer& target : a.targets)
+    args.Add(target);
+  args.Done();
+}
+
+}  // namespace
+
+void Bind(cl::Kernel& kernel, const GatherIotaArgs& a) {
+  KernelArgs args(kernel);
+  args.Add(a.target).Add(a.n).Add(a.first);
+  args.Done();
+}
 
 void GatherBuffer(Engine& engine, const cl::Buffer& source, std::uint32_t width, RowCount base,
                   RowCount limit, const RowIds& ids, const cl::Buffer& target) {
   if (ids.size == 0) return;
+  cl::Kernel& kernel = engine.kernel(GatherBufferKernel(width));
   if (width == 4 || width == 8) {
-    cl::Kernel& k = engine.kernel(GatherBufferKernel(width));
-    k.setArg(0, source);
-    k.setArg(1, ids.ids.get());
-    k.setArg(2, static_cast<cl_ulong>(ids.size));
-    k.setArg(3, static_cast<cl_ulong>(base));
-    k.setArg(4, static_cast<cl_ulong>(limit));
-    k.setArg(5, target);
-    engine.Launch(k, engine.TilesFor(ids.size), "gather");
-    return;
+    Bind(kernel, GatherArgs{
+                     .source = source,
+                     .ids = ids.ids.get(),
+                     .n = ids.size,
+                     .base = base,
+                     .limit = limit,
+                     .target = target,
+                 });
+  } else {
+    Bind(kernel, GatherBytesArgs{
+                     .source = source,
+                     .width = width,
+                     .ids = ids.ids.get(),
+                     .n = ids.size,
+                     .base = base,
+                     .limit = limit,
+                     .target = target,
+                 });
   }
-  cl::Kernel& k = engine.kernel(GatherBufferKernel(width));
-  k.setArg(0, source);
-  k.setArg(1, static_cast<cl_uint>(width));
-  k.setArg(2, ids.ids.get());
-  k.setArg(3, static_cast<cl_ulong>(ids.size));
-  k.setArg(4, static_cast<cl_ulong>(base));
-  k.setArg(5, static_cast<cl_ulong>(limit));
-  k.setArg(6, target);
-  engine.Launch(k, engine.TilesFor(ids.size), "gather");
+  engine.Launch(kernel, engine.TilesFor(ids.size), "gather");
 }
 
 std::string GatherBufferKernel(std::uint32_t width) {
@@ -65,7 +139,6 @@ DeviceVector GatherColumn(Engine& engine, Relation& relation, std::size_t column
 std::vector<DeviceVector> GatherColumns(Engine& engine, Relation& relation,
                                         const std::vector<std::size_t>& columns,
                                         const RowIds& ids) {
-  constexpr std::size_t kColumnsPerLaunch = 8;
   std::vector<DeviceVector> results(columns.size());
   std::vector<std::size_t> narrow;  // positions in `columns` of 4-byte columns
   for (std::size_t i = 0; i < columns.size(); ++i) {
@@ -86,17 +159,22 @@ std::vector<DeviceVector> GatherColumns(Engine& engine, Relation& relation,
     if (tablets[t].rows == 0) continue;
     for (std::size_t first = 0; first < narrow.size(); first += kColumnsPerLaunch) {
       const std::size_t count = std::min(kColumnsPerLaunch, narrow.size() - first);
-      kernel.setArg(0, ids.ids.get());
-      kernel.setArg(1, static_cast<cl_ulong>(ids.size));
-      kernel.setArg(2, static_cast<cl_ulong>(tablets[t].begin));
-      kernel.setArg(3, static_cast<cl_ulong>(tablets[t].rows));
-      kernel.setArg(4, static_cast<cl_uint>(count));
+      std::array<cl::Buffer, kColumnsPerLaunch> sources, targets;
       for (std::size_t c = 0; c < kColumnsPerLaunch; ++c) {
         // Unused slots repeat the first column: bound, never touched.
         const std::size_t i = narrow[first + (c < count ? c : 0)];
-        kernel.setArg(static_cast<cl_uint>(5 + c), relation.values(columns[i], t));
-        kernel.setArg(static_cast<cl_uint>(5 + kColumnsPerLaunch + c), results[i].values.get());
+        sources[c] = relation.values(columns[i], t);
+        targets[c] = results[i].values.get();
       }
+      Bind(kernel, GatherU32ColumnsArgs{
+                       .ids = ids.ids.get(),
+                       .n = ids.size,
+                       .base = tablets[t].begin,
+                       .limit = tablets[t].rows,
+                       .count = static_cast<cl_uint>(count),
+                       .sources = sources,
+                       .targets = targets,
+                   });
       engine.Launch(kernel, engine.TilesFor(ids.size), "gather");
     }
     for (const std::size_t i : narrow) {

@@ -1,6 +1,8 @@
 // Gathers of relation columns by row id (kernels gather_u32, gather_u64,
-// gather_bytes in kernels_cl/gather.cl), across tablets: one pass per tablet,
-// each filling the rows whose ids fall in it. Enqueues only.
+// gather_bytes, gather_u32_columns in kernels_cl/gather.cl), across
+// tablets: one pass per tablet, each filling the rows whose ids fall in it.
+// Enqueues only. Also the launch arguments of gather_iota, which callers
+// launch themselves.
 #pragma once
 
 #include <string>
@@ -32,5 +34,14 @@ std::string GatherBufferKernel(std::uint32_t width);
 // The same for a raw buffer of `count` fixed-width values (one tablet).
 void GatherBuffer(Engine& engine, const cl::Buffer& source, std::uint32_t width, RowCount base,
                   RowCount limit, const RowIds& ids, const cl::Buffer& target);
+
+// The arguments of gather_iota (kernels_cl/gather.cl), in order:
+// target[i] = first + i for i < n, the row ids of a contiguous range.
+struct GatherIotaArgs {
+  cl::Buffer target;
+  cl_ulong n = 0;
+  cl_uint first = 0;
+};
+void Bind(cl::Kernel& kernel, const GatherIotaArgs& args);
 
 }  // namespace clq

@@ -1,6 +1,38 @@
 #include "operators/projection.hpp"
 
+#include "operators/kernel_args.hpp"
+#include "operators/vm_launch.hpp"
+
 namespace clq {
+namespace {
+
+// vm_project and its variants: VM_PROJECT_PARAMS in kernels_cl/vm.cl, in order.
+struct VmProjectArgs {
+  cl::Buffer code;
+  cl::Buffer constants;
+  cl_uint begin = 0;  // the entry's instructions
+  cl_uint end = 0;
+  VmSlotArgs slots;
+  cl_ulong rows = 0;
+  cl::Buffer out_values;
+  bool out_int32 = false;   // out_kind: 4-byte values (else 8-byte)
+  cl::Buffer out_null_map;  // read only with `write_nulls`
+  bool write_nulls = false;
+  bool track = false;     // the entry can see a NULL
+  cl_ulong out_base = 0;  // the output row of the tablet's first row
+  cl::Buffer status;
+};
+
+void Bind(cl::Kernel& kernel, const VmProjectArgs& a) {
+  KernelArgs args(kernel);
+  args.Add(a.code).Add(a.constants).Add(a.begin).Add(a.end);
+  AddSlots(args, a.slots);
+  args.Add(a.rows).Add(a.out_values).Add(cl_uint{a.out_int32}).Add(a.out_null_map);
+  args.Add(cl_uint{a.write_nulls}).Add(cl_uint{a.track}).Add(a.out_base).Add(a.status);
+  args.Done();
+}
+
+}  // namespace
 
 ColumnType ProjectedType(const VmEntry& entry) {
   if (entry.type == sql::ValueType::kReal) return ColumnType::Double();
@@ -34,19 +66,21 @@ DeviceVector Project(QueryContext& context, Relation& relation, const DeviceProg
   const std::vector<Tablet> tablets = relation.tablets();
   for (std::size_t t = 0; t < tablets.size(); ++t) {
     if (tablets[t].rows == 0) continue;
-    kernel.setArg(0, program.code());
-    kernel.setArg(1, program.constants());
-    kernel.setArg(2, static_cast<cl_uint>(entry.begin));
-    kernel.setArg(3, static_cast<cl_uint>(entry.end));
-    program.BindSlots(kernel, 4, relation, t);
-    kernel.setArg(20, static_cast<cl_ulong>(tablets[t].rows));
-    kernel.setArg(21, result.values.get());
-    kernel.setArg(22, static_cast<cl_uint>(narrow ? 1 : 0));
-    kernel.setArg(23, entry.may_be_null ? result.nulls.get() : result.values.get());
-    kernel.setArg(24, static_cast<cl_uint>(entry.may_be_null ? 1 : 0));
-    kernel.setArg(25, static_cast<cl_uint>(entry.track_nulls ? 1 : 0));
-    kernel.setArg(26, static_cast<cl_ulong>(tablets[t].begin));
-    kernel.setArg(27, context.status());
+    Bind(kernel, VmProjectArgs{
+                     .code = program.code(),
+                     .constants = program.constants(),
+                     .begin = entry.begin,
+                     .end = entry.end,
+                     .slots = program.SlotArgs(relation, t),
+                     .rows = tablets[t].rows,
+                     .out_values = result.values.get(),
+                     .out_int32 = narrow,
+                     .out_null_map = entry.may_be_null ? result.nulls.get() : result.values.get(),
+                     .write_nulls = entry.may_be_null,
+                     .track = entry.track_nulls,
+                     .out_base = tablets[t].begin,
+                     .status = context.status(),
+                 });
     engine.Launch(kernel, engine.TilesFor(tablets[t].rows), stage);
   }
   return result;

@@ -1,6 +1,38 @@
 #include "operators/scan.hpp"
 
+#include "operators/kernel_args.hpp"
+
 namespace clq {
+namespace {
+
+// scan_tiles (kernels_cl/scan.cl), in order.
+struct ScanTilesArgs {
+  cl::Buffer input;
+  cl_ulong n = 0;
+  cl::Buffer output;       // may be `input`
+  cl::Buffer tile_totals;  // one per tile
+};
+
+void Bind(cl::Kernel& kernel, const ScanTilesArgs& a) {
+  KernelArgs args(kernel);
+  args.Add(a.input).Add(a.n).Add(a.output).Add(a.tile_totals);
+  args.Done();
+}
+
+// scan_add_offsets (kernels_cl/scan.cl), in order.
+struct ScanAddOffsetsArgs {
+  cl::Buffer data;
+  cl_ulong n = 0;
+  cl::Buffer tile_offsets;  // the exclusive scan of the tile totals
+};
+
+void Bind(cl::Kernel& kernel, const ScanAddOffsetsArgs& a) {
+  KernelArgs args(kernel);
+  args.Add(a.data).Add(a.n).Add(a.tile_offsets);
+  args.Done();
+}
+
+}  // namespace
 
 void ExclusiveScan(Engine& engine, const cl::Buffer& input, RowCount n, const cl::Buffer& output,
                    const cl::Buffer* total, std::string_view stage) {
@@ -11,10 +43,12 @@ void ExclusiveScan(Engine& engine, const cl::Buffer& input, RowCount n, const cl
   const std::uint64_t tiles = engine.TilesFor(n);
   DeviceBuffer tile_totals = engine.pool().Acquire(tiles * sizeof(cl_uint), "scan tile totals");
   cl::Kernel& scan = engine.kernel("scan_tiles");
-  scan.setArg(0, input);
-  scan.setArg(1, static_cast<cl_ulong>(n));
-  scan.setArg(2, output);
-  scan.setArg(3, tile_totals.get());
+  Bind(scan, ScanTilesArgs{
+                 .input = input,
+                 .n = n,
+                 .output = output,
+                 .tile_totals = tile_totals.get(),
+             });
   engine.Launch(scan, tiles, stage);
   if (tiles == 1) {
     if (total != nullptr)
@@ -23,9 +57,7 @@ void ExclusiveScan(Engine& engine, const cl::Buffer& input, RowCount n, const cl
   }
   ExclusiveScan(engine, tile_totals.get(), tiles, tile_totals.get(), total, stage);
   cl::Kernel& add = engine.kernel("scan_add_offsets");
-  add.setArg(0, output);
-  add.setArg(1, static_cast<cl_ulong>(n));
-  add.setArg(2, tile_totals.get());
+  Bind(add, ScanAddOffsetsArgs{.data = output, .n = n, .tile_offsets = tile_totals.get()});
   engine.Launch(add, tiles, stage);
 }
 

@@ -7,7 +7,9 @@
 
 #include "common/errors.hpp"
 #include "kernels_cl/vm_shared.h"
+#include "operators/kernel_args.hpp"
 #include "operators/scan.hpp"
+#include "operators/vm_launch.hpp"
 
 namespace clq {
 namespace {
@@ -24,6 +26,99 @@ constexpr double kRangeFirstBelow = 1.0 / 16;
 // Work-groups per compute unit of the refining vm_filter, which takes the
 // listed tiles in turn.
 constexpr std::uint64_t kRefineGroupsPerUnit = 8;
+
+// vm_filter and its variants: VM_FILTER_PARAMS in kernels_cl/vm.cl, in order.
+struct VmFilterArgs {
+  cl::Buffer code;
+  cl::Buffer constants;
+  cl_uint begin = 0;  // the first instruction to run
+  cl_uint end = 0;
+  bool track = false;  // the entry can see a NULL
+  VmSlotArgs slots;
+  cl_ulong rows = 0;
+  cl::Buffer bits;
+  cl::Buffer tile_counts;
+  cl::Buffer status;
+  // With `refine`, bits and tile_counts hold filter_range_tiles' result and
+  // live_tiles its list of tiles that kept a row; else not read.
+  cl::Buffer live_tiles;
+  bool refine = false;
+};
+
+void Bind(cl::Kernel& kernel, const VmFilterArgs& a) {
+  KernelArgs args(kernel);
+  args.Add(a.code).Add(a.constants).Add(a.begin).Add(a.end).Add(cl_uint{a.track});
+  AddSlots(args, a.slots);
+  args.Add(a.rows).Add(a.bits).Add(a.tile_counts).Add(a.status).Add(a.live_tiles);
+  args.Add(cl_uint{a.refine});
+  args.Done();
+}
+
+// vm_filter_conjuncts (kernels_cl/vm_filter_conjuncts.cl), in order. The
+// first conjunct's column and descriptor fields (VM_CONJUNCT_LONGS, in
+// kernels_cl/vm_shared.h) go as arguments, the others' from `constants`.
+struct VmFilterConjunctsArgs {
+  cl::Buffer constants;
+  cl_uint at = 0;    // index in `constants` of the second conjunct's descriptor
+  cl_uint rest = 0;  // conjuncts after the first
+  cl::Buffer first_column;
+  cl_uint first_header = 0;
+  cl_int first_lo = 0;
+  cl_int first_hi = 0;
+  cl_uint first_magic = 0;
+  cl_int first_divisor = 0;
+  VmSlotArgs slots;
+  cl_ulong rows = 0;
+  cl::Buffer bits;
+  cl::Buffer tile_counts;
+};
+
+void Bind(cl::Kernel& kernel, const VmFilterConjunctsArgs& a) {
+  KernelArgs args(kernel);
+  args.Add(a.constants).Add(a.at).Add(a.rest).Add(a.first_column).Add(a.first_header);
+  args.Add(a.first_lo).Add(a.first_hi).Add(a.first_magic).Add(a.first_divisor);
+  AddSlots(args, a.slots);
+  args.Add(a.rows).Add(a.bits).Add(a.tile_counts);
+  args.Done();
+}
+
+// filter_range_tiles (kernels_cl/selection.cl), in order.
+struct FilterRangeTilesArgs {
+  cl::Buffer column;  // INT32 values
+  cl_ulong rows = 0;
+  cl_long lo = 0;  // the values kept: [lo, hi]
+  cl_long hi = 0;
+  cl::Buffer bits;
+  cl::Buffer tile_counts;
+  cl::Buffer live_tiles;  // entry 0 zeroed by the caller
+};
+
+void Bind(cl::Kernel& kernel, const FilterRangeTilesArgs& a) {
+  KernelArgs args(kernel);
+  args.Add(a.column).Add(a.rows).Add(a.lo).Add(a.hi).Add(a.bits).Add(a.tile_counts);
+  args.Add(a.live_tiles);
+  args.Done();
+}
+
+// selection_scatter (kernels_cl/selection.cl), in order.
+struct SelectionScatterArgs {
+  cl::Buffer bits;
+  cl_ulong rows = 0;
+  cl::Buffer tile_offsets;  // the exclusive scan of the tile counts
+  cl_uint row_base = 0;     // the tablet's first row id
+  cl::Buffer row_ids;
+  cl_ulong out_base = 0;  // where the tablet's ids start in row_ids
+  cl_uint selected = 0;   // the tablet's total
+  cl_uint tiles = 0;
+  cl_uint tiles_per_group = 0;
+};
+
+void Bind(cl::Kernel& kernel, const SelectionScatterArgs& a) {
+  KernelArgs args(kernel);
+  args.Add(a.bits).Add(a.rows).Add(a.tile_offsets).Add(a.row_base).Add(a.row_ids);
+  args.Add(a.out_base).Add(a.selected).Add(a.tiles).Add(a.tiles_per_group);
+  args.Done();
+}
 
 struct TabletSelection {
   DeviceBuffer bits;
@@ -102,19 +197,21 @@ void FilterTablet(QueryContext& context, Relation& relation, const DeviceProgram
     const cl_long* first = program.program().constants().data() + entry.int_conjuncts_at;
     const std::size_t first_column = program.program().slots()[first[0] & 0xFF].column;
     cl::Kernel& conjuncts = engine.kernel("vm_filter_conjuncts");
-    conjuncts.setArg(0, program.constants());
-    conjuncts.setArg(1, static_cast<cl_uint>(entry.int_conjuncts_at + VM_CONJUNCT_LONGS));
-    conjuncts.setArg(2, static_cast<cl_uint>(entry.int_conjuncts - 1));
-    conjuncts.setArg(3, relation.values(first_column, tablet));
-    conjuncts.setArg(4, static_cast<cl_uint>(first[0]));
-    conjuncts.setArg(5, static_cast<cl_int>(first[1]));
-    conjuncts.setArg(6, static_cast<cl_int>(first[2]));
-    conjuncts.setArg(7, static_cast<cl_uint>(first[3]));
-    conjuncts.setArg(8, static_cast<cl_int>(first[4]));
-    program.BindSlots(conjuncts, 9, relation, tablet);
-    conjuncts.setArg(25, static_cast<cl_ulong>(rows));
-    conjuncts.setArg(26, bits);
-    conjuncts.setArg(27, tile_counts);
+    Bind(conjuncts, VmFilterConjunctsArgs{
+                        .constants = program.constants(),
+                        .at = static_cast<cl_uint>(entry.int_conjuncts_at + VM_CONJUNCT_LONGS),
+                        .rest = static_cast<cl_uint>(entry.int_conjuncts - 1),
+                        .first_column = relation.values(first_column, tablet),
+                        .first_header = static_cast<cl_uint>(first[0]),
+                        .first_lo = static_cast<cl_int>(first[1]),
+                        .first_hi = static_cast<cl_int>(first[2]),
+                        .first_magic = static_cast<cl_uint>(first[3]),
+                        .first_divisor = static_cast<cl_int>(first[4]),
+                        .slots = program.SlotArgs(relation, tablet),
+                        .rows = rows,
+                        .bits = bits,
+                        .tile_counts = tile_counts,
+                    });
     engine.Launch(conjuncts, tiles, "filter (conjuncts)");
     return;
   }
@@ -122,19 +219,22 @@ void FilterTablet(QueryContext& context, Relation& relation, const DeviceProgram
   cl::Kernel& filter =
       DeviceProgram::VmKernel(engine, "vm_filter", entry.track_nulls, machine.narrow, machine.lean);
   const std::string stage = DeviceProgram::StageName("filter", machine.narrow, machine.lean);
-  filter.setArg(0, program.code());
-  filter.setArg(1, program.constants());
-  filter.setArg(3, static_cast<cl_uint>(entry.end));
-  filter.setArg(4, static_cast<cl_uint>(entry.track_nulls ? 1 : 0));
-  program.BindSlots(filter, 5, relation, tablet);
-  filter.setArg(21, static_cast<cl_ulong>(rows));
-  filter.setArg(22, bits);
-  filter.setArg(23, tile_counts);
-  filter.setArg(24, context.status());
+  VmFilterArgs filter_args{
+      .code = program.code(),
+      .constants = program.constants(),
+      .begin = entry.begin,
+      .end = entry.end,
+      .track = entry.track_nulls,
+      .slots = program.SlotArgs(relation, tablet),
+      .rows = rows,
+      .bits = bits,
+      .tile_counts = tile_counts,
+      .status = context.status(),
+      .live_tiles = tile_counts,  // not read
+      .refine = false,
+  };
   if (!RunsRangeTestFirst(engine, context.options(), entry)) {
-    filter.setArg(2, static_cast<cl_uint>(entry.begin));
-    filter.setArg(25, tile_counts);  // not read
-    filter.setArg(26, cl_uint{0});
+    Bind(filter, filter_args);
     engine.Launch(filter, tiles, stage);
     return;
   }
@@ -142,17 +242,21 @@ void FilterTablet(QueryContext& context, Relation& relation, const DeviceProgram
   DeviceBuffer live_tiles = engine.pool().Acquire((tiles + 1) * sizeof(cl_uint), "live tiles");
   engine.Fill(live_tiles.get(), 0, 0, sizeof(cl_uint), "live tiles");
   cl::Kernel& range = engine.kernel("filter_range_tiles");
-  range.setArg(0, relation.values(program.program().slots()[leading.slot].column, tablet));
-  range.setArg(1, static_cast<cl_ulong>(rows));
-  range.setArg(2, static_cast<cl_long>(leading.kept.min));
-  range.setArg(3, static_cast<cl_long>(leading.kept.max));
-  range.setArg(4, bits);
-  range.setArg(5, tile_counts);
-  range.setArg(6, live_tiles.get());
+  Bind(range, FilterRangeTilesArgs{
+                  .column = relation.values(program.program().slots()[leading.slot].column, tablet),
+                  .rows = rows,
+                  .lo = leading.kept.min,
+                  .hi = leading.kept.max,
+                  .bits = bits,
+                  .tile_counts = tile_counts,
+                  .live_tiles = live_tiles.get(),
+              });
   engine.Launch(range, tiles, "range test");
-  filter.setArg(2, static_cast<cl_uint>(entry.begin + 1));
-  filter.setArg(25, live_tiles.get());
-  filter.setArg(26, cl_uint{1});
+  // The range test was the entry's first instruction.
+  filter_args.begin = entry.begin + 1;
+  filter_args.live_tiles = live_tiles.get();
+  filter_args.refine = true;
+  Bind(filter, filter_args);
   engine.Launch(filter,
                 std::min<std::uint64_t>(tiles, engine.info().compute_units * kRefineGroupsPerUnit),
                 stage);
@@ -171,15 +275,17 @@ RowIds Select(QueryContext& context, Relation& relation, const DeviceProgram& pr
   RowCount out_base = 0;
   for (std::size_t t = 0; t < tablets.size(); ++t) {
     if (counts[t] != 0) {
-      scatter.setArg(0, state[t].bits.get());
-      scatter.setArg(1, static_cast<cl_ulong>(tablets[t].rows));
-      scatter.setArg(2, state[t].tile_offsets.get());
-      scatter.setArg(3, static_cast<cl_uint>(tablets[t].begin));
-      scatter.setArg(4, result.ids.get());
-      scatter.setArg(5, static_cast<cl_ulong>(out_base));
-      scatter.setArg(6, counts[t]);
-      scatter.setArg(7, static_cast<cl_uint>(state[t].tiles));
-      scatter.setArg(8, kScatterTilesPerGroup);
+      Bind(scatter, SelectionScatterArgs{
+                        .bits = state[t].bits.get(),
+                        .rows = tablets[t].rows,
+                        .tile_offsets = state[t].tile_offsets.get(),
+                        .row_base = static_cast<cl_uint>(tablets[t].begin),
+                        .row_ids = result.ids.get(),
+                        .out_base = out_base,
+                        .selected = counts[t],
+                        .tiles = static_cast<cl_uint>(state[t].tiles),
+                        .tiles_per_group = kScatterTilesPerGroup,
+                    });
       engine.Launch(scatter, engine.GroupsFor(state[t].tiles, kScatterTilesPerGroup), "scatter");
     }
     out_base += counts[t];

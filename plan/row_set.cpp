@@ -56,9 +56,9 @@ const RowIds& RowSet::Ids(std::size_t source) {
     RowIds ids = AllocateRowIds(engine_, rows_, "row ids");
     if (rows_ > 0) {
       cl::Kernel& iota = engine_.kernel("gather_iota");
-      iota.setArg(0, ids.ids.get());
-      iota.setArg(1, static_cast<cl_ulong>(rows_));
-      iota.setArg(2, static_cast<cl_uint>(range_begin_));
+      Bind(iota,
+           GatherIotaArgs{
+               .target = ids.ids.get(), .n = rows_, .first = static_cast<cl_uint>(range_begin_)});
       engine_.Launch(iota, engine_.TilesFor(rows_), "row ids");
     }
     ids_[start_] = std::move(ids);

@@ -60,7 +60,7 @@ void DeviceTableCache::MakeRoom(std::uint64_t bytes, const std::string& what) {
         [](const auto& a, const auto& b) { return a.second.last_use < b.second.last_use; });
     resident_bytes_ -= oldest->second.bytes;
     // Not back to the pool: a caller may hold it bound to a kernel whose
-    // other arguments are being uploaded now (DeviceProgram::BindSlots,
+    // other arguments are being uploaded now (DeviceProgram::SlotArgs,
     // GatherColumns), and the upload that made this room would reuse it.
     oldest->second.buffer.Abandon();
     entries_.erase(oldest);

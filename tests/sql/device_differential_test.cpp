@@ -90,7 +90,7 @@ const std::vector<std::string> kOutsideDeviceSubset = {
     // query_plan.cpp: FROM tables must be connected by equalities on integer
     // expressions (no cross products, no TEXT join keys).
     "cross joins are not supported",
-    // expression_program.cpp: TEXT only as CHAR column vs literal comparisons
+    // expression_compile*.cpp: TEXT only as CHAR column vs literal comparisons
     // and plain column outputs.
     "are not supported on devices",
     "only comparisons of a CHAR column with a string literal are supported on devices",

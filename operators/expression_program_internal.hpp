@@ -1,0 +1,40 @@
+// Helpers shared by the files of ExpressionProgram: the compiler
+// (expression_compile.cpp, expression_compile_predicates.cpp) and the
+// analysis passes over its code (expression_analysis.cpp). Internal to
+// operators/: callers include operators/expression_program.hpp.
+#pragma once
+
+#include <cstdint>
+
+#include "operators/expression_program.hpp"
+#include "operators/value_range.hpp"
+#include "sql/bound.hpp"
+
+namespace clq::expression_internal {
+
+inline bool IsComparison(sql::BinaryOp op) {
+  using sql::BinaryOp;
+  return op == BinaryOp::kEqual || op == BinaryOp::kNotEqual || op == BinaryOp::kLess ||
+         op == BinaryOp::kLessEqual || op == BinaryOp::kGreater || op == BinaryOp::kGreaterEqual;
+}
+
+inline bool IsArithmetic(sql::BinaryOp op) {
+  using sql::BinaryOp;
+  return op == BinaryOp::kAdd || op == BinaryOp::kSubtract || op == BinaryOp::kMultiply ||
+         op == BinaryOp::kDivide || op == BinaryOp::kModulo;
+}
+
+inline bool OutsideInt32(std::int64_t value) {
+  return value < INT32_MIN || value > INT32_MAX;
+}
+
+// The values [lo, hi] a KEEP_CMP of `cmp` against c lets through; lo > hi
+// when none.
+IntRange KeptRange(std::uint32_t cmp, std::int64_t c);
+
+// The fraction of `column`'s rows a test keeping the values [kept.min,
+// kept.max] lets through, taking the values as spread evenly between the
+// column's statistics; 1 (unknown, after those known) without statistics.
+double KeptFraction(const VmInputColumn& column, IntRange kept);
+
+}  // namespace clq::expression_internal
