@@ -69,6 +69,7 @@ void RunBenchCommand(const BenchCommandOptions& command) {
   if (!command.rows.empty()) options.rows = ParseRowList(command.rows);
   options.repeat = command.repeat;
   ParsePeers(command.peers, options);
+  options.check = command.check == "cpu";
   DeviceOptions device;
   device.selector = command.devices;
   device.no_cache = command.no_cache;

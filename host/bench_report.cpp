@@ -146,7 +146,7 @@ std::string RenderBenchCsv(const BenchReport& report) {
           ok && r.speedup_vs_cpu > 0 ? Number(r.speedup_vs_cpu) : "",
           c.sqlite.status == "ok" ? Number(c.sqlite.time.median_ms) : "",
           c.sqlite.status,
-          ok ? (r.agrees ? "yes" : "no") : "",
+          ok && r.checked ? (r.agrees ? "yes" : "no") : "",
           ok ? r.mismatch : r.error};
       for (std::size_t i = 0; i < fields.size(); ++i)
         out += (i > 0 ? "," : "") + CsvField(fields[i]);

@@ -63,6 +63,9 @@ struct BenchOptions {
   std::uint32_t repeat = 5;
   bool cpu_peer = true;
   bool sqlite_peer = true;
+  // Check each answer against the CPU reference (off: no agreement check,
+  // for sizes where the single-threaded reference would take longest).
+  bool check = true;
   QueryOptions query;  // the planner's settings for every query
 };
 
@@ -94,6 +97,9 @@ struct DeviceResult {
   double gbps = 0;
   double copy_fraction = 0;
   double speedup_vs_cpu = 0;  // 0 when the CPU reference has no time
+  bool checked = false;       // `agrees` compared with the reference
+  RowCount result_rows = 0;   // of the device's answer
+  std::uint64_t result_bytes = 0;
 };
 
 struct BenchCase {

@@ -68,6 +68,7 @@ struct BenchCommandOptions {
   std::string format = "table";
   std::string out;
   std::string peers = "cpu,sqlite";
+  std::string check = "cpu";  // "cpu" or "none"
 };
 void RunBenchCommand(const BenchCommandOptions& options);
 

@@ -173,6 +173,11 @@ void RegisterBenchCommand(CLI::App& app) {
                    "Host peers, comma-separated: cpu (CPU reference), sqlite, none (default "
                    "cpu,sqlite); agreement is always checked against the CPU reference")
       ->type_name("LIST");
+  command
+      ->add_option("--check", options->check,
+                   "cpu (default): check every answer against the CPU reference; none: skip "
+                   "the reference (no agreement column), for sizes where it would take longest")
+      ->check(CLI::IsMember({"cpu", "none"}));
   command->callback([options] { RunBenchCommand(*options); });
 }
 
