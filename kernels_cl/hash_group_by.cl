@@ -217,8 +217,7 @@ HGB_INLINE ulong hgb_real_parts(ulong bits, int* p) {
 // of any value's lowest significand bit, and bins reach two past the highest
 // (group_by_window), so that every value adds its three pieces
 // unconditionally. (On CPUs, the pieces of a block's values computed first
-// in a loop left for PoCL to vectorise, then added, was slower: 2-core, 10M
-// rows, 10 groups, 83 CPU ms against 50-58.)
+// in a loop left for PoCL to vectorise, then added, was slower.)
 #define HGB_FOLD_REAL(ADD, OR, w, d, base, bins)                                           \
   do {                                                                                     \
     const ulong hgb_bits = as_ulong(d);                                                    \
@@ -440,11 +439,10 @@ inline ulong hgb_real_image_min(double d) {
 // groups' slots: the slots first (a vectorisable loop per key for images),
 // then the rows and first positions, then each aggregate in a loop of its
 // own operation and type. (One pass of all aggregates per row, the
-// operation chosen per row, was slower on PoCL: 2-core, 10M rows, 10
-// groups, COUNT/SUM/MIN/MAX 84-90 CPU ms against 43-66, COUNT and REAL SUM
-// 75-91 against 46-52.) *use_private: hash rows still probe the
-// work-group table; cleared once most rows of a batch miss it (more groups
-// than it holds), after which they go to the device-wide table directly.
+// operation chosen per row, was slower on PoCL.) *use_private: hash rows
+// still probe the work-group table; cleared once most rows of a batch miss
+// it (more groups than it holds), after which they go to the device-wide
+// table directly.
 HGB_INLINE void hgb_fold_rows(HGB_ROW_PARAMS, ulong first_row, ulong step, ulong end,
                               bool* use_private) {
   const uint count =

@@ -6,8 +6,7 @@
 // scan of the counts orders the ids. The ids are compacted in local memory
 // first and then written with consecutive work-items at consecutive
 // positions: writing them straight from the bits left each work-item writing
-// its own run, 32 cache lines per warp store (H100, a 60M-row selection:
-// 1.5 ms for 240 MB of ids).
+// its own run, 32 cache lines per warp store, several times slower.
 #if IPT < 32
 #define SELECTION_WORDS_PER_ITEM 1
 #else
@@ -30,8 +29,8 @@ KERNEL void selection_scatter(__global const uint* bits, ulong n, __global const
   for (uint tile = first_tile; tile < end_tile; ++tile) {
     // A tile without selected rows is skipped before any barrier (the whole
     // group reads the same offsets): a sparse selection otherwise paid a
-    // local scan per tile, 0.17 ms for 100M rows on the H100, and a
-    // work-group per tile, 0.064 ms.
+    // local scan per tile. A group takes several tiles, since a group per
+    // tile still cost a group for every empty tile.
     if (scanned_tile_is_empty(tile_offsets, tile, tiles, selected)) continue;
     const ulong start = (ulong)tile * TILE;
     uint words[SELECTION_WORDS_PER_ITEM];

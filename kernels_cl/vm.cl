@@ -77,7 +77,7 @@ VM_SLOT_ACCESSOR(vm_slot_nulls, nulls)
 #define VM_FOR_ITEMS VECTORIZE_ITEMS for (uint k = 0; k < IPT; ++k)
 // Rare operations (overflow-checked 64-bit arithmetic, division by a column,
 // IN lists, text) are left to the compiler's own cost model: asking for
-// 16-wide vectors there cost PoCL ~1 minute more per cold program build.
+// 16-wide vectors there made PoCL's cold program builds longer.
 #define VM_FOR_ITEMS_COLD for (uint k = 0; k < IPT; ++k)
 // All IPT items of the work-item (kernel level, outside the interpreter).
 #define VM_FOR_TILE_ITEMS VECTORIZE_ITEMS for (uint k = 0; k < IPT; ++k)
@@ -272,8 +272,7 @@ inline long vm_agg_combine(uint op, long a, long b) {
 // not counted combines the identity: the value is loaded for every item and
 // selected, never loaded under a condition. With `counted ? COMBINE(v, x) :
 // v` the compiler sank the load into the condition, and PoCL 5 (AVX-512)
-// emulated that masked load with a test and a branch per item (REAL MAX:
-// about 6 instructions per row in the fold alone).
+// emulated that masked load with a test and a branch per item.
 #define VM_AGG_FOLD_LOOP(IDENTITY, COMBINE)            \
   VM_FOR_TILE_ITEMS {                                  \
     const long x = acc[k];                             \
@@ -286,8 +285,7 @@ inline long vm_agg_combine(uint op, long a, long b) {
 #define VM_AGG_ADD_HI32(a, b) ((a) + ((b) >> 32))
 // REAL folds. CPUs fold into 16 independent lanes so that the loop is
 // elementwise and vectorises: a running double kept as long bits is no
-// reduction the vectorizer knows, and stayed a serial chain of compares (2-core
-// PoCL, MAX of a REAL expression: 13 instructions per row in the fold).
+// reduction the vectorizer knows, and stayed a serial chain of compares.
 // The lanes combine with LANE_COMBINE: for MIN and MAX a comparison, which
 // equals fmin / fmax there (a lane is never NaN, and a NaN item loses the
 // comparison; of a -0.0 and a 0.0 the first seen is kept, where fmax's
@@ -309,8 +307,9 @@ inline long vm_agg_combine(uint op, long a, long b) {
   }
 #else
 // Elsewhere (GPUs) one chain of the same comparisons: no slower than fmin /
-// fmax, which test for NaN (H100: within 4%, the drift between processes),
-// and the same results as CPUs. A tree of comparisons was no faster.
+// fmax, which test for NaN (the difference was within the drift between
+// processes), and the same results as CPUs. A tree of comparisons was no
+// faster.
 #define VM_AGG_FOLD_REAL(IDENTITY, COMBINE, LANE_COMBINE)   \
   {                                                         \
     double r = as_double(v);                                \

@@ -14,12 +14,11 @@
 // the item loop is compiled once for each pair of operations (21 with the
 // shorter arguments, times two folds) and chosen per tile, so that no item
 // selects an operation; only the operand order of - and / and the leaf
-// (constant, column A or B) are selected per item. Measured on the H100
-// (the thesis REAL MAX over 100M rows, docs/BENCHMARKS.md): with the
-// operation chosen per item and step, by a switch or by selects, 0.344-0.347
-// ms; chosen per tile, 0.313; the thesis's arithmetic written out in this
-// kernel, 0.296; the hand-written kernel 0.291. Registers were no cause:
-// 72 in each version here, and the earlier kernel with 128 took 0.339.
+// (constant, column A or B) are selected per item. Choosing the operation
+// per item and step, by a switch or by selects, was slower than choosing it
+// per tile, which comes close to the arithmetic written out by hand.
+// Registers were no cause: every version here uses the same number, and an
+// earlier kernel with many more was no slower than the per-item choice.
 
 // Leaf i's fields, decoded once per aggregate. A column leaf's values are in
 // column array which##i: the first column leaf's in A, the second's in B. An
@@ -114,9 +113,9 @@ inline uint vm_short_operation(uint op, bool present) {
 // After a product, the sum's add could be fused with it into one FMA by a
 // device compiler, which the host forbids between steps; here the select on
 // `live` stands between them, and the tests compare every pair of operations
-// with the interpreter bit for bit (they pass on the H100 and PoCL).
-// `#pragma OPENCL FP_CONTRACT OFF` in the kernel would make it certain, but
-// made the H100's REAL MAX 4% slower (0.319 -> 0.332 ms, one lease).
+// with the interpreter bit for bit (they pass with NVIDIA's and PoCL's
+// compilers). `#pragma OPENCL FP_CONTRACT OFF` in the kernel would make it
+// certain, but made the REAL MAX slower on the GPU.
 #define VM_SHORT_SUM(r, x, live) r = r + ((live) ? (x) : 0.0)
 #define VM_SHORT_MAX(r, x, live)                                \
   {                                                             \

@@ -6,8 +6,8 @@
 // this small kernel tests them in order, each item reading a later conjunct's
 // column only while it still passes. One launch at the occupancy of a
 // hand-written kernel, where the interpreter's registers leave fewer groups
-// per multiprocessor (H100: range test + refining vm_filter, 0.141 + 0.025
-// ms, against 0.142 for the hand-written kernel).
+// per multiprocessor (the range test and the refining vm_filter together
+// took longer than this kernel, which comes close to the hand-written one).
 
 // Whether a conjunct with these fields keeps value x of its column.
 inline uchar vm_conjunct_keeps(int x, uint flags, int lo, int hi, uint magic, uint shift,
@@ -24,8 +24,8 @@ inline uchar vm_conjunct_keeps(int x, uint flags, int lo, int hi, uint magic, ui
 // bound is clamped to int32 by the host (an empty range is lo > hi). Bitmap
 // words and tile counts as vm_filter writes them. Taking the first conjunct
 // from the descriptors put a chain of dependent loads (descriptor, slot,
-// column) ahead of each work-group's first column load: 0.177 ms on the H100
-// for the thesis filter, against 0.142 for the hand-written kernel.
+// column) ahead of each work-group's first column load, well behind the
+// hand-written kernel.
 KERNEL void vm_filter_conjuncts(__constant const long* consts, uint at, uint rest,
                                 __global const int* first_column, uint first_header, int first_lo,
                                 int first_hi, uint first_magic, int first_divisor, VM_SLOT_PARAMS,

@@ -15,9 +15,9 @@
 //   VM_RARE_ITEMS below (overflow-checked arithmetic, division and modulo by
 //   a column, REAL modulo, IN lists, text comparisons); names end in _lean.
 //   The host picks it for programs without them
-//   (ExpressionProgram::UsesRareOperations). On the H100 the smaller kernel
-//   was the REAL MAX's largest gain (0.63 -> 0.47 ms); a rare operation
-//   reaching it raises VM_STATUS_UNSUPPORTED instead of a wrong answer.
+//   (ExpressionProgram::UsesRareOperations). On GPUs the smaller kernel
+//   was the REAL MAX's largest gain; a rare operation reaching it raises
+//   VM_STATUS_UNSUPPORTED instead of a wrong answer.
 //
 // clq:instantiate VM_NARROW=0,VM_LEAN=0 VM_NARROW=1,VM_LEAN=0 VM_NARROW=0,VM_LEAN=1 VM_NARROW=1,VM_LEAN=1
 #if VM_NARROW
@@ -42,8 +42,8 @@
 
 // Loads the operand of one instruction into opd (and opn when tracking NULLs).
 // Columns are tested first: they are the commonest operands, and NVIDIA
-// compiles these tests as a chain of compare-and-branch (H100 REAL MAX
-// 0.455 -> 0.447 ms against the constant, NULL and stack kinds first).
+// compiles these tests as a chain of compare-and-branch (the REAL MAX ran
+// faster than with the constant, NULL and stack kinds first).
 inline void VM_NAME(vm_fetch)(uint kind, uint arg, uint word1, __constant const long* consts,
                               const vm_slots* slots, ulong start, uint rows, uint track,
                               VM_VALUE* opd, uchar* opn, const VM_VALUE* stack,
@@ -118,9 +118,9 @@ inline void VM_NAME(vm_fetch)(uint kind, uint arg, uint word1, __constant const 
 // them with its arithmetic), so before running a program a work-item asks
 // for the next IPT rows (the next work-item's, run next by the same thread)
 // of the columns the program reads before its first KEEP (later columns are
-// read only by work-items a conjunct left alive). PoCL-16, 100M rows:
-// projection 13.2 -> 10.7 ms, MAX 10.0 -> 7.4, REAL MAX 16.1 -> 13.8.
-// (NVIDIA's prefetch() compiles to nothing: no prefetch in its PTX.)
+// read only by work-items a conjunct left alive). Projections and
+// aggregates ran markedly faster with it. (NVIDIA's prefetch() compiles to
+// nothing: no prefetch in its PTX.)
 #if DEVICE_IS_CPU
 inline void VM_NAME(vm_prefetch_next)(__constant const uint2* code, uint pc, uint end,
                                       const vm_slots* slots, ulong start) {
@@ -146,8 +146,8 @@ inline void VM_NAME(vm_prefetch_next)(__constant const uint2* code, uint pc, uin
 #endif
 
 // CPUs: whether the instruction's constant operand stays a scalar instead of
-// being copied to every item's operand (that copy is a pass over all items;
-// 7% of the REAL MAX's samples on the 2-core PoCL). Only for the operations
+// being copied to every item's operand (that copy is a pass over all items,
+// a visible share of the REAL MAX's profile). Only for the operations
 // whose loops below read `b` (VM_WITH_OPERAND), on their unchecked paths.
 #if DEVICE_IS_CPU
 inline bool VM_NAME(vm_scalar_operand)(uint op, uint kind, uint track) {
@@ -277,8 +277,8 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
     const uint arg = ins.x >> 16;
     // The filter kernel decodes the commonest first conjunct, a range test of
     // an INT32 column without NULLs, before the generic dispatch, in one loop
-    // (H100 thesis filter 0.199 -> 0.190 ms; compiled into the other kernels
-    // it cost the REAL MAX 4%, so `ranges_first` is a constant per kernel).
+    // (the filter ran faster; compiled into the other kernels it slowed the
+    // REAL MAX, so `ranges_first` is a constant per kernel).
     if (ranges_first && op == VM_KEEP_CMP && ((arg >> 3) & 7u) == VM_KEEP_CMP_RANGE &&
         kind == VM_OPND_COL_I32 && rows == TILE) {
       __global const int* v = (__global const int*)vm_slot_values(slots, arg & 7u);
@@ -463,7 +463,7 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
         // Untracked, the host proved every divisor non-zero (a possible
         // division by zero is a possible NULL, ExpressionProgram::AnyNull):
         // a plain division. PoCL 5 left the guarded loop below scalar
-        // (vdivsd) on the GPU machine's Skylake cores.
+        // (vdivsd) on x86.
         if (!track) {
           if (reversed) {
             VM_WITH_OPERAND_OR_COLUMN(acc[k] = as_long(as_double(b) / as_double(acc[k])),
@@ -768,7 +768,7 @@ inline void VM_NAME(vm_filter_body)(VM_FILTER_PARAMS, __local uchar* flags,
 // Group g filters tile g, or with `refine` the listed tiles g, g + groups, ...
 #if DEVICE_IS_CPU
 // PoCL: the plain filter outside any loop (wrapped in the refining loop,
-// which holds a barrier, it ran 10-15% slower on the 2-core PoCL).
+// which holds a barrier, it ran slower there).
 #define VM_FILTER_TILES(TRACK)                                                 \
   if (!refine) {                                                              \
     VM_NAME(vm_filter_body)(VM_FILTER_ARGS(TRACK), get_group_id(0));          \

@@ -123,8 +123,7 @@ WorkGroupTables SizeWorkGroupTables(const Engine& engine, const GroupByPlan& pla
   tables.slots = static_cast<std::uint32_t>(table_slots);
   // GPUs: copies of a small table spread the work-items' atomics. (CPUs:
   // copies that items alternate between, to break one group's chain of
-  // loads and stores, measured no faster: 2-core PoCL, 10 groups, 10M rows,
-  // COUNT/SUM/MIN/MAX, 41.1-43.4 CPU ms one copy, 43.6-51.5 four.)
+  // loads and stores, measured no faster.)
   if (!plan.cpu_paths) {
     const std::uint64_t warps = std::max<std::uint64_t>(1, engine.tuning().work_group_size / 32);
     tables.copies = static_cast<std::uint32_t>(

@@ -126,8 +126,8 @@ ResultColumn DownloadResultColumn(Engine& engine, const std::string& name, sql::
     if (bytes > 0) engine.DownloadStaged(vector.values.get(), 0, bytes, direct, "download result");
   } else if (type != sql::ValueType::kNull) {
     // Converted as the pieces arrive (from pinned staging on GPUs, from the
-    // mapped buffer on CPUs): a host staging copy of a 100M-row INT32 result
-    // was 400 MB of fresh memory, about 0.3 s of page faults on PoCL-16.
+    // mapped buffer on CPUs): a host staging copy of the whole result would
+    // be fresh memory the size of the download, paid for in page faults.
     const std::uint64_t width = vector.type.width;
     engine.DownloadConsumed(
         vector.values.get(), 0, bytes,

@@ -15,8 +15,7 @@ namespace clq {
 namespace {
 
 // Tiles one scatter work-group takes: a sparse selection's empty tiles are
-// skipped inside one group instead of each costing a group (H100, 100M rows,
-// 1,248 selected: a group per tile cost 0.064 ms).
+// skipped inside one group instead of each costing a group launch.
 constexpr cl_uint kScatterTilesPerGroup = 8;
 
 // A range test that keeps at most this fraction of the rows goes first,
@@ -169,8 +168,8 @@ std::vector<TabletSelection> FilterTablets(QueryContext& context, Relation& rela
 // GPUs only: there the interpreter's registers cost occupancy (see
 // RunsRangeTestFirst). On CPUs the interpreter is faster: its first loop
 // tests a range before any dispatch and vectorises, and it packs bitmap
-// words in registers (2-core PoCL, the thesis filter over 10M rows: 4.5-5.6
-// ms in vm_filter, 11.7 ms in vm_filter_conjuncts).
+// words in registers (on PoCL the thesis filter took more than twice as
+// long in the first version of vm_filter_conjuncts).
 bool RunsConjunctFilter(const Engine& engine, const QueryOptions& options, const VmEntry& entry) {
   if (entry.int_conjuncts == 0) return false;
   return Decide(options.conjunct_filter, !engine.tuning().cpu_paths);

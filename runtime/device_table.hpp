@@ -21,8 +21,9 @@
 // CLQ_ZERO_COPY=0) a column is not copied: its buffer is a view of the host
 // column (CL_MEM_USE_HOST_PTR), which the device's memory already is. Views
 // cost no budget and keep the host column alive until OpenCL destroys them.
-// Copying had made PoCL-16 re-upload the thesis SELECT * at 100M rows (21 GB,
-// over its 24 GB global memory) on every run, at 1.4 GB/s: 15 s for 1,248 rows.
+// Copying had made a CPU device whose tables outgrow the budget evict and
+// re-upload every column on every run, into freshly allocated buffers whose
+// pages the OS zeroes, however few rows the query returns.
 //
 // Not thread-safe; owned by (and used with) one Engine.
 #pragma once

@@ -33,17 +33,15 @@ DeviceTuning ChooseTuning(const DeviceInfo& info, const EngineOptions& options) 
   if (tuning.cpu_paths) {
     // 4 x 256 (was 16 x 64, the same tile): the expression machine pays its
     // decode and set-up once per work-item, so more items per work-item
-    // amortise them (2-core PoCL, instructions per row counted by
-    // scripts/pocl_instructions.sh: MAX(unique1 * tenpercent / 100) 12.9 ->
-    // 8.8, unique1 + unique2 6.0 -> 4.2).
+    // amortise them (fewer instructions per row, as counted by
+    // scripts/pocl_instructions.sh).
     tuning.work_group_size = 4;
     tuning.items_per_thread = 256;
   } else {
-    // 128, not 256: the expression machine's projection and filter kernels
-    // hold 96 registers, so an SM fits two groups of 256 but five of 128
-    // (its 128-register aggregate: four of 128, two of 256) (H100, 2026-11-23:
-    // projection 0.509 -> 0.447 ms, selection 0.924 -> 0.755 ms at 100M
-    // rows; sort 2.7% and top-k 4.7% slower, joins unchanged).
+    // 128, not 256: at the expression machine's register counts an SM holds
+    // five groups of 128 but two of 256 (its aggregate kernel: four of 128,
+    // two of 256), and its queries ran faster; sort and top-k ran slightly
+    // slower, joins the same.
     tuning.work_group_size = 128;
     tuning.items_per_thread = 8;
   }
@@ -69,7 +67,7 @@ std::string BuildOptions(const DeviceInfo& info, const DeviceTuning& tuning) {
       tuning.work_group_size % 32 == 0)
     options += " -DWARP_BALLOT=1";
   // PoCL's clang printed "loop not vectorized" to stderr for each item loop
-  // its vectoriser declined despite VECTORIZE_ITEMS (41 warnings at a cold
+  // its vectoriser declined despite VECTORIZE_ITEMS (dozens at a cold
   // start); they are expected, not the user's concern. PoCL rejects
   // -Wno-pass-failed, so -w (OpenCL's "no warnings") it is.
   if (info.IsPocl()) options += " -w";

@@ -105,8 +105,8 @@ class Engine {
   void Download(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t bytes,
                 void* destination, std::string_view stage);
   // Upload of a large host range through pinned staging buffers (double
-  // buffered, so the copy into staging overlaps the transfer): about 7x the
-  // bandwidth of a write from ordinary host memory on NVIDIA. Blocking. On
+  // buffered, so the copy into staging overlaps the transfer): several times
+  // the bandwidth of a write from ordinary host memory on NVIDIA. Blocking. On
   // CPU devices, where "device" memory is host memory, a plain write.
   void UploadStaged(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t bytes,
                     const void* source, std::string_view stage);

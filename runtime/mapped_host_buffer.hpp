@@ -1,6 +1,6 @@
 // A CL_MEM_ALLOC_HOST_PTR buffer mapped for its whole life: host memory the
-// driver pins, so that transfers from and to it are DMAs (NVIDIA: ~55 GB/s,
-// against ~8 GB/s from ordinary memory). Construction maps it (blocking, on
+// driver pins, so that transfers from and to it are DMAs (on NVIDIA several
+// times faster than from ordinary memory). Construction maps it (blocking, on
 // `queue`) and throws cl::Error when the driver refuses; destruction unmaps
 // it and waits. The queue and buffer handles keep the context alive. NVIDIA
 // also reserves device memory of the buffer's size. Not thread-safe.

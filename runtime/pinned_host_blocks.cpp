@@ -71,8 +71,8 @@ HostBlockAllocator PinnedTableMemoryFor(Engine& engine, Choice choice) {
   const std::uint64_t memory =
       pages > 0 && page_bytes > 0 ? std::uint64_t(pages) * std::uint64_t(page_bytes) : 0;
   // NVIDIA's driver backs every CL_MEM_ALLOC_HOST_PTR buffer with device
-  // memory of its size (H100: 33.6 GB of GPU memory in use with 33 GB of
-  // tables pinned), so pinned tables take device memory beside the table
+  // memory of its size (the GPU memory in use grows by about the pinned
+  // tables' size), so pinned tables take device memory beside the table
   // cache's half: at most a quarter of it.
   const std::uint64_t budget = std::min(memory / 2, engine.info().global_mem_bytes / 4);
   HostBlockAllocator pinned =

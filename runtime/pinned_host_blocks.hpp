@@ -2,8 +2,8 @@
 // HostBlockAllocator): each block is a CL_MEM_ALLOC_HOST_PTR buffer of the
 // engine's context, mapped (on the engine's queue, blocking) for the block's
 // life and unmapped when its last holder lets go. A GPU uploads a column from
-// it in one DMA at the pinned bandwidth (H100: 54 GB/s) instead of copying
-// it through PinnedStaging's buffers (28-33 GB/s, bound by the host copy).
+// it in one DMA at the pinned bandwidth instead of copying it through
+// PinnedStaging's buffers (bound by the host's memory copy, well below it).
 // The price: NVIDIA's driver also reserves device memory of each block's
 // size. Thread-safe: the budget is an atomic count.
 #pragma once

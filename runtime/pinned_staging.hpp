@@ -1,12 +1,12 @@
 // Transfers between the host and a device through pinned (page-locked)
 // staging memory.
 //
-// NVIDIA's driver copies from ordinary host memory at ~8 GB/s but DMAs from
-// pinned memory at ~55 GB/s (docs/DESIGN.md), in both directions. Two
-// CL_MEM_ALLOC_HOST_PTR buffers are mapped once; an upload copies a chunk into
-// one (with several threads) while the other chunk is in flight, a download
-// copies one chunk out while the next is in flight. Blocking: returns when
-// the data has arrived. Owned by an Engine; not thread-safe.
+// NVIDIA's driver copies from ordinary host memory several times slower than
+// it DMAs from pinned memory, in both directions. Two CL_MEM_ALLOC_HOST_PTR
+// buffers are mapped once; an upload copies a chunk into one (with several
+// threads) while the other chunk is in flight, a download copies one chunk
+// out while the next is in flight. Blocking: returns when the data has
+// arrived. Owned by an Engine; not thread-safe.
 #pragma once
 
 #include <cstddef>
@@ -57,7 +57,7 @@ class PinnedStaging {
 };
 
 // memcpy split across threads for large ranges (one memcpy thread moves
-// ~10 GB/s, well under what a pinned transfer takes).
+// well under what a pinned transfer takes).
 void ParallelCopy(std::byte* target, const std::byte* source, std::size_t bytes);
 
 }  // namespace clq

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Instructions per row that each PoCL kernel executes for the thesis's
 # single-table queries, counted by callgrind: deterministic, unlike timings on
-# a shared 2-core machine, so kernel changes for CPUs can be compared here
-# before they are timed on the GPU machine's 16 cores.
+# a small shared machine, so kernel changes for CPUs can be compared there
+# before they are timed on a larger one.
 #   scripts/pocl_instructions.sh [build/clq] [rows, default 256K] [query name]
 # CLQ_KEEP_CALLGRIND=DIR keeps the callgrind files (for callgrind_annotate).
 set -euo pipefail

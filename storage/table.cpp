@@ -54,8 +54,7 @@ std::optional<IntRange> ColumnData::IntegerRange() const {
     // An empty column gets an empty-looking range that still bounds nothing.
     IntRange range{0, 0};
     // In parts on several threads: a query's first use of a column waits for
-    // it (H100 machine, 100M INT32 rows on one thread: about 75 ms, 9x the
-    // column's upload).
+    // it (on one thread it took several times the column's upload to a GPU).
     const auto scan = [&](const auto* values) {
       if (rows_ == 0) return;
       using Value = std::remove_cv_t<std::remove_pointer_t<decltype(values)>>;

@@ -86,8 +86,8 @@ class SharedBounds {
 
 // Writes every column of rows [first_row, first_row + unique1.size()), from
 // several threads at once, and tracks the integer columns' bounds as it
-// goes: a query's first use of a column then needs no scan for them (100M
-// rows: 11-20 ms a column on the H100 machine's 16 cores).
+// goes: a query's first use of a column then needs no scan for them (even
+// on several threads a scan can cost more than the column's upload to a GPU).
 class RowWriter {
  public:
   explicit RowWriter(TableBuilder& builder) {
