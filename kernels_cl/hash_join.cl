@@ -3,16 +3,16 @@
 // 8-byte keys) with an optional NULL map (`has_nulls`; 1 = NULL, never
 // matches); every comparison is on 64-bit values, so mixed widths join.
 //
-// Two tables:
+// Tables here:
 //  - chained: keys counted per bucket, bucket counts scanned, rows scattered
 //    into their bucket's range, each bucket sorted by build row; 32-bit
 //    atomics only, any keys, duplicates allowed. The always-correct path.
 //  - cuckoo (Alcantara et al.): 64-bit words key32 << 32 | row32, four hash
 //    functions, a bounded eviction chain, a stash; needs 64-bit atomics and
 //    unique build keys that span at most 2^32 values.
-//  - direct (a perfect hash, as DuckDB's for dense keys): one 32-bit row
-//    slot per value of the build keys' range; unique build keys whose range
-//    is at most a few times the build rows. 32-bit atomics only.
+// The direct table (join_direct.cl) and the dense multimap (join_dense.cl)
+// use the key helpers below: those files come after this one in the
+// program (kernel files are concatenated in name order).
 // Cuckoo and direct both leave at most one match per probe row in
 // `matches`, written out by hash_join_unique_write.
 
@@ -559,47 +559,4 @@ KERNEL void hash_join_unique_write(__global const uint* matches, ulong n,
     out_build[base + j] = build_rows[j];
     out_probe[base + j] = probe_rows[j];
   }
-}
-
-// ---------------------------------------------------------------------------
-// Direct table: slots[key - key_min] = the build row, HASH_JOIN_NO_ROW when
-// free. Two rows with one key meet at one slot; compare-and-swap tells the
-// second (atomics are coherent where plain loads are not, see the cuckoo
-// insert), so the duplicate flag needs no check pass.
-KERNEL void hash_join_direct_insert(__global const uchar* keys, uint wide,
-                                    __global const uchar* nulls, uint has_nulls, ulong n,
-                                    long key_min, __global uint* slots, __global uint* flags) {
-  const ulong start = tile_start();
-  for (uint k = 0; k < IPT; ++k) {
-    const ulong i = tile_item(start, k);
-    if (i >= n || hash_join_is_null(nulls, has_nulls, i)) continue;
-    const ulong slot = (ulong)hash_join_key(keys, wide, i) - (ulong)key_min;
-    if (atomic_cmpxchg(&slots[slot], HASH_JOIN_NO_ROW, (uint)i) != HASH_JOIN_NO_ROW)
-      atomic_or(flags, HASH_JOIN_DUPLICATE);
-  }
-}
-
-// matches[i] = the build row of probe row i's key or HASH_JOIN_NO_ROW;
-// tile_counts as the cuckoo probe's. Keys outside [key_min, key_min + key_span] miss
-// without reading the table.
-KERNEL void hash_join_direct_probe(__global const uchar* keys, uint wide,
-                                   __global const uchar* nulls, uint has_nulls, ulong n,
-                                   long key_min, ulong key_span, __global const uint* slots,
-                                   __global uint* matches, __global uint* tile_counts) {
-  __local ulong scratch[WG_SIZE];
-  const ulong start = tile_start();
-  uint found = 0;
-  for (uint k = 0; k < IPT; ++k) {
-    const ulong i = tile_item(start, k);
-    if (i >= n) continue;
-    uint row = HASH_JOIN_NO_ROW;
-    if (!hash_join_is_null(nulls, has_nulls, i)) {
-      const long key = hash_join_key(keys, wide, i);
-      const ulong offset = (ulong)key - (ulong)key_min;
-      if (key >= key_min && offset <= key_span) row = slots[offset];
-    }
-    matches[i] = row;
-    found += row != HASH_JOIN_NO_ROW;
-  }
-  hash_join_write_tile_count(found, tile_counts, scratch);
 }

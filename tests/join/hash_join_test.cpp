@@ -5,14 +5,19 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <set>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "kernels_cl/join_shared.h"
+#include "runtime/device_tuning.hpp"
 #include "runtime/errors.hpp"
 #include "tests/support/device_fixture.hpp"
 
@@ -93,45 +98,68 @@ Outcome DeviceJoin(Engine& e, const Keys& build, const Keys& probe, const JoinOp
   return out;
 }
 
-// Runs the join with the default method, with the direct table off (so that
-// dense keys exercise the cuckoo table too) and with the chained table
-// forced; checks the multiset of pairs, the order (probe ascending, then
-// build ascending) and the stats. Returns the default run's stats.
-JoinStats CheckJoin(Engine& e, const Keys& build, const Keys& probe, const std::string& what) {
+// The configurations every join runs under: the device's plan, then each
+// method alone (the chained table behind it) with both kernel variants of
+// the direct table, so that the CPU and the GPU kernels run on any device.
+struct Config {
+  std::string name;
+  JoinOptions options;
+};
+
+std::vector<Config> Configs() {
+  const auto only = [](std::vector<JoinMethod> methods, std::optional<bool> cpu = {}) {
+    JoinOptions options;
+    options.methods = std::move(methods);
+    options.cpu_kernels = cpu;
+    return options;
+  };
+  return {{"default", JoinOptions{}},
+          {"direct/gpu", only({JoinMethod::kDirect}, false)},
+          {"direct/cpu", only({JoinMethod::kDirect}, true)},
+          {"dense", only({JoinMethod::kDense})},
+          {"cuckoo", only({JoinMethod::kCuckoo})},
+          {"chained", only({JoinMethod::kChained})}};
+}
+
+// Runs the join under every configuration; checks the pairs (exactly, so in
+// the documented order: probe ascending, then build ascending) and the
+// stats, and the chained table without ordered matches (the multiset, probe
+// order). Returns each configuration's stats by name.
+std::map<std::string, JoinStats> CheckJoin(Engine& e, const Keys& build, const Keys& probe,
+                                           const std::string& what) {
   const std::vector<Pair> want = CpuJoin(build, probe);
-  std::vector<Pair> want_sorted = want;
-  std::sort(want_sorted.begin(), want_sorted.end());
-  JoinOptions chained;
-  chained.allow_direct = false;
-  chained.allow_cuckoo = false;
-  JoinOptions no_direct;
-  no_direct.allow_direct = false;
-  JoinStats first;
-  bool is_default = true;
-  for (const JoinOptions& options : {JoinOptions{}, no_direct, chained}) {
-    Outcome got = DeviceJoin(e, build, probe, options);
-    const std::string label = what + " method " + got.stats.method;
-    std::vector<Pair> got_sorted = got.pairs;
-    std::sort(got_sorted.begin(), got_sorted.end());
-    EXPECT_EQ(got_sorted, want_sorted) << label;
-    const bool ordered = std::is_sorted(got.pairs.begin(), got.pairs.end(), [](Pair a, Pair b) {
-      return std::tie(a.second, a.first) < std::tie(b.second, b.first);
-    });
-    EXPECT_TRUE(ordered) << label;
+  std::map<std::string, JoinStats> stats;
+  for (const Config& config : Configs()) {
+    Outcome got = DeviceJoin(e, build, probe, config.options);
+    const std::string label = what + " [" + config.name + "] method " + got.stats.method;
+    EXPECT_EQ(got.pairs.size(), want.size()) << label;
     EXPECT_EQ(got.pairs, want) << label;
     EXPECT_EQ(got.stats.output_rows, want.size()) << label;
     EXPECT_EQ(got.stats.build_rows, build.values.size()) << label;
     EXPECT_EQ(got.stats.probe_rows, probe.values.size()) << label;
-    if (!options.allow_cuckoo && !build.values.empty() && !probe.values.empty()) {
-      EXPECT_EQ(got.stats.method, "chained") << label;
+    if (!build.values.empty() && !probe.values.empty() && config.name != "default") {
+      const std::string forced = config.name.substr(0, config.name.find('/'));
+      EXPECT_TRUE(got.stats.method == forced || got.stats.method == "chained") << label;
     }
-    if (!options.allow_direct) {
-      EXPECT_NE(got.stats.method, "direct") << label;
-    }
-    if (is_default) first = got.stats;
-    is_default = false;
+    stats[config.name] = got.stats;
   }
-  return first;
+  JoinOptions unordered;
+  unordered.methods = {JoinMethod::kChained};
+  unordered.ordered_matches = false;
+  const Outcome loose = DeviceJoin(e, build, probe, unordered);
+  std::vector<Pair> got_sorted = loose.pairs, want_sorted = want;
+  std::sort(got_sorted.begin(), got_sorted.end());
+  std::sort(want_sorted.begin(), want_sorted.end());
+  EXPECT_EQ(got_sorted, want_sorted) << what << " [chained, unordered]";
+  EXPECT_TRUE(std::is_sorted(loose.pairs.begin(), loose.pairs.end(),
+                             [](Pair a, Pair b) { return a.second < b.second; }))
+      << what << " [chained, unordered]";
+  return stats;
+}
+
+// The device's own plan for keys of these types.
+JoinPlan DevicePlan(Engine& e) {
+  return PlanJoin(e.info(), JoinInputs{ColumnType::Int32(), ColumnType::Int32(), 1, 1});
 }
 
 bool CuckooPossible(Engine& e) {
@@ -173,7 +201,8 @@ TEST_P(HashJoinTest, UniqueKeysZeroHalfAllMatching) {
   const Keys build{ColumnType::Int32(), DistinctKeys(10000, 0, 1 << 30, 1), {}};
   for (double fraction : {0.0, 0.5, 1.0}) {
     const Keys probe = ProbeOf(build, 6000, fraction, 7);
-    const JoinStats stats = CheckJoin(e, build, probe, "fraction " + std::to_string(fraction));
+    const JoinStats stats =
+        CheckJoin(e, build, probe, "fraction " + std::to_string(fraction))["default"];
     EXPECT_EQ(stats.method, CuckooPossible(e) ? "cuckoo" : "chained") << stats.fallback_reason;
   }
 }
@@ -197,26 +226,33 @@ TEST_P(HashJoinTest, EmptySides) {
   Engine& e = engine();
   const Keys some{ColumnType::Int32(), {1, 2, 3, 2}, {}};
   const Keys none{ColumnType::Int32(), {}, {}};
-  EXPECT_EQ(CheckJoin(e, none, some, "empty build").method, "empty");
-  EXPECT_EQ(CheckJoin(e, some, none, "empty probe").method, "empty");
-  EXPECT_EQ(CheckJoin(e, none, none, "both empty").method, "empty");
   const Keys empty64{ColumnType::Int64(), {}, {}};
-  EXPECT_EQ(CheckJoin(e, empty64, some, "empty INT64 build").method, "empty");
+  for (const auto& [build, probe, what] :
+       {std::tuple{&none, &some, "empty build"}, std::tuple{&some, &none, "empty probe"},
+        std::tuple{&none, &none, "both empty"}, std::tuple{&empty64, &some, "empty INT64 build"}}) {
+    for (const auto& [config, stats] : CheckJoin(e, *build, *probe, what))
+      EXPECT_EQ(stats.method, "empty") << what << " [" << config << "]";
+  }
 }
 
 TEST_P(HashJoinTest, HeavyDuplicates) {
   Engine& e = engine();
+  const bool cpu = DevicePlan(e).cpu_kernels;
   // Every build key equal: each matching probe row matches all build rows.
   Keys same{ColumnType::Int32(), std::vector<std::int64_t>(3000, 42), {}};
   Keys probe{ColumnType::Int32(), {}, {}};
   for (int j = 0; j < 200; ++j)
     probe.values.push_back(j % 2 == 0 ? 42 : j);
-  JoinStats stats = CheckJoin(e, same, probe, "all equal");
-  EXPECT_EQ(stats.method, "chained");
+  auto stats = CheckJoin(e, same, probe, "all equal");
+  EXPECT_EQ(stats["default"].method, cpu ? "dense" : "chained");
+  EXPECT_EQ(stats["default"].fallback_reason, "direct: duplicate build keys");
+  EXPECT_EQ(stats["default"].output_rows, 100u * 3000u);
+  EXPECT_EQ(stats["dense"].method, "dense");
+  EXPECT_EQ(stats["direct/cpu"].fallback_reason, "direct: duplicate build keys");
+  EXPECT_EQ(stats["direct/gpu"].fallback_reason, "direct: duplicate build keys");
   if (CuckooPossible(e)) {
-    EXPECT_EQ(stats.fallback_reason, "duplicate build keys");
+    EXPECT_EQ(stats["cuckoo"].fallback_reason, "cuckoo: duplicate build keys");
   }
-  EXPECT_EQ(stats.output_rows, 100u * 3000u);
 
   // Many-to-many over a small key domain, INT64.
   std::mt19937_64 rng(5);
@@ -226,7 +262,7 @@ TEST_P(HashJoinTest, HeavyDuplicates) {
     build.values.push_back(static_cast<std::int64_t>(rng() % 37));
   for (int j = 0; j < 1500; ++j)
     many.values.push_back(static_cast<std::int64_t>(rng() % 50));
-  CheckJoin(e, build, many, "many-to-many");
+  EXPECT_EQ(CheckJoin(e, build, many, "many-to-many")["default"].method, cpu ? "dense" : "chained");
 
   // Several buckets larger than a tile (sorted by a work-group each).
   Keys few{ColumnType::Int32(), {}, {}};
@@ -239,7 +275,67 @@ TEST_P(HashJoinTest, HeavyDuplicates) {
   Keys almost{ColumnType::Int32(), DistinctKeys(5000, 0, 1 << 20, 9), {}};
   almost.values[4000] = almost.values[17];
   stats = CheckJoin(e, almost, ProbeOf(almost, 4000, 0.8, 3), "one duplicate");
-  EXPECT_EQ(stats.method, "chained");
+  EXPECT_EQ(stats["default"].method, "chained");
+  if (CuckooPossible(e)) {
+    EXPECT_NE(stats["default"].fallback_reason.find("cuckoo: duplicate build keys"),
+              std::string::npos)
+        << stats["default"].fallback_reason;
+  }
+}
+
+// Skew: one key with many duplicates beside unique keys, so that one bucket
+// (dense, chained) holds most build rows and the others one each; the build
+// spans several dense chunks, whose order a probe row's matches must keep.
+TEST_P(HashJoinTest, SkewedKeysAndUnequalBuckets) {
+  Engine& e = engine();
+  Keys build{ColumnType::Int32(), {}, {}};
+  for (std::int64_t i = 0; i < 300000; ++i)
+    build.values.push_back(i % 101 == 0 ? static_cast<std::int64_t>(i / 101 % 3000) : 77);
+  Keys probe{ColumnType::Int64(), {}, {}};
+  for (std::int64_t j = 0; j < 5000; ++j)
+    probe.values.push_back(j % 997 == 3 ? 77 : j % 3100 - 50);
+  const auto stats = CheckJoin(e, build, probe, "one heavy key");
+  EXPECT_EQ(stats.at("dense").method, "dense");
+  // The same heavy key on both sides, INT64 build with NULLs.
+  Keys both{ColumnType::Int64(), std::vector<std::int64_t>(5000, -3), {}};
+  both.nulls.assign(both.values.size(), 0);
+  for (std::size_t i = 0; i < both.values.size(); i += 2) {
+    both.values[i] = static_cast<std::int64_t>(i);
+    both.nulls[i] = i % 4 == 0 ? 1 : 0;
+  }
+  Keys heavy_probe{ColumnType::Int32(), std::vector<std::int64_t>(300, -3), {}};
+  heavy_probe.values[7] = 6;
+  heavy_probe.values[299] = 8;
+  CheckJoin(e, both, heavy_probe, "heavy key both sides");
+}
+
+// The dense multimap's limit: keys of JOIN_DENSE_MAX_BUCKETS values fit, one
+// more value does not; INT64 keys at the ends of the range.
+TEST_P(HashJoinTest, DenseMultimapRange) {
+  Engine& e = engine();
+  const std::int64_t span = JOIN_DENSE_MAX_BUCKETS - 1;
+  for (const std::int64_t base : {std::int64_t{-17}, kInt64Min, kInt64Max - span}) {
+    Keys build{ColumnType::Int64(), {base, base + span}, {}};
+    std::mt19937_64 rng(static_cast<std::uint64_t>(base));
+    for (int i = 0; i < 6000; ++i)
+      build.values.push_back(base + static_cast<std::int64_t>(rng() % (span + 1)));
+    Keys probe = ProbeOf(build, 7000, 0.9, 2, ColumnType::Int64());
+    for (std::int64_t k : {base, base + span, kInt64Min, kInt64Max, base + span / 2})
+      probe.values.push_back(k);
+    probe.values.push_back(base > kInt64Min ? base - 1 : kInt64Max - 1);
+    probe.values.push_back(base + span < kInt64Max ? base + span + 1 : kInt64Min + 1);
+    auto stats = CheckJoin(e, build, probe, "dense span " + std::to_string(base));
+    EXPECT_EQ(stats["dense"].method, "dense");
+    // One value more: below the minimum at the top of the range, else above the maximum.
+    if (base == kInt64Max - span) {
+      build.values[0] = base - 1;
+    } else {
+      build.values[1] = base + span + 1;
+    }
+    stats = CheckJoin(e, build, probe, "dense span + 1 " + std::to_string(base));
+    EXPECT_EQ(stats["dense"].method, "chained") << base;
+    EXPECT_NE(stats["dense"].fallback_reason.find("more than"), std::string::npos);
+  }
 }
 
 TEST_P(HashJoinTest, UnorderedMatchesOptionAndLargeBucket) {
@@ -255,6 +351,7 @@ TEST_P(HashJoinTest, UnorderedMatchesOptionAndLargeBucket) {
   const std::vector<Pair> want = CpuJoin(build, probe);
   ASSERT_EQ(want.size(), 40u * 100000u + 160u);
   JoinOptions unordered;
+  unordered.methods = {JoinMethod::kChained};
   unordered.ordered_matches = false;
   const Outcome loose = DeviceJoin(e, build, probe, unordered);
   EXPECT_EQ(loose.stats.method, "chained");
@@ -265,7 +362,8 @@ TEST_P(HashJoinTest, UnorderedMatchesOptionAndLargeBucket) {
   std::vector<Pair> want_sorted = want;
   std::sort(want_sorted.begin(), want_sorted.end());
   EXPECT_EQ(got, want_sorted);
-  EXPECT_EQ(DeviceJoin(e, build, probe, JoinOptions{}).pairs, want);
+  for (const Config& config : Configs())
+    EXPECT_EQ(DeviceJoin(e, build, probe, config.options).pairs, want) << config.name;
 }
 
 TEST_P(HashJoinTest, ExtremeKeys) {
@@ -273,7 +371,7 @@ TEST_P(HashJoinTest, ExtremeKeys) {
   const Keys b32{ColumnType::Int32(), {kInt32Min, kInt32Max, 0, -1, 1, kInt32Min + 1}, {}};
   const Keys p32{
       ColumnType::Int32(), {kInt32Max, 5, kInt32Min, -1, kInt32Max, 0, kInt32Max - 1}, {}};
-  EXPECT_EQ(CheckJoin(e, b32, p32, "INT32 extremes").method,
+  EXPECT_EQ(CheckJoin(e, b32, p32, "INT32 extremes")["default"].method,
             CuckooPossible(e) ? "cuckoo" : "chained");
 
   // INT64 keys spanning more than 2^32: chained.
@@ -282,10 +380,12 @@ TEST_P(HashJoinTest, ExtremeKeys) {
   const Keys p64{ColumnType::Int64(),
                  {kInt64Max, kInt64Min, 1LL << 40, 0, (1LL << 40) + 1, kInt64Max, -1},
                  {}};
-  const JoinStats wide = CheckJoin(e, b64, p64, "INT64 extremes");
+  const JoinStats wide = CheckJoin(e, b64, p64, "INT64 extremes")["default"];
   EXPECT_EQ(wide.method, "chained");
   if (CuckooPossible(e)) {
-    EXPECT_EQ(wide.fallback_reason, "build keys span more than 2^32 values");
+    EXPECT_NE(wide.fallback_reason.find("cuckoo: build keys span more than 2^32 values"),
+              std::string::npos)
+        << wide.fallback_reason;
   }
 
   // INT64 keys in a narrow range far from zero: cuckoo after subtracting the
@@ -303,14 +403,14 @@ TEST_P(HashJoinTest, ExtremeKeys) {
                                                             base + 0x100000000LL, kInt64Min,
                                                             kInt64Max, base - 0x100000000LL})
     probe.values.push_back(k);
-  EXPECT_EQ(CheckJoin(e, narrow, probe, "INT64 narrow range").method,
+  EXPECT_EQ(CheckJoin(e, narrow, probe, "INT64 narrow range")["default"].method,
             CuckooPossible(e) ? "cuckoo" : "chained");
 
   // INT64 build at the very top and bottom of the range, span exactly 2^32 - 1.
   const Keys top{ColumnType::Int64(), {kInt64Max, kInt64Max - 0xFFFFFFFFLL, kInt64Max - 7}, {}};
   const Keys top_probe{
       ColumnType::Int64(), {kInt64Max - 7, kInt64Max, kInt64Min, kInt64Max - 0x100000000LL}, {}};
-  EXPECT_EQ(CheckJoin(e, top, top_probe, "INT64 top").method,
+  EXPECT_EQ(CheckJoin(e, top, top_probe, "INT64 top")["default"].method,
             CuckooPossible(e) ? "cuckoo" : "chained");
   const Keys bottom{ColumnType::Int64(), {kInt64Min, kInt64Min + 0xFFFFFFFFLL, kInt64Min + 3}, {}};
   const Keys bottom_probe{
@@ -338,6 +438,15 @@ TEST_P(HashJoinTest, MixedWidths) {
   for (std::size_t j = 0; j < probe.values.size(); j += 3)
     probe.values[j] += (1LL << 32);
   CheckJoin(e, big, probe, "random mixed widths");
+  // Small domains (dense multimap), INT32 build and INT64 probe keys that
+  // equal a build key modulo 2^32.
+  Keys small{ColumnType::Int32(), {}, {}};
+  for (int i = 0; i < 3000; ++i)
+    small.values.push_back(i % 50 - 25);
+  Keys small_probe{ColumnType::Int64(), {}, {}};
+  for (std::int64_t j = 0; j < 400; ++j)
+    small_probe.values.push_back(j % 2 == 0 ? j % 60 - 30 : (j % 60 - 30) + (1LL << 32));
+  CheckJoin(e, small, small_probe, "small domain, mixed widths");
 }
 
 TEST_P(HashJoinTest, NullsNeverMatch) {
@@ -357,8 +466,9 @@ TEST_P(HashJoinTest, NullsNeverMatch) {
   uprobe.nulls.assign(uprobe.values.size(), 0);
   for (std::size_t j = 0; j < uprobe.values.size(); j += 5)
     uprobe.nulls[j] = 1;
-  EXPECT_EQ(CheckJoin(e, unique, uprobe, "unique with NULLs").method,
-            CuckooPossible(e) ? "cuckoo" : "chained");
+  const auto stats = CheckJoin(e, unique, uprobe, "unique with NULLs");
+  EXPECT_EQ(stats.at("cuckoo").method, CuckooPossible(e) ? "cuckoo" : "chained");
+  EXPECT_EQ(stats.at("default").method, CuckooPossible(e) ? "cuckoo" : "chained");
   // Every build key NULL.
   Keys all_null{ColumnType::Int64(), {1, 2, 3}, {1, 1, 1}};
   CheckJoin(e, all_null, Keys{ColumnType::Int64(), {1, 2, 3}, {}}, "all NULL build");
@@ -385,31 +495,45 @@ TEST_P(HashJoinTest, DenseUniqueKeysUseTheDirectTable) {
     probe.values.push_back(-8);
     probe.values.push_back(-7 + static_cast<std::int64_t>(n));
     probe.values.push_back(-7 + static_cast<std::int64_t>(n) - 1);
-    const JoinStats stats = CheckJoin(e, build, probe, "permutation of " + std::to_string(n));
-    EXPECT_EQ(stats.method, "direct");
-    EXPECT_EQ(stats.fallback_reason, "");
+    auto stats = CheckJoin(e, build, probe, "permutation of " + std::to_string(n));
+    for (const char* config : {"default", "direct/cpu", "direct/gpu"}) {
+      EXPECT_EQ(stats[config].method, "direct") << config;
+      EXPECT_EQ(stats[config].fallback_reason, "") << config;
+    }
   }
-  // Gaps: 1000 keys over a range of exactly 4000 values is direct, one more
-  // value of range is not.
-  Keys gaps{ColumnType::Int32(), DistinctKeys(998, 1, 3998, 3), {}};
-  gaps.values.push_back(0);
-  gaps.values.push_back(3999);
-  Keys gaps_probe = ProbeOf(gaps, 3000, 0.5, 4);
-  for (std::int64_t k = -2; k < 4003; k += 3)
-    gaps_probe.values.push_back(k);  // absent keys inside the range: empty slots
-  EXPECT_EQ(CheckJoin(e, gaps, gaps_probe, "range 4 per row").method, "direct");
-  gaps.values.back() = 4000;
-  const JoinStats sparse = CheckJoin(e, gaps, gaps_probe, "range over 4 per row");
-  EXPECT_EQ(sparse.method, CuckooPossible(e) ? "cuckoo" : "chained");
-  if (CuckooPossible(e)) {
-    EXPECT_NE(sparse.fallback_reason.find("more than 4"), std::string::npos)
-        << sparse.fallback_reason;
+  // Gaps: 1000 keys over a range of exactly `per_row` * 1000 values is
+  // direct, one more value of range is not; the same for the other plan's
+  // limit.
+  for (const bool cpu : {false, true}) {
+    JoinOptions options;
+    options.cpu_kernels = cpu;
+    const double per_row =
+        PlanJoin(e.info(), {ColumnType::Int32(), ColumnType::Int32(), 1, 1}, options)
+            .options.direct_slots_per_row;
+    EXPECT_EQ(per_row, cpu ? 16.0 : 4.0);
+    const auto range = static_cast<std::int64_t>(per_row * 1000);
+    Keys gaps{ColumnType::Int32(), DistinctKeys(998, 1, range - 2, 3), {}};
+    gaps.values.push_back(0);
+    gaps.values.push_back(range - 1);
+    Keys gaps_probe = ProbeOf(gaps, 3000, 0.5, 4);
+    for (std::int64_t k = -2; k < range + 3; k += 3)
+      gaps_probe.values.push_back(k);  // absent keys inside the range: empty slots
+    const std::string what = cpu ? "cpu" : "gpu";
+    EXPECT_EQ(DeviceJoin(e, gaps, gaps_probe, options).stats.method, "direct") << what;
+    EXPECT_EQ(DeviceJoin(e, gaps, gaps_probe, options).pairs, CpuJoin(gaps, gaps_probe)) << what;
+    gaps.values.back() = range;
+    const Outcome sparse = DeviceJoin(e, gaps, gaps_probe, options);
+    EXPECT_EQ(sparse.pairs, CpuJoin(gaps, gaps_probe)) << what;
+    EXPECT_NE(sparse.stats.method, "direct") << what;
+    EXPECT_NE(sparse.stats.fallback_reason.find("more than " + std::to_string(int(per_row))),
+              std::string::npos)
+        << sparse.stats.fallback_reason;
   }
 }
 
 // Matches in the first, a middle and the last tile of the probe only: the
-// pair writer's empty tiles leave early, and the last tile's count comes from
-// the total. Direct and cuckoo (or chained) tables.
+// pair writers' empty tiles leave early, and the last tile's count comes
+// from the total. Every table.
 TEST_P(HashJoinTest, SparseMatchesInFirstMiddleAndLastTiles) {
   Engine& e = engine();
   const RowCount tile = e.tuning().tile_size();
@@ -434,13 +558,13 @@ TEST_P(HashJoinTest, DirectTableInt64NullsAndDuplicates) {
   for (std::int64_t k : std::initializer_list<std::int64_t>{kInt64Max, kInt64Max - 2999,
                                                             kInt64Max - 3000, kInt64Min, 0LL})
     top_probe.values.push_back(k);
-  EXPECT_EQ(CheckJoin(e, top, top_probe, "INT64 top").method, "direct");
+  EXPECT_EQ(CheckJoin(e, top, top_probe, "INT64 top")["direct/cpu"].method, "direct");
   const Keys bottom{ColumnType::Int64(), DenseKeys(3000, kInt64Min, 7), {}};
   Keys bottom_probe = ProbeOf(bottom, 2000, 0.7, 8, ColumnType::Int64());
   for (std::int64_t k : std::initializer_list<std::int64_t>{kInt64Min, kInt64Min + 2999,
                                                             kInt64Min + 3000, kInt64Max, -1LL})
     bottom_probe.values.push_back(k);
-  EXPECT_EQ(CheckJoin(e, bottom, bottom_probe, "INT64 bottom").method, "direct");
+  EXPECT_EQ(CheckJoin(e, bottom, bottom_probe, "INT64 bottom")["direct/gpu"].method, "direct");
 
   // NULL rows repeat a key but never claim its slot; an INT32 probe of an
   // INT64 build.
@@ -454,16 +578,29 @@ TEST_P(HashJoinTest, DirectTableInt64NullsAndDuplicates) {
   nulls_probe.nulls.assign(nulls_probe.values.size(), 0);
   for (std::size_t j = 0; j < nulls_probe.values.size(); j += 4)
     nulls_probe.nulls[j] = 1;
-  EXPECT_EQ(CheckJoin(e, nulls, nulls_probe, "dense with NULLs").method, "direct");
+  auto stats = CheckJoin(e, nulls, nulls_probe, "dense with NULLs");
+  EXPECT_EQ(stats["direct/cpu"].method, "direct");
+  EXPECT_EQ(stats["direct/gpu"].method, "direct");
 
-  // One repeated key in a dense range: the direct insert finds it and the
-  // join goes to the chained table without trying cuckoo.
+  // One repeated key in a dense range: either direct build finds it (the CPU
+  // one by counting the filled slots) and the join goes on without trying
+  // cuckoo.
   Keys repeat{ColumnType::Int32(), DenseKeys(20000, 0, 11), {}};
   repeat.values[12345] = repeat.values[678];
-  const JoinStats stats = CheckJoin(e, repeat, ProbeOf(repeat, 9000, 0.8, 12), "one duplicate");
-  EXPECT_EQ(stats.method, "chained");
-  EXPECT_EQ(stats.fallback_reason, "duplicate build keys");
-  EXPECT_EQ(stats.rebuilds, 0u);
+  stats = CheckJoin(e, repeat, ProbeOf(repeat, 9000, 0.8, 12), "one duplicate");
+  for (const char* config : {"default", "direct/cpu", "direct/gpu"}) {
+    EXPECT_EQ(stats[config].method, "chained") << config;
+    EXPECT_EQ(stats[config].fallback_reason.find("direct: duplicate build keys"), 0u)
+        << config << ": " << stats[config].fallback_reason;
+    EXPECT_EQ(stats[config].rebuilds, 0u) << config;
+  }
+  // A repeated key whose rows leave another slot free, with a NULL row
+  // holding the free slot's key: the filled slots (2) fall short of the
+  // stored rows (3).
+  Keys hole{ColumnType::Int32(), {0, 2, 2, 1}, {0, 0, 0, 1}};
+  stats = CheckJoin(e, hole, Keys{ColumnType::Int32(), {0, 1, 2, 3}, {}}, "duplicate and hole");
+  EXPECT_EQ(stats["direct/cpu"].method, "chained");
+  EXPECT_EQ(stats["direct/cpu"].fallback_reason, "direct: duplicate build keys");
 }
 
 TEST_P(HashJoinTest, ForcedRebuildsThenFallback) {
@@ -473,6 +610,7 @@ TEST_P(HashJoinTest, ForcedRebuildsThenFallback) {
   const Keys probe = ProbeOf(build, 10000, 0.6, 42);
   // A full table, one eviction and no stash cannot hold 20000 keys.
   JoinOptions options;
+  options.methods = {JoinMethod::kCuckoo};
   options.max_evictions = 1;
   options.stash_size = 0;
   options.load_factor = 1.0;
@@ -480,7 +618,7 @@ TEST_P(HashJoinTest, ForcedRebuildsThenFallback) {
   const Outcome got = DeviceJoin(e, build, probe, options);
   EXPECT_EQ(got.stats.method, "chained");
   EXPECT_EQ(got.stats.rebuilds, 2u);
-  EXPECT_EQ(got.stats.fallback_reason, "cuckoo build failed after 2 rebuilds");
+  EXPECT_EQ(got.stats.fallback_reason, "cuckoo: cuckoo build failed after 2 rebuilds");
   EXPECT_EQ(got.pairs, CpuJoin(build, probe));
   // The default settings build the same keys without a fallback.
   const Outcome fine = DeviceJoin(e, build, probe, JoinOptions{});
@@ -502,6 +640,7 @@ TEST_P(HashJoinTest, StashAndRebuildsStillCorrect) {
   for (double load : {0.5, 0.85, 0.9, 0.95}) {
     for (unsigned evictions : {1u, 2u, 8u, 64u}) {
       JoinOptions options;
+      options.methods = {JoinMethod::kCuckoo};
       options.max_evictions = evictions;
       options.load_factor = load;
       options.stash_size = 31;
@@ -523,17 +662,63 @@ TEST_P(HashJoinTest, StashAndRebuildsStillCorrect) {
 
 TEST_P(HashJoinTest, OutputOverTwoToTheThirtyTwoPairsThrows) {
   Engine& e = engine();
-  // 66000 x 66000 equal keys: 4,356,000,000 pairs > 2^32 - 1.
+  // 66000 x 66000 equal keys: 4,356,000,000 pairs > 2^32 - 1, whichever
+  // table counts them.
   const Keys build{ColumnType::Int32(), std::vector<std::int64_t>(66000, 3), {}};
   DeviceVector b = ToDevice(e, build);
   QueryContext context(e);
-  try {
-    HashJoin(context, View(b), View(b));
-    FAIL() << "expected DeviceLimitError";
-  } catch (const DeviceLimitError& error) {
-    EXPECT_NE(std::string(error.what()).find("4356000000 pairs"), std::string::npos)
-        << error.what();
+  for (const Config& config : Configs()) {
+    try {
+      HashJoin(context, View(b), View(b), config.options);
+      ADD_FAILURE() << "expected DeviceLimitError [" << config.name << "]";
+    } catch (const DeviceLimitError& error) {
+      EXPECT_NE(std::string(error.what()).find("4356000000 pairs"), std::string::npos)
+          << error.what() << " [" << config.name << "]";
+    }
   }
+}
+
+TEST_P(HashJoinTest, PlanListsMethodsAndKernels) {
+  Engine& e = engine();
+  const JoinInputs inputs{ColumnType::Int32(), ColumnType::Int64(), 1000, 5000};
+  JoinOptions cpu, gpu;
+  cpu.cpu_kernels = true;
+  gpu.cpu_kernels = false;
+  const JoinPlan cpu_plan = PlanJoin(e.info(), inputs, cpu);
+  const JoinPlan gpu_plan = PlanJoin(e.info(), inputs, gpu);
+  const auto names = [](const JoinPlan& plan) {
+    std::vector<std::string> out;
+    for (JoinMethod m : plan.methods)
+      out.push_back(JoinMethodName(m));
+    return out;
+  };
+  using Names = std::vector<std::string>;
+  const bool cuckoo = CuckooPossible(e);
+  const Names want_cpu =
+      cuckoo ? Names{"direct", "dense", "cuckoo", "chained"} : Names{"direct", "dense", "chained"};
+  const Names want_gpu = cuckoo ? Names{"direct", "cuckoo", "chained"} : Names{"direct", "chained"};
+  EXPECT_EQ(names(cpu_plan), want_cpu);
+  EXPECT_EQ(names(gpu_plan), want_gpu);
+  EXPECT_EQ(names(DevicePlan(e)), UseCpuKernelPaths(e.info()) ? names(cpu_plan) : names(gpu_plan));
+  const auto has = [](const JoinPlan& plan, const std::string& kernel) {
+    const std::vector<std::string> kernels = plan.Kernels();
+    return std::find(kernels.begin(), kernels.end(), kernel) != kernels.end();
+  };
+  EXPECT_TRUE(has(cpu_plan, "join_direct_probe_batched"));
+  EXPECT_TRUE(has(cpu_plan, "join_dense_probe_write"));
+  EXPECT_FALSE(has(cpu_plan, "join_direct_insert"));
+  EXPECT_TRUE(has(gpu_plan, "join_direct_insert"));
+  EXPECT_FALSE(has(gpu_plan, "join_dense_count"));
+  EXPECT_TRUE(has(gpu_plan, "hash_join_chain_probe_write"));
+  for (const JoinPlan* plan : {&cpu_plan, &gpu_plan})
+    for (const std::string& kernel : plan->Kernels())
+      EXPECT_NO_THROW(e.kernel(kernel)) << kernel;
+  EXPECT_EQ(cpu_plan.Describe().substr(0, 49), "direct (cpu kernels, at most 16 slots per build r");
+  EXPECT_TRUE(PlanJoin(e.info(), {ColumnType::Int32(), ColumnType::Int32(), 0, 9}).empty);
+  EXPECT_TRUE(
+      PlanJoin(e.info(), {ColumnType::Int32(), ColumnType::Int32(), 0, 9}).Kernels().empty());
+  EXPECT_THROW(PlanJoin(e.info(), {ColumnType::Double(), ColumnType::Int32(), 1, 1}),
+               InvalidInputError);
 }
 
 TEST_P(HashJoinTest, RejectsNonIntegerKeys) {
