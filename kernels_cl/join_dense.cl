@@ -116,15 +116,27 @@ KERNEL void join_dense_probe_write(__global const uchar* keys, uint wide,
   }
   uint total;
   uint out = tile_offsets[group] + work_group_scan_exclusive_uint(mine, scratch, &total);
+  const uint end = out + mine;
   for (uint k = 0; k < IPT; ++k) {
     const ulong i = first + k;
     if (i >= n) break;
     const uint bucket = join_dense_bucket(keys, wide, nulls, has_nulls, i, key_min, key_span);
     const uint count = join_dense_count_of(bucket, starts, groups);
     const uint begin = bucket == JOIN_DENSE_NO_BUCKET ? 0 : starts[(ulong)bucket * groups];
-    for (uint s = begin; s < begin + count; ++s, ++out) {
-      out_build[out] = bucket_rows[s];
-      out_probe[out] = (uint)i;
+    uint s = 0;
+    if (out + JOIN_DENSE_BLOCK <= end) {
+      // A fixed block, whatever the count: no branch on it. Pairs past the
+      // count are overwritten by this work-item's next rows (its range ends
+      // at `end`; bucket_rows has JOIN_DENSE_BLOCK - 1 entries of padding).
+      for (; s < JOIN_DENSE_BLOCK; ++s) {
+        out_build[out + s] = bucket_rows[begin + s];
+        out_probe[out + s] = (uint)i;
+      }
     }
+    for (; s < count; ++s) {
+      out_build[out + s] = bucket_rows[begin + s];
+      out_probe[out + s] = (uint)i;
+    }
+    out += count;
   }
 }

@@ -9,4 +9,8 @@
  * device's local memory next to the kernels' other local arrays). */
 #define JOIN_DENSE_MAX_BUCKETS 4096
 
+/* Pairs the dense pair writer copies for a probe row before it looks at the
+ * row's count (its bucket's rows are padded by JOIN_DENSE_BLOCK - 1). */
+#define JOIN_DENSE_BLOCK 4
+
 #endif
