@@ -4,11 +4,13 @@
 //  - join_direct_insert / join_direct_probe (GPUs): each build row claims
 //    its slot by compare-and-swap, so a lost swap is a duplicate key;
 //    one load per probe row.
-//  - join_direct_store / join_direct_bitmap / join_direct_probe_batched
-//    (CPUs): plain stores, then one pass over the table that counts the
-//    filled slots (fewer than the stored rows means a key repeats) and
-//    writes a bitmap of them; the probe tests the bitmap and loads the slots
-//    of the rows that pass in a second, tight loop. On a CPU a locked
+//  - join_direct_store / join_direct_bitmap / join_direct_probe_count /
+//    join_direct_probe_write (CPUs): plain stores, then one pass over the
+//    table that counts the filled slots (fewer than the stored rows means a
+//    key repeats) and writes a bitmap of them; the probe counts the set bits
+//    of its keys per tile, and the writer, after the scan of the counts,
+//    tests the bits again and loads the slots of the rows that pass in a
+//    second, tight loop. On a CPU a locked
 //    compare-and-swap per row costs more than the counting pass, a table
 //    larger than the caches costs a memory round trip per probe row, and a
 //    loop whose loads wait behind mispredicted branches keeps few of them in
@@ -96,32 +98,67 @@ KERNEL void join_direct_bitmap(__global const uint* slots, ulong slot_count, __g
   if (get_local_id(0) == 0) filled[get_group_id(0)] = total;
 }
 
-// join_direct_probe for CPUs: a work-item takes IPT consecutive probe rows;
-// the first loop tests each key's bit (a set bit is a filled slot, so a
-// match) and lists the rows that pass, the second loads their slots.
-KERNEL void join_direct_probe_batched(__global const uchar* keys, uint wide,
-                                      __global const uchar* nulls, uint has_nulls, ulong n,
-                                      long key_min, ulong key_span, __global const uint* slots,
-                                      __global const uint* bits, __global uint* matches,
-                                      __global uint* tile_counts) {
+// The CPU probe: join_direct_probe_count counts each tile's matches (a set
+// bit is a filled slot, so a match), the host scans the counts, and
+// join_direct_probe_write writes the pairs. A work-item takes IPT
+// consecutive probe rows; its first loop lists the rows whose bit is set,
+// the second loads their slots and writes the pairs in row order.
+inline uint join_direct_slot(__global const uchar* keys, uint wide, __global const uchar* nulls,
+                             uint has_nulls, ulong i, long key_min, ulong key_span,
+                             __global const uint* bits, uint* slot) {
+  const long key = hash_join_key(keys, wide, i);
+  const ulong offset = (ulong)key - (ulong)key_min;
+  const uint in_range =
+      !hash_join_is_null(nulls, has_nulls, i) && key >= key_min && offset <= key_span;
+  const uint s = in_range ? (uint)offset : 0;
+  *slot = s;
+  return (bits[s / 32] >> (s % 32)) & in_range;
+}
+
+KERNEL void join_direct_probe_count(__global const uchar* keys, uint wide,
+                                    __global const uchar* nulls, uint has_nulls, ulong n,
+                                    long key_min, ulong key_span, __global const uint* bits,
+                                    __global uint* tile_counts) {
   __local ulong scratch[WG_SIZE];
+  const ulong start = tile_start();
+  uint found = 0;
+  for (uint k = 0; k < IPT; ++k) {
+    const ulong i = tile_item(start, k);
+    uint slot;
+    if (i < n)
+      found += join_direct_slot(keys, wide, nulls, has_nulls, i, key_min, key_span, bits, &slot);
+  }
+  hash_join_write_tile_count(found, tile_counts, scratch);
+}
+
+// Writes the pairs of one tile of probe rows from its scanned offset on; a
+// tile without pairs leaves before any barrier (`pairs`, the total, bounds
+// the last tile).
+KERNEL void join_direct_probe_write(__global const uchar* keys, uint wide,
+                                    __global const uchar* nulls, uint has_nulls, ulong n,
+                                    long key_min, ulong key_span, __global const uint* bits,
+                                    __global const uint* slots, __global const uint* tile_offsets,
+                                    uint pairs, __global uint* out_build,
+                                    __global uint* out_probe) {
+  __local uint scratch[WG_SIZE + 1];
+  const uint group = get_group_id(0);
+  if (scanned_tile_is_empty(tile_offsets, group, get_num_groups(0), pairs)) return;
   const ulong first = tile_start() + (ulong)get_local_id(0) * IPT;
-  const uint rows = min((uint)IPT, tile_rows(first, n));
   uint at[IPT];    // the listed rows (positions after `first`)
   uint slot[IPT];  // and their slots
   uint listed = 0;
-  for (uint k = 0; k < rows; ++k) {
-    const ulong i = first + k;
-    const long key = hash_join_key(keys, wide, i);
-    const ulong offset = (ulong)key - (ulong)key_min;
-    const uint in_range =
-        !hash_join_is_null(nulls, has_nulls, i) && key >= key_min && offset <= key_span;
-    const uint s = in_range ? (uint)offset : 0;
-    matches[i] = HASH_JOIN_NO_ROW;
+  for (uint k = 0; k < IPT; ++k) {
+    uint s = 0;
+    const uint hit = first + k < n && join_direct_slot(keys, wide, nulls, has_nulls, first + k,
+                                                       key_min, key_span, bits, &s);
     at[listed] = k;
     slot[listed] = s;
-    listed += (bits[s / 32] >> (s % 32)) & in_range;
+    listed += hit;
   }
-  for (uint j = 0; j < listed; ++j) matches[first + at[j]] = slots[slot[j]];
-  hash_join_write_tile_count(listed, tile_counts, scratch);
+  uint total;
+  const uint out = tile_offsets[group] + work_group_scan_exclusive_uint(listed, scratch, &total);
+  for (uint j = 0; j < listed; ++j) {
+    out_build[out + j] = slots[slot[j]];
+    out_probe[out + j] = (uint)(first + at[j]);
+  }
 }

@@ -224,11 +224,12 @@ std::vector<std::string> JoinPlan::Kernels() const {
       case JoinMethod::kDirect:
         if (cpu_kernels) {
           AddKernels(kernels, {"join_direct_store", "join_direct_bitmap", "hash_join_sum_merge",
-                               "join_direct_probe_batched"});
+                               "join_direct_probe_count", "scan_tiles", "scan_add_offsets",
+                               "join_direct_probe_write"});
         } else {
-          AddKernels(kernels, {"join_direct_insert", "join_direct_probe"});
+          AddKernels(kernels, {"join_direct_insert", "join_direct_probe", "scan_tiles",
+                               "scan_add_offsets", "hash_join_unique_write"});
         }
-        AddKernels(kernels, {"scan_tiles", "scan_add_offsets", "hash_join_unique_write"});
         break;
       case JoinMethod::kDense:
         AddKernels(kernels,

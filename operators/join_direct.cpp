@@ -11,11 +11,13 @@
 // slot of every probe row. CPU kernels: plain stores, then a pass over the
 // table that counts the filled slots (by pigeonhole, fewer filled slots than
 // stored rows means a key repeats) and writes a bitmap of them; the probe
-// tests the bitmap and loads only the slots of the rows whose bit is set.
+// counts per tile the probe keys whose bit is set, and after a scan of the
+// counts writes the pairs, loading only the slots of those keys.
 #include <sstream>
 #include <string>
 
 #include "operators/join_internal.hpp"
+#include "operators/scan.hpp"
 
 namespace clq::join_detail {
 namespace {
@@ -28,6 +30,40 @@ bool StoredKeysRepeat(Engine& engine, DeviceBuffer stored, std::uint64_t stored_
   const std::uint64_t slots =
       SumOnDevice(engine, std::move(filled), filled_tiles, "join build count");
   return slots != keys;
+}
+
+// The CPU probe: per-tile counts of the probe keys whose bit is set, their
+// scan, then the pairs (kernels join_direct_probe_count / _write).
+JoinResult ProbeDirectOnCpu(Engine& engine, const VectorView& probe, const KeyRange& range,
+                            const DeviceBuffer& slots, const DeviceBuffer& bits) {
+  const std::uint64_t tiles = engine.TilesFor(probe.size);
+  DeviceBuffer counts = engine.pool().Acquire(tiles * sizeof(cl_uint), "join probe tile counts");
+  cl::Kernel& count = engine.kernel("join_direct_probe_count");
+  BindKeys(count, 0, probe);
+  count.setArg(5, static_cast<cl_long>(range.min));
+  count.setArg(6, static_cast<cl_ulong>(range.span));
+  count.setArg(7, bits.get());
+  count.setArg(8, counts.get());
+  engine.Launch(count, tiles, "join probe count (direct)");
+  // At most one match per probe row: the sum fits 32 bits.
+  DeviceBuffer total = engine.pool().Acquire(sizeof(cl_uint), "join output size");
+  ExclusiveScan(engine, counts.get(), tiles, counts.get(), &total.get(), "join probe scan");
+  cl_uint pairs = 0;
+  engine.Download(total.get(), 0, sizeof(pairs), &pairs, "join output size");
+  JoinResult result = AllocateJoinOutput(engine, pairs);
+  if (pairs == 0) return result;
+  cl::Kernel& write = engine.kernel("join_direct_probe_write");
+  BindKeys(write, 0, probe);
+  write.setArg(5, static_cast<cl_long>(range.min));
+  write.setArg(6, static_cast<cl_ulong>(range.span));
+  write.setArg(7, bits.get());
+  write.setArg(8, slots.get());
+  write.setArg(9, counts.get());
+  write.setArg(10, pairs);
+  write.setArg(11, result.build_positions.ids.get());
+  write.setArg(12, result.probe_positions.ids.get());
+  engine.Launch(write, tiles, "join probe write");
+  return result;
 }
 
 }  // namespace
@@ -103,12 +139,7 @@ std::optional<JoinResult> DirectJoin(Engine& engine, const VectorView& build,
     reason = kDuplicateKeysReason;
     return std::nullopt;
   }
-  return ProbeUnique(engine, probe, range, "join_direct_probe_batched", "join probe count (direct)",
-                     [&](cl::Kernel& lookup) {
-                       lookup.setArg(7, slots.get());
-                       lookup.setArg(8, bits.get());
-                       return cl_uint{9};
-                     });
+  return ProbeDirectOnCpu(engine, probe, range, slots, bits);
 }
 
 }  // namespace clq::join_detail

@@ -704,7 +704,7 @@ TEST_P(HashJoinTest, PlanListsMethodsAndKernels) {
     const std::vector<std::string> kernels = plan.Kernels();
     return std::find(kernels.begin(), kernels.end(), kernel) != kernels.end();
   };
-  EXPECT_TRUE(has(cpu_plan, "join_direct_probe_batched"));
+  EXPECT_TRUE(has(cpu_plan, "join_direct_probe_write"));
   EXPECT_TRUE(has(cpu_plan, "join_dense_probe_write"));
   EXPECT_FALSE(has(cpu_plan, "join_direct_insert"));
   EXPECT_TRUE(has(gpu_plan, "join_direct_insert"));
