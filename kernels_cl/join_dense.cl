@@ -19,7 +19,8 @@ KERNEL void join_dense_count(__global const uchar* keys, uint wide, __global con
   __local uint hist[JOIN_DENSE_MAX_BUCKETS];
   const uint lid = get_local_id(0);
   const uint g = get_group_id(0), groups = get_num_groups(0);
-  for (uint b = lid; b < buckets; b += WG_SIZE) hist[b] = 0;
+  for (uint b = lid; b < buckets; b += WG_SIZE)
+    hist[b] = 0;
   barrier(CLK_LOCAL_MEM_FENCE);
   if (lid == 0) {
     const ulong begin = (ulong)g * chunk, end = min(n, begin + chunk);
@@ -29,7 +30,8 @@ KERNEL void join_dense_count(__global const uchar* keys, uint wide, __global con
     }
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint b = lid; b < buckets; b += WG_SIZE) counts[(ulong)b * groups + g] = hist[b];
+  for (uint b = lid; b < buckets; b += WG_SIZE)
+    counts[(ulong)b * groups + g] = hist[b];
 }
 
 KERNEL void join_dense_scatter(__global const uchar* keys, uint wide, __global const uchar* nulls,
@@ -38,7 +40,8 @@ KERNEL void join_dense_scatter(__global const uchar* keys, uint wide, __global c
   __local uint cursor[JOIN_DENSE_MAX_BUCKETS];
   const uint lid = get_local_id(0);
   const uint g = get_group_id(0), groups = get_num_groups(0);
-  for (uint b = lid; b < buckets; b += WG_SIZE) cursor[b] = starts[(ulong)b * groups + g];
+  for (uint b = lid; b < buckets; b += WG_SIZE)
+    cursor[b] = starts[(ulong)b * groups + g];
   barrier(CLK_LOCAL_MEM_FENCE);
   if (lid == 0) {
     const ulong begin = (ulong)g * chunk, end = min(n, begin + chunk);

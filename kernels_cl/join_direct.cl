@@ -90,7 +90,8 @@ KERNEL void join_direct_bitmap(__global const uint* slots, ulong slot_count, __g
     if (w >= words) continue;
     const uint valid = (uint)min((ulong)32, slot_count - w * 32);
     uint word = 0;
-    for (uint b = 0; b < valid; ++b) word |= (uint)(slots[w * 32 + b] != HASH_JOIN_NO_ROW) << b;
+    for (uint b = 0; b < valid; ++b)
+      word |= (uint)(slots[w * 32 + b] != HASH_JOIN_NO_ROW) << b;
     bits[w] = word;
     mine += popcount(word);
   }

@@ -173,7 +173,8 @@ JoinResult RunMethods(Engine& engine, const JoinPlan& plan, const VectorView& bu
         } else if (key_range().span > 0xFFFFFFFFull) {
           reason = "build keys span more than 2^32 values";
         } else {
-          result = CuckooJoin(engine, build, probe, key_range(), plan.options, s.rebuilds, reason);
+          result = CuckooJoin(engine, build, probe, key_range(), plan.options, plan.cpu_kernels,
+                              s.rebuilds, reason);
           duplicate_keys = !result && reason == kDuplicateKeysReason;
         }
         break;
@@ -237,9 +238,13 @@ std::vector<std::string> JoinPlan::Kernels() const {
                     "join_dense_probe_count", "hash_join_sum_merge", "join_dense_probe_write"});
         break;
       case JoinMethod::kCuckoo:
-        AddKernels(kernels,
-                   {"hash_join_cuckoo_insert", "hash_join_cuckoo_check", "hash_join_cuckoo_probe",
-                    "scan_tiles", "scan_add_offsets", "hash_join_unique_write"});
+        AddKernels(kernels, {"join_cuckoo_insert", "join_cuckoo_check"});
+        if (cpu_kernels) {
+          AddKernels(kernels, {"join_cuckoo_filter", "join_cuckoo_probe_filtered"});
+        } else {
+          AddKernels(kernels, {"join_cuckoo_probe"});
+        }
+        AddKernels(kernels, {"scan_tiles", "scan_add_offsets", "hash_join_unique_write"});
         break;
       case JoinMethod::kChained:
         AddKernels(kernels, {"hash_join_chain_count", "scan_tiles", "scan_add_offsets",
@@ -264,6 +269,7 @@ std::string JoinPlan::Describe() const {
       text << " (" << (cpu_kernels ? "cpu" : "gpu") << " kernels, at most "
            << options.direct_slots_per_row << " slots per build row)";
     }
+    if (methods[m] == JoinMethod::kCuckoo && cpu_kernels) text << " (probe through a filter)";
     if (methods[m] == JoinMethod::kChained && !options.ordered_matches) text << " (unordered)";
   }
   return text.str();

@@ -28,7 +28,8 @@
 //    for INT32), device with 64-bit atomics. A cuckoo table of 64-bit words
 //    key32|row32 (Alcantara et al.), four hash functions, bounded eviction
 //    chain, stash, at most `max_rebuilds` rebuilds with new seeds (kernels
-//    hash_join_cuckoo_*).
+//    join_cuckoo_*). CPU kernels probe through a Bloom filter of the build
+//    keys (8 bits per key), so that a missing key costs no table lookup.
 //  - "chained": everything else, and the last resort after any of the
 //    above: a bucket-sorted chained table built with 32-bit atomics only
 //    (kernels hash_join_chain_*), probed count -> scan -> write. Buckets are
@@ -86,7 +87,7 @@ struct JoinOptions {
   // The methods to try, in order; the chained table always follows as the
   // last resort. Empty: the device's (PlanJoin).
   std::vector<JoinMethod> methods;
-  // Direct and dense tables: CPU kernel variants (true) or GPU ones
+  // Direct and cuckoo tables: CPU kernel variants (true) or GPU ones
   // (false). Unset: the device's kernel paths (UseCpuKernelPaths).
   std::optional<bool> cpu_kernels;
   // Most direct-table slots per build row; 0: the plan's (4 on GPUs, where
@@ -116,7 +117,7 @@ struct JoinInputs {
 
 struct JoinPlan {
   std::vector<JoinMethod> methods;  // tried in order; the last is kChained
-  bool cpu_kernels = false;         // direct table: CPU build and probe kernels
+  bool cpu_kernels = false;         // direct and cuckoo tables: CPU build and probe kernels
   JoinOptions options;              // with direct_slots_per_row resolved
   bool empty = false;               // a side has no rows: nothing is launched
 

@@ -73,11 +73,12 @@ bool DenseTableFits(const KeyRange& range, std::string& reason);
 JoinResult DenseJoin(Engine& engine, const VectorView& build, const VectorView& probe,
                      const KeyRange& range);
 
-// The cuckoo path; std::nullopt (with `reason` set) when building fails
+// The cuckoo path (CPU kernels: the probe goes through a filter);
+// std::nullopt (with `reason` set) when building fails
 // after the allowed rebuilds or finds duplicate keys.
 std::optional<JoinResult> CuckooJoin(Engine& engine, const VectorView& build,
                                      const VectorView& probe, const KeyRange& range,
-                                     const JoinOptions& options, unsigned& rebuilds,
-                                     std::string& reason);
+                                     const JoinOptions& options, bool cpu_kernels,
+                                     unsigned& rebuilds, std::string& reason);
 
 }  // namespace clq::join_detail

@@ -117,7 +117,8 @@ std::vector<Config> Configs() {
           {"direct/gpu", only({JoinMethod::kDirect}, false)},
           {"direct/cpu", only({JoinMethod::kDirect}, true)},
           {"dense", only({JoinMethod::kDense})},
-          {"cuckoo", only({JoinMethod::kCuckoo})},
+          {"cuckoo/gpu", only({JoinMethod::kCuckoo}, false)},
+          {"cuckoo/cpu", only({JoinMethod::kCuckoo}, true)},
           {"chained", only({JoinMethod::kChained})}};
 }
 
@@ -251,7 +252,8 @@ TEST_P(HashJoinTest, HeavyDuplicates) {
   EXPECT_EQ(stats["direct/cpu"].fallback_reason, "direct: duplicate build keys");
   EXPECT_EQ(stats["direct/gpu"].fallback_reason, "direct: duplicate build keys");
   if (CuckooPossible(e)) {
-    EXPECT_EQ(stats["cuckoo"].fallback_reason, "cuckoo: duplicate build keys");
+    EXPECT_EQ(stats["cuckoo/cpu"].fallback_reason, "cuckoo: duplicate build keys");
+    EXPECT_EQ(stats["cuckoo/gpu"].fallback_reason, "cuckoo: duplicate build keys");
   }
 
   // Many-to-many over a small key domain, INT64.
@@ -467,7 +469,8 @@ TEST_P(HashJoinTest, NullsNeverMatch) {
   for (std::size_t j = 0; j < uprobe.values.size(); j += 5)
     uprobe.nulls[j] = 1;
   const auto stats = CheckJoin(e, unique, uprobe, "unique with NULLs");
-  EXPECT_EQ(stats.at("cuckoo").method, CuckooPossible(e) ? "cuckoo" : "chained");
+  EXPECT_EQ(stats.at("cuckoo/cpu").method, CuckooPossible(e) ? "cuckoo" : "chained");
+  EXPECT_EQ(stats.at("cuckoo/gpu").method, CuckooPossible(e) ? "cuckoo" : "chained");
   EXPECT_EQ(stats.at("default").method, CuckooPossible(e) ? "cuckoo" : "chained");
   // Every build key NULL.
   Keys all_null{ColumnType::Int64(), {1, 2, 3}, {1, 1, 1}};
@@ -609,21 +612,26 @@ TEST_P(HashJoinTest, ForcedRebuildsThenFallback) {
   const Keys build{ColumnType::Int32(), DistinctKeys(20000, 0, 1 << 30, 41), {}};
   const Keys probe = ProbeOf(build, 10000, 0.6, 42);
   // A full table, one eviction and no stash cannot hold 20000 keys.
-  JoinOptions options;
-  options.methods = {JoinMethod::kCuckoo};
-  options.max_evictions = 1;
-  options.stash_size = 0;
-  options.load_factor = 1.0;
-  options.max_rebuilds = 2;
-  const Outcome got = DeviceJoin(e, build, probe, options);
-  EXPECT_EQ(got.stats.method, "chained");
-  EXPECT_EQ(got.stats.rebuilds, 2u);
-  EXPECT_EQ(got.stats.fallback_reason, "cuckoo: cuckoo build failed after 2 rebuilds");
-  EXPECT_EQ(got.pairs, CpuJoin(build, probe));
-  // The default settings build the same keys without a fallback.
-  const Outcome fine = DeviceJoin(e, build, probe, JoinOptions{});
-  EXPECT_EQ(fine.stats.method, "cuckoo");
-  EXPECT_EQ(fine.pairs, got.pairs);
+  for (const bool cpu : {false, true}) {
+    JoinOptions options;
+    options.methods = {JoinMethod::kCuckoo};
+    options.cpu_kernels = cpu;
+    options.max_evictions = 1;
+    options.stash_size = 0;
+    options.load_factor = 1.0;
+    options.max_rebuilds = 2;
+    const Outcome got = DeviceJoin(e, build, probe, options);
+    EXPECT_EQ(got.stats.method, "chained") << cpu;
+    EXPECT_EQ(got.stats.rebuilds, 2u) << cpu;
+    EXPECT_EQ(got.stats.fallback_reason, "cuckoo: cuckoo build failed after 2 rebuilds") << cpu;
+    EXPECT_EQ(got.pairs, CpuJoin(build, probe)) << cpu;
+    // The default settings build the same keys without a fallback.
+    JoinOptions fine_options;
+    fine_options.cpu_kernels = cpu;
+    const Outcome fine = DeviceJoin(e, build, probe, fine_options);
+    EXPECT_EQ(fine.stats.method, "cuckoo") << cpu;
+    EXPECT_EQ(fine.pairs, got.pairs) << cpu;
+  }
 }
 
 TEST_P(HashJoinTest, StashAndRebuildsStillCorrect) {
@@ -641,6 +649,7 @@ TEST_P(HashJoinTest, StashAndRebuildsStillCorrect) {
     for (unsigned evictions : {1u, 2u, 8u, 64u}) {
       JoinOptions options;
       options.methods = {JoinMethod::kCuckoo};
+      options.cpu_kernels = evictions % 2 == 0;  // both probes, stash lookups included
       options.max_evictions = evictions;
       options.load_factor = load;
       options.stash_size = 31;
@@ -710,6 +719,8 @@ TEST_P(HashJoinTest, PlanListsMethodsAndKernels) {
   EXPECT_TRUE(has(gpu_plan, "join_direct_insert"));
   EXPECT_FALSE(has(gpu_plan, "join_dense_count"));
   EXPECT_TRUE(has(gpu_plan, "hash_join_chain_probe_write"));
+  EXPECT_EQ(has(cpu_plan, "join_cuckoo_probe_filtered"), cuckoo);
+  EXPECT_FALSE(has(gpu_plan, "join_cuckoo_probe_filtered"));
   for (const JoinPlan* plan : {&cpu_plan, &gpu_plan})
     for (const std::string& kernel : plan->Kernels())
       EXPECT_NO_THROW(e.kernel(kernel)) << kernel;
