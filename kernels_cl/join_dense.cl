@@ -72,54 +72,43 @@ inline uint join_dense_count_of(uint bucket, __global const uint* starts, uint g
   return bucket == JOIN_DENSE_NO_BUCKET ? 0 : count;
 }
 
-// Per tile of probe rows: the number of pairs, in 64 bits into tile_sums
-// (the host checks the total before anything is scanned) and in 32 into
-// tile_counts (the scan's input; exact once the total fits 32 bits).
+// The pairs of each work-item's IPT consecutive probe rows into
+// item_counts[global id] (the scan's input; exact once the total fits 32
+// bits), and per tile in 64 bits into tile_sums (the host checks the total
+// before anything is scanned).
 KERNEL void join_dense_probe_count(__global const uchar* keys, uint wide,
                                    __global const uchar* nulls, uint has_nulls, ulong n,
                                    long key_min, ulong key_span, __global const uint* starts,
                                    uint groups, __global ulong* tile_sums,
-                                   __global uint* tile_counts) {
+                                   __global uint* item_counts) {
   __local ulong scratch[WG_SIZE];
-  const ulong start = tile_start();
-  ulong mine = 0;
-  for (uint k = 0; k < IPT; ++k) {
-    const ulong i = tile_item(start, k);
-    if (i < n)
-      mine += join_dense_count_of(
-          join_dense_bucket(keys, wide, nulls, has_nulls, i, key_min, key_span), starts, groups);
-  }
-  const ulong total = work_group_sum_ulong(mine, scratch);
-  if (get_local_id(0) == 0) {
-    tile_sums[get_group_id(0)] = total;
-    tile_counts[get_group_id(0)] = (uint)total;
-  }
-}
-
-// Writes the pairs of one tile of probe rows from its scanned offset on: a
-// work-item takes IPT consecutive rows, a work-group scan of their counts
-// places it, and each row copies its bucket. A tile without pairs leaves
-// before any barrier (`pairs`, the total, bounds the last tile).
-KERNEL void join_dense_probe_write(__global const uchar* keys, uint wide,
-                                   __global const uchar* nulls, uint has_nulls, ulong n,
-                                   long key_min, ulong key_span, __global const uint* starts,
-                                   uint groups, __global const uint* bucket_rows,
-                                   __global const uint* tile_offsets, uint pairs,
-                                   __global uint* out_build, __global uint* out_probe) {
-  __local uint scratch[WG_SIZE + 1];
-  const uint group = get_group_id(0);
-  if (scanned_tile_is_empty(tile_offsets, group, get_num_groups(0), pairs)) return;
   const ulong first = tile_start() + (ulong)get_local_id(0) * IPT;
-  uint mine = 0;
+  ulong mine = 0;
   for (uint k = 0; k < IPT; ++k) {
     const ulong i = first + k;
     if (i < n)
       mine += join_dense_count_of(
           join_dense_bucket(keys, wide, nulls, has_nulls, i, key_min, key_span), starts, groups);
   }
-  uint total;
-  uint out = tile_offsets[group] + work_group_scan_exclusive_uint(mine, scratch, &total);
-  const uint end = out + mine;
+  item_counts[get_global_id(0)] = (uint)mine;
+  const ulong total = work_group_sum_ulong(mine, scratch);
+  if (get_local_id(0) == 0) tile_sums[get_group_id(0)] = total;
+}
+
+// Writes the pairs of a work-item's IPT consecutive probe rows from its
+// scanned offset on (item_offsets; `pairs`, the total, ends the last), each
+// row copying its bucket.
+KERNEL void join_dense_probe_write(__global const uchar* keys, uint wide,
+                                   __global const uchar* nulls, uint has_nulls, ulong n,
+                                   long key_min, ulong key_span, __global const uint* starts,
+                                   uint groups, __global const uint* bucket_rows,
+                                   __global const uint* item_offsets, uint pairs,
+                                   __global uint* out_build, __global uint* out_probe) {
+  const ulong id = get_global_id(0);
+  uint out = item_offsets[id];
+  const uint end = id + 1 < get_global_size(0) ? item_offsets[id + 1] : pairs;
+  if (out == end) return;
+  const ulong first = tile_start() + (ulong)get_local_id(0) * IPT;
   for (uint k = 0; k < IPT; ++k) {
     const ulong i = first + k;
     if (i >= n) break;
@@ -128,13 +117,13 @@ KERNEL void join_dense_probe_write(__global const uchar* keys, uint wide,
     const uint begin = bucket == JOIN_DENSE_NO_BUCKET ? 0 : starts[(ulong)bucket * groups];
     uint s = 0;
     if (out + JOIN_DENSE_BLOCK <= end) {
-      // A fixed block, whatever the count: no branch on it. Pairs past the
-      // count are overwritten by this work-item's next rows (its range ends
-      // at `end`; bucket_rows has JOIN_DENSE_BLOCK - 1 entries of padding).
-      for (; s < JOIN_DENSE_BLOCK; ++s) {
-        out_build[out + s] = bucket_rows[begin + s];
-        out_probe[out + s] = (uint)i;
-      }
+      // A fixed block of 4, whatever the count: no branch on it. Pairs past
+      // the count are overwritten by this work-item's next rows (its range
+      // ends at `end`; bucket_rows has JOIN_DENSE_BLOCK - 1 entries of
+      // padding).
+      vstore4(vload4(0, bucket_rows + begin), 0, out_build + out);
+      vstore4((uint4)((uint)i), 0, out_probe + out);
+      s = JOIN_DENSE_BLOCK;
     }
     for (; s < count; ++s) {
       out_build[out + s] = bucket_rows[begin + s];

@@ -99,11 +99,12 @@ KERNEL void join_direct_bitmap(__global const uint* slots, ulong slot_count, __g
   if (get_local_id(0) == 0) filled[get_group_id(0)] = total;
 }
 
-// The CPU probe: join_direct_probe_count counts each tile's matches (a set
-// bit is a filled slot, so a match), the host scans the counts, and
+// The CPU probe: join_direct_probe_count counts each work-item's matches (a
+// set bit is a filled slot, so a match), the host scans the counts, and
 // join_direct_probe_write writes the pairs. A work-item takes IPT
 // consecutive probe rows; its first loop lists the rows whose bit is set,
-// the second loads their slots and writes the pairs in row order.
+// the second loads their slots and writes the pairs in row order from the
+// work-item's own offset (no work-group scan, no barrier).
 inline uint join_direct_slot(__global const uchar* keys, uint wide, __global const uchar* nulls,
                              uint has_nulls, ulong i, long key_min, ulong key_span,
                              __global const uint* bits, uint* slot) {
@@ -119,31 +120,30 @@ inline uint join_direct_slot(__global const uchar* keys, uint wide, __global con
 KERNEL void join_direct_probe_count(__global const uchar* keys, uint wide,
                                     __global const uchar* nulls, uint has_nulls, ulong n,
                                     long key_min, ulong key_span, __global const uint* bits,
-                                    __global uint* tile_counts) {
-  __local ulong scratch[WG_SIZE];
-  const ulong start = tile_start();
+                                    __global uint* item_counts) {
+  const ulong first = tile_start() + (ulong)get_local_id(0) * IPT;
   uint found = 0;
   for (uint k = 0; k < IPT; ++k) {
-    const ulong i = tile_item(start, k);
     uint slot;
-    if (i < n)
-      found += join_direct_slot(keys, wide, nulls, has_nulls, i, key_min, key_span, bits, &slot);
+    if (first + k < n)
+      found +=
+          join_direct_slot(keys, wide, nulls, has_nulls, first + k, key_min, key_span, bits, &slot);
   }
-  hash_join_write_tile_count(found, tile_counts, scratch);
+  item_counts[get_global_id(0)] = found;
 }
 
-// Writes the pairs of one tile of probe rows from its scanned offset on; a
-// tile without pairs leaves before any barrier (`pairs`, the total, bounds
-// the last tile).
+// Writes the pairs of a work-item's IPT consecutive probe rows from its
+// scanned offset on (item_offsets; `pairs`, the total, ends the last).
 KERNEL void join_direct_probe_write(__global const uchar* keys, uint wide,
                                     __global const uchar* nulls, uint has_nulls, ulong n,
                                     long key_min, ulong key_span, __global const uint* bits,
-                                    __global const uint* slots, __global const uint* tile_offsets,
+                                    __global const uint* slots, __global const uint* item_offsets,
                                     uint pairs, __global uint* out_build,
                                     __global uint* out_probe) {
-  __local uint scratch[WG_SIZE + 1];
-  const uint group = get_group_id(0);
-  if (scanned_tile_is_empty(tile_offsets, group, get_num_groups(0), pairs)) return;
+  const ulong id = get_global_id(0);
+  const uint out = item_offsets[id];
+  const uint end = id + 1 < get_global_size(0) ? item_offsets[id + 1] : pairs;
+  if (out == end) return;
   const ulong first = tile_start() + (ulong)get_local_id(0) * IPT;
   uint at[IPT];    // the listed rows (positions after `first`)
   uint slot[IPT];  // and their slots
@@ -156,8 +156,6 @@ KERNEL void join_direct_probe_write(__global const uchar* keys, uint wide,
     slot[listed] = s;
     listed += hit;
   }
-  uint total;
-  const uint out = tile_offsets[group] + work_group_scan_exclusive_uint(listed, scratch, &total);
   for (uint j = 0; j < listed; ++j) {
     out_build[out + j] = slots[slot[j]];
     out_probe[out + j] = (uint)(first + at[j]);

@@ -10,7 +10,8 @@
 #define JOIN_DENSE_MAX_BUCKETS 4096
 
 /* Pairs the dense pair writer copies for a probe row before it looks at the
- * row's count (its bucket's rows are padded by JOIN_DENSE_BLOCK - 1). */
+ * row's count, as one 4-vector (its bucket's rows are padded by
+ * JOIN_DENSE_BLOCK - 1). */
 #define JOIN_DENSE_BLOCK 4
 
 #endif

@@ -3,9 +3,10 @@
 // one bucket per key value (key - min), so no key is hashed or compared.
 //   build: count per chunk and bucket (local memory) -> exclusive scan in
 //          bucket-major order -> stable scatter of the row numbers;
-//   probe: per-tile match counts (64-bit sums checked before the 32-bit scan)
-//          -> scan over tiles -> write, each work-item copying its rows'
-//          buckets in probe row order.
+//   probe: match counts per work-item (and 64-bit sums per tile, checked
+//          before the 32-bit scan) -> scan -> write, each work-item copying
+//          its rows' buckets in probe row order from its own offset (no
+//          work-group scan, no barrier).
 // A probe row's matches come out in build row order (the scatter is
 // stable), so no bucket is sorted and the order of the contract holds.
 #include <algorithm>
@@ -64,8 +65,9 @@ JoinResult DenseJoin(Engine& engine, const VectorView& build, const VectorView& 
   engine.Launch(scatter, chunks, "join build scatter (dense)");
 
   const std::uint64_t tiles = engine.TilesFor(probe.size);
+  const std::uint64_t items = tiles * engine.tuning().work_group_size;
   DeviceBuffer tile_sums = engine.pool().Acquire(tiles * sizeof(cl_ulong), "join count sums");
-  DeviceBuffer tile_counts = engine.pool().Acquire(tiles * sizeof(cl_uint), "join tile counts");
+  DeviceBuffer item_counts = engine.pool().Acquire(items * sizeof(cl_uint), "join item counts");
   cl::Kernel& probe_count = engine.kernel("join_dense_probe_count");
   BindKeys(probe_count, 0, probe);
   probe_count.setArg(5, static_cast<cl_long>(range.min));
@@ -73,13 +75,13 @@ JoinResult DenseJoin(Engine& engine, const VectorView& build, const VectorView& 
   probe_count.setArg(7, starts.get());
   probe_count.setArg(8, static_cast<cl_uint>(chunks));
   probe_count.setArg(9, tile_sums.get());
-  probe_count.setArg(10, tile_counts.get());
+  probe_count.setArg(10, item_counts.get());
   engine.Launch(probe_count, tiles, "join probe count (dense)");
   // 64-bit total first: the 32-bit scan below must not wrap.
   const std::uint64_t pairs = SumOnDevice(engine, std::move(tile_sums), tiles, "join probe count");
   JoinResult result = AllocateJoinOutput(engine, pairs);
   if (pairs == 0) return result;
-  ExclusiveScan(engine, tile_counts.get(), tiles, tile_counts.get(), nullptr, "join probe scan");
+  ExclusiveScan(engine, item_counts.get(), items, item_counts.get(), nullptr, "join probe scan");
   cl::Kernel& write = engine.kernel("join_dense_probe_write");
   BindKeys(write, 0, probe);
   write.setArg(5, static_cast<cl_long>(range.min));
@@ -87,7 +89,7 @@ JoinResult DenseJoin(Engine& engine, const VectorView& build, const VectorView& 
   write.setArg(7, starts.get());
   write.setArg(8, static_cast<cl_uint>(chunks));
   write.setArg(9, rows.get());
-  write.setArg(10, tile_counts.get());
+  write.setArg(10, item_counts.get());
   write.setArg(11, static_cast<cl_uint>(pairs));
   write.setArg(12, result.build_positions.ids.get());
   write.setArg(13, result.probe_positions.ids.get());

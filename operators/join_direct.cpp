@@ -32,12 +32,13 @@ bool StoredKeysRepeat(Engine& engine, DeviceBuffer stored, std::uint64_t stored_
   return slots != keys;
 }
 
-// The CPU probe: per-tile counts of the probe keys whose bit is set, their
-// scan, then the pairs (kernels join_direct_probe_count / _write).
+// The CPU probe: per-work-item counts of the probe keys whose bit is set,
+// their scan, then the pairs (kernels join_direct_probe_count / _write).
 JoinResult ProbeDirectOnCpu(Engine& engine, const VectorView& probe, const KeyRange& range,
                             const DeviceBuffer& slots, const DeviceBuffer& bits) {
   const std::uint64_t tiles = engine.TilesFor(probe.size);
-  DeviceBuffer counts = engine.pool().Acquire(tiles * sizeof(cl_uint), "join probe tile counts");
+  const std::uint64_t items = tiles * engine.tuning().work_group_size;
+  DeviceBuffer counts = engine.pool().Acquire(items * sizeof(cl_uint), "join item counts");
   cl::Kernel& count = engine.kernel("join_direct_probe_count");
   BindKeys(count, 0, probe);
   count.setArg(5, static_cast<cl_long>(range.min));
@@ -47,7 +48,7 @@ JoinResult ProbeDirectOnCpu(Engine& engine, const VectorView& probe, const KeyRa
   engine.Launch(count, tiles, "join probe count (direct)");
   // At most one match per probe row: the sum fits 32 bits.
   DeviceBuffer total = engine.pool().Acquire(sizeof(cl_uint), "join output size");
-  ExclusiveScan(engine, counts.get(), tiles, counts.get(), &total.get(), "join probe scan");
+  ExclusiveScan(engine, counts.get(), items, counts.get(), &total.get(), "join probe scan");
   cl_uint pairs = 0;
   engine.Download(total.get(), 0, sizeof(pairs), &pairs, "join output size");
   JoinResult result = AllocateJoinOutput(engine, pairs);
