@@ -157,7 +157,7 @@ JoinResult RunMethods(Engine& engine, const JoinPlan& plan, const VectorView& bu
       case JoinMethod::kDirect:
         if (duplicate_keys) continue;
         if (DirectTableFits(engine, key_range(), build.size, plan.options.direct_slots_per_row,
-                            reason)) {
+                            plan.cpu_kernels, reason)) {
           result = DirectJoin(engine, build, probe, key_range(), plan.cpu_kernels, reason);
           duplicate_keys = !result;  // a fitting direct table fails only on repeated keys
         }

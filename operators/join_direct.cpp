@@ -70,7 +70,12 @@ JoinResult ProbeDirectOnCpu(Engine& engine, const VectorView& probe, const KeyRa
 }  // namespace
 
 bool DirectTableFits(Engine& engine, const KeyRange& range, RowCount build_rows,
-                     double slots_per_row, std::string& reason) {
+                     double slots_per_row, bool cpu_kernels, std::string& reason) {
+  // The CPU kernels keep slot numbers (and bitmap positions) in 32 bits.
+  if (cpu_kernels && range.span > 0xFFFFFFFFull) {
+    reason = "build keys span more than 2^32 values";
+    return false;
+  }
   // span + 1 slots; a span of 2^64 - 1 would wrap, so test the span itself.
   const double slots = static_cast<double>(range.span) + 1.0;
   const double allowed = slots_per_row * static_cast<double>(build_rows);
