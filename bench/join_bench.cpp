@@ -17,7 +17,10 @@
 //           tenktup2.unique2 (G8's second join);
 //      G9   onektup.onePercent where unique2 < 100 (100 keys, 100 values,
 //           repeated) x tenktup2.onePercent (N): about N pairs;
-//      L11  tenktup2.unique1 (0.6 N) x tenktup1.unique1 (N).
+//      L11  tenktup2.unique1 (0.6 N) x tenktup1.unique1 (N);
+//      Q4   tenktup1.unique1 / 4 (N keys, each value four times) x a
+//           tenktup1.unique1 of 0.6 N rows: N pairs, repeated build keys
+//           over a range of N / 4 values.
 //
 //   CLQ_BENCH_ROWS=10000000 build/bench/join_bench --benchmark_filter=Shape
 //
@@ -319,6 +322,11 @@ Shape& ShapeData(const std::string& name) {
     for (std::size_t i = 0; i < u2.size(); ++i)
       if (u2[i] < 100) shape.build.push_back(one_percent[i]);
     shape.probe = Column(tenktup2, kOnePercent);
+  } else if (name == "Q4") {
+    shape.build = Column(d.tenktup1, kUnique1);
+    for (std::int32_t& key : shape.build)
+      key /= 4;
+    shape.probe = Column(d.tenktup2, kUnique1);
   } else {  // L11
     shape.build = Column(d.tenktup2, kUnique1);
     shape.probe = Column(d.tenktup1, kUnique1);
@@ -394,7 +402,7 @@ void Register() {
     add("BM_HashJoin", BM_HashJoin);
     add("BM_ThesisJoinSelectStar", BM_ThesisJoinSelectStar);
   }
-  for (const char* shape : {"G6", "G7", "G8b", "G9", "L11"}) {
+  for (const char* shape : {"G6", "G7", "G8b", "G9", "L11", "Q4"}) {
     for (const Config& config : Configs()) {
       Timed(benchmark::RegisterBenchmark(
           (std::string("BM_JoinShape/") + shape + "/" + config.name + "/rows:" + size).c_str(),

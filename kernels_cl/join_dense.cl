@@ -1,7 +1,7 @@
-// Dense multimap (host side: operators/join_dense.cpp): build keys of at
-// most JOIN_DENSE_MAX_BUCKETS values (max - min + 1), duplicates allowed.
-// Bucket b = key - key_min holds exactly the rows of one key value, so a
-// probe row neither hashes nor compares keys: its matches are a bucket.
+// Dense multimap (host side: operators/join_dense.cpp): build keys of a
+// dense range (max - min + 1 values), duplicates allowed. Bucket b = key -
+// key_min holds exactly the rows of one key value, so a probe row neither
+// hashes nor compares keys: its matches are a bucket.
 //
 // The build rows are cut into `groups` chunks, one per work-group. A chunk's
 // rows are counted per bucket and scattered in row order by one work-item
@@ -11,7 +11,10 @@
 // count of bucket b, over buckets * groups + 1 entries (the last, 0, becomes
 // the total). Bucket b's rows are then bucket_rows[starts[b * groups] ..
 // starts[(b + 1) * groups]), in ascending build row: the scatter is stable,
-// so a probe row's matches come out in build row order with no sort.
+// so a probe row's matches come out in build row order with no sort. More
+// than JOIN_DENSE_MAX_BUCKETS buckets do not fit local memory: one chunk,
+// counted and scattered in global memory (join_dense_count_wide,
+// join_dense_scatter_wide).
 
 KERNEL void join_dense_count(__global const uchar* keys, uint wide, __global const uchar* nulls,
                              uint has_nulls, ulong n, long key_min, uint buckets, ulong chunk,
@@ -49,6 +52,30 @@ KERNEL void join_dense_scatter(__global const uchar* keys, uint wide, __global c
       if (hash_join_is_null(nulls, has_nulls, i)) continue;
       bucket_rows[cursor[(uint)((ulong)hash_join_key(keys, wide, i) - (ulong)key_min)]++] = (uint)i;
     }
+  }
+}
+
+// Buckets past local memory: one chunk, counted into `counts` (zeroed by the
+// host) and scattered through `cursors` (the scanned counts, copied) in
+// global memory by one work-item.
+KERNEL void join_dense_count_wide(__global const uchar* keys, uint wide,
+                                  __global const uchar* nulls, uint has_nulls, ulong n,
+                                  long key_min, __global uint* counts) {
+  if (get_global_id(0) != 0) return;
+  for (ulong i = 0; i < n; ++i) {
+    if (hash_join_is_null(nulls, has_nulls, i)) continue;
+    ++counts[(ulong)hash_join_key(keys, wide, i) - (ulong)key_min];
+  }
+}
+
+KERNEL void join_dense_scatter_wide(__global const uchar* keys, uint wide,
+                                    __global const uchar* nulls, uint has_nulls, ulong n,
+                                    long key_min, __global uint* cursors,
+                                    __global uint* bucket_rows) {
+  if (get_global_id(0) != 0) return;
+  for (ulong i = 0; i < n; ++i) {
+    if (hash_join_is_null(nulls, has_nulls, i)) continue;
+    bucket_rows[cursors[(ulong)hash_join_key(keys, wide, i) - (ulong)key_min]++] = (uint)i;
   }
 }
 

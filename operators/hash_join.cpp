@@ -163,7 +163,8 @@ JoinResult RunMethods(Engine& engine, const JoinPlan& plan, const VectorView& bu
         }
         break;
       case JoinMethod::kDense:
-        if (DenseTableFits(key_range(), reason))
+        if (DenseTableFits(engine, key_range(), build.size, plan.options.direct_slots_per_row,
+                           reason))
           result = DenseJoin(engine, build, probe, key_range());
         break;
       case JoinMethod::kCuckoo:
@@ -234,8 +235,9 @@ std::vector<std::string> JoinPlan::Kernels() const {
         break;
       case JoinMethod::kDense:
         AddKernels(kernels,
-                   {"join_dense_count", "scan_tiles", "scan_add_offsets", "join_dense_scatter",
-                    "join_dense_probe_count", "hash_join_sum_merge", "join_dense_probe_write"});
+                   {"join_dense_count", "join_dense_count_wide", "scan_tiles", "scan_add_offsets",
+                    "join_dense_scatter", "join_dense_scatter_wide", "join_dense_probe_count",
+                    "hash_join_sum_merge", "join_dense_probe_write"});
         break;
       case JoinMethod::kCuckoo:
         AddKernels(kernels, {"join_cuckoo_insert", "join_cuckoo_check"});

@@ -21,9 +21,10 @@
 //    key), writing a bitmap of them that the probe tests before it loads a
 //    slot (kernels join_direct_*). 32-bit atomics only.
 //  - "dense" (CPU plans): build keys of at most JOIN_DENSE_MAX_BUCKETS values
-//    (kernels_cl/join_shared.h), duplicates allowed: the build rows sorted
-//    into one bucket per key value by a stable counting sort, a probe row's
-//    matches are its key's bucket (kernels join_dense_*).
+//    (kernels_cl/join_shared.h) or at most `direct_slots_per_row` values per
+//    build row, duplicates allowed: the build rows sorted into one bucket
+//    per key value by a stable counting sort, a probe row's matches are its
+//    key's bucket (kernels join_dense_*).
 //  - "cuckoo": unique build keys spanning at most 2^32 values (always true
 //    for INT32), device with 64-bit atomics. A cuckoo table of 64-bit words
 //    key32|row32 (Alcantara et al.), four hash functions, bounded eviction

@@ -66,8 +66,11 @@ std::optional<JoinResult> DirectJoin(Engine& engine, const VectorView& build,
                                      const VectorView& probe, const KeyRange& range,
                                      bool cpu_kernels, std::string& reason);
 
-// Whether the dense multimap suits `range`; `reason` says why not.
-bool DenseTableFits(const KeyRange& range, std::string& reason);
+// Whether the dense multimap suits `range` for `build_rows` rows (at most
+// JOIN_DENSE_MAX_BUCKETS values, or at most `slots_per_row` per build row);
+// `reason` says why not.
+bool DenseTableFits(Engine& engine, const KeyRange& range, RowCount build_rows,
+                    double slots_per_row, std::string& reason);
 
 // The dense path (the range must fit, see DenseTableFits): any keys,
 // duplicates included.

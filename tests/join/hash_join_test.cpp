@@ -311,8 +311,10 @@ TEST_P(HashJoinTest, SkewedKeysAndUnequalBuckets) {
   CheckJoin(e, both, heavy_probe, "heavy key both sides");
 }
 
-// The dense multimap's limit: keys of JOIN_DENSE_MAX_BUCKETS values fit, one
-// more value does not; INT64 keys at the ends of the range.
+// The dense multimap's ranges: keys of JOIN_DENSE_MAX_BUCKETS values are
+// counted in local memory, one more value in global memory (one chunk), and
+// past the direct table's values per build row it does not fit; INT64 keys
+// at the ends of the range.
 TEST_P(HashJoinTest, DenseMultimapRange) {
   Engine& e = engine();
   const std::int64_t span = JOIN_DENSE_MAX_BUCKETS - 1;
@@ -328,16 +330,40 @@ TEST_P(HashJoinTest, DenseMultimapRange) {
     probe.values.push_back(base + span < kInt64Max ? base + span + 1 : kInt64Min + 1);
     auto stats = CheckJoin(e, build, probe, "dense span " + std::to_string(base));
     EXPECT_EQ(stats["dense"].method, "dense");
-    // One value more: below the minimum at the top of the range, else above the maximum.
+    // One value more: below the minimum at the top of the range, else above
+    // the maximum. Global memory.
     if (base == kInt64Max - span) {
       build.values[0] = base - 1;
     } else {
       build.values[1] = base + span + 1;
     }
     stats = CheckJoin(e, build, probe, "dense span + 1 " + std::to_string(base));
+    EXPECT_EQ(stats["dense"].method, "dense") << base;
+    // A few keys spread far: more values per build row than the direct
+    // table's.
+    const std::int64_t low = base == kInt64Max - span ? base - 5000 : base;
+    Keys sparse{ColumnType::Int64(), {low, low + span + 50, low + span + 50, low + 7}, {}};
+    stats = CheckJoin(e, sparse, probe, "dense sparse " + std::to_string(base));
     EXPECT_EQ(stats["dense"].method, "chained") << base;
-    EXPECT_NE(stats["dense"].fallback_reason.find("more than"), std::string::npos);
+    EXPECT_NE(stats["dense"].fallback_reason.find("per build row"), std::string::npos)
+        << stats["dense"].fallback_reason;
   }
+  // Many values in global memory: repeated keys, NULLs, several buckets
+  // larger than a tile, an INT32 build probed with INT64 keys.
+  Keys wide{ColumnType::Int32(), {}, {}};
+  std::mt19937_64 rng(9);
+  for (int i = 0; i < 40000; ++i)
+    wide.values.push_back(i % 4 == 0 ? static_cast<std::int64_t>(rng() % 5) * 9000
+                                     : static_cast<std::int64_t>(rng() % 50000) - 20000);
+  wide.nulls.assign(wide.values.size(), 0);
+  for (std::size_t i = 0; i < wide.values.size(); i += 11)
+    wide.nulls[i] = 1;
+  Keys wide_probe = ProbeOf(wide, 9000, 0.8, 4, ColumnType::Int64());
+  wide_probe.values.push_back(0);
+  wide_probe.values.push_back(9000 + (1LL << 32));
+  const auto stats = CheckJoin(e, wide, wide_probe, "dense wide");
+  EXPECT_EQ(stats.at("dense").method, "dense");
+  EXPECT_EQ(stats.at("default").method, DevicePlan(e).cpu_kernels ? "dense" : "chained");
 }
 
 TEST_P(HashJoinTest, UnorderedMatchesOptionAndLargeBucket) {
@@ -587,12 +613,13 @@ TEST_P(HashJoinTest, DirectTableInt64NullsAndDuplicates) {
 
   // One repeated key in a dense range: either direct build finds it (the CPU
   // one by counting the filled slots) and the join goes on without trying
-  // cuckoo.
+  // cuckoo: to the dense multimap in a CPU plan, else the chained table.
   Keys repeat{ColumnType::Int32(), DenseKeys(20000, 0, 11), {}};
   repeat.values[12345] = repeat.values[678];
   stats = CheckJoin(e, repeat, ProbeOf(repeat, 9000, 0.8, 12), "one duplicate");
   for (const char* config : {"default", "direct/cpu", "direct/gpu"}) {
-    EXPECT_EQ(stats[config].method, "chained") << config;
+    const bool dense = config == std::string("default") && DevicePlan(e).cpu_kernels;
+    EXPECT_EQ(stats[config].method, dense ? "dense" : "chained") << config;
     EXPECT_EQ(stats[config].fallback_reason.find("direct: duplicate build keys"), 0u)
         << config << ": " << stats[config].fallback_reason;
     EXPECT_EQ(stats[config].rebuilds, 0u) << config;
