@@ -1,37 +1,63 @@
 // The equi-join (operators/hash_join.hpp) on Wisconsin-style keys resident on
-// the device: build of tenktup1.unique1 (N unique INT32 keys), probe with
-// tenktup2.unique1 (0.6 N keys, all matching; a tenktup1 of 0.6 N rows), and
-// the full HashJoin, and the thesis join's SELECT * (join + gather of every
-// integer column of both sides), each for the direct table (the default for
-// these dense keys), the cuckoo table and the chained fallback.
+// the device.
 //
-//   CLQ_BENCH_ROWS=1000000 build/bench/join_bench
+// Per method (the plan's own, and each method forced: direct with the CPU
+// and with the GPU kernels, dense, cuckoo, chained):
+//  - BM_JoinBuild / BM_JoinProbe / BM_HashJoin: build of tenktup1.unique1
+//    (N unique INT32 keys), probe with tenktup2.unique1 (0.6 N keys, all
+//    matching; a tenktup1 of 0.6 N rows), and the full HashJoin;
+//  - BM_ThesisJoinSelectStar: the thesis join's SELECT * (join + gather of
+//    every integer column of both sides);
+//  - BM_JoinShape: the joins of `clq bench --suite general` (and the thesis
+//    L11), keys built on the host as the executor would hand them over:
+//      G6   tenktup2.unique1 where ten = 3 (N / 10 keys over N values) x
+//           tenktup1.unique1 (N, random order), 10% of the probe matches;
+//      G7   tenktup1.unique1 (N) x tenktup2.unique2 (N, ascending);
+//      G8b  tenktup1.unique2 of the rows with unique1 < N / 10 x
+//           tenktup2.unique2 (G8's second join);
+//      G9   onektup.onePercent where unique2 < 100 (100 keys, 100 values,
+//           repeated) x tenktup2.onePercent (N): about N pairs;
+//      L11  tenktup2.unique1 (0.6 N) x tenktup1.unique1 (N);
+//      Q4   tenktup1.unique1 / 4 (N keys, each value four times) x a
+//           tenktup1.unique1 of 0.6 N rows: N pairs, repeated build keys
+//           over a range of N / 4 values.
+//
+//   CLQ_BENCH_ROWS=10000000 build/bench/join_bench --benchmark_filter=Shape
 //
 // Build and probe time is device time of their stages (profiling events:
 // "join build" / "join key range" versus the "join probe ..." stages); the
-// full join is wall time including its blocking reads. Each benchmark runs
-// one join per repetition, ten repetitions, and reports min / median / max;
-// keys_per_s is per repetition (so its min / median / max are meaningful).
+// full join and the shapes are wall time including their blocking reads,
+// with the process's CPU time beside it (cpu_ms: user + system time of
+// every thread, the device's worker threads included on CPU devices; on a
+// shared machine it varies far less than wall time). Each benchmark runs
+// one join per repetition, ten repetitions, and reports min / median / max.
 // The answer is checked once per configuration before timing.
 #include <benchmark/benchmark.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <map>
+#include <optional>
 #include <set>
+#include <span>
 #include <string>
+#include <unordered_map>
+#include <vector>
 
 #include "bench/bench_support.hpp"
 #include "common/errors.hpp"
 #include "operators/gather.hpp"
 #include "operators/hash_join.hpp"
 #include "operators/relation.hpp"
+#include "wisconsin/generator.hpp"
 
 namespace clq::bench {
 namespace {
 
-constexpr std::size_t kUnique1 = 0;
+constexpr std::size_t kUnique1 = 0, kUnique2 = 1, kTen = 4, kOnePercent = 6;
 
 struct JoinData {
   Engine& engine;
@@ -39,7 +65,6 @@ struct JoinData {
   TablePtr tenktup1, tenktup2;
   TableRelation r1, r2;
   DeviceVector one_key;  // a 1-row probe, so that a join is (almost) only its build
-  DeviceVector quarter;  // tenktup1.unique1 / 4: every key four times (many-to-one)
 
   JoinData(Engine& e, RowCount n)
       : engine(e),
@@ -48,8 +73,7 @@ struct JoinData {
         tenktup2(Tenktup1(std::max<RowCount>(1, n * 6 / 10))),
         r1(e, tenktup1),
         r2(e, tenktup2),
-        one_key(UploadValues(e, ColumnType::Int32(), std::vector<std::int32_t>{1})),
-        quarter(UploadValues(e, ColumnType::Int32(), Quarter(tenktup1))) {
+        one_key(UploadValues(e, ColumnType::Int32(), std::vector<std::int32_t>{1})) {
     if (r1.tablets().size() != 1 || r2.tablets().size() != 1)
       throw DeviceLimitError("join_bench needs each table in one tablet on this device");
   }
@@ -58,15 +82,6 @@ struct JoinData {
     return {r2.values(kUnique1, 0), cl::Buffer(), ColumnType::Int32(), tenktup2->rows()};
   }
   VectorView OneKey() { return View(one_key); }
-  VectorView Quartered() { return View(quarter); }
-
-  static std::vector<std::int32_t> Quarter(const TablePtr& table) {
-    const auto u1 = table->column(kUnique1).int32s();
-    std::vector<std::int32_t> keys(u1.begin(), u1.end());
-    for (auto& k : keys)
-      k /= 4;
-    return keys;
-  }
 };
 
 JoinData& Data() {
@@ -76,17 +91,39 @@ JoinData& Data() {
   return data;
 }
 
-enum class Method { kDirect, kCuckoo, kChained };
+// A configuration: the plan's own methods, or one method forced.
+struct Config {
+  const char* name;
+  std::vector<JoinMethod> methods;  // empty: the plan's
+  std::optional<bool> cpu_kernels;
+};
 
-const char* MethodName(Method method) {
-  return method == Method::kDirect ? "direct" : method == Method::kCuckoo ? "cuckoo" : "chained";
+const std::vector<Config>& Configs() {
+  static const std::vector<Config> configs = {
+      {"plan", {}, std::nullopt},
+      {"direct-cpu", {JoinMethod::kDirect}, true},
+      {"direct-gpu", {JoinMethod::kDirect}, false},
+      {"dense", {JoinMethod::kDense}, std::nullopt},
+      {"cuckoo", {JoinMethod::kCuckoo}, std::nullopt},
+      {"chained", {JoinMethod::kChained}, std::nullopt},
+  };
+  return configs;
 }
 
-JoinOptions OptionsFor(Method method) {
+JoinOptions OptionsFor(const Config& config) {
   JoinOptions options;
-  options.allow_direct = method == Method::kDirect;
-  options.allow_cuckoo = method == Method::kCuckoo;
+  options.methods = config.methods;
+  options.cpu_kernels = config.cpu_kernels;
   return options;
+}
+
+double CpuMilliseconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  const auto ms = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_usec) * 1e-3;
+  };
+  return ms(usage.ru_utime) + ms(usage.ru_stime);
 }
 
 struct Split {
@@ -105,51 +142,54 @@ Split Profiled(Engine& engine, const std::function<void()>& work) {
   return split;
 }
 
-// Once per method: the full join gives 0.6 N pairs with equal keys, and the
-// method is the expected one.
-void CheckOnce(benchmark::State& state, Method method) {
-  static std::set<Method> checked;
-  if (!checked.insert(method).second) return;
+// Checks the pairs against the host keys: equal keys, ascending probe
+// positions, `expected` pairs.
+bool PairsAgree(Engine& engine, const JoinResult& result, std::span<const std::int32_t> build,
+                std::span<const std::int32_t> probe, RowCount expected) {
+  const auto b = DownloadRowIds(engine, result.build_positions);
+  const auto p = DownloadRowIds(engine, result.probe_positions);
+  bool ok = result.size == expected;
+  for (std::size_t i = 0; ok && i < b.size(); ++i)
+    ok = build[b[i]] == probe[p[i]] &&
+         (i == 0 || p[i] > p[i - 1] || (p[i] == p[i - 1] && b[i] > b[i - 1]));
+  return ok;
+}
+
+// Once per configuration: the full join gives 0.6 N pairs with equal keys.
+void CheckOnce(benchmark::State& state, const Config& config) {
+  static std::set<std::string> checked;
+  if (!checked.insert(config.name).second) return;
   JoinData& d = Data();
   QueryContext context(d.engine);
   JoinStats stats;
   d.engine.profiler().Start();
   const auto start = std::chrono::steady_clock::now();
-  JoinResult result = HashJoin(context, d.Build(), d.Probe(), OptionsFor(method), &stats);
+  JoinResult result = HashJoin(context, d.Build(), d.Probe(), OptionsFor(config), &stats);
   d.engine.Finish();
   const double wall_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   // The stage breakdown of one join, as --profile would print it.
-  std::printf("%s join of %llu x %llu keys: %.3f ms wall; stages:", stats.method.c_str(),
-              static_cast<unsigned long long>(stats.build_rows),
+  std::printf("%s: %s join of %llu x %llu keys: %.3f ms wall; stages:", config.name,
+              stats.method.c_str(), static_cast<unsigned long long>(stats.build_rows),
               static_cast<unsigned long long>(stats.probe_rows), wall_ms);
   for (const StageTiming& s : d.engine.profiler().Stop())
     std::printf(" [%s %s %.3f ms x%u]", s.name.c_str(), StageKindName(s.kind), s.milliseconds,
                 s.launches);
   std::printf("\n");
-  const auto b = DownloadRowIds(d.engine, result.build_positions);
-  const auto p = DownloadRowIds(d.engine, result.probe_positions);
-  const auto u1 = d.tenktup1->column(kUnique1).int32s();
-  const auto u2 = d.tenktup2->column(kUnique1).int32s();
-  bool ok = result.size == d.tenktup2->rows();
-  for (std::size_t i = 0; ok && i < b.size(); ++i)
-    ok = u1[b[i]] == u2[p[i]] && (i == 0 || p[i] > p[i - 1]);
-  if (!ok) state.SkipWithError("wrong join answer");
-  const bool cuckoo_possible = d.engine.info().int64_atomics;
-  const std::string expected =
-      method == Method::kCuckoo && !cuckoo_possible ? "chained" : MethodName(method);
-  if (stats.method != expected) state.SkipWithError(("unexpected method " + stats.method).c_str());
+  if (!PairsAgree(d.engine, result, d.tenktup1->column(kUnique1).int32s(),
+                  d.tenktup2->column(kUnique1).int32s(), d.tenktup2->rows()))
+    state.SkipWithError("wrong join answer");
 }
 
-void BM_JoinBuild(benchmark::State& state, Method method) {
-  CheckOnce(state, method);
+void BM_JoinBuild(benchmark::State& state, const Config& config) {
+  CheckOnce(state, config);
   JoinData& d = Data();
   QueryContext context(d.engine);
   double ms = 0;
   JoinStats stats;
   for (auto _ : state) {
     ms = Profiled(d.engine, [&] {
-           HashJoin(context, d.Build(), d.OneKey(), OptionsFor(method), &stats);
+           HashJoin(context, d.Build(), d.OneKey(), OptionsFor(config), &stats);
          }).build_ms;
     state.SetIterationTime(ms * 1e-3);
   }
@@ -159,14 +199,14 @@ void BM_JoinBuild(benchmark::State& state, Method method) {
   state.counters["rebuilds"] = static_cast<double>(stats.rebuilds);
 }
 
-void BM_JoinProbe(benchmark::State& state, Method method) {
-  CheckOnce(state, method);
+void BM_JoinProbe(benchmark::State& state, const Config& config) {
+  CheckOnce(state, config);
   JoinData& d = Data();
   QueryContext context(d.engine);
   double ms = 0;
   for (auto _ : state) {
     ms = Profiled(d.engine, [&] {
-           HashJoin(context, d.Build(), d.Probe(), OptionsFor(method));
+           HashJoin(context, d.Build(), d.Probe(), OptionsFor(config));
          }).probe_ms;
     state.SetIterationTime(ms * 1e-3);
   }
@@ -174,44 +214,24 @@ void BM_JoinProbe(benchmark::State& state, Method method) {
   state.counters["probe_rows"] = static_cast<double>(d.tenktup2->rows());
 }
 
-void BM_HashJoin(benchmark::State& state, Method method) {
-  CheckOnce(state, method);
+void BM_HashJoin(benchmark::State& state, const Config& config) {
+  CheckOnce(state, config);
   JoinData& d = Data();
   QueryContext context(d.engine);
-  double ms = 0;
+  double ms = 0, cpu_ms = 0;
   for (auto _ : state) {
+    const double cpu_start = CpuMilliseconds();
     const auto start = std::chrono::steady_clock::now();
-    JoinResult result = HashJoin(context, d.Build(), d.Probe(), OptionsFor(method));
+    JoinResult result = HashJoin(context, d.Build(), d.Probe(), OptionsFor(config));
     d.engine.Finish();
     ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    cpu_ms = CpuMilliseconds() - cpu_start;
     state.SetIterationTime(ms * 1e-3);
   }
+  state.counters["cpu_ms"] = cpu_ms;
   state.counters["keys_per_s"] =
       static_cast<double>(d.rows + d.tenktup2->rows()) / (ms * 1e-3);  // build + probe keys
-}
-
-// Duplicate build keys (always the chained table): tenktup1.unique1 / 4 x
-// tenktup2.unique1, about 0.6 N pairs (N / 4 keys, four rows each, the probe
-// keys below N / 4 match), with and without ordering one probe row's matches.
-void BM_HashJoinDuplicates(benchmark::State& state, bool ordered) {
-  JoinData& d = Data();
-  QueryContext context(d.engine);
-  JoinOptions options;
-  options.ordered_matches = ordered;
-  JoinStats stats;
-  double ms = 0;
-  for (auto _ : state) {
-    const auto start = std::chrono::steady_clock::now();
-    JoinResult result = HashJoin(context, d.Quartered(), d.Probe(), options, &stats);
-    d.engine.Finish();
-    ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    state.SetIterationTime(ms * 1e-3);
-  }
-  if (stats.method != "chained") state.SkipWithError("expected the chained table");
-  state.counters["pairs"] = static_cast<double>(stats.output_rows);
-  state.counters["keys_per_s"] = static_cast<double>(d.rows + d.tenktup2->rows()) / (ms * 1e-3);
 }
 
 // The thesis join SELECT * FROM tenktup1 t1, tenktup2 t2 WHERE t1.unique1 =
@@ -222,8 +242,8 @@ void BM_HashJoinDuplicates(benchmark::State& state, bool ordered) {
 // at the copy bandwidth measured in this run (the copy bandwidth counts bytes
 // read plus written, so writing B bytes takes B / copy); `of_write` is that
 // floor over the measured time (1 would be the floor; issue 5 asks >= 0.5).
-void BM_ThesisJoinSelectStar(benchmark::State& state, Method method) {
-  CheckOnce(state, method);
+void BM_ThesisJoinSelectStar(benchmark::State& state, const Config& config) {
+  CheckOnce(state, config);
   JoinData& d = Data();
   QueryContext context(d.engine);
   std::vector<std::size_t> columns;
@@ -239,7 +259,7 @@ void BM_ThesisJoinSelectStar(benchmark::State& state, Method method) {
     std::vector<DeviceVector> outputs;
     const auto start = std::chrono::steady_clock::now();
     // The executor builds on the smaller input: tenktup2's 0.6 N keys.
-    JoinResult result = HashJoin(context, d.Probe(), d.Build(), OptionsFor(method));
+    JoinResult result = HashJoin(context, d.Probe(), d.Build(), OptionsFor(config));
     d.engine.Finish();
     join_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -262,50 +282,132 @@ void BM_ThesisJoinSelectStar(benchmark::State& state, Method method) {
   state.counters["of_write"] = write_ms / ms;
 }
 
+// The general suite's join shapes (see the top of the file), N = the
+// tenktup1 rows of Data().
+struct Shape {
+  std::vector<std::int32_t> build, probe;
+  DeviceVector build_keys, probe_keys;
+  RowCount pairs = 0;  // checked once per configuration
+};
+
+std::vector<std::int32_t> Column(const TablePtr& table, std::size_t column) {
+  const auto values = table->column(column).int32s();
+  return {values.begin(), values.end()};
+}
+
+Shape& ShapeData(const std::string& name) {
+  static std::map<std::string, Shape> shapes;
+  auto it = shapes.find(name);
+  if (it != shapes.end()) return it->second;
+  JoinData& d = Data();
+  const RowCount n = d.rows;
+  static const TablePtr tenktup2 = GenerateWisconsinTable("tenktup2", n);
+  static const TablePtr onektup = GenerateWisconsinTable("onektup", std::max<RowCount>(n / 10, 1));
+  Shape shape;
+  if (name == "G6") {
+    const auto keys = Column(tenktup2, kUnique1), ten = Column(tenktup2, kTen);
+    for (std::size_t i = 0; i < keys.size(); ++i)
+      if (ten[i] == 3) shape.build.push_back(keys[i]);
+    shape.probe = Column(d.tenktup1, kUnique1);
+  } else if (name == "G7") {
+    shape.build = Column(d.tenktup1, kUnique1);
+    shape.probe = Column(tenktup2, kUnique2);
+  } else if (name == "G8b") {
+    const auto u1 = Column(d.tenktup1, kUnique1), u2 = Column(d.tenktup1, kUnique2);
+    for (std::size_t i = 0; i < u1.size(); ++i)
+      if (static_cast<RowCount>(u1[i]) < n / 10) shape.build.push_back(u2[i]);
+    shape.probe = Column(tenktup2, kUnique2);
+  } else if (name == "G9") {
+    const auto u2 = Column(onektup, kUnique2), one_percent = Column(onektup, kOnePercent);
+    for (std::size_t i = 0; i < u2.size(); ++i)
+      if (u2[i] < 100) shape.build.push_back(one_percent[i]);
+    shape.probe = Column(tenktup2, kOnePercent);
+  } else if (name == "Q4") {
+    shape.build = Column(d.tenktup1, kUnique1);
+    for (std::int32_t& key : shape.build)
+      key /= 4;
+    shape.probe = Column(d.tenktup2, kUnique1);
+  } else {  // L11
+    shape.build = Column(d.tenktup2, kUnique1);
+    shape.probe = Column(d.tenktup1, kUnique1);
+  }
+  std::unordered_map<std::int32_t, RowCount> per_key;
+  for (const std::int32_t k : shape.build)
+    ++per_key[k];
+  for (const std::int32_t k : shape.probe) {
+    const auto found = per_key.find(k);
+    if (found != per_key.end()) shape.pairs += found->second;
+  }
+  shape.build_keys = UploadValues(d.engine, ColumnType::Int32(), shape.build);
+  shape.probe_keys = UploadValues(d.engine, ColumnType::Int32(), shape.probe);
+  return shapes.emplace(name, std::move(shape)).first->second;
+}
+
+void BM_JoinShape(benchmark::State& state, const std::string& name, const Config& config) {
+  JoinData& d = Data();
+  Shape& shape = ShapeData(name);
+  QueryContext context(d.engine);
+  JoinStats stats;
+  static std::set<std::string> checked;
+  if (checked.insert(name + config.name).second) {
+    const JoinResult result = HashJoin(context, View(shape.build_keys), View(shape.probe_keys),
+                                       OptionsFor(config), &stats);
+    if (!PairsAgree(d.engine, result, shape.build, shape.probe, shape.pairs))
+      state.SkipWithError("wrong join answer");
+  }
+  double ms = 0, cpu_ms = 0;
+  for (auto _ : state) {
+    const double cpu_start = CpuMilliseconds();
+    const auto start = std::chrono::steady_clock::now();
+    JoinResult result = HashJoin(context, View(shape.build_keys), View(shape.probe_keys),
+                                 OptionsFor(config), &stats);
+    d.engine.Finish();
+    ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    cpu_ms = CpuMilliseconds() - cpu_start;
+    state.SetIterationTime(ms * 1e-3);
+  }
+  state.SetLabel(stats.method);
+  state.counters["cpu_ms"] = cpu_ms;
+  state.counters["pairs"] = static_cast<double>(stats.output_rows);
+  state.counters["build_rows"] = static_cast<double>(shape.build.size());
+}
+
+benchmark::internal::Benchmark* Timed(benchmark::internal::Benchmark* b) {
+  return b->UseManualTime()
+      ->Unit(benchmark::kMillisecond)
+      ->Iterations(1)
+      ->Repetitions(10)
+      ->ComputeStatistics(
+          "min", [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); })
+      ->ComputeStatistics(
+          "max", [](const std::vector<double>& v) { return *std::max_element(v.begin(), v.end()); })
+      ->DisplayAggregatesOnly(true);
+}
+
 void Register() {
   const RowCount rows = Data().rows;
   const std::string size = rows % 1'000'000 == 0 ? std::to_string(rows / 1'000'000) + "M"
                            : rows % 1'000 == 0   ? std::to_string(rows / 1'000) + "K"
                                                  : std::to_string(rows);
-  for (Method method : {Method::kDirect, Method::kCuckoo, Method::kChained}) {
-    auto add = [&](const char* name, void (*fn)(benchmark::State&, Method)) {
-      benchmark::RegisterBenchmark(
-          (std::string(name) + "/" + MethodName(method) + "/rows:" + size).c_str(),
-          [fn, method](benchmark::State& s) { fn(s, method); })
-          ->UseManualTime()
-          ->Unit(benchmark::kMillisecond)
-          ->Iterations(1)
-          ->Repetitions(10)
-          ->ComputeStatistics(
-              "min",
-              [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); })
-          ->ComputeStatistics(
-              "max",
-              [](const std::vector<double>& v) { return *std::max_element(v.begin(), v.end()); })
-          ->DisplayAggregatesOnly(true);
+  for (const Config& config : Configs()) {
+    if (config.methods == std::vector<JoinMethod>{JoinMethod::kDense}) continue;  // unique keys
+    auto add = [&](const char* name, void (*fn)(benchmark::State&, const Config&)) {
+      Timed(benchmark::RegisterBenchmark(
+          (std::string(name) + "/" + config.name + "/rows:" + size).c_str(),
+          [fn, &config](benchmark::State& s) { fn(s, config); }));
     };
     add("BM_JoinBuild", BM_JoinBuild);
     add("BM_JoinProbe", BM_JoinProbe);
     add("BM_HashJoin", BM_HashJoin);
     add("BM_ThesisJoinSelectStar", BM_ThesisJoinSelectStar);
   }
-  for (bool ordered : {true, false}) {
-    benchmark::RegisterBenchmark(
-        (std::string("BM_HashJoinDuplicates/") + (ordered ? "ordered" : "unordered") +
-         "/rows:" + size)
-            .c_str(),
-        [ordered](benchmark::State& s) { BM_HashJoinDuplicates(s, ordered); })
-        ->UseManualTime()
-        ->Unit(benchmark::kMillisecond)
-        ->Iterations(1)
-        ->Repetitions(10)
-        ->ComputeStatistics(
-            "min",
-            [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); })
-        ->ComputeStatistics(
-            "max",
-            [](const std::vector<double>& v) { return *std::max_element(v.begin(), v.end()); })
-        ->DisplayAggregatesOnly(true);
+  for (const char* shape : {"G6", "G7", "G8b", "G9", "L11", "Q4"}) {
+    for (const Config& config : Configs()) {
+      Timed(benchmark::RegisterBenchmark(
+          (std::string("BM_JoinShape/") + shape + "/" + config.name + "/rows:" + size).c_str(),
+          [shape, &config](benchmark::State& s) { BM_JoinShape(s, shape, config); }));
+    }
   }
 }
 

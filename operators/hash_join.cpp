@@ -1,11 +1,12 @@
 #include "operators/hash_join.hpp"
 
 #include <algorithm>
-#include <cstdio>
+#include <sstream>
 
 #include "common/errors.hpp"
 #include "operators/join_internal.hpp"
 #include "operators/scan.hpp"
+#include "runtime/device_tuning.hpp"
 
 namespace clq {
 namespace join_detail {
@@ -22,7 +23,7 @@ void BindKeys(cl::Kernel& kernel, cl_uint first, const VectorView& keys) {
   kernel.setArg(first + 4, static_cast<cl_ulong>(keys.size));
 }
 
-std::uint64_t SumOnDevice(Engine& engine, DeviceBuffer values, RowCount n) {
+std::uint64_t SumOnDevice(Engine& engine, DeviceBuffer values, RowCount n, std::string_view stage) {
   cl::Kernel& merge = engine.kernel("hash_join_sum_merge");
   while (n > 1) {
     const std::uint64_t tiles = engine.TilesFor(n);
@@ -30,12 +31,12 @@ std::uint64_t SumOnDevice(Engine& engine, DeviceBuffer values, RowCount n) {
     merge.setArg(0, values.get());
     merge.setArg(1, static_cast<cl_ulong>(n));
     merge.setArg(2, sums.get());
-    engine.Launch(merge, tiles, "join probe count");
+    engine.Launch(merge, tiles, stage);
     values = std::move(sums);
     n = tiles;
   }
   std::uint64_t total = 0;
-  if (n == 1) engine.Download(values.get(), 0, sizeof(total), &total, "join output size");
+  if (n == 1) engine.Download(values.get(), 0, sizeof(total), &total, stage);
   return total;
 }
 
@@ -134,80 +135,183 @@ using namespace join_detail;
 
 namespace {
 
-// Tries the direct table, then the cuckoo table, then the chained one; the
-// first two need unique build keys, so duplicates found by either go
-// straight to chained. Sets method, rebuilds and fallback_reason (why the
-// method before the one used did not give the result).
-JoinResult UniqueOrChainedJoin(Engine& engine, const VectorView& build, const VectorView& probe,
-                               const JoinOptions& options, JoinStats& s) {
-  std::string& reason = s.fallback_reason;
-  std::optional<KeyRange> range;  // one reduction, only if a unique-key table needs it
+constexpr double kGpuDirectSlotsPerRow = 4.0;
+constexpr double kCpuDirectSlotsPerRow = 16.0;
+
+// Tries the plan's methods in order. The unique-key tables (direct, cuckoo)
+// fail on repeated keys, after which the other unique-key table is not
+// tried. Sets method, rebuilds and fallback_reason.
+JoinResult RunMethods(Engine& engine, const JoinPlan& plan, const VectorView& build,
+                      const VectorView& probe, JoinStats& s) {
+  std::optional<KeyRange> range;  // one reduction, only if a table needs it
   const auto key_range = [&]() -> const KeyRange& {
     if (!range) range = BuildKeyRange(engine, build);
     return *range;
   };
-  std::optional<JoinResult> unique;
+  std::vector<std::string> reasons;
   bool duplicate_keys = false;
-  if (!options.allow_direct) {
-    reason = "direct table disabled";
-  } else if (DirectTableFits(engine, key_range(), build.size, options, reason)) {
-    unique = DirectJoin(engine, build, probe, key_range(), reason);
-    duplicate_keys = !unique;  // a fitting direct table fails only on repeated keys
-    if (unique) s.method = "direct";
-  }
-  if (!unique && !duplicate_keys) {
-    if (!options.allow_cuckoo) {
-      reason = "cuckoo disabled";
-    } else if (!engine.info().int64_atomics) {
-      reason = "device lacks 64-bit atomics";
-    } else if (key_range().span > 0xFFFFFFFFull) {
-      reason = "build keys span more than 2^32 values";
-    } else {
-      std::string cuckoo_reason;
-      unique = CuckooJoin(engine, build, probe, key_range(), options, s.rebuilds, cuckoo_reason);
-      if (unique) {
-        s.method = "cuckoo";
-      } else {
-        reason = cuckoo_reason;
-      }
+  for (const JoinMethod method : plan.methods) {
+    std::string reason;
+    std::optional<JoinResult> result;
+    switch (method) {
+      case JoinMethod::kDirect:
+        if (duplicate_keys) continue;
+        if (DirectTableFits(engine, key_range(), build.size, plan.options.direct_slots_per_row,
+                            plan.cpu_kernels, reason)) {
+          result = DirectJoin(engine, build, probe, key_range(), plan.cpu_kernels, reason);
+          duplicate_keys = !result;  // a fitting direct table fails only on repeated keys
+        }
+        break;
+      case JoinMethod::kDense:
+        if (DenseTableFits(engine, key_range(), build.size, plan.options.direct_slots_per_row,
+                           reason))
+          result = DenseJoin(engine, build, probe, key_range());
+        break;
+      case JoinMethod::kCuckoo:
+        if (duplicate_keys) continue;
+        if (!engine.info().int64_atomics) {
+          reason = "device lacks 64-bit atomics";
+        } else if (key_range().span > 0xFFFFFFFFull) {
+          reason = "build keys span more than 2^32 values";
+        } else {
+          result = CuckooJoin(engine, build, probe, key_range(), plan.options, plan.cpu_kernels,
+                              s.rebuilds, reason);
+          duplicate_keys = !result && reason == kDuplicateKeysReason;
+        }
+        break;
+      case JoinMethod::kChained:
+        result = ChainedJoin(engine, build, probe, plan.options.ordered_matches);
+        break;
     }
+    if (result) {
+      s.method = JoinMethodName(method);
+      for (std::size_t r = 0; r < reasons.size(); ++r)
+        s.fallback_reason += (r == 0 ? "" : "; ") + reasons[r];
+      return std::move(*result);
+    }
+    reasons.push_back(std::string(JoinMethodName(method)) + ": " + reason);
   }
-  if (unique) return std::move(*unique);
-  s.method = "chained";
-  return ChainedJoin(engine, build, probe, options.ordered_matches);
+  throw InternalError("join plan without the chained table");
 }
 
 }  // namespace
 
-KernelSet HashJoinKernels(const Engine& engine, const JoinOptions&) {
-  KernelSet kernels{"hash_join_key_range", "hash_join_direct_insert", "hash_join_direct_probe",
-                    "scan_tiles", "hash_join_unique_write"};
-  for (const char* name : {"hash_join_range_merge", "scan_add_offsets"})
+const char* JoinMethodName(JoinMethod method) {
+  switch (method) {
+    case JoinMethod::kDirect:
+      return "direct";
+    case JoinMethod::kDense:
+      return "dense";
+    case JoinMethod::kCuckoo:
+      return "cuckoo";
+    case JoinMethod::kChained:
+      return "chained";
+  }
+  return "?";
+}
+
+namespace {
+
+// The kernels one method launches.
+std::vector<std::string> MethodKernels(JoinMethod method, bool cpu_kernels, bool ordered) {
+  switch (method) {
+    case JoinMethod::kDirect:
+      if (cpu_kernels)
+        return {"join_direct_store", "join_direct_bitmap", "join_direct_probe_count", "scan_tiles",
+                "join_direct_probe_write"};
+      return {"join_direct_insert", "join_direct_probe", "scan_tiles", "hash_join_unique_write"};
+    case JoinMethod::kDense:
+      // Narrow key ranges count in local memory, wide ones in global memory.
+      return {"scan_tiles", "join_dense_probe_count", "join_dense_probe_write"};
+    case JoinMethod::kCuckoo:
+      if (cpu_kernels)
+        return {"join_cuckoo_insert",         "join_cuckoo_check", "join_cuckoo_filter",
+                "join_cuckoo_probe_filtered", "scan_tiles",        "hash_join_unique_write"};
+      return {"join_cuckoo_insert", "join_cuckoo_check", "join_cuckoo_probe", "scan_tiles",
+              "hash_join_unique_write"};
+    case JoinMethod::kChained: {
+      std::vector<std::string> kernels = {"hash_join_chain_count", "scan_tiles",
+                                          "hash_join_chain_scatter"};
+      if (ordered) kernels.emplace_back("hash_join_chain_sort");
+      kernels.emplace_back("hash_join_chain_probe_count");
+      kernels.emplace_back("hash_join_chain_probe_write");
+      return kernels;
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+KernelSet JoinPlan::Kernels() const {
+  KernelSet kernels;
+  if (empty) return kernels;
+  const bool keyed = std::any_of(methods.begin(), methods.end(),
+                                 [](JoinMethod m) { return m != JoinMethod::kChained; });
+  if (keyed) kernels.Add("hash_join_key_range");
+  for (std::size_t m = 0; m < methods.size(); ++m)
+    for (const std::string& name : MethodKernels(methods[m], cpu_kernels, options.ordered_matches))
+      m == 0 ? kernels.Add(name) : kernels.AddWhenNeeded(name);
+  // Steps that sizes or the data decide: reduction levels, wide dense
+  // ranges, large chained buckets.
+  for (const char* name : {"hash_join_range_merge", "scan_add_offsets", "hash_join_sum_merge"})
     kernels.AddWhenNeeded(name);
-  // The cuckoo table where the keys span too many values, the chained one
-  // where they repeat.
-  for (const char* name :
-       {"hash_join_cuckoo_insert", "hash_join_cuckoo_check", "hash_join_cuckoo_probe",
-        "hash_join_chain_count", "hash_join_chain_scatter", "hash_join_chain_sort",
-        "hash_join_chain_sort_large", "hash_join_chain_probe_count", "hash_join_chain_probe_write",
-        "hash_join_sum_merge"})
-    kernels.AddWhenNeeded(name);
-  (void)engine;
+  if (std::find(methods.begin(), methods.end(), JoinMethod::kDense) != methods.end())
+    for (const char* name : {"join_dense_count", "join_dense_scatter", "join_dense_count_wide",
+                             "join_dense_scatter_wide"})
+      kernels.AddWhenNeeded(name);
+  if (options.ordered_matches) kernels.AddWhenNeeded("hash_join_chain_sort_large");
   return kernels;
 }
 
-std::string HashJoinMethods() {
-  return "a direct table; a cuckoo table where build keys span too many values, a chained one "
-         "where they repeat";
+std::string JoinPlan::Describe() const {
+  if (empty) return "empty (a side has no rows)";
+  std::ostringstream text;
+  for (std::size_t m = 0; m < methods.size(); ++m) {
+    if (m > 0) text << " -> ";
+    text << JoinMethodName(methods[m]);
+    if (methods[m] == JoinMethod::kDirect) {
+      text << " (" << (cpu_kernels ? "cpu" : "gpu") << " kernels, at most "
+           << options.direct_slots_per_row << " slots per build row)";
+    }
+    if (methods[m] == JoinMethod::kCuckoo && cpu_kernels) text << " (probe through a filter)";
+    if (methods[m] == JoinMethod::kChained && !options.ordered_matches) text << " (unordered)";
+  }
+  return text.str();
 }
 
-JoinResult HashJoin(QueryContext& context, const VectorView& build_keys,
-                    const VectorView& probe_keys, JoinStats* stats) {
-  return HashJoin(context, build_keys, probe_keys, JoinOptions{}, stats);
+JoinPlan PlanJoin(const DeviceInfo& device, const DeviceTuning& tuning, const JoinInputs& inputs,
+                  const JoinOptions& options) {
+  if (!inputs.build_type.is_integer() || !inputs.probe_type.is_integer()) {
+    throw InvalidInputError("hash join keys must be INT32 or INT64, not " +
+                            inputs.build_type.ToString() + " and " + inputs.probe_type.ToString());
+  }
+  JoinPlan plan;
+  plan.options = options;
+  plan.cpu_kernels = options.cpu_kernels.value_or(tuning.cpu_paths);
+  plan.empty = inputs.build_rows == 0 || inputs.probe_rows == 0;
+  if (plan.options.direct_slots_per_row <= 0) {
+    plan.options.direct_slots_per_row =
+        plan.cpu_kernels ? kCpuDirectSlotsPerRow : kGpuDirectSlotsPerRow;
+  }
+  if (!options.methods.empty()) {
+    plan.methods = options.methods;
+  } else if (plan.cpu_kernels) {
+    // A CPU probes the dense multimap's buckets in cache, where the chained
+    // table hashes and compares every key it meets.
+    plan.methods = {JoinMethod::kDirect, JoinMethod::kDense, JoinMethod::kCuckoo};
+  } else {
+    plan.methods = {JoinMethod::kDirect, JoinMethod::kCuckoo};
+  }
+  // Cuckoo needs 64-bit atomics; without them the plan leaves it out.
+  if (!device.int64_atomics) std::erase(plan.methods, JoinMethod::kCuckoo);
+  std::erase(plan.methods, JoinMethod::kChained);
+  plan.methods.push_back(JoinMethod::kChained);
+  return plan;
 }
 
-JoinResult HashJoin(QueryContext& context, const VectorView& build_keys,
-                    const VectorView& probe_keys, const JoinOptions& options, JoinStats* stats) {
+JoinResult ExecuteJoin(QueryContext& context, const JoinPlan& plan, const VectorView& build_keys,
+                       const VectorView& probe_keys, JoinStats* stats) {
   Engine& engine = context.engine();
   if (!build_keys.type.is_integer() || !probe_keys.type.is_integer()) {
     throw InvalidInputError("hash join keys must be INT32 or INT64, not " +
@@ -230,10 +334,23 @@ JoinResult HashJoin(QueryContext& context, const VectorView& build_keys,
     s.method = "empty";
     result = AllocateJoinOutput(engine, 0);
   } else {
-    result = UniqueOrChainedJoin(engine, build_keys, probe_keys, options, s);
+    result = RunMethods(engine, plan, build_keys, probe_keys, s);
   }
   s.output_rows = result.size;
   return result;
+}
+
+JoinResult HashJoin(QueryContext& context, const VectorView& build_keys,
+                    const VectorView& probe_keys, JoinStats* stats) {
+  return HashJoin(context, build_keys, probe_keys, JoinOptions{}, stats);
+}
+
+JoinResult HashJoin(QueryContext& context, const VectorView& build_keys,
+                    const VectorView& probe_keys, const JoinOptions& options, JoinStats* stats) {
+  const JoinInputs inputs{build_keys.type, probe_keys.type, build_keys.size, probe_keys.size};
+  return ExecuteJoin(context,
+                     PlanJoin(context.engine().info(), context.engine().tuning(), inputs, options),
+                     build_keys, probe_keys, stats);
 }
 
 }  // namespace clq

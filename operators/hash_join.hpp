@@ -3,57 +3,77 @@
 //
 // Result: pairs (build_positions[i], probe_positions[i]) with equal keys,
 // ordered by probe position ascending and, among one probe row's matches, by
-// build position ascending (the same order on every device; with
-// JoinOptions::ordered_matches off, the order among one probe row's matches
-// is unspecified).
+// build position ascending (the same order on every device and method; with
+// JoinOptions::ordered_matches off, the chained table leaves the order among
+// one probe row's matches unspecified; the other methods keep it anyway).
 //
-// Method (JoinStats::method), tried in this order:
-//  - "direct": build keys unique and their range [min, max] at most
+// Planning (PlanJoin, before any data is seen): from the device, the key
+// types and the row bounds, the methods to try in order and the kernels
+// each launches (JoinPlan::Kernels, Describe). Which of them runs is then
+// decided by the data (the build keys' range, repeated keys, cuckoo
+// failures) and reported in JoinStats. Methods (JoinStats::method):
+//  - "direct": unique build keys whose range [min, max] is at most
 //    `direct_slots_per_row` values per build row (a permutation of row
-//    numbers, as Wisconsin's unique1/unique2, has exactly one): a table of
-//    one 32-bit build row per value, filled by compare-and-swap, probed by
-//    one load (kernels hash_join_direct_*). 32-bit atomics only.
-//  - "cuckoo": build keys unique and spanning at most 2^32 values (always
-//    true for INT32; the build keys' min/max reduction, which the direct
-//    table needs anyway, checks INT64), device with
-//    64-bit atomics. A cuckoo table of 64-bit words key32|row32 (Alcantara et
-//    al.), four hash functions, bounded eviction chain, stash, at most
-//    `max_rebuilds` rebuilds with new seeds (kernels hash_join_cuckoo_*).
-//  - "chained": everything else, and the fallback when cuckoo building fails
-//    or either unique-key table finds duplicate keys: a bucket-sorted chained table built with
-//    32-bit atomics only (kernels hash_join_chain_*), probed count -> scan -> write. Buckets are
-//    sorted by build row (one work-item per bucket up to a tile, one work-group per larger bucket),
-//    which gives the order above.
+//    numbers, as Wisconsin's unique1/unique2, has one): a table of one
+//    32-bit build row per value, probed by one load. GPU kernels fill it by
+//    compare-and-swap (a lost swap is a repeated key); CPU kernels store
+//    plainly and count the filled slots (fewer than the keys: a repeated
+//    key), writing a bitmap of them that the probe tests before it loads a
+//    slot (kernels join_direct_*). 32-bit atomics only.
+//  - "dense" (CPU plans): build keys of at most JOIN_DENSE_MAX_BUCKETS values
+//    (kernels_cl/join_shared.h) or at most `direct_slots_per_row` values per
+//    build row, duplicates allowed: the build rows sorted into one bucket
+//    per key value by a stable counting sort, a probe row's matches are its
+//    key's bucket (kernels join_dense_*).
+//  - "cuckoo": unique build keys spanning at most 2^32 values (always true
+//    for INT32), device with 64-bit atomics. A cuckoo table of 64-bit words
+//    key32|row32 (Alcantara et al.), four hash functions, bounded eviction
+//    chain, stash, at most `max_rebuilds` rebuilds with new seeds (kernels
+//    join_cuckoo_*). CPU kernels probe through a Bloom filter of the build
+//    keys (8 bits per key), so that a missing key costs no table lookup.
+//  - "chained": everything else, and the last resort after any of the
+//    above: a bucket-sorted chained table built with 32-bit atomics only
+//    (kernels hash_join_chain_*), probed count -> scan -> write. Buckets are
+//    sorted by build row (one work-item per bucket up to a tile, one
+//    work-group per larger bucket), which gives the order above.
 //
 // Limits: each side at most 2^31-1 rows (row ids are 32-bit and the cuckoo
 // word keeps the row in 31 bits); the output at most 2^32-1 pairs. The match
 // count is summed in 64 bits before the 32-bit scan, so nothing wraps.
 //
 // Ownership: the returned RowIds own their buffers (from the engine's pool);
-// the inputs are only read. Blocks: waits for a few small reads (build flags,
-// the output size) before allocating the output; the final write is
-// enqueued only.
+// the inputs are only read. Blocks: waits for a few small reads (the key
+// range, build flags or counts, the output size) before allocating the
+// output; the final write is enqueued only.
 //
 // Errors: DeviceLimitError when an input or the output exceeds those limits
 // or the device's allocation limit; InvalidInputError for non-integer keys.
 // Not thread-safe (one thread drives an engine).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "operators/device_vector.hpp"
 #include "operators/kernel_set.hpp"
 #include "operators/query_context.hpp"
+#include "runtime/device_info.hpp"
 
 namespace clq {
+
+enum class JoinMethod { kDirect, kDense, kCuckoo, kChained };
+
+// "direct", "dense", "cuckoo", "chained".
+const char* JoinMethodName(JoinMethod method);
 
 struct JoinStats {
   RowCount build_rows = 0, probe_rows = 0, output_rows = 0;
   unsigned rebuilds = 0;  // cuckoo rebuilds with new seeds
-  std::string method;     // "direct", "cuckoo", "chained", or "empty" when a side is empty
-  // Why the method before the one used (direct -> cuckoo -> chained) did
-  // not give the result; empty for "direct" and "empty".
+  std::string method;     // JoinMethodName of the method used, or "empty" when a side is empty
+  // Why each method tried before the one used did not give the result:
+  // "direct: duplicate build keys; cuckoo: ..." (empty when the plan's first
+  // method gave it, and for "empty").
   std::string fallback_reason;
 };
 
@@ -63,13 +83,21 @@ struct JoinResult {
   RowCount size = 0;
 };
 
-// Knobs for experiments and tests (forcing rebuilds and the fallback).
+// Knobs for experiments and tests (forcing methods, kernel variants,
+// rebuilds and fallbacks).
 struct JoinOptions {
-  bool allow_direct = true;
-  // Most direct-table slots per build row: at 4, the table (16 bytes per
-  // build row at most) stays near the cuckoo table's 10 at load 0.8.
-  double direct_slots_per_row = 4.0;
-  bool allow_cuckoo = true;
+  // The methods to try, in order; the chained table always follows as the
+  // last resort. Empty: the device's (PlanJoin).
+  std::vector<JoinMethod> methods;
+  // Direct and cuckoo tables: CPU kernel variants (true) or GPU ones
+  // (false). Unset: the engine's kernel paths (DeviceTuning::cpu_paths).
+  std::optional<bool> cpu_kernels;
+  // Most direct-table slots per build row; 0: the plan's (4 on GPUs, where
+  // the table of 16 bytes per build row at most stays near the cuckoo
+  // table's 10 at load 0.8; 16 on CPUs, where the probe's bitmap keeps a
+  // sparse table's misses in cache and the cuckoo probe's four scattered
+  // loads per miss cost more than the larger table).
+  double direct_slots_per_row = 0;
   unsigned max_evictions = 0;  // 0: automatic (grows with log2 of the build size)
   unsigned max_rebuilds = 3;
   unsigned stash_size = 101;
@@ -81,19 +109,41 @@ struct JoinOptions {
   bool ordered_matches = true;
 };
 
+// What is known of a join before it runs.
+struct JoinInputs {
+  ColumnType build_type = ColumnType::Int64();
+  ColumnType probe_type = ColumnType::Int64();
+  RowCount build_rows = 0;  // upper bounds
+  RowCount probe_rows = 0;
+};
+
+struct JoinPlan {
+  std::vector<JoinMethod> methods;  // tried in order; the last is kChained
+  bool cpu_kernels = false;         // direct and cuckoo tables: CPU build and probe kernels
+  JoinOptions options;              // with direct_slots_per_row resolved
+  bool empty = false;               // a side has no rows: nothing is launched
+
+  // The kernels of the first method (and the build keys' range), and when
+  // needed those of the methods after it, which run only when the data
+  // makes the ones before fail, and of steps sizes decide (merge levels).
+  KernelSet Kernels() const;
+  // "direct (cpu kernels, 16 slots/row) -> dense -> cuckoo -> chained".
+  std::string Describe() const;
+};
+
+// Throws InvalidInputError for non-integer key types.
+JoinPlan PlanJoin(const DeviceInfo& device, const DeviceTuning& tuning, const JoinInputs& inputs,
+                  const JoinOptions& options = {});
+
+JoinResult ExecuteJoin(QueryContext& context, const JoinPlan& plan, const VectorView& build_keys,
+                       const VectorView& probe_keys, JoinStats* stats = nullptr);
+
+// PlanJoin from the vectors' types and sizes, then ExecuteJoin.
 JoinResult HashJoin(QueryContext& context, const VectorView& build_keys,
                     const VectorView& probe_keys, JoinStats* stats = nullptr);
 
 JoinResult HashJoin(QueryContext& context, const VectorView& build_keys,
                     const VectorView& probe_keys, const JoinOptions& options,
                     JoinStats* stats = nullptr);
-
-// The kernels of the method a join tries first (the direct table; the build
-// keys' range reduction included); the others run only when the data makes
-// that method fail (HashJoinMethods says when).
-KernelSet HashJoinKernels(const Engine& engine, const JoinOptions& options);
-// "direct table; cuckoo, then chained when the build keys repeat or span
-// too many values".
-std::string HashJoinMethods();
 
 }  // namespace clq

@@ -110,7 +110,7 @@ JoinResult ChainedJoin(Engine& engine, const VectorView& build, const VectorView
   count.setArg(10, tile_sums.get());
   engine.Launch(count, tiles, "join probe count");
   // 64-bit total first: the 32-bit scan below must not wrap.
-  const std::uint64_t pairs = SumOnDevice(engine, std::move(tile_sums), tiles);
+  const std::uint64_t pairs = SumOnDevice(engine, std::move(tile_sums), tiles, "join probe count");
   JoinResult result = AllocateJoinOutput(engine, pairs);
   if (pairs == 0) return result;
   ExclusiveScan(engine, offsets.get(), probe.size, offsets.get(), nullptr, "join probe scan");

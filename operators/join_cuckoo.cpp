@@ -1,5 +1,5 @@
-// Cuckoo hash join (Alcantara et al. 2009/2011; kernels hash_join_cuckoo_* in
-// kernels_cl/hash_join.cl). Build: words key32 << 32 | row32 inserted by
+// Cuckoo hash join (Alcantara et al. 2009/2011; kernels join_cuckoo_* in
+// kernels_cl/join_cuckoo.cl). Build: words key32 << 32 | row32 inserted by
 // 64-bit atomic exchange, four hash functions, an eviction chain of at most
 // max_evictions, a stash probed linearly. A flag word, read after the insert
 // and again after a check pass (every build row looks itself up), tells
@@ -9,7 +9,9 @@
 // every work-item stops once a flag is up: without that, duplicate keys made
 // eviction chains run to their limit (3.3 s instead of 94 ms for a 1M-row
 // build with each key four times, PoCL).
-// Probe: ProbeUnique (one lookup per probe row; at most one match each).
+// Probe: ProbeUnique (one lookup per probe row; at most one match each); on
+// CPUs through a Bloom filter of the build keys (kernels_cl/join_cuckoo.cl
+// says why).
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -51,8 +53,8 @@ struct CuckooTable {
 
 std::optional<JoinResult> CuckooJoin(Engine& engine, const VectorView& build,
                                      const VectorView& probe, const KeyRange& range,
-                                     const JoinOptions& options, unsigned& rebuilds,
-                                     std::string& reason) {
+                                     const JoinOptions& options, bool cpu_kernels,
+                                     unsigned& rebuilds, std::string& reason) {
   const RowCount n = build.size;
   CuckooTable table;
   const double load = std::clamp(options.load_factor, 0.1, 1.0);
@@ -70,8 +72,8 @@ std::optional<JoinResult> CuckooJoin(Engine& engine, const VectorView& build,
                                       "join cuckoo stash");
   DeviceBuffer flags = engine.pool().Acquire(sizeof(cl_uint), "join cuckoo flags");
   const std::uint64_t build_tiles = engine.TilesFor(n);
-  cl::Kernel& insert = engine.kernel("hash_join_cuckoo_insert");
-  cl::Kernel& check = engine.kernel("hash_join_cuckoo_check");
+  cl::Kernel& insert = engine.kernel("join_cuckoo_insert");
+  cl::Kernel& check = engine.kernel("join_cuckoo_check");
   bool built = false;
   for (unsigned attempt = 0; attempt <= options.max_rebuilds; ++attempt) {
     if (attempt > 0) ++rebuilds;
@@ -119,14 +121,34 @@ std::optional<JoinResult> CuckooJoin(Engine& engine, const VectorView& build,
     return std::nullopt;
   }
 
-  return ProbeUnique(engine, probe, range, "hash_join_cuckoo_probe", "join probe count (cuckoo)",
-                     [&](cl::Kernel& lookup) {
-                       lookup.setArg(7, table.words.get());
-                       lookup.setArg(8, table.capacity);
-                       lookup.setArg(9, table.seeds);
-                       lookup.setArg(10, table.stash.get());
-                       lookup.setArg(11, table.stash_size);
-                       return cl_uint{12};
+  const auto bind_table = [&](cl::Kernel& lookup) {
+    lookup.setArg(7, table.words.get());
+    lookup.setArg(8, table.capacity);
+    lookup.setArg(9, table.seeds);
+    lookup.setArg(10, table.stash.get());
+    lookup.setArg(11, table.stash_size);
+    return cl_uint{12};
+  };
+  if (!cpu_kernels) {
+    return ProbeUnique(engine, probe, range, "join_cuckoo_probe", "join probe count (cuckoo)",
+                       bind_table);
+  }
+  // The filter: 8 bits per build key, in a power of two of 32-bit words.
+  const std::uint64_t words = std::bit_ceil(std::max<std::uint64_t>(n / 4, 1));
+  DeviceBuffer filter = engine.pool().Acquire(words * sizeof(cl_uint), "join cuckoo filter");
+  engine.Fill(filter.get(), 0, 0, words * sizeof(cl_uint), "join build");
+  cl::Kernel& set = engine.kernel("join_cuckoo_filter");
+  BindKeys(set, 0, build);
+  set.setArg(5, static_cast<cl_long>(range.min));
+  set.setArg(6, filter.get());
+  set.setArg(7, static_cast<cl_uint>(words - 1));
+  engine.Launch(set, build_tiles, "join build filter (cuckoo)");
+  return ProbeUnique(engine, probe, range, "join_cuckoo_probe_filtered",
+                     "join probe count (cuckoo)", [&](cl::Kernel& lookup) {
+                       const cl_uint next = bind_table(lookup);
+                       lookup.setArg(next, filter.get());
+                       lookup.setArg(next + 1, static_cast<cl_uint>(words - 1));
+                       return next + 2;
                      });
 }
 

@@ -1,11 +1,12 @@
 // Pieces shared by the join's files (operators/hash_join.cpp, join_chained.cpp,
-// join_cuckoo.cpp); not a public interface.
+// join_cuckoo.cpp, join_dense.cpp, join_direct.cpp); not a public interface.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "operators/device_vector.hpp"
 #include "operators/hash_join.hpp"
@@ -19,8 +20,8 @@ namespace clq::join_detail {
 void BindKeys(cl::Kernel& kernel, cl_uint first, const VectorView& keys);
 
 // Sum of `n` 64-bit values on the device, reduced in place over tiles, read
-// back (blocking).
-std::uint64_t SumOnDevice(Engine& engine, DeviceBuffer values, RowCount n);
+// back (blocking); `stage` names the launches.
+std::uint64_t SumOnDevice(Engine& engine, DeviceBuffer values, RowCount n, std::string_view stage);
 
 // Allocates the two output vectors of `pairs` row ids; throws
 // DeviceLimitError when they cannot exist.
@@ -52,22 +53,36 @@ JoinResult ProbeUnique(Engine& engine, const VectorView& probe, const KeyRange& 
                        const char* kernel, const char* stage,
                        const std::function<cl_uint(cl::Kernel&)>& bind_table);
 
-// Whether the direct table suits `range` for `build_rows` rows; `reason`
+// Whether the direct table suits `range` for `build_rows` rows at most
+// `slots_per_row` slots per row, with the CPU or the GPU kernels; `reason`
 // says why not.
 bool DirectTableFits(Engine& engine, const KeyRange& range, RowCount build_rows,
-                     const JoinOptions& options, std::string& reason);
+                     double slots_per_row, bool cpu_kernels, std::string& reason);
 
-// The direct path (the range must fit, see DirectTableFits); std::nullopt
-// with `reason` set when the build keys repeat.
+// The direct path (the range must fit, see DirectTableFits), with the CPU
+// or the GPU kernels; std::nullopt with `reason` set when the build keys
+// repeat.
 std::optional<JoinResult> DirectJoin(Engine& engine, const VectorView& build,
                                      const VectorView& probe, const KeyRange& range,
-                                     std::string& reason);
+                                     bool cpu_kernels, std::string& reason);
 
-// The cuckoo path; std::nullopt (with `reason` set) when building fails
+// Whether the dense multimap suits `range` for `build_rows` rows (at most
+// JOIN_DENSE_MAX_BUCKETS values, or at most `slots_per_row` per build row);
+// `reason` says why not.
+bool DenseTableFits(Engine& engine, const KeyRange& range, RowCount build_rows,
+                    double slots_per_row, std::string& reason);
+
+// The dense path (the range must fit, see DenseTableFits): any keys,
+// duplicates included.
+JoinResult DenseJoin(Engine& engine, const VectorView& build, const VectorView& probe,
+                     const KeyRange& range);
+
+// The cuckoo path (CPU kernels: the probe goes through a filter);
+// std::nullopt (with `reason` set) when building fails
 // after the allowed rebuilds or finds duplicate keys.
 std::optional<JoinResult> CuckooJoin(Engine& engine, const VectorView& build,
                                      const VectorView& probe, const KeyRange& range,
-                                     const JoinOptions& options, unsigned& rebuilds,
-                                     std::string& reason);
+                                     const JoinOptions& options, bool cpu_kernels,
+                                     unsigned& rebuilds, std::string& reason);
 
 }  // namespace clq::join_detail

@@ -1,9 +1,9 @@
 #include "plan/join_node.hpp"
 
+#include <algorithm>
 #include <limits>
 
 #include "operators/gather.hpp"
-#include "operators/hash_join.hpp"
 
 namespace clq {
 namespace {
@@ -43,17 +43,37 @@ HashJoinNode::HashJoinNode(const Engine& engine, const QueryOptions& options,
   AddChild(right_.get());
   left_key_ = PlanKey(engine, options, edge_.left_key, left_->shape());
   right_key_ = PlanKey(engine, options, edge_.right_key, right_->shape());
-  AddKernelNames(HashJoinKernels(engine, {}));
+  const ColumnType left_type = KeyType(left_key_, edge_.left_key);
+  const ColumnType right_type = KeyType(right_key_, edge_.right_key);
+  const RowCount left_rows = left_->shape().max_rows, right_rows = right_->shape().max_rows;
+  left_builds_ =
+      PlanJoin(engine.info(), engine.tuning(), {left_type, right_type, left_rows, right_rows});
+  right_builds_ =
+      PlanJoin(engine.info(), engine.tuning(), {right_type, left_type, right_rows, left_rows});
+  // Both orientations' kernels; the side that builds is known at run time.
+  const KernelSet left_kernels = left_builds_.Kernels(), right_kernels = right_builds_.Kernels();
+  for (const std::string& name : left_kernels.always())
+    AddKernelNames(KernelSet{name},
+                   !right_kernels.Contains(name) ||
+                       std::find(right_kernels.always().begin(), right_kernels.always().end(),
+                                 name) == right_kernels.always().end());
+  AddKernelNames(left_kernels, true);
+  AddKernelNames(right_kernels, true);
   // The matched positions then index each side's row ids (a copy of the
   // positions for a whole table).
   if (!left_->shape().implicit() || !right_->shape().implicit())
     AddKernelNames({GatherBufferKernel(4)});
 }
 
+ColumnType HashJoinNode::KeyType(const Key& key, const sql::Expr& expr) const {
+  if (key.in_place) return select_.from.at(expr.source).table->column(expr.index).type();
+  return ValueVectorTypes(select_, key.values).at(0).type;
+}
+
 std::string HashJoinNode::Describe() const {
   return ExpressionText(select_, edge_.left_key) + " = " +
-         ExpressionText(select_, edge_.right_key) + " (the smaller side builds; " +
-         HashJoinMethods() + ")";
+         ExpressionText(select_, edge_.right_key) +
+         " (the smaller side builds: " + left_builds_.Describe() + ")";
 }
 
 std::string HashJoinNode::Programs() const {
@@ -88,8 +108,9 @@ RowSet HashJoinNode::Run(ExecutionContext& context) const {
   const VectorView right_keys =
       KeyView(context, incoming, right_key_, edge_.right_key, right_computed);
   const bool left_builds = rows.rows() <= incoming.rows();
-  JoinResult joined = left_builds ? HashJoin(context.query(), left_keys, right_keys)
-                                  : HashJoin(context.query(), right_keys, left_keys);
+  JoinResult joined = left_builds
+                          ? ExecuteJoin(context.query(), left_builds_, left_keys, right_keys)
+                          : ExecuteJoin(context.query(), right_builds_, right_keys, left_keys);
   RowIds& left_positions = left_builds ? joined.build_positions : joined.probe_positions;
   RowIds& right_positions = left_builds ? joined.probe_positions : joined.build_positions;
   incoming.Reorder(context.query(), right_positions);

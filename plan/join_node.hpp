@@ -1,10 +1,12 @@
 // HashJoin: joins the rows so far (left) with an incoming table's rows
-// (right) on key equality (operators/hash_join.hpp). Keys that are a column
-// of a whole one-tablet table are read in place; others are computed or
-// gathered. The smaller side, by row count at run time, builds the table.
+// (right) on key equality (operators/hash_join.hpp: PlanJoin's methods, the
+// first that the build keys allow). Keys that are a column of a whole
+// one-tablet table are read in place; others are computed or gathered. The
+// smaller side, by row count at run time, builds the table.
 // The result is row ids of both sides' sources, ordered by probe row.
 #pragma once
 
+#include "operators/hash_join.hpp"
 #include "plan/physical_node.hpp"
 #include "plan/query_plan.hpp"
 
@@ -27,6 +29,7 @@ class HashJoinNode : public RowNode {
   };
   Key PlanKey(const Engine& engine, const QueryOptions& options, const sql::Expr& key,
               const RowShape& shape);
+  ColumnType KeyType(const Key& key, const sql::Expr& expr) const;
   VectorView KeyView(ExecutionContext& context, RowSet& rows, const Key& key, const sql::Expr& expr,
                      DeviceVector& computed) const;
 
@@ -37,6 +40,9 @@ class HashJoinNode : public RowNode {
   JoinEdge edge_;
   Key left_key_;
   Key right_key_;
+  // The join as each side would build it; the smaller side at run time does.
+  JoinPlan left_builds_;
+  JoinPlan right_builds_;
 };
 
 }  // namespace clq

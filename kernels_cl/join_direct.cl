@@ -1,0 +1,163 @@
+// Direct table (host side: operators/join_direct.cpp): slots[key - key_min]
+// = the build row, HASH_JOIN_NO_ROW when free, for unique build keys of a
+// dense range. Two builds and two probes of the same table:
+//  - join_direct_insert / join_direct_probe (GPUs): each build row claims
+//    its slot by compare-and-swap, so a lost swap is a duplicate key;
+//    one load per probe row.
+//  - join_direct_store / join_direct_bitmap / join_direct_probe_count /
+//    join_direct_probe_write (CPUs): plain stores, then one pass over the
+//    table that counts the filled slots (fewer than the stored rows means a
+//    key repeats) and writes a bitmap of them; the probe counts the set bits
+//    of its keys per tile, and the writer, after the scan of the counts,
+//    tests the bits again and loads the slots of the rows that pass in a
+//    second, tight loop. On a CPU a locked
+//    compare-and-swap per row costs more than the counting pass, a table
+//    larger than the caches costs a memory round trip per probe row, and a
+//    loop whose loads wait behind mispredicted branches keeps few of them in
+//    flight: the bitmap (1 bit per slot) stays in cache and settles the
+//    misses, and the second loop issues only independent loads.
+
+// Atomics are coherent where plain loads are not (see the cuckoo insert), so
+// the duplicate flag needs no check pass.
+KERNEL void join_direct_insert(__global const uchar* keys, uint wide, __global const uchar* nulls,
+                               uint has_nulls, ulong n, long key_min, __global uint* slots,
+                               __global uint* flags) {
+  const ulong start = tile_start();
+  for (uint k = 0; k < IPT; ++k) {
+    const ulong i = tile_item(start, k);
+    if (i >= n || hash_join_is_null(nulls, has_nulls, i)) continue;
+    const ulong slot = (ulong)hash_join_key(keys, wide, i) - (ulong)key_min;
+    if (atomic_cmpxchg(&slots[slot], HASH_JOIN_NO_ROW, (uint)i) != HASH_JOIN_NO_ROW)
+      atomic_or(flags, HASH_JOIN_DUPLICATE);
+  }
+}
+
+// matches[i] = the build row of probe row i's key or HASH_JOIN_NO_ROW;
+// tile_counts as the cuckoo probe's. Keys outside [key_min, key_min +
+// key_span] miss without reading the table.
+KERNEL void join_direct_probe(__global const uchar* keys, uint wide, __global const uchar* nulls,
+                              uint has_nulls, ulong n, long key_min, ulong key_span,
+                              __global const uint* slots, __global uint* matches,
+                              __global uint* tile_counts) {
+  __local ulong scratch[WG_SIZE];
+  const ulong start = tile_start();
+  uint found = 0;
+  for (uint k = 0; k < IPT; ++k) {
+    const ulong i = tile_item(start, k);
+    if (i >= n) continue;
+    uint row = HASH_JOIN_NO_ROW;
+    if (!hash_join_is_null(nulls, has_nulls, i)) {
+      const long key = hash_join_key(keys, wide, i);
+      const ulong offset = (ulong)key - (ulong)key_min;
+      if (key >= key_min && offset <= key_span) row = slots[offset];
+    }
+    matches[i] = row;
+    found += row != HASH_JOIN_NO_ROW;
+  }
+  hash_join_write_tile_count(found, tile_counts, scratch);
+}
+
+// Every non-NULL build row stores its row number in its key's slot; the
+// number of rows stored per tile goes to stored[group]. Two rows of one key
+// race for one slot and either may land: the slot count then falls short of
+// the stored rows, which is all join_direct_bitmap needs to tell.
+KERNEL void join_direct_store(__global const uchar* keys, uint wide, __global const uchar* nulls,
+                              uint has_nulls, ulong n, long key_min, __global uint* slots,
+                              __global ulong* stored) {
+  __local ulong scratch[WG_SIZE];
+  const ulong start = tile_start();
+  uint mine = 0;
+  for (uint k = 0; k < IPT; ++k) {
+    const ulong i = tile_item(start, k);
+    if (i >= n || hash_join_is_null(nulls, has_nulls, i)) continue;
+    slots[(ulong)hash_join_key(keys, wide, i) - (ulong)key_min] = (uint)i;
+    ++mine;
+  }
+  const ulong total = work_group_sum_ulong(mine, scratch);
+  if (get_local_id(0) == 0) stored[get_group_id(0)] = total;
+}
+
+// Bit b of bits[w] = slot 32 w + b is filled; filled[group] = the filled
+// slots of this tile of words.
+KERNEL void join_direct_bitmap(__global const uint* slots, ulong slot_count, __global uint* bits,
+                               __global ulong* filled) {
+  __local ulong scratch[WG_SIZE];
+  const ulong words = (slot_count + 31) / 32;
+  const ulong start = tile_start();
+  uint mine = 0;
+  for (uint k = 0; k < IPT; ++k) {
+    const ulong w = tile_item(start, k);
+    if (w >= words) continue;
+    const uint valid = (uint)min((ulong)32, slot_count - w * 32);
+    uint word = 0;
+    for (uint b = 0; b < valid; ++b)
+      word |= (uint)(slots[w * 32 + b] != HASH_JOIN_NO_ROW) << b;
+    bits[w] = word;
+    mine += popcount(word);
+  }
+  const ulong total = work_group_sum_ulong(mine, scratch);
+  if (get_local_id(0) == 0) filled[get_group_id(0)] = total;
+}
+
+// The CPU probe: join_direct_probe_count counts each work-item's matches (a
+// set bit is a filled slot, so a match), the host scans the counts, and
+// join_direct_probe_write writes the pairs. A work-item takes IPT
+// consecutive probe rows; its first loop lists the rows whose bit is set,
+// the second loads their slots and writes the pairs in row order from the
+// work-item's own offset (no work-group scan, no barrier).
+inline uint join_direct_slot(__global const uchar* keys, uint wide, __global const uchar* nulls,
+                             uint has_nulls, ulong i, long key_min, ulong key_span,
+                             __global const uint* bits, uint* slot) {
+  const long key = hash_join_key(keys, wide, i);
+  const ulong offset = (ulong)key - (ulong)key_min;
+  const uint in_range =
+      !hash_join_is_null(nulls, has_nulls, i) && key >= key_min && offset <= key_span;
+  const uint s = in_range ? (uint)offset : 0;
+  *slot = s;
+  return (bits[s / 32] >> (s % 32)) & in_range;
+}
+
+KERNEL void join_direct_probe_count(__global const uchar* keys, uint wide,
+                                    __global const uchar* nulls, uint has_nulls, ulong n,
+                                    long key_min, ulong key_span, __global const uint* bits,
+                                    __global uint* item_counts) {
+  const ulong first = tile_start() + (ulong)get_local_id(0) * IPT;
+  uint found = 0;
+  for (uint k = 0; k < IPT; ++k) {
+    uint slot;
+    if (first + k < n)
+      found +=
+          join_direct_slot(keys, wide, nulls, has_nulls, first + k, key_min, key_span, bits, &slot);
+  }
+  item_counts[get_global_id(0)] = found;
+}
+
+// Writes the pairs of a work-item's IPT consecutive probe rows from its
+// scanned offset on (item_offsets; `pairs`, the total, ends the last).
+KERNEL void join_direct_probe_write(__global const uchar* keys, uint wide,
+                                    __global const uchar* nulls, uint has_nulls, ulong n,
+                                    long key_min, ulong key_span, __global const uint* bits,
+                                    __global const uint* slots, __global const uint* item_offsets,
+                                    uint pairs, __global uint* out_build,
+                                    __global uint* out_probe) {
+  const ulong id = get_global_id(0);
+  const uint out = item_offsets[id];
+  const uint end = id + 1 < get_global_size(0) ? item_offsets[id + 1] : pairs;
+  if (out == end) return;
+  const ulong first = tile_start() + (ulong)get_local_id(0) * IPT;
+  uint at[IPT];    // the listed rows (positions after `first`)
+  uint slot[IPT];  // and their slots
+  uint listed = 0;
+  for (uint k = 0; k < IPT; ++k) {
+    uint s = 0;
+    const uint hit = first + k < n && join_direct_slot(keys, wide, nulls, has_nulls, first + k,
+                                                       key_min, key_span, bits, &s);
+    at[listed] = k;
+    slot[listed] = s;
+    listed += hit;
+  }
+  for (uint j = 0; j < listed; ++j) {
+    out_build[out + j] = slots[slot[j]];
+    out_probe[out + j] = (uint)(first + at[j]);
+  }
+}
