@@ -52,7 +52,7 @@ def main():
                 h2d = pinned.get((d["device"], case["rows"]), 0)
                 cold = f"{cold_gbps:.1f} ({100 * cold_gbps / h2d:.0f}%)" if h2d > 0 else "-"
                 cells = [f"{h['median_ms']:.3f} [{h['min_ms']:.3f}-{h['max_ms']:.3f}]", f"{cold_ms:.3f}", cold,
-                         f"{100 * d['copy_fraction']:.1f}", "yes" if d.get("agrees") else "NO"]
+                         f"{100 * d['copy_fraction']:.1f}", ("unchecked" if "agrees" not in d else "yes" if d["agrees"] else "NO")]
             row = [case["query"], str(case["rows"]), devices[d["device"]]] + cells + [fmt(ref), fmt(sqlite)]
             row += [f"{t[(case['query'], case['rows'])]:.3f}" if (case["query"], case["rows"]) in t else "-"
                     for _, t in peers]
