@@ -129,9 +129,6 @@ HGB_INLINE ulong hgb_g_cas(__global ulong* w, ulong expected, ulong v) {
   return atom_cmpxchg((volatile __global ulong*)w, expected, v);
 }
 #if !DEVICE_IS_CPU
-HGB_INLINE void hgb_p_add(HGB_PRIV ulong* w, ulong v) {
-  atom_add((volatile HGB_PRIV ulong*)w, v);
-}
 HGB_INLINE ulong hgb_p_cas(HGB_PRIV ulong* w, ulong expected, ulong v) {
   return atom_cmpxchg((volatile HGB_PRIV ulong*)w, expected, v);
 }
@@ -148,9 +145,6 @@ HGB_INLINE ulong hgb_g_cas(__global ulong* w, ulong expected, ulong v) {
   return old;
 }
 #if !DEVICE_IS_CPU
-HGB_INLINE void hgb_p_add(HGB_PRIV ulong* w, ulong v) {
-  *w += v;
-}
 HGB_INLINE ulong hgb_p_cas(HGB_PRIV ulong* w, ulong expected, ulong v) {
   const ulong old = *w;
   if (old == expected) *w = v;
@@ -185,6 +179,25 @@ HGB_INLINE void hgb_p_or(HGB_PRIV ulong* w, ulong v) {
   *w |= v;
 }
 #else
+// A 64-bit add to a work-group table as two 32-bit atomic adds, the low
+// half's carry going into the high half's: the word ends up holding the same
+// sum modulo 2^64, whatever the order, and a value of less than 32 bits
+// usually costs one atomic. (A 64-bit atomic add in local memory can be a
+// compare-and-swap loop, NVIDIA's for one, which contending work-items
+// serialise.) Words that take adds are read only after the fold's barrier.
+HGB_INLINE void hgb_p_add(HGB_PRIV ulong* w, ulong v) {
+#ifdef __ENDIAN_LITTLE__
+  volatile HGB_PRIV uint* low_half = (volatile HGB_PRIV uint*)w;
+  volatile HGB_PRIV uint* high_half = low_half + 1;
+#else
+  volatile HGB_PRIV uint* high_half = (volatile HGB_PRIV uint*)w;
+  volatile HGB_PRIV uint* low_half = high_half + 1;
+#endif
+  const uint low = (uint)v;
+  const uint before = low != 0 ? atomic_add(low_half, low) : 0u;
+  const uint high = (uint)(v >> 32) + ((uint)(before + low) < before ? 1u : 0u);
+  if (high != 0) atomic_add(high_half, high);
+}
 HGB_INLINE void hgb_p_max(HGB_PRIV ulong* w, ulong v) {
   ulong old = *(volatile HGB_PRIV ulong*)w;
   while (old < v) {

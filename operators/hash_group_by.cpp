@@ -121,13 +121,20 @@ WorkGroupTables SizeWorkGroupTables(const Engine& engine, const GroupByPlan& pla
   if (bytes > budget) return tables;
   if (plan.work_group_slots_cap != 0 && table_slots > plan.work_group_slots_cap) return tables;
   tables.slots = static_cast<std::uint32_t>(table_slots);
-  // GPUs: copies of a small table spread the work-items' atomics. (CPUs:
-  // copies that items alternate between, to break one group's chain of
-  // loads and stores, measured no faster.)
+  // GPUs: copies of a small table spread the work-items' atomics. A table
+  // of fewer slots than a warp has lanes gets a copy per lane, since a
+  // warp's lanes would otherwise collide on its words; a larger one a copy
+  // per warp, since its lanes rarely collide and more copies cost occupancy
+  // and flush time. (CPUs: copies that items alternate between, to break
+  // one group's chain of loads and stores, measured no faster.)
   if (!plan.cpu_paths) {
-    const std::uint64_t warps = std::max<std::uint64_t>(1, engine.tuning().work_group_size / 32);
+    constexpr std::uint64_t kWarpLanes = 32;
+    const std::uint64_t items = engine.tuning().work_group_size;
+    const std::uint64_t most = table_slots < kWarpLanes
+                                   ? std::min(kWarpLanes, items)
+                                   : std::max<std::uint64_t>(1, items / kWarpLanes);
     tables.copies = static_cast<std::uint32_t>(
-        std::clamp<std::uint64_t>(budget / std::max<std::uint64_t>(bytes, 1), 1, warps));
+        std::clamp<std::uint64_t>(budget / std::max<std::uint64_t>(bytes, 1), 1, most));
   }
   return tables;
 }

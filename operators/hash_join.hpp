@@ -92,11 +92,11 @@ struct JoinOptions {
   // Direct and cuckoo tables: CPU kernel variants (true) or GPU ones
   // (false). Unset: the engine's kernel paths (DeviceTuning::cpu_paths).
   std::optional<bool> cpu_kernels;
-  // Most direct-table slots per build row; 0: the plan's (4 on GPUs, where
-  // the table of 16 bytes per build row at most stays near the cuckoo
-  // table's 10 at load 0.8; 16 on CPUs, where the probe's bitmap keeps a
-  // sparse table's misses in cache and the cuckoo probe's four scattered
-  // loads per miss cost more than the larger table).
+  // Most direct-table slots per build row; 0: the plan's, 16 (up to 64
+  // bytes per build row against the cuckoo table's 10 at load 0.8: a direct
+  // probe is one load, where the cuckoo probe's miss costs several scattered
+  // ones; on CPUs the probe's bitmap also keeps a sparse table's misses in
+  // cache).
   double direct_slots_per_row = 0;
   unsigned max_evictions = 0;  // 0: automatic (grows with log2 of the build size)
   unsigned max_rebuilds = 3;

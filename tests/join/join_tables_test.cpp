@@ -106,7 +106,7 @@ TEST_P(JoinTablesTest, DenseUniqueKeysUseTheDirectTable) {
     const double per_row =
         PlanJoin(e.info(), e.tuning(), {ColumnType::Int32(), ColumnType::Int32(), 1, 1}, options)
             .options.direct_slots_per_row;
-    EXPECT_EQ(per_row, cpu ? 16.0 : 4.0);
+    EXPECT_EQ(per_row, 16.0);
     const auto range = static_cast<std::int64_t>(per_row * 1000);
     Keys gaps{ColumnType::Int32(), DistinctKeys(998, 1, range - 2, 3), {}};
     gaps.values.push_back(0);
