@@ -1,9 +1,10 @@
 // `clq gen`: writes one Wisconsin relation to a table file or CSV.
 #include <chrono>
 #include <iomanip>
-#include <iostream>
+#include <sstream>
 
 #include "common/errors.hpp"
+#include "host/cli_common.hpp"
 #include "host/commands.hpp"
 #include "host/dataset_options.hpp"
 #include "storage/csv.hpp"
@@ -51,9 +52,11 @@ void RunGenCommand(const GenCommandOptions& options) {
   auto seconds = [](auto from, auto to) {
     return std::chrono::duration<double>(to - from).count();
   };
-  std::cout << std::fixed << std::setprecision(3) << table << ": " << result->rows() << " rows -> "
-            << options.out << " (" << format << "); generated in " << seconds(start, generated)
-            << " s, written in " << seconds(generated, written) << " s\n";
+  std::ostringstream summary;
+  summary << std::fixed << std::setprecision(3) << table << ": " << result->rows() << " rows -> "
+          << options.out << " (" << format << "); generated in " << seconds(start, generated)
+          << " s, written in " << seconds(generated, written) << " s\n";
+  WriteStandardOutput(summary.str());
 }
 
 }  // namespace clq
