@@ -438,15 +438,18 @@ std::string ReadWholeFile(const std::string& path) {
 
 }  // namespace
 
-void WriteCsvFile(const Table& table, const std::string& path) {
-  WriteFileAtomically(path, [&](std::FILE* file, const std::string& actual_path) {
-    std::string buffer;
-    EmitCsv(table, buffer, std::size_t{1} << 20, [&](std::string& piece) {
-      if (!piece.empty() && std::fwrite(piece.data(), 1, piece.size(), file) != piece.size())
-        throw FileError("writing " + actual_path + " failed: " + std::strerror(errno));
-      piece.clear();
-    });
+void WriteCsvContents(const Table& table, std::FILE* file, const std::string& name) {
+  std::string buffer;
+  EmitCsv(table, buffer, std::size_t{1} << 20, [&](std::string& piece) {
+    if (!piece.empty() && std::fwrite(piece.data(), 1, piece.size(), file) != piece.size())
+      throw FileError("writing " + name + " failed: " + std::strerror(errno));
+    piece.clear();
   });
+}
+
+void WriteCsvFile(const Table& table, const std::string& path) {
+  WriteFileAtomically(
+      path, [&](std::FILE* file, const std::string& name) { WriteCsvContents(table, file, name); });
 }
 
 std::string FormatCsv(const Table& table) {
