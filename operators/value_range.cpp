@@ -1,10 +1,13 @@
 #include "operators/value_range.hpp"
 
 #include <cmath>
+#include <cstdint>
 
 #include <algorithm>
 #include <array>
 #include <limits>
+
+#include "storage/table.hpp"
 
 namespace clq {
 namespace {
@@ -145,6 +148,28 @@ std::optional<RealBounds> RealBoundsOf(const Expr& e, const ColumnRangeFn& colum
     default:
       return std::nullopt;
   }
+}
+
+bool MayOverflow(const Expr& e, const ColumnRangeFn& column_range) {
+  for (const Expr& child : e.children)
+    if (MayOverflow(child, column_range)) return true;
+  if (e.type != ValueType::kInteger) return false;
+  const bool checked = (e.kind == Expr::Kind::kUnary && e.unary_op == sql::UnaryOp::kNegate) ||
+                       (e.kind == Expr::Kind::kBinary &&
+                        (e.binary_op == BinaryOp::kAdd || e.binary_op == BinaryOp::kSubtract ||
+                         e.binary_op == BinaryOp::kMultiply || e.binary_op == BinaryOp::kDivide));
+  return checked && !IntegerRangeOf(e, column_range);
+}
+
+ColumnRangeFn TableColumnRanges(const sql::BoundSelect& select) {
+  return [&select](const Expr& column_ref) -> std::optional<IntRange> {
+    const Column& column = select.from.at(column_ref.source).table->column(column_ref.index);
+    std::optional<IntRange> known = column.shared_data()->IntegerRange();
+    if (column.type().type != DataType::kInt32) return known;
+    const IntRange type_bounds{INT32_MIN, INT32_MAX};
+    if (!known) return type_bounds;
+    return IntRange{std::max(known->min, type_bounds.min), std::min(known->max, type_bounds.max)};
+  };
 }
 
 bool DivisorExcludesZero(const Expr& divisor, BinaryOp op, const ColumnRangeFn& column_range) {

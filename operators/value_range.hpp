@@ -33,6 +33,17 @@ struct RealBounds {
 };
 std::optional<RealBounds> RealBoundsOf(const sql::Expr& expr, const ColumnRangeFn& column_range);
 
+// Whether evaluating `expr` can raise an integer overflow: it holds an
+// INTEGER +, -, * or / or a negation whose result the bounds do not keep
+// within int64, the same test by which the expression machine keeps a
+// run-time check (VM_OPND_NOCHECK is set exactly where the range is known).
+bool MayOverflow(const sql::Expr& expr, const ColumnRangeFn& column_range);
+
+// Bounds of the columns of `select`'s tables as the expression machine sees
+// them (ExpressionProgram::ColumnRanges): each column's statistics, an INT32
+// column's clamped to (or, unknown, taken as) the range of INT32.
+ColumnRangeFn TableColumnRanges(const sql::BoundSelect& select);
+
 // Whether `divisor` provably never evaluates to zero for `op` (kDivide or
 // kModulo; a REAL remainder truncates its divisor to an integer first, as
 // SQLite does), so that the division cannot yield NULL: a non-zero literal,
