@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -85,6 +86,22 @@ TEST(ResultFormatTest, JsonEscapesControlCharactersAndQuotes) {
             "[{\"s\":\"two\\nlines\",\"n\":1},{\"s\":\"tab\\there\",\"n\":22},"
             "{\"s\":\"cr\\rend\",\"n\":333},{\"s\":\"bell\\u0007\",\"n\":4444},"
             "{\"s\":\"plain\",\"n\":55555},{\"s\":\"\\\"quoted\\\", comma\",\"n\":6}]\n");
+}
+
+// Infinities as SQLite's JSON writes them (numbers that parse as
+// infinities), so that they are not mistaken for NULL; NaN, which no longer
+// comes out of queries, stays null.
+TEST(ResultFormatTest, JsonWritesInfinitiesAsNumbers) {
+  QueryResult result;
+  result.rows = 4;
+  ResultColumn column;
+  column.name = "x";
+  column.type = sql::ValueType::kReal;
+  column.reals = {std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
+                  1.5, 0.0};
+  column.nulls = {0, 0, 0, 1};
+  result.columns.push_back(std::move(column));
+  EXPECT_EQ(FormatJson(result), "[{\"x\":9.0e+999},{\"x\":-9.0e+999},{\"x\":1.5},{\"x\":null}]\n");
 }
 
 }  // namespace
