@@ -46,7 +46,7 @@ std::string TemporaryPathFor(const std::string& path) {
 
 TemporaryFileGuard::TemporaryFileGuard(const std::string& temporary) {
   const std::lock_guard lock(guard_mutex);
-  if (guard_alive || temporary.size() >= sizeof(watched_path)) return;
+  if (temporary.empty() || guard_alive || temporary.size() >= sizeof(watched_path)) return;
   guard_alive = watching_ = true;
   std::memcpy(watched_path, temporary.c_str(), temporary.size() + 1);
   std::atomic_signal_fence(std::memory_order_seq_cst);

@@ -18,7 +18,8 @@ std::string TemporaryPathFor(const std::string& path);
 // file at `temporary` with async-signal-safe calls, restores the signal's
 // previous action and raises it again, so the program still dies of the
 // signal. One path is watched at a time: a second guard constructed while
-// one is alive watches nothing. The destructor does not remove the file.
+// one is alive, or one given an empty path, watches nothing. The destructor
+// does not remove the file.
 class TemporaryFileGuard {
  public:
   explicit TemporaryFileGuard(const std::string& temporary);
