@@ -1,9 +1,11 @@
 // libFuzzer target for the SQL front end: statement splitting, the parser,
 // the binder (against the Wisconsin relations and a small table of every
 // column type) and the formatting of a SQL error with its line, column and
-// caret, as `clq query` runs them. A user error (a clq::Error other than
-// InternalError) is an expected outcome; an InternalError, any other
-// exception, or a sanitizer's report is a finding.
+// caret, as `clq query` runs them; a statement that binds is also planned
+// (PlanQuery) and run by the CPU reference, when its FROM's cross product
+// is small. A user error (a clq::Error other than InternalError) is an
+// expected outcome; an InternalError, any other exception, or a sanitizer's
+// report is a finding.
 //
 // Build (clang only): cmake -S . -B build-fuzz -G Ninja -DCLQ_FUZZ=ON
 //   -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo
@@ -11,6 +13,7 @@
 // Run: build-fuzz/fuzz/sql_fuzzer -max_total_time=60 -dict=fuzz/sql.dict
 //   fuzz/corpus/sql  (new inputs go into the corpus folder; copy it first
 //   to keep the checked-in seeds small)
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -20,6 +23,8 @@
 #include <string_view>
 
 #include "common/errors.hpp"
+#include "operators/cpu_reference/cpu_executor.hpp"
+#include "plan/query_plan.hpp"
 #include "sql/binder.hpp"
 #include "sql/parser.hpp"
 #include "sql/sql_error_format.hpp"
@@ -54,7 +59,7 @@ clq::TablePtr TypesTable() {
 clq::Catalog& FuzzCatalog() {
   static clq::Catalog* catalog = [] {
     auto* c = new clq::Catalog();
-    clq::AddWisconsinTables(*c, 100);
+    clq::AddWisconsinTables(*c, 40);
     c->Add(TypesTable());
     return c;
   }();
@@ -66,10 +71,23 @@ clq::Catalog& FuzzCatalog() {
   std::abort();
 }
 
+// The CPU reference joins by nested loops where no equality connects two
+// tables: cap the rows it could produce, so that an input runs in
+// milliseconds.
+bool SmallEnoughToRun(const clq::sql::BoundSelect& select) {
+  constexpr double kMostRows = 1e5;
+  double rows = 1;
+  for (const clq::sql::TableRef& ref : select.from)
+    rows *= static_cast<double>(std::max<clq::RowCount>(ref.table->rows(), 1));
+  return rows <= kMostRows;
+}
+
 void Check(std::string_view script, const clq::sql::StatementText& statement) {
   try {
     const clq::sql::ast::Statement parsed = clq::sql::Parse(statement.text);
-    clq::sql::Bind(parsed, FuzzCatalog(), statement.text);
+    const clq::sql::BoundStatement bound = clq::sql::Bind(parsed, FuzzCatalog(), statement.text);
+    clq::PlanQuery(bound.select);
+    if (SmallEnoughToRun(bound.select)) clq::ExecuteOnCpu(bound.select);
   } catch (const clq::InternalError& e) {
     Finding(e.what(), statement.text);
   } catch (const clq::SqlError& e) {
