@@ -72,8 +72,8 @@ void RunBandwidthCommand(const BandwidthCommandOptions& options) {
     throw InvalidInputError("--min-size is larger than --max-size");
   for (auto& engine : OpenEngines(options.device, true)) {
     const BandwidthReport report = MeasureBandwidth(*engine, measure);
-    std::cout << (options.format == "json" ? RenderJson(*engine, report)
-                                           : RenderTable(*engine, report));
+    WriteStandardOutput(options.format == "json" ? RenderJson(*engine, report)
+                                                 : RenderTable(*engine, report));
   }
 }
 

@@ -1,7 +1,13 @@
 #include "host/cli_common.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cctype>
+#include <cerrno>
 #include <chrono>
+#include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 
@@ -73,7 +79,7 @@ std::uint64_t ParseSize(const std::string& text, const std::string& what) {
 
 void WriteOutput(const std::string& path, const std::string& text) {
   if (path.empty()) {
-    std::cout << text << std::flush;
+    WriteStandardOutput(text);
     return;
   }
   std::ofstream file(path, std::ios::binary | std::ios::trunc);
@@ -81,6 +87,41 @@ void WriteOutput(const std::string& path, const std::string& text) {
   file << text;
   file.close();
   if (!file) throw FileError("writing " + path + " failed (disk full?)");
+}
+
+namespace {
+
+// errno right after the failed write or flush names the reason.
+[[noreturn]] void ThrowStandardOutputError() {
+  const int error = errno;
+  throw FileError(std::string("writing standard output: ") +
+                  (error != 0 ? std::strerror(error) : "write failed"));
+}
+
+}  // namespace
+
+void WriteStandardOutput(std::string_view text) {
+  errno = 0;
+  std::cout.write(text.data(), static_cast<std::streamsize>(text.size()));
+  std::cout.flush();
+  if (!std::cout) ThrowStandardOutputError();
+}
+
+void FinishStandardOutput() {
+  errno = 0;
+  std::cout.flush();
+  if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout)) ThrowStandardOutputError();
+}
+
+void ReserveStandardDescriptors() {
+  for (const int fd : {STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO}) {
+    if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    const int opened = ::open("/dev/null", fd == STDIN_FILENO ? O_WRONLY : O_RDONLY);
+    if (opened >= 0 && opened != fd) {
+      ::dup2(opened, fd);
+      ::close(opened);
+    }
+  }
 }
 
 }  // namespace clq

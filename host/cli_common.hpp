@@ -1,10 +1,12 @@
 // Pieces shared by the clq subcommands: engine creation from the device
-// options, size arguments ("64M"), writing output to stdout or --out.
+// options, size arguments ("64M"), writing output to stdout or --out, and
+// noticing when stdout cannot be written.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/options.hpp"
@@ -29,5 +31,21 @@ std::uint64_t ParseSize(const std::string& text, const std::string& what);
 
 // Writes `text` to the file (when `path` is non-empty) or to stdout.
 void WriteOutput(const std::string& path, const std::string& text);
+
+// Writes `text` to standard output and flushes it. Throws FileError
+// ("writing standard output: No space left on device") when the write fails.
+void WriteStandardOutput(std::string_view text);
+
+// Flushes standard output; throws FileError as WriteStandardOutput does.
+// main calls it after every command: output still buffered at exit would
+// otherwise fail unnoticed.
+void FinishStandardOutput();
+
+// Reopens a closed descriptor 0, 1 or 2 on /dev/null, opened so that using
+// it fails (1 and 2 read-only, 0 write-only). Left closed, the next file the
+// program opened would take its number, and output meant for stdout would
+// land in that file; this way a write to a closed stdout fails with EBADF
+// and is reported as any other write error.
+void ReserveStandardDescriptors();
 
 }  // namespace clq

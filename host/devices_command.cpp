@@ -77,11 +77,12 @@ void RunDevicesCommand(const DevicesCommandOptions& options) {
   for (const DeviceHandle& handle : DiscoverDevices())
     devices.push_back(handle.info);
   if (options.format == "json") {
-    std::cout << RenderJson(devices);
+    WriteStandardOutput(RenderJson(devices));
   } else if (devices.empty()) {
-    std::cout << "No OpenCL devices found. Install an ICD (e.g. apt install pocl-opencl-icd).\n";
+    WriteStandardOutput(
+        "No OpenCL devices found. Install an ICD (e.g. apt install pocl-opencl-icd).\n");
   } else {
-    std::cout << RenderTable(devices);
+    WriteStandardOutput(RenderTable(devices));
   }
   if (auto hint = UnregisteredNvidiaHint(devices)) std::cerr << "note: " << *hint << "\n";
 }

@@ -1,9 +1,10 @@
 // `clq import`: converts a CSV file into a clq table file.
 #include <filesystem>
-#include <iostream>
 #include <optional>
+#include <sstream>
 
 #include "common/errors.hpp"
+#include "host/cli_common.hpp"
 #include "host/commands.hpp"
 #include "storage/csv.hpp"
 #include "storage/table_file.hpp"
@@ -17,11 +18,13 @@ void RunImportCommand(const ImportCommandOptions& options) {
       options.name.empty() ? std::filesystem::path(options.csv).stem().string() : options.name;
   const TablePtr table = ImportCsv(options.csv, name, std::move(schema));
   WriteTableFile(*table, options.out);
-  std::cout << table->name() << ": " << table->rows() << " rows (";
+  std::ostringstream summary;
+  summary << table->name() << ": " << table->rows() << " rows (";
   for (std::size_t c = 0; c < table->columns().size(); ++c)
-    std::cout << (c > 0 ? ", " : "") << table->column(c).name() << " "
-              << table->column(c).type().ToString();
-  std::cout << ") -> " << options.out << "\n";
+    summary << (c > 0 ? ", " : "") << table->column(c).name() << " "
+            << table->column(c).type().ToString();
+  summary << ") -> " << options.out << "\n";
+  WriteStandardOutput(summary.str());
 }
 
 }  // namespace clq

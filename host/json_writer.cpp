@@ -103,8 +103,12 @@ JsonWriter& JsonWriter::UInt(std::uint64_t value) {
 
 JsonWriter& JsonWriter::Double(double value) {
   BeforeValue();
-  if (!std::isfinite(value)) {
+  if (std::isnan(value)) {
     out_ += "null";
+    return *this;
+  }
+  if (std::isinf(value)) {
+    out_ += value > 0 ? "9.0e+999" : "-9.0e+999";
     return *this;
   }
   char buffer[32];

@@ -1,6 +1,9 @@
 // A minimal streaming JSON writer (objects, arrays, strings, numbers, null),
 // enough for clq's --format json outputs. Doubles are written with 17
-// significant digits so they round-trip; NaN and infinities become null.
+// significant digits so they round-trip. Infinities are written as SQLite's
+// JSON functions write them, 9.0e+999 and -9.0e+999: numbers too large for a
+// double, which JSON parsers read as infinities, so they stay apart from
+// null. NaN, which JSON cannot hold, is null.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,7 @@
 // The clq program: parses the command line and runs one subcommand. Every
-// clq::Error becomes one message on stderr and exit status 1; a usage error
-// prints the subcommand's help and exits 2.
+// clq::Error becomes one message on stderr and exit status 1 (standard
+// output that cannot be written included); a usage error prints the
+// subcommand's help and exits 2.
 //
 // The subcommands' options are declared here, not beside each command's work:
 // CLI11's header takes seconds to compile, and this way it is compiled once.
@@ -12,6 +13,7 @@
 
 #include "clq_version.hpp"
 #include "common/errors.hpp"
+#include "host/cli_common.hpp"
 #include "host/commands.hpp"
 #include "runtime/cl_error.hpp"
 
@@ -181,6 +183,13 @@ void RegisterBenchCommand(CLI::App& app) {
   command->callback([options] { RunBenchCommand(*options); });
 }
 
+// `status`, unless what the help or version flag printed could not be
+// written: FinishStandardOutput's error then ends main's try.
+int FinishedWith(int status) {
+  FinishStandardOutput();
+  return status;
+}
+
 const CLI::App* DeepestParsed(const CLI::App& app) {
   for (const CLI::App* sub : app.get_subcommands())
     if (sub->parsed()) return DeepestParsed(*sub);
@@ -191,6 +200,7 @@ const CLI::App* DeepestParsed(const CLI::App& app) {
 }  // namespace clq
 
 int main(int argc, char** argv) {
+  clq::ReserveStandardDescriptors();
   // Keep freed memory for reuse: query results up to 32 MiB per column come
   // from the heap and stay mapped after they are freed, so the next query's
   // result does not fault in fresh pages (the largest share of a big result's
@@ -211,13 +221,16 @@ int main(int argc, char** argv) {
   clq::RegisterBenchCommand(app);
 
   try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
+    try {
+      app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+      return clq::FinishedWith(app.exit(e));
+    } catch (const CLI::CallForAllHelp& e) {
+      return clq::FinishedWith(app.exit(e));
+    } catch (const CLI::CallForVersion& e) {
+      return clq::FinishedWith(app.exit(e));
+    }
+    clq::FinishStandardOutput();
   } catch (const CLI::ParseError& e) {
     std::string message = e.what();
     if (argc > 1 && argv[1][0] != '-' &&

@@ -130,7 +130,7 @@ void RunQueryCommand(const QueryCommandOptions& options) {
       }
     }
     if (options.out.empty()) {
-      std::cout << output << std::flush;
+      WriteStandardOutput(output);
       output.clear();
     }
   }

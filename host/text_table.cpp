@@ -30,13 +30,49 @@ std::size_t Width(const std::string& text) {
   return width;
 }
 
+// The cell as one line of printable text: a line break in a cell would end
+// the row and a tab or carriage return move the cursor, so control
+// characters are written as C escapes (\n, \r, \t, \x07); the width then
+// counts what is shown. csv and json keep the text exact.
+std::string Printable(const std::string& cell) {
+  std::string shown;
+  for (const char c : cell) {
+    const unsigned char byte = static_cast<unsigned char>(c);
+    if (byte >= 0x20 && byte != 0x7F) {
+      shown += c;
+    } else if (c == '\n') {
+      shown += "\\n";
+    } else if (c == '\r') {
+      shown += "\\r";
+    } else if (c == '\t') {
+      shown += "\\t";
+    } else {
+      char escape[8];
+      std::snprintf(escape, sizeof(escape), "\\x%02x", byte);
+      shown += escape;
+    }
+  }
+  return shown;
+}
+
+std::vector<std::string> PrintableRow(const std::vector<std::string>& row) {
+  std::vector<std::string> shown;
+  for (const std::string& cell : row)
+    shown.push_back(Printable(cell));
+  return shown;
+}
+
 }  // namespace
 
 std::string TextTable::Render() const {
-  std::vector<std::size_t> widths(header_.size(), 0);
-  for (std::size_t c = 0; c < header_.size(); ++c)
-    widths[c] = Width(header_[c]);
+  const std::vector<std::string> header = PrintableRow(header_);
+  std::vector<std::vector<std::string>> rows;
   for (const auto& row : rows_)
+    rows.push_back(PrintableRow(row));
+  std::vector<std::size_t> widths(header.size(), 0);
+  for (std::size_t c = 0; c < header.size(); ++c)
+    widths[c] = Width(header[c]);
+  for (const auto& row : rows)
     for (std::size_t c = 0; c < row.size() && c < widths.size(); ++c)
       widths[c] = std::max(widths[c], Width(row[c]));
 
@@ -57,14 +93,14 @@ std::string TextTable::Render() const {
       line.pop_back();
     out += line + "\n";
   };
-  emit_row(header_, true);
+  emit_row(header, true);
   std::string rule;
   for (std::size_t c = 0; c < widths.size(); ++c) {
     if (c > 0) rule += "  ";
     rule += std::string(widths[c], '-');
   }
   out += rule + "\n";
-  for (const auto& row : rows_)
+  for (const auto& row : rows)
     emit_row(row, false);
   return out;
 }

@@ -1,5 +1,6 @@
 // Aligned plain-text tables for people: a header, a rule, rows. Numbers (cells
-// that look numeric) are right-aligned, text left-aligned.
+// that look numeric) are right-aligned, text left-aligned. Control characters
+// in cells are shown as C escapes (\n, \t, \x07), so each row is one line.
 #pragma once
 
 #include <string>

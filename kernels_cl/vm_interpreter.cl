@@ -13,7 +13,8 @@
 //   per vector register on CPUs.
 // VM_LEAN=1: without the rare operations, those whose loops are
 //   VM_RARE_ITEMS below (overflow-checked arithmetic, division and modulo by
-//   a column, REAL modulo, IN lists, text comparisons); names end in _lean.
+//   a column, REAL modulo, IN lists, text comparisons, NaN to NULL); names
+//   end in _lean.
 //   The host picks it for programs without them
 //   (ExpressionProgram::UsesRareOperations). On GPUs the smaller kernel
 //   was the REAL MAX's largest gain; a rare operation reaching it raises
@@ -490,6 +491,14 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
             accn[k] = (track ? (accn[k] | opn[k]) : 0) | (b == 0.0);
             acc[k] = as_long(b == 0.0 ? 0.0 : q);
           }
+        }
+        break;
+      case VM_NAN_NULL:
+        // Where the host could not rule NaN out; the entry tracks NULLs.
+        VM_RARE_ITEMS {
+          const uchar nan = isnan(as_double(acc[k])) ? 1 : 0;
+          if (track) accn[k] |= nan;
+          acc[k] = nan ? 0 : acc[k];
         }
         break;
       case VM_MOD_R:

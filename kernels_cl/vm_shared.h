@@ -121,7 +121,12 @@
 #define VM_KEEP_CMP_GT 4
 #define VM_KEEP_CMP_GE 5
 #define VM_KEEP_CMP_RANGE 6
-#define VM_OPCODE_COUNT 43
+/* The accumulator's REAL values that are NaN become NULL, as in SQLite
+ * (Inf - Inf, 0 * Inf, Inf / Inf). Emitted after a REAL operation only where
+ * the host's range analysis cannot rule NaN out (MayBeNaN), so the entry
+ * then tracks NULLs. */
+#define VM_NAN_NULL 43
+#define VM_OPCODE_COUNT 44
 
 /* A predicate made only of conjuncts that test an INT32 column without
  * NULLs, or its remainder by a constant, against constants also runs without

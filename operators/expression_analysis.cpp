@@ -244,6 +244,7 @@ bool ExpressionProgram::UsesRareOperations(std::size_t index) const {
       case VM_IN_I:
       case VM_IN_R:
       case VM_STR_CMP:
+      case VM_NAN_NULL:
         return true;
       case VM_ADD_I:
       case VM_SUB_I:

@@ -146,6 +146,7 @@ bool ExpressionProgram::MayBeNull(const Expr& e) const {
       if (e.binary_op == BinaryOp::kDivide || e.binary_op == BinaryOp::kModulo) {
         if (!DivisorExcludesZero(e.children[1], e.binary_op, ColumnRanges())) return true;
       }
+      if (MayBeNaN(e, ColumnRanges())) return true;  // NaN is NULL
       return MayBeNull(e.children[0]) || MayBeNull(e.children[1]);
     default:
       for (const Expr& child : e.children)
@@ -163,6 +164,7 @@ bool ExpressionProgram::AnyNull(const Expr& e) const {
     case Expr::Kind::kBinary:
       if ((e.binary_op == BinaryOp::kDivide || e.binary_op == BinaryOp::kModulo) && MayBeNull(e))
         return true;  // division by zero
+      if (MayBeNaN(e, ColumnRanges())) return true;
       break;
     default:
       break;
@@ -418,6 +420,9 @@ void ExpressionProgram::CompileArithmetic(const Expr& e, Domain domain) {
   }
   const bool commutative = e.binary_op == BinaryOp::kAdd || e.binary_op == BinaryOp::kMultiply;
   CompileBinary(e.children[0], e.children[1], op, domain, commutative);
+  // SQLite's NULL for a result that is not a number (Inf - Inf, 0 * Inf),
+  // emitted only where the range analysis cannot rule NaN out.
+  if (real && op != VM_MOD_R && MayBeNaN(e, ColumnRanges())) Emit(VM_NAN_NULL);
   if (op == VM_ADD_I || op == VM_SUB_I || op == VM_MUL_I) FlagLast(ArithmeticFlags(e));
   // The 64-bit machine checks a division's operands at run time; NARROW only
   // tells the 32-bit machine the quotient fits (ExpressionProgram::IsNarrow).

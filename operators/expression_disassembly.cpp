@@ -14,13 +14,13 @@ namespace {
 
 const char* OpcodeName(std::uint32_t op) {
   static const char* const kNames[VM_OPCODE_COUNT] = {
-      "LOAD",    "PUSH",    "ADD_I",   "SUB_I", "MUL_I",     "DIV_I",       "MOD_I",
-      "ADD_R",   "SUB_R",   "MUL_R",   "DIV_R", "MOD_R",     "NEG_I",       "NEG_R",
-      "I2R",     "R2I",     "EQ_I",    "NE_I",  "LT_I",      "LE_I",        "GT_I",
-      "GE_I",    "EQ_R",    "NE_R",    "LT_R",  "LE_R",      "GT_R",        "GE_R",
-      "TRUTH_I", "TRUTH_R", "NOT",     "AND",   "OR",        "IS_NULL",     "IS_NOT_NULL",
-      "IN_I",    "IN_R",    "STR_CMP", "KEEP",  "TAKE_PASS", "DIV_CONST_I", "MOD_CONST_I",
-      "KEEP_CMP"};
+      "LOAD",     "PUSH",    "ADD_I",   "SUB_I", "MUL_I",     "DIV_I",       "MOD_I",
+      "ADD_R",    "SUB_R",   "MUL_R",   "DIV_R", "MOD_R",     "NEG_I",       "NEG_R",
+      "I2R",      "R2I",     "EQ_I",    "NE_I",  "LT_I",      "LE_I",        "GT_I",
+      "GE_I",     "EQ_R",    "NE_R",    "LT_R",  "LE_R",      "GT_R",        "GE_R",
+      "TRUTH_I",  "TRUTH_R", "NOT",     "AND",   "OR",        "IS_NULL",     "IS_NOT_NULL",
+      "IN_I",     "IN_R",    "STR_CMP", "KEEP",  "TAKE_PASS", "DIV_CONST_I", "MOD_CONST_I",
+      "KEEP_CMP", "NAN_NULL"};
   return op < VM_OPCODE_COUNT ? kNames[op] : "?";
 }
 

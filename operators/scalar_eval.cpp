@@ -31,6 +31,11 @@ std::int64_t RealToInteger(double v) {
   return static_cast<std::int64_t>(v);
 }
 
+// A REAL result; NaN (Inf - Inf, 0 * Inf, Inf / Inf) is NULL, as in SQLite.
+Value RealResult(double v) {
+  return std::isnan(v) ? Value::Null() : Value::Real(v);
+}
+
 Value Boolean(bool b) {
   return Value::Integer(b ? 1 : 0);
 }
@@ -83,14 +88,14 @@ Value Arithmetic(BinaryOp op, const Value& a, const Value& b, ValueType result) 
   const double x = AsReal(a), y = AsReal(b);
   switch (op) {
     case BinaryOp::kAdd:
-      return Value::Real(x + y);
+      return RealResult(x + y);
     case BinaryOp::kSubtract:
-      return Value::Real(x - y);
+      return RealResult(x - y);
     case BinaryOp::kMultiply:
-      return Value::Real(x * y);
+      return RealResult(x * y);
     case BinaryOp::kDivide:
       if (y == 0.0) return Value::Null();
-      return Value::Real(x / y);
+      return RealResult(x / y);
     case BinaryOp::kModulo: {
       const std::int64_t xi = RealToInteger(x), yi = RealToInteger(y);
       if (yi == 0) return Value::Null();

@@ -1,10 +1,13 @@
 #include "operators/value_range.hpp"
 
 #include <cmath>
+#include <cstdint>
 
 #include <algorithm>
 #include <array>
 #include <limits>
+
+#include "storage/table.hpp"
 
 namespace clq {
 namespace {
@@ -145,6 +148,108 @@ std::optional<RealBounds> RealBoundsOf(const Expr& e, const ColumnRangeFn& colum
     default:
       return std::nullopt;
   }
+}
+
+namespace {
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+bool IsRealArithmetic(const Expr& e) {
+  return e.type == ValueType::kReal && e.kind == Expr::Kind::kBinary &&
+         (e.binary_op == BinaryOp::kAdd || e.binary_op == BinaryOp::kSubtract ||
+          e.binary_op == BinaryOp::kMultiply || e.binary_op == BinaryOp::kDivide);
+}
+
+// The smallest magnitude a non-zero divisor can have (a zero divisor gives
+// NULL): 1 for an INTEGER, else from bounds that exclude zero; 0 unknown.
+double SmallestDivisor(const Expr& divisor, const ColumnRangeFn& column_range) {
+  if (divisor.type == ValueType::kInteger) return 1.0;
+  if (divisor.kind == Expr::Kind::kConstant && divisor.constant.type == ValueType::kReal)
+    return std::fabs(divisor.constant.real);
+  const std::optional<RealBounds> bounds = RealBoundsOf(divisor, column_range);
+  if (!bounds) return 0.0;
+  if (bounds->lo > 0) return bounds->lo;
+  if (bounds->hi < 0) return -bounds->hi;
+  return 0.0;
+}
+
+}  // namespace
+
+double RealMagnitudeOf(const Expr& e, const ColumnRangeFn& column_range) {
+  if (e.type == ValueType::kInteger) {
+    const std::optional<IntRange> range = IntegerRangeOf(e, column_range);
+    if (!range) return 9223372036854775808.0;
+    return static_cast<double>(Magnitude(*range));
+  }
+  if (e.type != ValueType::kReal) return kInfinity;
+  const auto child = [&](std::size_t i) { return RealMagnitudeOf(e.children[i], column_range); };
+  switch (e.kind) {
+    case Expr::Kind::kConstant:
+      if (e.constant.type != ValueType::kReal || std::isnan(e.constant.real)) return kInfinity;
+      return std::fabs(e.constant.real);
+    case Expr::Kind::kCast:
+      return child(0);
+    case Expr::Kind::kUnary:
+      return e.unary_op == sql::UnaryOp::kNegate ? child(0) : kInfinity;
+    case Expr::Kind::kBinary: {
+      const double a = child(0), b = child(1);
+      switch (e.binary_op) {
+        case BinaryOp::kAdd:
+        case BinaryOp::kSubtract:
+          return a + b;
+        case BinaryOp::kMultiply:
+          return a == kInfinity || b == kInfinity ? kInfinity : a * b;
+        case BinaryOp::kDivide: {
+          const double smallest = SmallestDivisor(e.children[1], column_range);
+          return a == kInfinity || smallest == 0.0 ? kInfinity : a / smallest;
+        }
+        case BinaryOp::kModulo:
+          // The remainder of two integers (each operand cast), as a REAL.
+          return 9223372036854775808.0;
+        default:
+          return kInfinity;
+      }
+    }
+    default:
+      return kInfinity;  // DOUBLE columns, and anything not analysed
+  }
+}
+
+bool MayBeNaN(const Expr& e, const ColumnRangeFn& column_range) {
+  if (!IsRealArithmetic(e)) return false;
+  const Expr& left = e.children[0];
+  const Expr& right = e.children[1];
+  const bool left_infinite = RealMagnitudeOf(left, column_range) == kInfinity;
+  const bool right_infinite = RealMagnitudeOf(right, column_range) == kInfinity;
+  if (e.binary_op == BinaryOp::kMultiply) {  // 0 * Inf
+    const auto may_be_zero = [&](const Expr& x) {
+      return !DivisorExcludesZero(x, BinaryOp::kDivide, column_range);
+    };
+    return (left_infinite && may_be_zero(right)) || (right_infinite && may_be_zero(left));
+  }
+  return left_infinite && right_infinite;  // Inf - Inf, Inf + -Inf, Inf / Inf
+}
+
+bool MayOverflow(const Expr& e, const ColumnRangeFn& column_range) {
+  for (const Expr& child : e.children)
+    if (MayOverflow(child, column_range)) return true;
+  if (e.type != ValueType::kInteger) return false;
+  const bool checked = (e.kind == Expr::Kind::kUnary && e.unary_op == sql::UnaryOp::kNegate) ||
+                       (e.kind == Expr::Kind::kBinary &&
+                        (e.binary_op == BinaryOp::kAdd || e.binary_op == BinaryOp::kSubtract ||
+                         e.binary_op == BinaryOp::kMultiply || e.binary_op == BinaryOp::kDivide));
+  return checked && !IntegerRangeOf(e, column_range);
+}
+
+ColumnRangeFn TableColumnRanges(const sql::BoundSelect& select) {
+  return [&select](const Expr& column_ref) -> std::optional<IntRange> {
+    const Column& column = select.from.at(column_ref.source).table->column(column_ref.index);
+    std::optional<IntRange> known = column.shared_data()->IntegerRange();
+    if (column.type().type != DataType::kInt32) return known;
+    const IntRange type_bounds{INT32_MIN, INT32_MAX};
+    if (!known) return type_bounds;
+    return IntRange{std::max(known->min, type_bounds.min), std::min(known->max, type_bounds.max)};
+  };
 }
 
 bool DivisorExcludesZero(const Expr& divisor, BinaryOp op, const ColumnRangeFn& column_range) {

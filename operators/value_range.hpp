@@ -33,6 +33,32 @@ struct RealBounds {
 };
 std::optional<RealBounds> RealBoundsOf(const sql::Expr& expr, const ColumnRangeFn& column_range);
 
+// A bound on the magnitude of a numeric expression's non-NULL values, +inf
+// when they may be infinite: DOUBLE columns (not analysed),
+// infinite constants, REAL arithmetic that may pass DBL_MAX, a division by a
+// REAL divisor that may come near zero. An INTEGER is within 2^63 whatever
+// its bounds. Rounding is monotone, so bounds of the exact values bound the
+// computed ones.
+double RealMagnitudeOf(const sql::Expr& expr, const ColumnRangeFn& column_range);
+
+// Whether the REAL +, -, * or / `expr` can produce NaN from operands that
+// are not NaN (Inf - Inf, 0 * Inf, Inf / Inf; tables hold no NaN, and NaN
+// results are NULL). SQLite makes such a result NULL; so do clq's CPU
+// reference and, where this holds, the expression machine (VM_NAN_NULL).
+// False for other expressions.
+bool MayBeNaN(const sql::Expr& expr, const ColumnRangeFn& column_range);
+
+// Whether evaluating `expr` can raise an integer overflow: it holds an
+// INTEGER +, -, * or / or a negation whose result the bounds do not keep
+// within int64, the same test by which the expression machine keeps a
+// run-time check (VM_OPND_NOCHECK is set exactly where the range is known).
+bool MayOverflow(const sql::Expr& expr, const ColumnRangeFn& column_range);
+
+// Bounds of the columns of `select`'s tables as the expression machine sees
+// them (ExpressionProgram::ColumnRanges): each column's statistics, an INT32
+// column's clamped to (or, unknown, taken as) the range of INT32.
+ColumnRangeFn TableColumnRanges(const sql::BoundSelect& select);
+
 // Whether `divisor` provably never evaluates to zero for `op` (kDivide or
 // kModulo; a REAL remainder truncates its divisor to an integer first, as
 // SQLite does), so that the division cannot yield NULL: a non-zero literal,

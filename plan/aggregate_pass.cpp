@@ -1,6 +1,7 @@
 #include "plan/aggregate_pass.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "common/errors.hpp"
 #include "kernels_cl/vm_shared.h"
@@ -11,6 +12,15 @@ namespace clq {
 using sql::AggregateFunction;
 using sql::ValueType;
 
+namespace {
+
+// Infinities of both signs sum to NaN: NULL, as in SQLite.
+sql::Value RealOrNull(double value) {
+  return std::isnan(value) ? sql::Value::Null() : sql::Value::Real(value);
+}
+
+}  // namespace
+
 sql::Value AggregateResult(const sql::Aggregate& a, const AggregateValue& v) {
   const bool real = a.argument && a.argument->type == ValueType::kReal;
   switch (a.function) {
@@ -19,12 +29,11 @@ sql::Value AggregateResult(const sql::Aggregate& a, const AggregateValue& v) {
       return sql::Value::Integer(static_cast<std::int64_t>(v.count));
     case AggregateFunction::kAvg:
       if (v.count == 0) return sql::Value::Null();
-      return sql::Value::Real(
-          (real ? v.real() : v.wide_total.value_or(static_cast<double>(v.bits))) /
-          static_cast<double>(v.count));
+      return RealOrNull((real ? v.real() : v.wide_total.value_or(static_cast<double>(v.bits))) /
+                        static_cast<double>(v.count));
     default:
       if (v.count == 0 || a.type == ValueType::kNull) return sql::Value::Null();
-      return real ? sql::Value::Real(v.real()) : sql::Value::Integer(v.bits);
+      return real ? RealOrNull(v.real()) : sql::Value::Integer(v.bits);
   }
 }
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 
 #include "kernels_cl/sort_shared.h"
 #include "kernels_cl/vm_shared.h"
@@ -75,6 +76,12 @@ ResultColumn AggregateColumn(Engine& engine, const sql::Aggregate& a, bool wide,
                                                                 : static_cast<double>(bits[g]);
     const bool average = a.function == AggregateFunction::kAvg;
     column.reals[g] = average && counts[g] != 0 ? value / static_cast<double>(counts[g]) : value;
+    // Infinities of both signs sum to NaN: NULL, as in SQLite.
+    if (std::isnan(column.reals[g])) {
+      if (column.nulls.empty()) column.nulls.assign(groups, 0);
+      column.nulls[g] = 1;
+      column.reals[g] = 0;
+    }
   }
   return column;
 }

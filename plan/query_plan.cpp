@@ -6,6 +6,7 @@
 
 #include "common/errors.hpp"
 #include "kernels_cl/vm_shared.h"
+#include "operators/value_range.hpp"
 
 namespace clq {
 namespace {
@@ -174,13 +175,22 @@ QueryPlan PlanQuery(const sql::BoundSelect& select) {
   std::vector<Expr> conjuncts;
   if (select.where) SplitConjuncts(*select.where, conjuncts);
   std::vector<JoinEdge> candidate_edges;
-  for (Expr& c : conjuncts) {
+  std::vector<std::size_t> edge_positions;  // each candidate edge's place in the WHERE
+  // Conjuncts that can raise an overflow, with their places in the WHERE:
+  // with joins, they run on the joined rows after every other conjunct,
+  // these in the WHERE's order. A row that an earlier conjunct (the join's
+  // equalities included) rejects must never raise (the README's promise);
+  // below a join such a conjunct would see rows of its table that the join
+  // drops. Conjuncts that cannot fail may run anywhere, earlier or later,
+  // so they keep their pushdown; running them first only spares the
+  // conjuncts that can fail some rows. A join's keys are the exception: they
+  // are computed for every row of their table that its own filters pass, as
+  // a nested loop computes its outer table's lookup key.
+  std::vector<std::pair<std::size_t, Expr>> may_raise;
+  const ColumnRangeFn column_ranges = TableColumnRanges(select);
+  for (std::size_t position = 0; position < conjuncts.size(); ++position) {
+    Expr& c = conjuncts[position];
     const std::vector<std::size_t> sources = SourcesOf(c);
-    if (sources.size() <= 1) {
-      // Constant conjuncts (no table) filter the first source: same rows either way.
-      plan.sources[sources.empty() ? 0 : sources[0]].filters.push_back(std::move(c));
-      continue;
-    }
     if (sources.size() == 2 && c.kind == Expr::Kind::kBinary &&
         c.binary_op == sql::BinaryOp::kEqual) {
       const std::vector<std::size_t> left = SourcesOf(c.children[0]);
@@ -188,10 +198,18 @@ QueryPlan PlanQuery(const sql::BoundSelect& select) {
       if (left.size() == 1 && right.size() == 1 && left[0] != right[0] &&
           IsJoinKeyType(c.children[0]) && IsJoinKeyType(c.children[1])) {
         candidate_edges.push_back({left[0], right[0], c.children[0], c.children[1]});
+        edge_positions.push_back(position);
         continue;
       }
     }
-    plan.residual.push_back(std::move(c));
+    if (select.from.size() > 1 && MayOverflow(c, column_ranges)) {
+      may_raise.emplace_back(position, std::move(c));
+    } else if (sources.size() <= 1) {
+      // Constant conjuncts (no table) filter the first source: same rows either way.
+      plan.sources[sources.empty() ? 0 : sources[0]].filters.push_back(std::move(c));
+    } else {
+      plan.residual.push_back(std::move(c));
+    }
   }
 
   // Greedy join order: start from the smallest filtered input, then repeatedly
@@ -244,9 +262,17 @@ QueryPlan PlanQuery(const sql::BoundSelect& select) {
       equal.type = sql::ValueType::kInteger;
       equal.binary_op = sql::BinaryOp::kEqual;
       equal.children = {candidate_edges[e].left_key, candidate_edges[e].right_key};
-      plan.residual.push_back(std::move(equal));
+      if (MayOverflow(equal, column_ranges)) {
+        may_raise.emplace_back(edge_positions[e], std::move(equal));
+      } else {
+        plan.residual.push_back(std::move(equal));
+      }
     }
   }
+  std::stable_sort(may_raise.begin(), may_raise.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (auto& [position, c] : may_raise)
+    plan.residual.push_back(std::move(c));
 
   if (!select.aggregated) {
     plan.aggregation = AggregationMode::kNone;

@@ -5,7 +5,10 @@
 //
 // Decisions:
 //  - WHERE is split into AND-conjuncts; a conjunct reading one table is pushed
-//    below the joins and evaluated by that table's filter pass;
+//    below the joins and evaluated by that table's filter pass, unless the
+//    query joins and the conjunct can raise an integer overflow: those run
+//    last, on the joined rows, in the WHERE's order (value_range's
+//    MayOverflow decides), so that rows the join drops never raise;
 //  - a conjunct `expr(A) = expr(B)` between two tables with integer operands
 //    is a join edge; tables are joined greedily, the smaller estimated input
 //    building the hash table (estimates from column value ranges); other

@@ -1,6 +1,9 @@
 // The select list, GROUP BY, HAVING and ORDER BY, and the rewrite that turns
 // an aggregated query's outputs and HAVING into expressions over group keys
 // and aggregates.
+#include <cstdint>
+#include <limits>
+
 #include "common/errors.hpp"
 #include "sql/binder_internal.hpp"
 #include "sql/expr_equality.hpp"
@@ -57,10 +60,20 @@ void Binder::ExpandStar(std::size_t source, std::size_t position) {
 }
 
 std::optional<std::size_t> Binder::SelectPosition(const ast::Expr& term, const char* clause) const {
-  if (term.kind != ast::ExprKind::kLiteral || !term.integer_literal ||
-      term.literal.type != ValueType::kInteger)
+  // SQLite's rule: an integer literal of at most 2^31 - 1 under any unary
+  // signs names a position (`-1` is refused, `+2` is the second column); a
+  // larger literal is a constant expression.
+  const ast::Expr* node = &term;
+  bool negative = false;
+  while (node->kind == ast::ExprKind::kUnary && node->unary_op != ast::UnaryOperator::kNot) {
+    if (node->unary_op == ast::UnaryOperator::kMinus) negative = !negative;
+    node = &node->children[0];
+  }
+  if (node->kind != ast::ExprKind::kLiteral || !node->integer_literal ||
+      node->literal.type != ValueType::kInteger ||
+      node->literal.integer > std::numeric_limits<std::int32_t>::max())
     return std::nullopt;
-  const std::int64_t position = term.literal.integer;
+  const std::int64_t position = negative ? -node->literal.integer : node->literal.integer;
   const std::size_t count = select_.visible_outputs;
   if (position < 1 || static_cast<std::uint64_t>(position) > count) {
     throw SqlError(std::string(clause) + " position " + std::to_string(position) +

@@ -191,11 +191,12 @@ std::optional<double> ParseDouble(std::string_view text) {
   if (text.starts_with('+')) text.remove_prefix(1);
   // from_chars also takes "infinity" and "NaN" in any case; accept only the
   // forms the writer produces, so a column of words never reads as numbers.
+  // Not "nan": NaN is no value in clq (as in SQLite, a REAL operation that
+  // yields one gives NULL), so a table never holds one.
   const std::string_view unsigned_text = text.starts_with('-') ? text.substr(1) : text;
   if (unsigned_text.empty()) return std::nullopt;
   const char first = unsigned_text.front();
-  if (!(first >= '0' && first <= '9') && first != '.' && unsigned_text != "inf" &&
-      unsigned_text != "nan")
+  if (!(first >= '0' && first <= '9') && first != '.' && unsigned_text != "inf")
     return std::nullopt;
   double value;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -438,15 +439,18 @@ std::string ReadWholeFile(const std::string& path) {
 
 }  // namespace
 
-void WriteCsvFile(const Table& table, const std::string& path) {
-  WriteFileAtomically(path, [&](std::FILE* file, const std::string& actual_path) {
-    std::string buffer;
-    EmitCsv(table, buffer, std::size_t{1} << 20, [&](std::string& piece) {
-      if (!piece.empty() && std::fwrite(piece.data(), 1, piece.size(), file) != piece.size())
-        throw FileError("writing " + actual_path + " failed: " + std::strerror(errno));
-      piece.clear();
-    });
+void WriteCsvContents(const Table& table, std::FILE* file, const std::string& name) {
+  std::string buffer;
+  EmitCsv(table, buffer, std::size_t{1} << 20, [&](std::string& piece) {
+    if (!piece.empty() && std::fwrite(piece.data(), 1, piece.size(), file) != piece.size())
+      throw FileError("writing " + name + " failed: " + std::strerror(errno));
+    piece.clear();
   });
+}
+
+void WriteCsvFile(const Table& table, const std::string& path) {
+  WriteFileAtomically(
+      path, [&](std::FILE* file, const std::string& name) { WriteCsvContents(table, file, name); });
 }
 
 std::string FormatCsv(const Table& table) {

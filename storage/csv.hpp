@@ -15,6 +15,7 @@
 // line and column. Reentrant; returned tables own their data.
 #pragma once
 
+#include <cstdio>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,6 +26,9 @@ namespace clq {
 
 // Writes the table as CSV (through a temporary file, as WriteTableFile).
 void WriteCsvFile(const Table& table, const std::string& path);
+
+// Writes the table as CSV to an open stream; `name` names it in errors.
+void WriteCsvContents(const Table& table, std::FILE* file, const std::string& name);
 
 // The CSV text of a table; for tests and small tables.
 std::string FormatCsv(const Table& table);

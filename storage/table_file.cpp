@@ -1,7 +1,5 @@
 #include "storage/table_file.hpp"
 
-#include <unistd.h>
-
 #include <bit>
 #include <cerrno>
 #include <cstdio>
@@ -15,6 +13,7 @@
 #include "common/errors.hpp"
 #include "common/hash.hpp"
 #include "storage/memory_advice.hpp"
+#include "storage/temporary_file.hpp"
 
 namespace clq {
 namespace {
@@ -254,17 +253,22 @@ void WriteFileAtomically(const std::string& path,
   namespace fs = std::filesystem;
   std::error_code error;
   const bool special = fs::exists(path, error) && !fs::is_regular_file(path, error);
-  const std::string target = special ? path : path + ".tmp" + std::to_string(::getpid());
+  if (!special) RemoveStaleTemporaryFiles(path);
+  const std::string target = special ? path : TemporaryPathFor(path);
+  // Messages name `path`, the file the user asked for: the temporary file
+  // is clq's business.
+  const TemporaryFileGuard guard(special ? std::string() : target);
   try {
     FilePtr file(std::fopen(target.c_str(), "wb"));
-    if (!file) throw FileError("cannot create " + target + ": " + std::strerror(errno));
-    write(file.get(), target);
+    if (!file) throw FileError("cannot create " + path + ": " + std::strerror(errno));
+    write(file.get(), path);
     if (std::fclose(file.release()) != 0)
-      throw FileError("writing " + target + " failed: " + std::strerror(errno));
+      throw FileError("writing " + path + " failed: " + std::strerror(errno));
     if (!special) {
       fs::rename(target, path, error);
       if (error)
-        throw FileError("cannot rename " + target + " to " + path + ": " + error.message());
+        throw FileError("cannot rename the finished " + target + " to " + path + ": " +
+                        error.message());
     }
   } catch (...) {
     if (!special) fs::remove(target, error);
@@ -272,10 +276,13 @@ void WriteFileAtomically(const std::string& path,
   }
 }
 
+void WriteTableContents(const Table& table, std::FILE* file, const std::string& name) {
+  WriteContents(table, file, name);
+}
+
 void WriteTableFile(const Table& table, const std::string& path) {
-  WriteFileAtomically(path, [&](std::FILE* file, const std::string& actual_path) {
-    WriteContents(table, file, actual_path);
-  });
+  WriteFileAtomically(
+      path, [&](std::FILE* file, const std::string& name) { WriteContents(table, file, name); });
 }
 
 TableFileInfo ReadTableFileInfo(const std::string& path) {

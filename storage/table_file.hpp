@@ -34,12 +34,18 @@ inline constexpr std::uint32_t kTableFileVersion = 1;
 // FileError.
 void WriteTableFile(const Table& table, const std::string& path);
 
-// Creates `path` through `write` (given the open file and its actual path,
-// for messages) the way WriteTableFile does: a temporary file renamed over
+// Creates `path` through `write` (given the open file and `path`, for
+// messages) the way WriteTableFile does: a temporary file renamed over
 // `path` when complete, or `path` itself when it is not a regular file. The
-// temporary file is removed if `write` throws. Throws FileError.
+// temporary file is removed if `write` throws or the program is interrupted
+// (storage/temporary_file.hpp), and those of writers of `path` that died are
+// removed first. Throws FileError naming `path`.
 void WriteFileAtomically(const std::string& path,
                          const std::function<void(std::FILE*, const std::string&)>& write);
+
+// Writes the table file's bytes to an open stream (which needs no seeking:
+// standard output will do); `name` names it in errors. Throws FileError.
+void WriteTableContents(const Table& table, std::FILE* file, const std::string& name);
 
 struct TableFileInfo {
   std::string name;  // as stored

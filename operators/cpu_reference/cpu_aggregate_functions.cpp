@@ -224,6 +224,11 @@ ValueVector AggregateState::Finish(std::size_t groups) {
         } else {
           r.reals[g] = real_sums_[g];
         }
+        // Infinities of both signs sum to NaN: NULL, as in SQLite.
+        if (type == ValueType::kReal && std::isnan(r.reals[g])) {
+          r.reals[g] = 0;
+          r.nulls[g] = 1;
+        }
       }
       break;
     }

@@ -4,6 +4,7 @@
 
 #include "common/errors.hpp"
 #include "operators/cpu_reference/cpu_filter.hpp"
+#include "operators/value_range.hpp"
 
 namespace clq::cpu_reference {
 namespace {
@@ -16,12 +17,17 @@ struct Conjunct {
   // For `a = b`: the sources of each side, to recognise join keys.
   std::vector<std::size_t> left_sources;
   std::vector<std::size_t> right_sources;
+  // Can raise an overflow: with joins, it filters the joined rows after
+  // every other conjunct, as the device plan does (plan/query_plan.cpp), so
+  // that rows the joins drop never raise.
+  bool after_joins = false;
   bool applied = false;
 };
 
-Conjunct Analyze(const Expr& expr) {
+Conjunct Analyze(const Expr& expr, bool joins, const ColumnRangeFn& column_ranges) {
   Conjunct c;
   c.expr = &expr;
+  c.after_joins = joins && MayOverflow(expr, column_ranges);
   c.sources = ReferencedSources(expr);
   if (expr.kind == Expr::Kind::kBinary && expr.binary_op == sql::BinaryOp::kEqual &&
       expr.children.size() == 2) {
@@ -77,8 +83,9 @@ JoinedRows EvaluateFromWhere(const sql::BoundSelect& select) {
   std::vector<const Expr*> parts;
   if (select.where) SplitConjuncts(*select.where, parts);
   std::vector<Conjunct> conjuncts;
+  const ColumnRangeFn column_ranges = TableColumnRanges(select);
   for (const Expr* part : parts) {
-    conjuncts.push_back(Analyze(*part));
+    conjuncts.push_back(Analyze(*part, from.size() > 1, column_ranges));
     for (std::size_t s : conjuncts.back().sources)
       CLQ_CHECK(s < from.size(), "column reference to a source outside FROM");
   }
@@ -96,7 +103,7 @@ JoinedRows EvaluateFromWhere(const sql::BoundSelect& select) {
   for (std::size_t s = 0; s < from.size(); ++s)
     tables.push_back(JoinedRows::AllRowsOf(from, s));
   for (Conjunct& c : conjuncts) {
-    if (c.sources.size() > 1) continue;
+    if (c.sources.size() > 1 || c.after_joins) continue;
     const std::size_t s = c.sources.empty() ? 0 : c.sources[0];
     tables[s] = FilterRows(from, tables[s], *c.expr);
     c.applied = true;
@@ -117,10 +124,15 @@ JoinedRows EvaluateFromWhere(const sql::BoundSelect& select) {
     rows = keys.empty() ? CrossJoin(rows, tables[next]) : HashJoin(from, rows, tables[next], keys);
     joined[next] = true;
     for (Conjunct& c : conjuncts) {
-      if (c.applied || !AllJoined(c, joined)) continue;
+      if (c.applied || c.after_joins || !AllJoined(c, joined)) continue;
       rows = FilterRows(from, rows, *c.expr);
       c.applied = true;
     }
+  }
+  for (Conjunct& c : conjuncts) {
+    if (c.applied) continue;
+    rows = FilterRows(from, rows, *c.expr);
+    c.applied = true;
   }
   for (const Conjunct& c : conjuncts)
     CLQ_CHECK(c.applied, "a WHERE conjunct was not applied");

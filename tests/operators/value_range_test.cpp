@@ -77,6 +77,52 @@ TEST(ValueRangeTest, DivisorsThatExcludeZero) {
                                    BinaryOp::kDivide, with(IntRange{1, 5})));
 }
 
+// NaN (then NULL) is possible only where an operand may be infinite: a
+// DOUBLE column, an infinite constant, a product or quotient that may pass
+// DBL_MAX. Integers and finite constants keep REAL arithmetic NaN-free.
+TEST(ValueRangeTest, WhereNaNCanArise) {
+  const auto small = [](const sql::Expr&) -> std::optional<IntRange> { return IntRange{0, 9999}; };
+  const auto huge = [&](const sql::Expr& e) { return Bin(BinaryOp::kMultiply, e, Real(1e308)); };
+  // unique1 * 1e308 * 10: infinite for unique1 >= 2, never NaN itself.
+  const sql::Expr infinite = Bin(BinaryOp::kMultiply, huge(IntCol(0)), Real(10));
+  EXPECT_EQ(RealMagnitudeOf(infinite, small), std::numeric_limits<double>::infinity());
+  EXPECT_FALSE(MayBeNaN(infinite, small));
+  EXPECT_TRUE(MayBeNaN(Bin(BinaryOp::kSubtract, infinite, infinite), small));
+  EXPECT_TRUE(MayBeNaN(Bin(BinaryOp::kMultiply, infinite, Real(0)), small));
+  EXPECT_TRUE(MayBeNaN(Bin(BinaryOp::kMultiply, infinite, IntCol(1)), small));
+  EXPECT_FALSE(MayBeNaN(Bin(BinaryOp::kMultiply, infinite, Real(2.5)), small));
+  EXPECT_TRUE(MayBeNaN(Bin(BinaryOp::kDivide, infinite, infinite), small));
+  EXPECT_FALSE(MayBeNaN(Bin(BinaryOp::kDivide, infinite, IntCol(1)), small));
+  EXPECT_FALSE(MayBeNaN(Bin(BinaryOp::kAdd, infinite, Real(1)), small));
+  EXPECT_TRUE(MayBeNaN(
+      Bin(BinaryOp::kSubtract, Real(std::numeric_limits<double>::infinity()), RealCol(2)), small));
+  EXPECT_FALSE(MayBeNaN(Bin(BinaryOp::kAdd, RealCol(2), Real(0.5)), small));
+  // The thesis's REAL expressions: finite operands, no NaN.
+  const sql::Expr quotient =
+      Bin(BinaryOp::kDivide, IntCol(0), Bin(BinaryOp::kAdd, Real(0.173), IntCol(1)));
+  EXPECT_LT(RealMagnitudeOf(quotient, small), 1e5);
+  EXPECT_FALSE(MayBeNaN(quotient, small));
+  // unique1 * 1e308 may pass DBL_MAX, so a difference of two may be NaN;
+  // unique1 * 1e300 may not.
+  EXPECT_TRUE(MayBeNaN(Bin(BinaryOp::kSubtract, huge(IntCol(0)), huge(IntCol(1))), small));
+  const auto large = [&](const sql::Expr& e) { return Bin(BinaryOp::kMultiply, e, Real(1e300)); };
+  EXPECT_FALSE(MayBeNaN(Bin(BinaryOp::kSubtract, large(IntCol(0)), large(IntCol(1))), small));
+}
+
+TEST(ValueRangeTest, WhereOverflowCanBeRaised) {
+  const auto small = [](const sql::Expr&) -> std::optional<IntRange> { return IntRange{0, 9999}; };
+  EXPECT_FALSE(MayOverflow(Bin(BinaryOp::kMultiply, IntCol(0), Int(2)), small));
+  EXPECT_TRUE(MayOverflow(Bin(BinaryOp::kMultiply, IntCol(0), Int(4611686018427387904)), small));
+  EXPECT_TRUE(
+      MayOverflow(Bin(BinaryOp::kGreaterEqual,
+                      Bin(BinaryOp::kMultiply, IntCol(0), Int(4611686018427387904)), Int(0)),
+                  small));
+  // A remainder never raises; REAL arithmetic never does.
+  EXPECT_FALSE(MayOverflow(Bin(BinaryOp::kModulo, IntCol(0), IntCol(1)),
+                           [](const sql::Expr&) { return std::nullopt; }));
+  EXPECT_FALSE(MayOverflow(Bin(BinaryOp::kMultiply, IntCol(0), Real(1e308)), small));
+}
+
 // Columns: a INT32 over (INT32_MIN, INT32_MAX], m INT32 in [-46340, 46340]
 // (m * m fits), p INT32 in [0, INT32_MAX].
 TablePtr EdgeTable(RowCount rows) {

@@ -148,6 +148,21 @@ TEST(BinderAggregateTest, OrderByAliasPositionAndExpression) {
   EXPECT_EQ(shadow.select.outputs.size(), 1u);
 }
 
+// As in SQLite: an integer literal of at most 2^31 - 1 under unary signs is a
+// position (`+2`, `- -2`); a larger one is a constant expression, by which
+// every row ties.
+TEST(BinderAggregateTest, OrderByAndGroupByPositionsUnderSigns) {
+  auto catalog = ToyCatalog();
+  const BoundStatement plus = BindSql(*catalog, "SELECT a, b FROM t1 ORDER BY +2, - -1 DESC");
+  EXPECT_EQ(OrderStrings(plus.select), (std::vector<std::string>{"#o1", "#o0 DESC"}));
+  EXPECT_EQ(plus.select.outputs.size(), 2u);
+  const BoundStatement grouped = BindSql(*catalog, "SELECT a, COUNT(*) FROM t1 GROUP BY +1");
+  EXPECT_EQ(grouped.select.group_keys.at(0).ToString(), "#0.0");
+  const BoundStatement wide = BindSql(*catalog, "SELECT a FROM t1 ORDER BY 2147483648");
+  EXPECT_EQ(wide.select.outputs.size(), 2u);
+  EXPECT_EQ(wide.select.outputs[1].expr.ToString(), "2147483648");
+}
+
 TEST(BinderAggregateTest, OrderByInAggregatedQueries) {
   auto catalog = ToyCatalog();
   const BoundStatement bound = BindSql(

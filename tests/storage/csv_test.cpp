@@ -160,18 +160,21 @@ TEST(CsvTest, InferencePicksTheNarrowestType) {
   EXPECT_EQ(t->column(1).int64s()[2], std::numeric_limits<std::int64_t>::min());
   EXPECT_EQ(t->column(2).doubles()[2], 1e-3);
   EXPECT_EQ(t->column(5).int32s()[0], 5);
-  // Too large for INT64 is a DOUBLE; words like "nan" or "Infinity" stay text;
-  // an empty value makes a column text.
-  const TablePtr u = Import("a,b,c,d\n9223372036854775808,nan,Infinity,1\n1,inf,2,\n");
-  EXPECT_EQ(Types(*u), (std::vector<ColumnType>{ColumnType::Double(), ColumnType::Double(),
-                                                ColumnType::Char(8), ColumnType::Char(1)}));
-  EXPECT_TRUE(std::isnan(u->column(1).doubles()[0]));
+  // Too large for INT64 is a DOUBLE, so is "inf"; words like "nan" (no value
+  // in clq) or "Infinity" stay text; an empty value makes a column text.
+  const TablePtr u = Import("a,b,c,d,e\n9223372036854775808,nan,Infinity,1,-inf\n1,inf,2,,1\n");
+  EXPECT_EQ(Types(*u),
+            (std::vector<ColumnType>{ColumnType::Double(), ColumnType::Char(3), ColumnType::Char(8),
+                                     ColumnType::Char(1), ColumnType::Double()}));
+  EXPECT_TRUE(std::isinf(u->column(4).doubles()[0]));
 }
 
 TEST(CsvTest, ErrorsNameLineAndColumn) {
   const Schema schema = ParseSchema("id INT, price DOUBLE, name CHAR(5)");
   ExpectImportError("id,price,name\n1,2.5,a\n\n2,abc,b\n",
                     "data.csv line 4, column price: 'abc' is not a DOUBLE", schema);
+  ExpectImportError("id,price,name\n1,nan,a\n", "line 2, column price: 'nan' is not a DOUBLE",
+                    schema);
   ExpectImportError("id,price,name\n1,2.5,a\n2,,b\n", "data.csv line 3, column price: empty value",
                     schema);
   ExpectImportError("id,price,name\n3000000000,2.5,a\n",

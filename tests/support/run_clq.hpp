@@ -1,5 +1,6 @@
 // Runs the clq binary built beside the tests ($CLQ_BINARY) with a shell
-// command line and captures its combined stdout and stderr and exit code.
+// command line and captures its combined stdout and stderr and exit code
+// (or, with RunClqWithStdout, its stderr while stdout goes elsewhere).
 #pragma once
 
 #include <sys/wait.h>
@@ -17,15 +18,14 @@ struct ClqResult {
   std::string output;
 };
 
-inline ClqResult RunClq(const std::string& arguments, const std::string& stdin_text = {}) {
+inline std::string ClqBinary() {
   const char* binary = std::getenv("CLQ_BINARY");
   if (binary == nullptr) throw std::runtime_error("CLQ_BINARY is not set (run through ctest)");
-  std::string command = std::string(binary) + " " + arguments + " 2>&1";
-  if (!stdin_text.empty()) {
-    command = "printf '%s' '" + stdin_text + "' | " + command;
-  } else {
-    command += " </dev/null";
-  }
+  return binary;
+}
+
+// Runs a shell command line; returns its standard output and exit code.
+inline ClqResult RunShell(const std::string& command) {
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) throw std::runtime_error("popen failed");
   ClqResult result;
@@ -36,6 +36,22 @@ inline ClqResult RunClq(const std::string& arguments, const std::string& stdin_t
   const int status = pclose(pipe);
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return result;
+}
+
+inline ClqResult RunClq(const std::string& arguments, const std::string& stdin_text = {}) {
+  std::string command = ClqBinary() + " " + arguments + " 2>&1";
+  if (!stdin_text.empty()) {
+    command = "printf '%s' '" + stdin_text + "' | " + command;
+  } else {
+    command += " </dev/null";
+  }
+  return RunShell(command);
+}
+
+// Runs clq with its standard output redirected by `redirection` (a shell
+// redirection such as ">/dev/full" or ">&-"); the result holds its stderr.
+inline ClqResult RunClqWithStdout(const std::string& arguments, const std::string& redirection) {
+  return RunShell(ClqBinary() + " " + arguments + " 2>&1 " + redirection + " </dev/null");
 }
 
 }  // namespace clq::testing

@@ -1,0 +1,1 @@
+SELECT four, COUNT(*) FROM tenktup1 GROUP BY four

@@ -1,0 +1,1 @@
+SELECT COUNT(*), SUM(unique1 * unique2), AVG(unique1), MIN(unique1 - unique2), MAX(unique1 + unique2) FROM tenktup1 WHERE unique2 >= 1023 AND unique2 < 9217

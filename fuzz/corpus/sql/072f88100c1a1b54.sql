@@ -1,0 +1,1 @@
+SELECT dept, SUM(salary) AS total FROM emp GROUP BY dept HAVING total > 5000

@@ -1,0 +1,1 @@
+SELECT stringu1, QUANTILE(unique1, 0.9) FROM tenktup1 WHERE ten = 3 GROUP BY stringu1 LIMIT 3

@@ -1,0 +1,1 @@
+SELECT k, a FROM nums WHERE a > 0 LIMIT 2 OFFSET 1

@@ -1,0 +1,1 @@
+SELECT DISTINCT two, four FROM tenktup1 ORDER BY 2 DESC, 1

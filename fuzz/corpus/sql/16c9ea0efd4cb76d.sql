@@ -1,0 +1,1 @@
+SELECT SUM(unique1 * 1e308 * 10 * (two * 2 - 1)), AVG(unique1 * 1e308 * 10 * (two * 2 - 1)), MIN(unique1 * 1e308 * 10 * (two * 2 - 1)), MAX(unique1 * 1e308 * 10 * (two * 2 - 1)) FROM tenktup1

@@ -1,0 +1,1 @@
+SELECT unique1, unique2, stringu1 FROM tenktup1 WHERE unique2 BETWEEN 7000 AND 7099

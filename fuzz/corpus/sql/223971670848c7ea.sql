@@ -1,0 +1,1 @@
+SELECT unique1, unique2 FROM tenktup1 WHERE unique2 < 500 ORDER BY unique1 DESC LIMIT 10 OFFSET 5

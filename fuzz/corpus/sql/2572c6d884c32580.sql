@@ -1,0 +1,2 @@
+SELECT 1; SELECT 'a''b' -- comment
+ FROM tenktup1 /* c */;

@@ -1,0 +1,1 @@
+SELECT DISTINCT string4 FROM onektup

@@ -1,0 +1,1 @@
+SELECT NULL + 1, a * NULL FROM nums WHERE k = 1

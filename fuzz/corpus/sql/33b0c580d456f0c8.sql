@@ -1,0 +1,1 @@
+SELECT COUNT(w), COUNT(*) FROM words

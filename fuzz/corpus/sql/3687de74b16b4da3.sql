@@ -1,0 +1,1 @@
+SELECT 2147483647 + unique1 FROM tenktup1 WHERE unique2 < 3

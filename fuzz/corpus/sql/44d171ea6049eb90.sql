@@ -1,0 +1,1 @@
+SELECT DISTINCT salary / 1000 FROM emp WHERE dept <> 30

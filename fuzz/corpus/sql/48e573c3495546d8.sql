@@ -1,0 +1,1 @@
+SELECT e.name, b.name FROM emp e, emp b WHERE e.boss = b.id AND e.salary > b.salary - 2000

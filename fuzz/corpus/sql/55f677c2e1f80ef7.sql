@@ -1,0 +1,1 @@
+SELECT onePercent, SUM(unique3) FROM tenktup1 GROUP BY onePercent ORDER BY onePercent LIMIT 5

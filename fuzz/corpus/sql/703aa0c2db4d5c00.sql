@@ -1,0 +1,1 @@
+SELECT a + 0.5, b * 1.5, a / 4.0 FROM nums

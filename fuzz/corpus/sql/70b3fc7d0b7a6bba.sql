@@ -1,0 +1,1 @@
+SELECT MEDIAN(d), QUANTILE(d, 0.9), QUANTILE(d, 0.1) FROM nums

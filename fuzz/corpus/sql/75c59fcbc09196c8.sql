@@ -1,0 +1,1 @@
+SELECT COUNT(*) FROM tenktup1 WHERE unique1 = -3000000000

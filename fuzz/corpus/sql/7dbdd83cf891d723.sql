@@ -1,0 +1,1 @@
+SELECT MAX(unique2), AVG(unique1 * 1.0) FROM tenktup1 WHERE unique1 < 900 AND unique2 > 10 AND two = 1 AND four = 1 AND ten < 9 AND twenty < 19 AND onepercent > 2 AND tenpercent > 0 AND twentypercent < 4 AND fiftypercent = 1

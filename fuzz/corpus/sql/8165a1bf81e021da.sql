@@ -1,0 +1,1 @@
+SELECT w FROM words ORDER BY w

@@ -1,0 +1,1 @@
+SELECT k FROM nums ORDER BY -1

@@ -1,0 +1,1 @@
+SELECT name, salary FROM emp ORDER BY salary, name

@@ -1,0 +1,1 @@
+SELECT e.name, d.title FROM emp AS e INNER JOIN dept AS d ON d.dept = e.dept WHERE d.floor = 2

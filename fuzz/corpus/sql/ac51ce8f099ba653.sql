@@ -1,0 +1,1 @@
+SELECT COUNT(*) FROM tenktup1 WHERE stringu1 < 'AAAABAAxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'

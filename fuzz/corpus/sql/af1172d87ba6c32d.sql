@@ -1,0 +1,1 @@
+SELECT COUNT(*), SUM(c.unique2), SUM(b.unique2) FROM onektup c, tenktup1 a, tenktup2 b WHERE c.unique1 = a.unique2 AND a.unique2 = b.unique2 AND a.unique2 < 1000

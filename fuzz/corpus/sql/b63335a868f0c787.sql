@@ -1,0 +1,1 @@
+SELECT COUNT(*) FROM tenktup1 t1 JOIN tenktup2 t2 ON t1.unique1 = t2.unique1 WHERE t1.unique1 < 4 AND t2.unique1 <> 3 AND t2.unique1 * 3074457345618258603 >= 0

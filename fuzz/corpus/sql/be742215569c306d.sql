@@ -1,0 +1,1 @@
+SELECT k FROM nums WHERE a IN (7, -7, 100, 55)

@@ -1,0 +1,1 @@
+SELECT zzz FROM nums

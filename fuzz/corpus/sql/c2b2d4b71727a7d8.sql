@@ -1,0 +1,1 @@
+SELECT k FROM nums WHERE k LIKE 'a%'

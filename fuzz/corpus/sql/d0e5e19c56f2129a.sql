@@ -1,0 +1,1 @@
+SELECT k FROM nums WHERE d = a / 4 OR d * 4 = a

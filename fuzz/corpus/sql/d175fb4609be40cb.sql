@@ -1,0 +1,1 @@
+SELECT COUNT(*) FROM tenktup1 WHERE unique1 * 1e308 * 10 - unique1 * 1e308 * 10 <> 0

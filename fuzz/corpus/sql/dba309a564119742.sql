@@ -1,0 +1,1 @@
+SELECT COUNT(*), SUM(a), MIN(k), AVG(d), MAX(d) FROM empty

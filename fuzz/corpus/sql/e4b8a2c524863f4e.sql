@@ -1,0 +1,1 @@
+SELECT MAX(a) - MIN(a), AVG(a + d) FROM nums WHERE a > -5

@@ -1,0 +1,1 @@
+SELECT CAST(3 AS REAL) / 2, -0.0 * d FROM nums

@@ -1,0 +1,1 @@
+SELECT COUNT(*), COUNT(a), SUM(a), AVG(a), MIN(a), MAX(a) FROM nums

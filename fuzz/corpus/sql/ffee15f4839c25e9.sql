@@ -1,0 +1,1 @@
+EXPLAIN SELECT COUNT(*) FROM tenktup1 a JOIN tenktup2 b ON a.unique1 = b.unique1 WHERE a.unique1 < 2
