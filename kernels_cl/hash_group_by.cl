@@ -604,11 +604,16 @@ HGB_INLINE void hgb_fold_rows(HGB_ROW_PARAMS, ulong first_row, ulong step, ulong
 // slots per copy) into the device-wide table.
 HGB_INLINE void hgb_flush(HGB_ROW_PARAMS, __global const uint* word_kinds, uint from, uint to,
                           uint step) {
+  const bool hashed = mode == HGB_MODE_HASH || mode == HGB_MODE_PACKED;
   for (uint i = from; i < to; i += step) {
     HGB_PRIV ulong* entry = private_table + (ulong)i * words;
-    if (entry[HGB_WORD_FIRST] == 0) continue;
+    // A hashed entry is taken once its header is claimed. A direct entry
+    // that saw no row has only zero words (which merge as no-ops); only the
+    // first pass sets first positions, so later passes cannot test them.
+    if (hashed ? entry[HGB_WORD_HEADER] == 0 : track_rows != 0 && entry[HGB_WORD_FIRST] == 0)
+      continue;
     ulong g = i % private_slots;
-    if (mode == HGB_MODE_HASH || mode == HGB_MODE_PACKED) {
+    if (hashed) {
       const ulong mine = entry[HGB_WORD_HEADER];
       const ulong row = (uint)mine - 1;  // HASH: the group's representative row
       const ulong h = mode == HGB_MODE_PACKED ? hgb_mix(mine - 1)

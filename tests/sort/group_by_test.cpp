@@ -7,6 +7,7 @@
 #include <random>
 
 #include "common/errors.hpp"
+#include "kernels_cl/group_by_shared.h"
 #include "kernels_cl/vm_shared.h"
 #include "tests/sort/group_by_reference.hpp"
 #include "tests/sort/sort_test_util.hpp"
@@ -191,6 +192,28 @@ TEST_P(GroupByTest, OneGroupEveryRowItsOwnGroupAndSkew) {
   for (RowCount r = 0; r < rows; ++r)
     skew.i32[r] = r % 8 == 0 ? static_cast<std::int32_t>(r) : 7;
   CheckAllVariants({skew}, AllAggregates(arg), rows, "skewed");
+}
+
+// More aggregates than one fold pass takes (HGB_MAX_ARGS): the later passes
+// fold into work-group tables too, and must reach the device-wide table.
+TEST_P(GroupByTest, AggregatesOverSeveralPasses) {
+  std::mt19937_64 rng(33);
+  const RowCount rows = 3 * engine().tuning().tile_size() + 5;
+  const HostColumn first = SmallIntegers(ColumnType::Int64(), rows, 0.1, rng);
+  const HostColumn second = SmallIntegers(ColumnType::Int32(), rows, 0.0, rng);
+  std::vector<HostSpec> specs = AllAggregates(first);
+  for (const HostSpec& spec : AllAggregates(second))
+    specs.push_back(spec);
+  ASSERT_GT(specs.size(), std::size_t{HGB_MAX_ARGS + 1});
+  HostColumn few;
+  few.type = ColumnType::Int32();
+  for (RowCount r = 0; r < rows; ++r)
+    few.i32.push_back(static_cast<std::int32_t>((r * 31) % 10));
+  CheckAllVariants({few}, specs, rows, "10 groups, several passes");
+  HostColumn many = few;
+  for (RowCount r = 0; r < rows; ++r)
+    many.i32[r] = static_cast<std::int32_t>((r * 7919) % (rows / 3)) * 1000;
+  CheckAllVariants({many}, specs, rows, "many groups, several passes");
 }
 
 TEST_P(GroupByTest, NullsExtremesZerosAndSeveralKeys) {
