@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "common/errors.hpp"
@@ -152,8 +153,8 @@ void AggregateState::AddSum(const ValueVector& argument,
       real_sums_[g] += argument.reals[i];
     } else if (average) {
       real_sums_[g] += static_cast<double>(argument.integers[i]);
-    } else if (__builtin_add_overflow(integer_sums_[g], argument.integers[i], &integer_sums_[g])) {
-      throw InvalidInputError("integer overflow");
+    } else {
+      integer_sums_[g] += argument.integers[i];
     }
   }
 }
@@ -220,7 +221,10 @@ ValueVector AggregateState::Finish(std::size_t groups) {
         if (average) {
           r.reals[g] = real_sums_[g] / static_cast<double>(counts_[g]);
         } else if (type == ValueType::kInteger) {
-          r.integers[g] = integer_sums_[g];
+          if (integer_sums_[g] > std::numeric_limits<std::int64_t>::max() ||
+              integer_sums_[g] < std::numeric_limits<std::int64_t>::min())
+            throw InvalidInputError("integer overflow");
+          r.integers[g] = static_cast<std::int64_t>(integer_sums_[g]);
         } else {
           r.reals[g] = real_sums_[g];
         }

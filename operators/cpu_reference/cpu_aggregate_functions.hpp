@@ -45,7 +45,10 @@ class AggregateState {
   const sql::Aggregate& aggregate_;
   sql::ValueType argument_type_ = sql::ValueType::kNull;
   std::vector<std::int64_t> counts_;          // COUNT, AVG: non-NULL inputs per group
-  std::vector<std::int64_t> integer_sums_;    // SUM of INTEGER
+  // SUM of INTEGER, exact: the total decides overflow (the devices' rule),
+  // not a partial sum, so the order rows arrive in does not matter.
+  __extension__ typedef __int128 WideSum;
+  std::vector<WideSum> integer_sums_;
   std::vector<double> real_sums_;             // SUM of REAL, AVG
   std::vector<std::uint8_t> has_value_;       // SUM: whether a non-NULL input was seen
   ValueVector best_;                          // MIN, MAX: per group, NULL until a value is seen
