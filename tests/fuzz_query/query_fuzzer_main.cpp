@@ -9,9 +9,11 @@
 //
 //   query_fuzzer [--seed N] [--seconds S] [--queries N] [--only Q]
 //                [--devices SELECTOR] [--no-gpu-paths] [--max-failures N]
+//                [--sql QUERY --round R]
 //
 // --seconds bounds the run (default 60), --queries the number of queries
-// (default: no bound); --only Q reruns query Q of a seed alone. Devices:
+// (default: no bound); --only Q reruns query Q of a seed alone; --sql checks
+// one query (multiset comparison) over the tables of round R of the seed. Devices:
 // --devices, else CLQ_TEST_DEVICES, else all. A run for longer:
 //   build/tests/query_fuzzer --seed 7 --seconds 600
 #include <chrono>
@@ -42,6 +44,8 @@ struct Settings {
   bool gpu_paths = true;
   std::uint64_t max_failures = 3;
   std::uint64_t queries_per_round = 150;
+  std::string sql;  // --sql: check this query alone, over round `round`'s tables
+  std::uint64_t round = 0;
 };
 
 Settings ParseArguments(int argc, char** argv) {
@@ -66,6 +70,10 @@ Settings ParseArguments(int argc, char** argv) {
       s.devices = value();
     else if (arg == "--no-gpu-paths")
       s.gpu_paths = false;
+    else if (arg == "--sql")
+      s.sql = value();
+    else if (arg == "--round")
+      s.round = std::stoull(value());
     else if (arg == "--max-failures")
       s.max_failures = std::stoull(value());
     else
@@ -103,6 +111,18 @@ int RunFuzzer(const Settings& settings) {
     }
   }
   DifferentialCheck check(targets);
+  if (!settings.sql.empty()) {
+    const std::uint64_t round_seed = settings.seed * 1000003 + settings.round;
+    const std::vector<TableShape> shapes = RoundShapes(round_seed);
+    std::vector<TablePtr> tables;
+    for (std::size_t t = 0; t < shapes.size(); ++t)
+      tables.push_back(MakeFuzzTable(shapes[t], round_seed * 31 + t));
+    check.LoadTables(tables);
+    const Verdict verdict = check.Check(settings.sql, false);
+    std::cout << (verdict.failure.empty() ? "agrees" : verdict.failure + "\n  " + verdict.detail)
+              << "\n";
+    return verdict.failure.empty() ? 0 : 1;
+  }
   std::uint64_t failures = 0, ran = 0, device_ran = 0, query_number = 0;
   for (std::uint64_t round = 0; query_number < settings.queries; ++round) {
     const std::uint64_t round_seed = settings.seed * 1000003 + round;
@@ -134,8 +154,9 @@ int RunFuzzer(const Settings& settings) {
           },
           600);
       const Verdict minimal_verdict = check.Check(minimal.Sql(), minimal.Ordered());
-      std::cout << "FAILURE seed " << settings.seed << " query " << query_number
-                << " (rerun: --seed " << settings.seed << " --only " << query_number << ")\n"
+      std::cout << "FAILURE seed " << settings.seed << " query " << query_number << " round "
+                << round << " (rerun: --seed " << settings.seed << " --only " << query_number
+                << ")\n"
                 << "  " << verdict.failure << "\n  query:   " << query.Sql()
                 << "\n  minimal: " << minimal.Sql() << "\n  " << minimal_verdict.detail << "\n";
       if (failures >= settings.max_failures) break;
