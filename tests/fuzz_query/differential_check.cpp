@@ -67,6 +67,12 @@ Outcome Run(const Target& target, const sql::BoundSelect& select) {
   return outcome;
 }
 
+std::string Describe(const Outcome& outcome) {
+  return outcome.kind == Outcome::Kind::kResult
+             ? cpu_reference_test::Render(outcome.result).substr(0, 300)
+             : outcome.error;
+}
+
 // The leading words of an error, without the numbers and names that vary
 // from query to query: the kind of a failure.
 std::string Gist(const std::string& error) {
@@ -167,10 +173,11 @@ Verdict DifferentialCheck::Check(const std::string& sql, bool ordered) {
       continue;
     }
     if ((outcome.kind == Outcome::Kind::kResult) != (reference->kind == Outcome::Kind::kResult))
-      return fail(
-          who + "device and CPU reference disagree on erring",
-          "device: " + (outcome.error.empty() ? "a result" : outcome.error) +
-              "; CPU reference: " + (reference->error.empty() ? "a result" : reference->error));
+      return fail(who + "device and CPU reference disagree on erring",
+                  "device: " + Describe(outcome) + "; CPU reference: " + Describe(*reference) +
+                      "; SQLite: " +
+                      (sqlite_ok ? cpu_reference_test::Render(sqlite.result).substr(0, 300)
+                                 : sqlite.error));
     if (outcome.kind == Outcome::Kind::kResult) {
       const std::string difference =
           CompareResults(reference->result, outcome.result, {.ignore_row_order = !ordered});
