@@ -69,6 +69,19 @@ class SqliteOracle {
     Execute("COMMIT");
   }
 
+  // Runs `sql` to the end, for queries clq rejects; SQLite's error, or empty.
+  std::string ErrorOf(const std::string& sql) {
+    sqlite3_stmt* statement = nullptr;
+    if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &statement, nullptr) != SQLITE_OK)
+      return sqlite3_errmsg(db_);
+    int rc;
+    while ((rc = sqlite3_step(statement)) == SQLITE_ROW) {
+    }
+    std::string error = rc == SQLITE_DONE ? "" : sqlite3_errmsg(db_);
+    sqlite3_finalize(statement);
+    return error;
+  }
+
   // Runs `sql`; column c of the answer has type types[c] (the bound output's).
   OracleAnswer Query(const std::string& sql, const std::vector<sql::ValueType>& types) {
     OracleAnswer answer;
