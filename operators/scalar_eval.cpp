@@ -126,6 +126,9 @@ bool IsTrue(const Value& value) {
 }
 
 Value EvaluateScalar(const Expr& e, const LeafResolver& resolve) {
+  // NULL-typed: NULL without evaluating the operands (ExpressionProgram
+  // compiles it to a NULL load; cpu_reference::Evaluate does the same).
+  if (e.type == ValueType::kNull) return Value::Null();
   switch (e.kind) {
     case Expr::Kind::kConstant:
       return e.constant;

@@ -174,6 +174,10 @@ ValueVector EvaluateUntyped(const Expr& expr, const EvalContext& context) {
 }  // namespace
 
 ValueVector Evaluate(const Expr& expr, const EvalContext& context) {
+  // An expression the binder typed NULL (an operand is the NULL literal) is
+  // NULL without evaluating its operands, as on the devices: an operand that
+  // would overflow raises nothing, as in SQLite.
+  if (expr.type == ValueType::kNull) return Broadcast(sql::Value::Null(), context.rows);
   return ToDeclaredType(EvaluateUntyped(expr, context), expr);
 }
 
