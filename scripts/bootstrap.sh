@@ -15,6 +15,8 @@ jobs="$(nproc 2>/dev/null || echo 2)"
 packages=(cmake ninja-build g++ pkg-config ocl-icd-opencl-dev opencl-clhpp-headers
           pocl-opencl-icd libboost-dev libcli11-dev libsqlite3-dev libgtest-dev
           libbenchmark-dev)
+# test: clang and its sanitizer runtimes build the libFuzzer targets.
+if [ "$mode" = test ]; then packages+=(clang-14 libclang-rt-14-dev); fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -63,6 +65,21 @@ case "$mode" in
         exit 1
       fi
     fi
+    echo "== libFuzzer targets under ASan + UBSan, 60 s each (fuzz/)"
+    cmake -S . -B build-fuzz -G Ninja -DCLQ_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++-14 \
+      -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
+      -DCLQ_BUILD_BENCH=OFF >/dev/null
+    cmake --build build-fuzz -j "$jobs" --target sql_fuzzer
+    # A scratch copy of the seeds takes the new inputs; a finding exits non-zero.
+    corpus="$(mktemp -d)"
+    cp fuzz/corpus/sql/* "$corpus"/
+    log=build-fuzz/sql_fuzzer.log
+    if ! build-fuzz/fuzz/sql_fuzzer -max_total_time=60 -dict=fuzz/sql.dict "$corpus" >"$log" 2>&1; then
+      tail -80 "$log"
+      exit 1
+    fi
+    tail -2 "$log"
+    rm -rf "$corpus"
     echo "== all tests passed"
     ;;
 esac
