@@ -389,6 +389,14 @@ void ExpressionProgram::CompileBinary(const Expr& left, const Expr& right, std::
 
 void ExpressionProgram::CompileArithmetic(const Expr& e, Domain domain) {
   const bool real = domain == Domain::kReal;
+  if (real && e.binary_op == BinaryOp::kModulo) {
+    // SQLite: both operands cast to INTEGER, the integer remainder, a REAL
+    // result. Each operand converts from its own type (an INTEGER past 2^53
+    // would lose digits on its way through a double).
+    CompileBinary(e.children[0], e.children[1], VM_MOD_I, Domain::kInteger, false);
+    Emit(VM_I2R);
+    return;
+  }
   std::uint32_t op = 0;
   switch (e.binary_op) {
     case BinaryOp::kAdd:
