@@ -85,6 +85,17 @@ Value Arithmetic(BinaryOp op, const Value& a, const Value& b, ValueType result) 
     }
     throw InternalError("not an arithmetic operator");
   }
+  if (op == BinaryOp::kModulo) {
+    // Each operand cast to INTEGER from its own type (an INTEGER past 2^53
+    // would lose digits through a double), as SQLite does.
+    const auto integer = [](const Value& v) {
+      return v.type == ValueType::kReal ? RealToInteger(v.real) : v.integer;
+    };
+    const std::int64_t xi = integer(a), yi = integer(b);
+    if (yi == 0) return Value::Null();
+    if (yi == -1) return Value::Real(0.0);
+    return Value::Real(static_cast<double>(xi % yi));
+  }
   const double x = AsReal(a), y = AsReal(b);
   switch (op) {
     case BinaryOp::kAdd:
@@ -96,12 +107,6 @@ Value Arithmetic(BinaryOp op, const Value& a, const Value& b, ValueType result) 
     case BinaryOp::kDivide:
       if (y == 0.0) return Value::Null();
       return RealResult(x / y);
-    case BinaryOp::kModulo: {
-      const std::int64_t xi = RealToInteger(x), yi = RealToInteger(y);
-      if (yi == 0) return Value::Null();
-      if (yi == -1) return Value::Real(0.0);
-      return Value::Real(static_cast<double>(xi % yi));
-    }
     default:
       break;
   }
