@@ -281,11 +281,13 @@ GroupByPlan PlanGroupBy(const DeviceInfo& device, const DeviceTuning& tuning,
     plan.reason = std::move(reason);
     return plan;
   };
-  if (!device.int64_atomics) {
+  if (!device.int64_atomics || options.fold_sorted) {
     // Group tables take rows with 64-bit atomics; sorted groups need none.
     plan.fold_sorted = true;
     plan.work_group_bytes = 0;
-    return sort("the device lacks 64-bit atomics (cl_khr_int64_base_atomics)");
+    return sort(options.fold_sorted
+                    ? "forced"
+                    : "the device lacks 64-bit atomics (cl_khr_int64_base_atomics)");
   }
   if (options.strategy == GroupByStrategy::kSort) return sort("forced");
   if (plan.HasQuantile()) return sort("QUANTILE sorts each group's values");

@@ -85,6 +85,9 @@ struct GroupByOptions {
   std::optional<bool> work_group_tables;          // forced on or off
   std::optional<std::uint64_t> hash_slots;        // kHash: the table's first size (a power of two)
   std::optional<std::uint32_t> work_group_slots;  // cap of a work-group table's slots
+  // The sort with each sorted group folded by one work-item, as on devices
+  // without 64-bit atomics (implies kSort).
+  bool fold_sorted = false;
 };
 
 struct GroupByPlan {

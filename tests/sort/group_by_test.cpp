@@ -37,6 +37,8 @@ std::vector<Variant> Variants() {
   v.push_back({"hash, 16-slot work-group tables", {GroupByStrategy::kHash, {}, {}, 16}, false});
   v.push_back({"hash, 64-slot table", {GroupByStrategy::kHash, {}, 64, {}}, false});
   v.push_back({"sort", {GroupByStrategy::kSort, {}, {}, {}}});
+  v.push_back(
+      {"sort, groups folded one per work-item", {GroupByStrategy::kSort, {}, {}, {}, true}});
   return v;
 }
 

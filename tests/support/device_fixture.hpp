@@ -24,6 +24,13 @@ std::vector<std::size_t> TestDeviceIndices();
 // The shared engine of a device under test.
 Engine& TestEngine(std::size_t flat_index);
 
+// A device under test, for tests that start engines of their own.
+const DeviceHandle& TestDevice(std::size_t flat_index);
+
+// The engine options the tests' engines start with (CLQ_OPTIONS and the
+// other CLQ_* settings of the environment).
+EngineOptions TestEngineOptions();
+
 // "pocl_cpu_0", "nvidia_gpu_1": names for parameterized test instances.
 std::string TestDeviceName(const ::testing::TestParamInfo<std::size_t>& info);
 
