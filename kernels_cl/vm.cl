@@ -484,12 +484,18 @@ inline void vm_agg_write_partial(uint op, long value, ulong count, __local long*
       for (uint k = 0; k < IPT; ++k) acc[k] = counted[k] ? CONVERT(v[tile_item(start, k)]) : 0; \
     }                                                                               \
   }
-// The status argument is unused: nothing here can overflow.
+// Nothing here can overflow: the status word only hears of a REAL fold on a
+// device without fp64.
 KERNEL void vm_aggregate_columns(VM_AGGREGATE_PARAMS) {
   VM_AGGREGATE_LOCALS;
   VM_SLOTS_INIT(slots);
   for (uint a = 0; a < aggregate_count; ++a) {
     const uint4 agg = aggregates[a];
+#if !HAS_FP64
+    // REAL folds need fp64 (the planner gives such devices none).
+    if (agg.x == VM_AGG_SUM_R || agg.x == VM_AGG_MIN_R || agg.x == VM_AGG_MAX_R)
+      vm_raise(status, VM_STATUS_UNSUPPORTED);
+#endif
     long value = vm_agg_identity(agg.x);
     ulong count = 0;
     for (uint t = 0; t < tiles_per_group; ++t) {

@@ -146,8 +146,8 @@ GroupByResult SortGroupBy(QueryContext& context, const GroupByPlan& plan,
     throw DeviceLimitError("group by: the groups' state does not fit the device");
   GroupTable table;
   if (plan.fold_sorted) {
-    table = FoldSortedGroups(context, layout, sorted.perm, sorted.starts, sorted.groups, aggregates,
-                             rows);
+    table = FoldSortedGroups(context, layout, sorted.perm, sorted.row_groups, sorted.groups,
+                             aggregates, rows);
   } else {
     GroupTableSpec spec;
     spec.mode = HGB_MODE_IDS;
@@ -218,6 +218,8 @@ KernelSet GroupByPlan::Kernels() const {
   }
   if (fold_sorted) {
     kernels.Add("sorted_group_by_fold");
+    // Groups that go on past a chunk of sorted rows: inputs of more than one.
+    kernels.AddWhenNeeded("sorted_group_by_merge");
   } else {
     kernels.Add("hash_group_by_aggregate");
     if (cpu_paths && work_group_bytes != 0 && strategy != GroupByStrategy::kHash)
@@ -245,7 +247,7 @@ KernelSet GroupByPlan::Kernels() const {
 
 std::string GroupByPlan::Describe() const {
   std::string text = std::string(GroupByStrategyName(strategy)) + " GROUP BY";
-  if (fold_sorted) text += ", each sorted group folded by one work-item";
+  if (fold_sorted) text += ", sorted groups folded by chunks of rows";
   if (strategy != GroupByStrategy::kSort) text += ", " + std::to_string(table_slots) + " slots";
   if (strategy == GroupByStrategy::kHash)
     text += packed ? ", keys packed in the slots" : ", keys compared at a row";
@@ -281,13 +283,15 @@ GroupByPlan PlanGroupBy(const DeviceInfo& device, const DeviceTuning& tuning,
     plan.reason = std::move(reason);
     return plan;
   };
-  if (!device.int64_atomics || options.fold_sorted) {
-    // Group tables take rows with 64-bit atomics; sorted groups need none.
+  if (!device.int64_atomics || device.loop_iteration_limit != 0 || options.fold_sorted) {
+    // Group tables take rows with 64-bit atomics, and a CPU work-group's
+    // table all its rows in one work-item; sorted groups need neither.
     plan.fold_sorted = true;
     plan.work_group_bytes = 0;
-    return sort(options.fold_sorted
-                    ? "forced"
-                    : "the device lacks 64-bit atomics (cl_khr_int64_base_atomics)");
+    return sort(options.fold_sorted ? "forced"
+                : !device.int64_atomics
+                    ? "the device lacks 64-bit atomics (cl_khr_int64_base_atomics)"
+                    : "the device caps each work-item's loop iterations");
   }
   if (options.strategy == GroupByStrategy::kSort) return sort("forced");
   if (plan.HasQuantile()) return sort("QUANTILE sorts each group's values");

@@ -11,8 +11,9 @@
 //     and cut where it changes; for QUANTILE (MEDIAN), more than four keys,
 //     tables past the device's memory, and as the fallback when a hash table
 //     overflows or a key leaves its range; and always on devices without
-//     64-bit atomics, which fold each sorted group in one work-item
-//     (operators/sorted_group_by.hpp) instead of into a table with atomics.
+//     64-bit atomics or with capped loops, which fold the sorted groups by
+//     chunks of rows (operators/sorted_group_by.hpp) instead of into a table
+//     with atomics.
 //
 // Aggregates then fold into per-group state words, in work-group tables
 // first where they fit (operators/hash_group_by.hpp), with operations whose
@@ -85,8 +86,9 @@ struct GroupByOptions {
   std::optional<bool> work_group_tables;          // forced on or off
   std::optional<std::uint64_t> hash_slots;        // kHash: the table's first size (a power of two)
   std::optional<std::uint32_t> work_group_slots;  // cap of a work-group table's slots
-  // The sort with each sorted group folded by one work-item, as on devices
-  // without 64-bit atomics (implies kSort).
+  // The sort with the sorted groups folded by chunks of rows
+  // (operators/sorted_group_by.hpp), as on devices without 64-bit atomics
+  // (implies kSort).
   bool fold_sorted = false;
 };
 
@@ -115,8 +117,9 @@ struct GroupByPlan {
   std::uint64_t work_group_bytes = 0;
   std::uint32_t work_group_slots_cap = 0;
   std::uint64_t memory_budget = 0;  // bytes the device-wide tables may take
-  // kSort on a device without 64-bit atomics: each sorted group folded by
-  // one work-item (sorted_group_by_fold), no group table atomics.
+  // kSort on a device without 64-bit atomics or with capped loops: the
+  // sorted groups folded by chunks of rows (operators/sorted_group_by.hpp),
+  // no group table atomics.
   bool fold_sorted = false;
 
   bool HasQuantile() const;

@@ -58,6 +58,12 @@ std::vector<DeviceShortfall> DeviceShortfalls(const DeviceInfo& device) {
   if (!device.int64_atomics)
     shortfalls.push_back(
         {kInt64Atomics, "GROUP BY and DISTINCT sort; joins without cuckoo tables"});
+  if (device.loop_iteration_limit != 0)
+    shortfalls.push_back(
+        {"uncapped loops (at most " + std::to_string(device.loop_iteration_limit) +
+             " iterations a work-item, llvmpipe)",
+         "GROUP BY and DISTINCT sort; top-k in groups of at most 4096 rows; joins without the "
+         "dense multimap"});
   return shortfalls;
 }
 

@@ -11,9 +11,14 @@
 //     a REAL instruction that reaches it all the same.
 //   64-bit atomics (cl_khr_int64_base_atomics): group tables fold rows into
 //     64-bit words with atomics, and the cuckoo join claims 64-bit slots.
-//     Without them GROUP BY and DISTINCT sort and fold each sorted group in
-//     one work-item (operators/sorted_group_by.hpp), and joins leave out the
+//     Without them GROUP BY and DISTINCT sort and fold the sorted groups by
+//     chunks of rows (operators/sorted_group_by.hpp), and joins leave out the
 //     cuckoo table (operators/hash_join.hpp).
+//   Uncapped loops: llvmpipe ends every loop of a work-item once 65535
+//     iterations have run in all (DeviceInfo::loop_iteration_limit). There
+//     GROUP BY sorts as above (a CPU work-group table takes all its rows in
+//     one work-item), top-k's CPU heaps take groups of bounded size, and
+//     joins leave out the dense multimap, built by one work-item.
 //
 // The engine's DeviceInfo (Engine::info) is what counts: EngineOptions can
 // make a device that has these capabilities be treated as lacking them.

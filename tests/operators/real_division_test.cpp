@@ -76,6 +76,7 @@ TablePtr DivisionTable(RowCount rows, std::uint32_t seed) {
 }
 
 TEST_P(RealDivisionTest, QuotientsAreBitForBitTheReferences) {
+  CLQ_SKIP_REAL_WITHOUT_FP64(engine());
   Engine& e = engine();
   const RowCount tile = e.tuning().tile_size();
   const auto x = RealCol(kX), y = RealCol(kY), i = IntCol(kI);

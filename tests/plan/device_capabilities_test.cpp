@@ -163,7 +163,7 @@ TEST_P(DeviceCapabilitiesTest, ExplainSaysHowGroupByWorksAround) {
   const std::string sql = "SELECT ten, COUNT(*) FROM tenktup1 GROUP BY ten";
   const sql::BoundStatement bound = sql::Bind(sql::Parse(sql), catalog, sql);
   const std::string explain = QueryExecutor(lacking()).Explain(bound.select);
-  EXPECT_NE(explain.find("sort GROUP BY, each sorted group folded by one work-item: the device "
+  EXPECT_NE(explain.find("sort GROUP BY, sorted groups folded by chunks of rows: the device "
                          "lacks 64-bit atomics (cl_khr_int64_base_atomics)"),
             std::string::npos)
       << explain;

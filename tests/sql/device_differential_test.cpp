@@ -40,6 +40,7 @@
 #include "tests/cpu_reference/random_query.hpp"
 #include "tests/cpu_reference/sqlite_oracle.hpp"
 #include "tests/support/device_fixture.hpp"
+#include "tests/support/real_refusal.hpp"
 #include "wisconsin/dataset.hpp"
 
 namespace clq::sql_test {
@@ -59,6 +60,9 @@ std::uint64_t EnvOr(const char* name, std::uint64_t fallback) {
 // Counts of what happened to the queries of one test.
 struct Tally {
   std::size_t queries = 0, supported = 0, failures = 0, rows = 0;
+  // A device without fp64 must refuse every query with a REAL value.
+  bool lacks_fp64 = false;
+  std::size_t refused_real = 0;
   std::map<std::string, std::size_t> unsupported;  // not available yet: message -> queries
   std::map<std::string, std::size_t> outside;      // kOutsideDeviceSubset: message -> queries
 
@@ -71,7 +75,9 @@ struct Tally {
     for (const auto& [message, count] : outside)
       total_outside += count;
     std::cout << ", " << total << " not available yet, " << total_outside
-              << " outside the device's subset\n";
+              << " outside the device's subset";
+    if (lacks_fp64) std::cout << ", " << refused_real << " REAL refused (the device lacks fp64)";
+    std::cout << "\n";
     for (const auto& [message, count] : unsupported)
       std::cout << "[ differential ]   not yet: " << count << " x " << message << "\n";
     for (const auto& [message, count] : outside)
@@ -110,6 +116,21 @@ void CheckQuery(QueryExecutor& executor, SqliteOracle& oracle, const sql::BoundS
                 const std::string& sql, bool ordered, bool cpu_oracle, const std::string& where,
                 Tally& tally) {
   ++tally.queries;
+  if (tally.lacks_fp64 && testing::UsesReal(select)) {
+    try {
+      (void)executor.Execute(select);
+      ++tally.failures;
+      ADD_FAILURE() << where << "\n  a REAL query ran on a device without fp64";
+    } catch (const std::exception& e) {
+      if (testing::IsFp64Refusal(e)) {
+        ++tally.refused_real;
+      } else {
+        ++tally.failures;
+        ADD_FAILURE() << where << "\n  expected the refusal of REAL, got: " << e.what();
+      }
+    }
+    return;
+  }
   std::vector<sql::ValueType> types;
   for (std::size_t c = 0; c < select.visible_outputs; ++c)
     types.push_back(select.outputs[c].expr.type);
@@ -180,6 +201,7 @@ TEST_P(DeviceDifferentialTest, RandomTables) {
   QueryGenerator generator(tables, seed ^ 0x5eed);
   QueryExecutor executor(engine());
   Tally tally;
+  tally.lacks_fp64 = !engine().info().fp64;
   for (std::uint64_t q = 0; q < queries && tally.failures < 10; ++q) {
     const GeneratedQuery query = generator.Next();
     const std::string where =
@@ -373,6 +395,7 @@ TEST_P(DeviceDifferentialTest, Wisconsin) {
   WisconsinQueries generator(seed, static_cast<std::int64_t>(kRows));
   QueryExecutor executor(engine());
   Tally tally;
+  tally.lacks_fp64 = !engine().info().fp64;
   for (std::uint64_t q = 0; q < queries && tally.failures < 10; ++q) {
     const WisconsinQueries::Query query = generator.Next();
     const std::string where = "seed " + std::to_string(seed) + ", Wisconsin query " +
@@ -427,6 +450,7 @@ TEST_P(DeviceDifferentialTest, FiltersMovedPastJoins) {
   };
   QueryExecutor executor(engine());
   Tally tally;
+  tally.lacks_fp64 = !engine().info().fp64;
   for (const Case& c : cases) {
     SCOPED_TRACE(c.sql);
     const sql::BoundStatement bound = sql::Bind(sql::Parse(c.sql), catalog, c.sql);
@@ -464,6 +488,7 @@ TEST_P(DeviceDifferentialTest, ResultColumnsGatheredOnTheHostOrTheDevice) {
       {"SELECT unique1 + 1, stringu2 FROM tenktup1 WHERE ten = 3 AND unique2 < 200", false},
   };
   Tally tally;
+  tally.lacks_fp64 = !engine().info().fp64;
   for (const char* setting : {"on", "off", "auto"}) {
     Options options;
     options.Set("host_gather", setting);

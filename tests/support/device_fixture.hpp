@@ -57,6 +57,14 @@ class DeviceTest : public ::testing::TestWithParam<std::size_t> {
 
 }  // namespace clq::testing
 
+// Skips the rest of a test of REAL values on a device without fp64, where
+// the planner refuses them (tests/plan/device_capabilities_test.cpp checks
+// the refusal).
+#define CLQ_SKIP_REAL_WITHOUT_FP64(engine)                \
+  if (!(engine).info().fp64)                              \
+  GTEST_SKIP() << "REAL values: " << (engine).info().name \
+               << " lacks fp64 (cl_khr_fp64), and REAL queries are refused there"
+
 #define CLQ_INSTANTIATE_DEVICE_TESTS(suite)                                          \
   INSTANTIATE_TEST_SUITE_P(Devices, suite,                                           \
                            ::testing::ValuesIn(::clq::testing::TestDeviceIndices()), \
