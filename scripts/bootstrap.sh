@@ -2,7 +2,9 @@
 # One-step set-up of clq on Debian 12 (or Ubuntu): installs the Debian packages
 # that are missing, builds Release in build/, then
 #   demo  runs the main job on the default device (a GPU if there is one, else PoCL)
-#   test  runs the test suite, then the suite again under ASan + UBSan (build-asan/)
+#   test  runs the test suite, again on Mesa's rusticl (llvmpipe: a device
+#         without fp64 or 64-bit atomics), then again under ASan + UBSan
+#         (build-asan/)
 #   build only builds
 # Run as root, or as a user with sudo (only apt-get is run through sudo).
 set -euo pipefail
@@ -15,6 +17,8 @@ jobs="$(nproc 2>/dev/null || echo 2)"
 packages=(cmake ninja-build g++ pkg-config ocl-icd-opencl-dev opencl-clhpp-headers
           pocl-opencl-icd libboost-dev libcli11-dev libsqlite3-dev libgtest-dev
           libbenchmark-dev)
+# rusticl, for the tests on a device without fp64 and 64-bit atomics.
+if [ "$mode" = test ]; then packages+=(mesa-opencl-icd); fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -40,6 +44,22 @@ case "$mode" in
   test)
     echo "== tests (Release)"
     ctest --test-dir build -j "$jobs" --output-on-failure
+    # Mesa's rusticl on llvmpipe lacks fp64 and 64-bit atomics and caps each
+    # work-item's loops: the paths clq takes for such devices run there. It
+    # is registered in a vendors directory of our own (the system's stays as
+    # it is) beside PoCL, and offers llvmpipe only when RUSTICL_ENABLE says so.
+    rusticl=$(dpkg-query -L mesa-opencl-icd 2>/dev/null | grep '/libRusticlOpenCL\.so\.1$' | head -n1 || true)
+    if [ -n "$rusticl" ]; then
+      echo "== tests on rusticl (llvmpipe: no fp64, no 64-bit atomics)"
+      vendors="$PWD/build/ocl-vendors"
+      mkdir -p "$vendors"
+      echo "$rusticl" > "$vendors/rusticl.icd"
+      if [ -f /etc/OpenCL/vendors/pocl.icd ]; then cp /etc/OpenCL/vendors/pocl.icd "$vendors/"; fi
+      OCL_ICD_VENDORS="$vendors" RUSTICL_ENABLE=llvmpipe CLQ_TEST_DEVICES=rusticl \
+        ctest --test-dir build -j "$jobs" --output-on-failure
+    else
+      echo "== rusticl not found (mesa-opencl-icd without libRusticlOpenCL.so.1): its tests skipped"
+    fi
     echo "== tests under AddressSanitizer + UndefinedBehaviorSanitizer"
     # -O0 -g1: the sanitized build takes well under half as long as at
     # -O1 -g, which outweighs its tests' slower run.

@@ -18,7 +18,9 @@
 // comparisons), tallied apart. Every other
 // error or mismatch is a failure that prints the seed, the query number and
 // the SQL. Each test also requires a minimum number of queries to have run
-// on the device, so it cannot pass by skipping everything.
+// on the device, so it cannot pass by skipping everything. On a device
+// without fp64 every query with a REAL value must be refused (tallied), and
+// the tests generate until as many queries without REAL as asked for ran.
 //
 // CLQ_DIFF_SEED (default 20240611) and CLQ_DIFF_QUERIES (default 600 random
 // queries; the Wisconsin part runs half as many) run other or more queries.
