@@ -83,6 +83,15 @@ const std::vector<Setter>& Setters() {
        [](Options& o, std::string_view v) {
          o.engine.pinned_tables = ParseChoice("pinned_tables", v);
        }},
+      {{"assume_no_fp64", "on|off", "treat the device as lacking fp64 (REAL queries refused)"},
+       [](Options& o, std::string_view v) {
+         o.engine.assume_no_fp64 = ParseBool("assume_no_fp64", v);
+       }},
+      {{"assume_no_int64_atomics", "on|off",
+        "treat the device as lacking 64-bit atomics (GROUP BY sorts)"},
+       [](Options& o, std::string_view v) {
+         o.engine.assume_no_int64_atomics = ParseBool("assume_no_int64_atomics", v);
+       }},
       {{"host_gather", "auto|on|off", "result columns read from host tables at row ids"},
        [](Options& o, std::string_view v) { o.query.host_gather = ParseChoice("host_gather", v); }},
       {{"conjunct_filter", "auto|on|off", "INT32 conjunct filters in vm_filter_conjuncts"},

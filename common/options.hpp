@@ -61,6 +61,13 @@ struct EngineOptions {
   // context, so their first upload is one DMA (kAuto: on, for devices that
   // copy tables).
   Choice pinned_tables = Choice::kAuto;
+  // Treat the device as lacking fp64 (cl_khr_fp64) or 64-bit atomics
+  // (cl_khr_int64_base_atomics) although it has them: its kernels are built
+  // without them and the planner works around their absence as on such a
+  // device (plan/device_capabilities.hpp), so that tests cover those paths
+  // on any device.
+  bool assume_no_fp64 = false;
+  bool assume_no_int64_atomics = false;
 };
 
 struct QueryOptions {

@@ -1,10 +1,12 @@
-// `clq devices`: every platform and device with its selectors and properties.
+// `clq devices`: every platform and device with its selectors and properties,
+// and what each device lacks of what clq uses, with what that costs.
 #include <iostream>
 
 #include "host/cli_common.hpp"
 #include "host/commands.hpp"
 #include "host/json_writer.hpp"
 #include "host/text_table.hpp"
+#include "plan/device_capabilities.hpp"
 #include "runtime/device_info.hpp"
 
 namespace clq {
@@ -51,7 +53,16 @@ std::string RenderJson(const std::vector<DeviceInfo>& devices) {
         .Bool(d.fp64)
         .Key("int64_atomics")
         .Bool(d.int64_atomics)
-        .EndObject();
+        .Key("lacks")
+        .BeginArray();
+    for (const DeviceShortfall& shortfall : DeviceShortfalls(d))
+      json.BeginObject()
+          .Key("capability")
+          .String(shortfall.capability)
+          .Key("cost")
+          .String(shortfall.cost)
+          .EndObject();
+    json.EndArray().EndObject();
   }
   json.EndArray();
   return json.str() + "\n";
@@ -67,7 +78,15 @@ std::string RenderTable(const std::vector<DeviceInfo>& devices) {
                   FormatBytes(d.local_mem_bytes), FormatBytes(d.max_alloc_bytes),
                   d.opencl_c_version, d.fp64 ? "yes" : "no", d.int64_atomics ? "yes" : "no"});
   }
-  return table.Render();
+  std::string text = table.Render();
+  for (const DeviceInfo& d : devices) {
+    const std::vector<DeviceShortfall> shortfalls = DeviceShortfalls(d);
+    if (shortfalls.empty()) continue;
+    text += "\ndevice " + std::to_string(d.flat_index) + ", " + d.name + ", lacks:\n";
+    for (const DeviceShortfall& shortfall : shortfalls)
+      text += "  " + shortfall.capability + ": " + shortfall.cost + "\n";
+  }
+  return text;
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Shared preamble of every clq kernel. Built with -cl-std=CL1.2 and, from
 // runtime/device_tuning.cpp: WG_SIZE (work-items per group, a power of two),
-// IPT (items per work-item), HAS_FP64, HAS_INT64_ATOMICS, DEVICE_IS_CPU.
+// IPT (items per work-item), HAS_FP64, HAS_INT64_ATOMICS, DEVICE_IS_CPU and
+// HOST_PREFETCH.
 //
 // A tile is WG_SIZE * IPT consecutive elements handled by one work-group.
 // Item k of work-item l in a tile sits at tile_start + k * WG_SIZE + l, so
@@ -40,6 +41,16 @@
 #define VECTORIZE_ITEMS
 #endif
 #define KERNEL __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
+
+// A prefetch of global memory at `p` for reading, on CPU drivers whose
+// kernels are native code over host addresses (HOST_PREFETCH, set for PoCL:
+// its prefetch() does nothing). Elsewhere nothing: NVIDIA's compiler refuses
+// the builtin, and rusticl's SPIR-V translator ends the process on it.
+#if HOST_PREFETCH
+#define CLQ_PREFETCH(p) __builtin_prefetch((const void*)(size_t)(p), 0, 3)
+#else
+#define CLQ_PREFETCH(p)
+#endif
 
 // First element of this work-group's tile.
 inline ulong tile_start(void) { return (ulong)get_group_id(0) * TILE; }

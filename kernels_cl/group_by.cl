@@ -69,6 +69,32 @@ inline ulong group_by_end(__global const uint* starts, uint g, ulong groups, ulo
   return g + 1 < groups ? starts[g + 1] : n;
 }
 
+#if !HAS_FP64
+// floor(q * c) for q in [0, 1] (its bits) and c < 2^32, with the product
+// rounded to a double first (to nearest, ties to even), as the host's
+// QuantileRank computes it, in integer arithmetic: q = m * 2^e, and m * c
+// (below 2^85) keeps its top 53 bits.
+inline ulong group_by_quantile_rank(ulong q_bits, ulong c) {
+  const uint field = (uint)(q_bits >> 52) & 0x7ffu;
+  const ulong m = (q_bits & 0xfffffffffffffUL) | (field != 0 ? 0x10000000000000UL : 0);
+  int e = (field != 0 ? (int)field : 1) - 1075;
+  const ulong hi = mul_hi(m, c);
+  ulong r = m * c;
+  if (hi == 0 && r == 0) return 0;
+  const uint bits = hi != 0 ? 128 - (uint)clz(hi) : 64 - (uint)clz(r);
+  if (bits > 53) {
+    const uint s = bits - 53;  // at most 32
+    const ulong rest = r & ((1UL << s) - 1);
+    const ulong halfway = 1UL << (s - 1);
+    r = (r >> s) | (hi << (64 - s));
+    if (rest > halfway || (rest == halfway && (r & 1) != 0)) r += 1;
+    e += (int)s;
+  }
+  if (e >= 0) return r << e;
+  return e <= -64 ? 0 : r >> -e;
+}
+#endif
+
 // QUANTILE per group: `perm` sorts by the group keys and then the argument
 // (NULL first), so sorted group g's non-NULL arguments are the end of its
 // segment, in order; a binary search finds where they start. results[j] is
@@ -97,16 +123,19 @@ KERNEL void group_by_quantile(__global const uint* perm, ulong n, __global const
     const ulong count = end - low;
     counts[j] = count;
     results[j] = 0;
-#if HAS_FP64
     if (count != 0) {
+#if HAS_FP64
       const double q = clamp(as_double(q_bits), 0.0, 1.0);
       const ulong rank = min((ulong)floor(q * (double)(count - 1)), count - 1);
+#else
+      // The host clamped q to [0, 1].
+      const ulong rank = min(group_by_quantile_rank(q_bits, count - 1), count - 1);
+#endif
       const uint row = perm[low + rank];
       results[j] = type == SORT_TYPE_INT32   ? (ulong)(long)((__global const int*)values)[row]
                    : type == SORT_TYPE_INT64 ? ((__global const ulong*)values)[row]
                                              : ((__global const ulong*)values)[row];
     }
-#endif
   }
 }
 

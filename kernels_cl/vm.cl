@@ -121,7 +121,15 @@ VM_SLOT_ACCESSOR(vm_slot_nulls, nulls)
     }                                                                  \
   }
 #define VM_AS_LONG(x) ((long)(x))
+#if HAS_FP64
 #define VM_AS_REAL_BITS(x) as_long((double)(x))
+#else
+// Devices without fp64 run no REAL program (the planner refuses REAL there,
+// plan/device_capabilities.hpp), and the interpreter raises
+// VM_STATUS_UNSUPPORTED for a REAL instruction that reaches it anyway; this
+// only keeps the loads that read a column as REAL compiling.
+#define VM_AS_REAL_BITS(x) ((long)(x))
+#endif
 
 // Bytewise comparison of a NUL-padded CHAR(width) value with a literal, as
 // SQLite compares strings: memcmp over the common length, then shorter first.
@@ -176,6 +184,38 @@ inline int vm_div_magic32(int x, uint magic, uint shift, uint mode) {
   const uint q = VM_MUL_HI_U32(a, magic) >> shift;
   return ((x < 0) != (mode == 1)) ? -(int)q : (int)q;
 }
+
+#if !HAS_FP64
+// Whether an instruction computes on REAL values: a REAL operation, or an
+// operand read as REAL (VM_STR_CMP's kind field is a slot, not a kind).
+inline bool vm_is_real(uint op, uint kind) {
+  switch (op) {
+    case VM_ADD_R:
+    case VM_SUB_R:
+    case VM_MUL_R:
+    case VM_DIV_R:
+    case VM_MOD_R:
+    case VM_NEG_R:
+    case VM_I2R:
+    case VM_R2I:
+    case VM_EQ_R:
+    case VM_NE_R:
+    case VM_LT_R:
+    case VM_LE_R:
+    case VM_GT_R:
+    case VM_GE_R:
+    case VM_TRUTH_R:
+    case VM_IN_R:
+      return true;
+    case VM_STR_CMP:
+      return false;
+    default: {
+      const uint base = kind & VM_OPND_BASE_MASK;
+      return base == VM_OPND_COL_F64 || base == VM_OPND_COL_I32_R || base == VM_OPND_COL_I64_R;
+    }
+  }
+}
+#endif
 
 inline void vm_raise(__global uint* status, uint bits) {
   if (bits != 0) atomic_or(status, bits);
@@ -233,12 +273,14 @@ inline long vm_agg_identity(uint op) {
       return LONG_MAX;
     case VM_AGG_MAX_I:
       return LONG_MIN;
+#if HAS_FP64
     case VM_AGG_MIN_R:
       return as_long((double)INFINITY);
     case VM_AGG_MAX_R:
       return as_long(-(double)INFINITY);
     case VM_AGG_SUM_R:
       return as_long(0.0);
+#endif
     default:
       return 0;
   }
@@ -250,16 +292,18 @@ inline long vm_agg_identity(uint op) {
 // its folds stay plain reductions that CPUs vectorise.
 inline long vm_agg_combine(uint op, long a, long b) {
   switch (op) {
+#if HAS_FP64
     case VM_AGG_SUM_R:
       return as_long(as_double(a) + as_double(b));
-    case VM_AGG_MIN_I:
-      return min(a, b);
-    case VM_AGG_MAX_I:
-      return max(a, b);
     case VM_AGG_MIN_R:
       return as_long(fmin(as_double(a), as_double(b)));
     case VM_AGG_MAX_R:
       return as_long(fmax(as_double(a), as_double(b)));
+#endif
+    case VM_AGG_MIN_I:
+      return min(a, b);
+    case VM_AGG_MAX_I:
+      return max(a, b);
     case VM_AGG_SUM_LO32:
       return as_long(as_ulong(a) + as_ulong(b));
     default:
@@ -330,17 +374,19 @@ inline void vm_agg_fold(uint op, const long* acc, const uchar* counted, long* va
     case VM_AGG_SUM_I:
       VM_AGG_FOLD_LOOP(0, VM_AGG_ADD)
       break;
+#if HAS_FP64
     case VM_AGG_SUM_R:
       VM_AGG_FOLD_REAL(0.0, VM_AGG_ADD, VM_AGG_ADD)
       break;
+    case VM_AGG_MIN_R:
+      VM_AGG_FOLD_REAL((double)INFINITY, fmin, VM_AGG_LANE_MIN)
+      break;
+#endif
     case VM_AGG_MIN_I:
       VM_AGG_FOLD_LOOP(LONG_MAX, min)
       break;
     case VM_AGG_MAX_I:
       VM_AGG_FOLD_LOOP(LONG_MIN, max)
-      break;
-    case VM_AGG_MIN_R:
-      VM_AGG_FOLD_REAL((double)INFINITY, fmin, VM_AGG_LANE_MIN)
       break;
     case VM_AGG_SUM_LO32:
       VM_AGG_FOLD_LOOP(0, VM_AGG_ADD_LO32)
@@ -349,7 +395,9 @@ inline void vm_agg_fold(uint op, const long* acc, const uchar* counted, long* va
       VM_AGG_FOLD_LOOP(0, VM_AGG_ADD_HI32)
       break;
     default:  // VM_AGG_MAX_R
+#if HAS_FP64
       VM_AGG_FOLD_REAL(-(double)INFINITY, fmax, VM_AGG_LANE_MAX)
+#endif
       break;
   }
   *value = v;
@@ -436,12 +484,18 @@ inline void vm_agg_write_partial(uint op, long value, ulong count, __local long*
       for (uint k = 0; k < IPT; ++k) acc[k] = counted[k] ? CONVERT(v[tile_item(start, k)]) : 0; \
     }                                                                               \
   }
-// The status argument is unused: nothing here can overflow.
+// Nothing here can overflow: the status word only hears of a REAL fold on a
+// device without fp64.
 KERNEL void vm_aggregate_columns(VM_AGGREGATE_PARAMS) {
   VM_AGGREGATE_LOCALS;
   VM_SLOTS_INIT(slots);
   for (uint a = 0; a < aggregate_count; ++a) {
     const uint4 agg = aggregates[a];
+#if !HAS_FP64
+    // REAL folds need fp64 (the planner gives such devices none).
+    if (agg.x == VM_AGG_SUM_R || agg.x == VM_AGG_MIN_R || agg.x == VM_AGG_MAX_R)
+      vm_raise(status, VM_STATUS_UNSUPPORTED);
+#endif
     long value = vm_agg_identity(agg.x);
     ulong count = 0;
     for (uint t = 0; t < tiles_per_group; ++t) {

@@ -20,6 +20,10 @@
 // Registers were no cause: every version here uses the same number, and an
 // earlier kernel with many more was no slower than the per-item choice.
 
+// REAL arithmetic throughout: without fp64 the kernel does not exist (the
+// planner gives such devices no REAL program).
+#if HAS_FP64
+
 // Leaf i's fields, decoded once per aggregate. A column leaf's values are in
 // column array which##i: the first column leaf's in A, the second's in B. An
 // absent leaf (past the argument's length) is a constant 0 that no step reads.
@@ -207,8 +211,8 @@ KERNEL void vm_aggregate_short_real(VM_AGGREGATE_PARAMS) {
         // interpreter's vm_prefetch_next.
         const ulong next_row = tile_item(start, 0) + IPT;
         for (uint b = 0; b < IPT * 4; b += 64) {
-          __builtin_prefetch((const void*)(size_t)((__global const uchar*)(fromA + next_row) + b), 0, 3);
-          __builtin_prefetch((const void*)(size_t)((__global const uchar*)(fromB + next_row) + b), 0, 3);
+          CLQ_PREFETCH((__global const uchar*)(fromA + next_row) + b);
+          CLQ_PREFETCH((__global const uchar*)(fromB + next_row) + b);
         }
         if (agg.x == VM_AGG_SUM_R) {
           VM_SHORT_BY_SHAPE(VM_SHORT_SUM_TILE)
@@ -273,3 +277,5 @@ KERNEL void vm_aggregate_short_real(VM_AGGREGATE_PARAMS) {
 #undef VM_SHORT_SUB
 #undef VM_SHORT_MUL
 #undef VM_SHORT_DIV
+
+#endif  // HAS_FP64

@@ -40,6 +40,11 @@
 #else
 #define VM_RARE_ITEMS VM_FOR_ITEMS_COLD
 #endif
+// REAL operations exist on the 64-bit machine of devices with fp64. Devices
+// without it are given no REAL program (the planner refuses REAL there), and
+// a REAL instruction that reaches them anyway raises VM_STATUS_UNSUPPORTED
+// (vm_is_real in vm.cl) instead of computing anything.
+#define VM_REAL (!VM_NARROW && HAS_FP64)
 
 // Loads the operand of one instruction into opd (and opn when tracking NULLs).
 // Columns are tested first: they are the commonest operands, and NVIDIA
@@ -122,7 +127,7 @@ inline void VM_NAME(vm_fetch)(uint kind, uint arg, uint word1, __constant const 
 // read only by work-items a conjunct left alive). Projections and
 // aggregates ran markedly faster with it. (NVIDIA's prefetch() compiles to
 // nothing: no prefetch in its PTX.)
-#if DEVICE_IS_CPU
+#if DEVICE_IS_CPU && HOST_PREFETCH
 inline void VM_NAME(vm_prefetch_next)(__constant const uint2* code, uint pc, uint end,
                                       const vm_slots* slots, ulong start) {
   const ulong next_row = tile_item(start, 0) + IPT;
@@ -135,9 +140,8 @@ inline void VM_NAME(vm_prefetch_next)(__constant const uint2* code, uint pc, uin
     if (base < VM_OPND_COL_I32) continue;
     const uint slot = op == VM_KEEP_CMP ? (ins.x >> 16) & 7u : ins.x >> 16;
     const uint width = (base == VM_OPND_COL_I32 || base == VM_OPND_COL_I32_R) ? 4u : 8u;
-    // PoCL's prefetch() does nothing; its pointers are plain host addresses.
     __global const uchar* p = vm_slot_values(slots, slot) + next_row * width;
-    for (uint b = 0; b < IPT * width; b += 64) __builtin_prefetch((const void*)(size_t)(p + b), 0, 3);
+    for (uint b = 0; b < IPT * width; b += 64) CLQ_PREFETCH(p + b);
     if (op == VM_KEEP_CMP) break;
   }
 }
@@ -297,6 +301,9 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
       VM_KEEP_SKIP
       continue;
     }
+#if !VM_NARROW && !HAS_FP64
+    if (vm_is_real(op, kind)) unsupported = 1u;
+#endif
     const bool reversed = (kind & VM_OPND_REVERSED) != 0;
     VM_VALUE opd[IPT];
     uchar opn[IPT];
@@ -444,7 +451,7 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
         }
         break;
       }
-#if !VM_NARROW
+#if VM_REAL
       case VM_ADD_R:
         VM_WITH_OPERAND_OR_COLUMN(acc[k] = as_long(as_double(acc[k]) + as_double(b)),
                                   VM_AS_REAL_BITS)
@@ -525,7 +532,7 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
         }
 #endif
         break;
-#if !VM_NARROW
+#if VM_REAL
       case VM_NEG_R:
         VM_FOR_ITEMS acc[k] = as_long(-as_double(acc[k]));
         break;
@@ -547,7 +554,7 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
         VM_COMPARE(VM_LE_I, , <=)
         VM_COMPARE(VM_GT_I, , >)
         VM_COMPARE(VM_GE_I, , >=)
-#if !VM_NARROW
+#if VM_REAL
         VM_COMPARE(VM_EQ_R, as_double, ==)
         VM_COMPARE(VM_NE_R, as_double, !=)
         VM_COMPARE(VM_LT_R, as_double, <)
@@ -559,7 +566,7 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
       case VM_TRUTH_I:
         VM_FOR_ITEMS acc[k] = acc[k] != 0;
         break;
-#if !VM_NARROW
+#if VM_REAL
       case VM_TRUTH_R:
         VM_FOR_ITEMS acc[k] = as_double(acc[k]) != 0.0;
         break;
@@ -608,8 +615,10 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
             const long c = consts[ins.y + j];
 #if VM_NARROW
             found |= (long)acc[k] == c;  // the list's constants need not fit int32
-#else
+#elif VM_REAL
             found |= op == VM_IN_I ? acc[k] == c : as_double(acc[k]) == as_double(c);
+#else
+            found |= acc[k] == c;  // VM_IN_R raised VM_STATUS_UNSUPPORTED
 #endif
           }
           if (track) accn[k] = accn[k] || (!found && (kind & VM_OPND_BASE_MASK) != 0);
@@ -926,3 +935,4 @@ KERNEL void VM_NAME(vm_aggregate_untracked)(VM_AGGREGATE_PARAMS) {
 #undef VM_NAME
 #undef VM_VALUE
 #undef VM_RARE_ITEMS
+#undef VM_REAL

@@ -66,6 +66,11 @@ std::uint32_t TilesPerGroup(const Engine& engine, const QueryOptions& options,
     if (options.aggregate_tiles > VM_MAX_TILES_PER_GROUP)
       throw InvalidInputError("aggregate_tiles=" + std::to_string(options.aggregate_tiles) +
                               " is not between 1 and " + std::to_string(VM_MAX_TILES_PER_GROUP));
+    // A device that caps a work-item's loop iterations: at most 256 items a
+    // work-item, each instruction's loop over them counted.
+    if (engine.info().loop_iteration_limit != 0)
+      return std::clamp<std::uint32_t>(256 / engine.tuning().items_per_thread, 1,
+                                       options.aggregate_tiles);
     return options.aggregate_tiles;
   }
   if (engine.tuning().cpu_paths) return 1;

@@ -12,6 +12,7 @@
 #include "operators/hash_group_by.hpp"
 #include "operators/scan.hpp"
 #include "operators/sort.hpp"
+#include "operators/sorted_group_by.hpp"
 
 namespace clq {
 namespace {
@@ -112,8 +113,6 @@ void Quantile(QueryContext& context, const SortedGroups& sorted, const RowIds& g
   const VectorView& argument = *spec.argument;
   CLQ_CHECK(argument.size >= rows, "aggregate argument shorter than the rows to group");
   CLQ_CHECK(argument.type.is_numeric(), "group by: QUANTILE of CHAR values");
-  if (!engine.info().fp64)
-    throw DeviceLimitError("group by: QUANTILE and MEDIAN need a device with fp64");
   std::vector<RadixKey> keys = sorted.keys;
   keys.push_back({argument.values, argument.nulls, static_cast<std::uint32_t>(argument.type.type),
                   argument.type.width, false});
@@ -129,7 +128,9 @@ void Quantile(QueryContext& context, const SortedGroups& sorted, const RowIds& g
   kernel.setArg(6, has_nulls ? argument.nulls : argument.values);
   kernel.setArg(7, static_cast<cl_uint>(has_nulls ? 1 : 0));
   kernel.setArg(8, static_cast<cl_uint>(argument.type.type));
-  kernel.setArg(9, static_cast<cl_ulong>(std::bit_cast<std::uint64_t>(spec.quantile)));
+  // Clamped here too: without fp64 the kernel takes q as it comes.
+  kernel.setArg(
+      9, static_cast<cl_ulong>(std::bit_cast<std::uint64_t>(std::clamp(spec.quantile, 0.0, 1.0))));
   kernel.setArg(10, output.values.values.get());
   kernel.setArg(11, output.counts.values.get());
   engine.Launch(kernel, engine.TilesFor(sorted.groups), "group by quantile");
@@ -143,11 +144,17 @@ GroupByResult SortGroupBy(QueryContext& context, const GroupByPlan& plan,
   const SortedGroups sorted = FindGroups(engine, keys, rows);
   if (GroupTableBytes(layout, sorted.groups) > engine.info().max_alloc_bytes)
     throw DeviceLimitError("group by: the groups' state does not fit the device");
-  GroupTableSpec spec;
-  spec.mode = HGB_MODE_IDS;
-  spec.slots = sorted.groups;
-  spec.row_groups = &sorted.row_groups;
-  const GroupTable table = FoldGroups(context, plan, spec, layout, {}, aggregates, rows);
+  GroupTable table;
+  if (plan.fold_sorted) {
+    table = FoldSortedGroups(context, layout, sorted.perm, sorted.row_groups, sorted.groups,
+                             aggregates, rows);
+  } else {
+    GroupTableSpec spec;
+    spec.mode = HGB_MODE_IDS;
+    spec.slots = sorted.groups;
+    spec.row_groups = &sorted.row_groups;
+    table = FoldGroups(context, plan, spec, layout, {}, aggregates, rows);
+  }
   CLQ_CHECK(table.overflow == 0, "group by: sorted group ids out of range");
   FinishedGroups finished = FinishGroups(context, table, layout, aggregates);
   for (std::size_t i = 0; i < aggregates.size(); ++i)
@@ -209,9 +216,15 @@ KernelSet GroupByPlan::Kernels() const {
     if (real_sum) kernels.Add("group_by_window");
     kernels.Add(sort);
   }
-  kernels.Add("hash_group_by_aggregate");
-  if (cpu_paths && work_group_bytes != 0 && strategy != GroupByStrategy::kHash)
-    kernels.Add("group_by_merge");
+  if (fold_sorted) {
+    kernels.Add("sorted_group_by_fold");
+    // Groups that go on past a chunk of sorted rows: inputs of more than one.
+    kernels.AddWhenNeeded("sorted_group_by_merge");
+  } else {
+    kernels.Add("hash_group_by_aggregate");
+    if (cpu_paths && work_group_bytes != 0 && strategy != GroupByStrategy::kHash)
+      kernels.Add("group_by_merge");
+  }
   if (strategy != GroupByStrategy::kSort && real_sum) {
     // Tables past the full-range bins find the argument's exponents first.
     if (table_slots > kFullRangeSlots) {
@@ -234,6 +247,7 @@ KernelSet GroupByPlan::Kernels() const {
 
 std::string GroupByPlan::Describe() const {
   std::string text = std::string(GroupByStrategyName(strategy)) + " GROUP BY";
+  if (fold_sorted) text += ", sorted groups folded by chunks of rows";
   if (strategy != GroupByStrategy::kSort) text += ", " + std::to_string(table_slots) + " slots";
   if (strategy == GroupByStrategy::kHash)
     text += packed ? ", keys packed in the slots" : ", keys compared at a row";
@@ -269,6 +283,16 @@ GroupByPlan PlanGroupBy(const DeviceInfo& device, const DeviceTuning& tuning,
     plan.reason = std::move(reason);
     return plan;
   };
+  if (!device.int64_atomics || device.loop_iteration_limit != 0 || options.fold_sorted) {
+    // Group tables take rows with 64-bit atomics, and a CPU work-group's
+    // table all its rows in one work-item; sorted groups need neither.
+    plan.fold_sorted = true;
+    plan.work_group_bytes = 0;
+    return sort(options.fold_sorted ? "forced"
+                : !device.int64_atomics
+                    ? "the device lacks 64-bit atomics (cl_khr_int64_base_atomics)"
+                    : "the device caps each work-item's loop iterations");
+  }
   if (options.strategy == GroupByStrategy::kSort) return sort("forced");
   if (plan.HasQuantile()) return sort("QUANTILE sorts each group's values");
   if (keys.size() > HGB_MAX_KEYS)

@@ -10,7 +10,10 @@
 //   - kSort: the positions radix sorted by the key tuple (operators/sort.hpp)
 //     and cut where it changes; for QUANTILE (MEDIAN), more than four keys,
 //     tables past the device's memory, and as the fallback when a hash table
-//     overflows or a key leaves its range.
+//     overflows or a key leaves its range; and always on devices without
+//     64-bit atomics or with capped loops, which fold the sorted groups by
+//     chunks of rows (operators/sorted_group_by.hpp) instead of into a table
+//     with atomics.
 //
 // Aggregates then fold into per-group state words, in work-group tables
 // first where they fit (operators/hash_group_by.hpp), with operations whose
@@ -78,10 +81,15 @@ GroupAggregateInfo AggregateInfoOf(const GroupAggregateSpec& spec);
 
 // Knobs for tests and experiments; the defaults are the engine's choice.
 struct GroupByOptions {
-  std::optional<GroupByStrategy> strategy;        // forced (kDirect only where possible)
+  // Forced: kDirect only where possible, and without 64-bit atomics only kSort.
+  std::optional<GroupByStrategy> strategy;
   std::optional<bool> work_group_tables;          // forced on or off
   std::optional<std::uint64_t> hash_slots;        // kHash: the table's first size (a power of two)
   std::optional<std::uint32_t> work_group_slots;  // cap of a work-group table's slots
+  // The sort with the sorted groups folded by chunks of rows
+  // (operators/sorted_group_by.hpp), as on devices without 64-bit atomics
+  // (implies kSort).
+  bool fold_sorted = false;
 };
 
 struct GroupByPlan {
@@ -109,6 +117,10 @@ struct GroupByPlan {
   std::uint64_t work_group_bytes = 0;
   std::uint32_t work_group_slots_cap = 0;
   std::uint64_t memory_budget = 0;  // bytes the device-wide tables may take
+  // kSort on a device without 64-bit atomics or with capped loops: the
+  // sorted groups folded by chunks of rows (operators/sorted_group_by.hpp),
+  // no group table atomics.
+  bool fold_sorted = false;
 
   bool HasQuantile() const;
   // The kernels GroupBy launches: those of this plan's path, and when needed

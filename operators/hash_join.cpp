@@ -301,8 +301,11 @@ JoinPlan PlanJoin(const DeviceInfo& device, const DeviceTuning& tuning, const Jo
   } else {
     plan.methods = {JoinMethod::kDirect, JoinMethod::kCuckoo};
   }
-  // Cuckoo needs 64-bit atomics; without them the plan leaves it out.
+  // Cuckoo needs 64-bit atomics; without them the plan leaves it out. The
+  // dense multimap counts and scatters a range of keys in one work-item,
+  // past the loops of a device that caps them.
   if (!device.int64_atomics) std::erase(plan.methods, JoinMethod::kCuckoo);
+  if (device.loop_iteration_limit != 0) std::erase(plan.methods, JoinMethod::kDense);
   std::erase(plan.methods, JoinMethod::kChained);
   plan.methods.push_back(JoinMethod::kChained);
   return plan;

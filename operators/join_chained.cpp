@@ -8,7 +8,10 @@
 // 32-bit atomics only; duplicate keys and any 64-bit key range are fine.
 #include <algorithm>
 #include <bit>
+#include <string>
+#include <vector>
 
+#include "common/errors.hpp"
 #include "operators/join_internal.hpp"
 #include "operators/scan.hpp"
 
@@ -16,6 +19,32 @@ namespace clq::join_detail {
 namespace {
 
 constexpr cl_ulong kBucketSeed = 0x9E3779B97F4A7C15ull;
+
+// Loop iterations a bucket's rows may cost one work-item on devices that cap
+// them (DeviceInfo::loop_iteration_limit): a work-item probes IPT rows'
+// buckets, each a loop over the bucket, and sorts buckets of up to a tile,
+// the larger ones with the work-group's loops over all their rows.
+constexpr std::uint64_t kLimitedProbeIterations = 49152;
+
+// Throws DeviceLimitError when such a device's table has a bucket larger
+// than that allows (build keys repeated that often), rather than let its
+// loops end early.
+void CheckBucketsFitTheLoops(Engine& engine, const DeviceBuffer& offsets, std::uint64_t buckets) {
+  if (engine.info().loop_iteration_limit == 0) return;
+  const std::uint64_t limit = std::min<std::uint64_t>(
+      engine.tuning().tile_size(), kLimitedProbeIterations / engine.tuning().items_per_thread);
+  std::vector<cl_uint> host(buckets + 1);
+  engine.Download(offsets.get(), 0, host.size() * sizeof(cl_uint), host.data(), "join build");
+  std::uint64_t largest = 0;
+  for (std::uint64_t b = 0; b < buckets; ++b)
+    largest = std::max<std::uint64_t>(largest, host[b + 1] - host[b]);
+  if (largest > limit)
+    throw DeviceLimitError("hash join: a build key repeats up to " + std::to_string(largest) +
+                           " times; " + engine.info().name + " caps a work-item's loops at " +
+                           std::to_string(engine.info().loop_iteration_limit) +
+                           " iterations, which allows at most " + std::to_string(limit) +
+                           " rows of one bucket");
+}
 
 // The build side as a bucket-sorted table.
 struct ChainedTable {
@@ -59,6 +88,7 @@ ChainedTable BuildChained(Engine& engine, const VectorView& build, bool ordered_
   scatter.setArg(9, table.keys.get());
   scatter.setArg(10, table.rows.get());
   engine.Launch(scatter, tiles, "join build scatter");
+  CheckBucketsFitTheLoops(engine, table.offsets, table.buckets);
 
   if (!ordered_matches) return table;
   // Buckets up to a tile: one work-item each; larger ones are listed and

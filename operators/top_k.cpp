@@ -29,6 +29,14 @@ constexpr std::uint32_t kGpuGroupsPerComputeUnit = 4;
 // merge pass shrinks its input by this factor.
 constexpr RowCount kRowsPerKept = 32;
 
+// Devices that cap a work-item's loop iterations (DeviceInfo::
+// loop_iteration_limit): a CPU heap's group takes at most this many rows and
+// keeps at most this many, so that one work-item's loops (per block of
+// TOP_K_BLOCK rows a few passes over it, then the heap's sifts) stay well
+// inside the cap.
+constexpr RowCount kLimitedGroupRows = 4096;
+constexpr RowCount kLimitedGroupK = 256;
+
 // Rows a GPU work-group tests between two reductions (TOP_K_CHUNK).
 RowCount GpuChunk(const DeviceTuning& tuning) {
   const RowCount wg = tuning.work_group_size;
@@ -90,8 +98,10 @@ struct GroupsOutput {
 // Work-groups for a pass over n rows keeping k each.
 std::uint32_t PassGroups(const TopKPlan& plan, RowCount n, RowCount k) {
   const RowCount per_group = std::max(plan.granule, kRowsPerKept * k);
-  return static_cast<std::uint32_t>(
-      std::clamp<RowCount>((n + per_group - 1) / per_group, 1, plan.max_groups));
+  RowCount groups = std::clamp<RowCount>((n + per_group - 1) / per_group, 1, plan.max_groups);
+  if (plan.max_group_rows != 0)
+    groups = std::max(groups, (n + plan.max_group_rows - 1) / plan.max_group_rows);
+  return static_cast<std::uint32_t>(groups);
 }
 
 GroupsOutput LaunchGroups(Engine& engine, const TopKPlan& plan, const ImageKey& a,
@@ -271,6 +281,10 @@ TopKPlan PlanTopK(const DeviceInfo& info, const DeviceTuning& tuning,
     plan.max_group_k = options.max_group_k != 0
                            ? options.max_group_k
                            : std::max(kCpuMinGroupK, max_rows / kCpuRowsPerGroupK);
+    if (info.loop_iteration_limit != 0) {
+      plan.max_group_rows = kLimitedGroupRows;
+      plan.max_group_k = std::min(plan.max_group_k, kLimitedGroupK);
+    }
   } else {
     // A group's buffer holds k entries and a chunk of rows.
     plan.granule = GpuChunk(tuning);
@@ -307,10 +321,11 @@ std::string TopKPlan::Describe() const {
   std::string text = "top-" + std::to_string(k) + " of at most " + std::to_string(max_rows) +
                      " rows: " + StrategyName(strategy);
   if (strategy == TopKStrategy::kSort) return text;
-  text += std::string(cpu_kernels ? " (CPU heaps" : " (GPU local-memory selection") + ", up to " +
-          std::to_string(max_groups) + " groups of " + std::to_string(granule) +
-          "-row multiples), " + std::to_string(image_bits) + "-bit image of " +
-          std::to_string(image_keys) + (image_keys == 1 ? " key" : " keys");
+  text += std::string(cpu_kernels ? " (CPU heaps" : " (GPU local-memory selection") + ", " +
+          (max_group_rows != 0 ? "groups of at most " + std::to_string(max_group_rows) + " rows"
+                               : "up to " + std::to_string(max_groups) + " groups") +
+          " of " + std::to_string(granule) + "-row multiples), " + std::to_string(image_bits) +
+          "-bit image of " + std::to_string(image_keys) + (image_keys == 1 ? " key" : " keys");
   return text;
 }
 

@@ -62,6 +62,10 @@ struct TopKPlan {
   bool cpu_kernels = false;      // top_k_groups' CPU variant (heap per group)
   std::uint32_t max_groups = 1;  // work-groups of a pass at most
   RowCount granule = 1;          // a group's rows are a multiple of this
+  // Rows of a group at most, whatever max_groups says; 0: no cap (devices
+  // that cap a work-item's loop iterations, whose CPU heaps take all of a
+  // group's rows in one work-item).
+  RowCount max_group_rows = 0;
   // Descriptor words of the keys in the image (kernels_cl/sort_shared.h,
   // TOP_K_*) without TOP_K_NULLS, which the data decides; `image_keys` of
   // them (1 or 2).

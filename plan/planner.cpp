@@ -1,6 +1,7 @@
 #include "plan/planner.hpp"
 
 #include "plan/aggregate_node.hpp"
+#include "plan/device_capabilities.hpp"
 #include "plan/distinct_node.hpp"
 #include "plan/filter_node.hpp"
 #include "plan/group_by_node.hpp"
@@ -45,6 +46,8 @@ std::unique_ptr<RowNode> JoinedRows(const Engine& engine, const QueryOptions& op
 
 std::unique_ptr<ResultNode> BuildPhysicalPlan(const Engine& engine, const QueryOptions& options,
                                               const sql::BoundSelect& select) {
+  // Before any node compiles a program for what the device cannot run.
+  CheckDeviceCapabilities(engine.info(), select);
   const QueryPlan plan = PlanQuery(select);
   switch (plan.aggregation) {
     case AggregationMode::kUngrouped:

@@ -82,6 +82,9 @@ DeviceInfo ReadDeviceInfo(const cl::Platform& platform, const cl::Device& device
   const std::string extensions = device.getInfo<CL_DEVICE_EXTENSIONS>();
   info.fp64 = HasExtension(extensions, "cl_khr_fp64");
   info.int64_atomics = HasExtension(extensions, "cl_khr_int64_base_atomics");
+  // Mesa's software rasteriser, under rusticl or clover: gallivm's loop
+  // limiter (LP_MAX_TGSI_LOOP_ITERATIONS).
+  if (info.name.rfind("llvmpipe", 0) == 0) info.loop_iteration_limit = 65535;
   return info;
 }
 

@@ -41,6 +41,12 @@ struct DeviceInfo {
   std::uint32_t mem_base_addr_align_bits = 0;
   bool fp64 = false;
   bool int64_atomics = false;
+  // Most loop iterations a work-item runs in all, every loop of the kernel
+  // counted; 0: no limit. Mesa's llvmpipe (gallivm) counts an invocation's
+  // loop iterations and ends every loop, silently, once 65535 have run, so
+  // kernels whose per-work-item loops grow with the data give wrong
+  // answers there: the planner cuts such work into bounded pieces.
+  std::uint32_t loop_iteration_limit = 0;
 
   // "platform:device", e.g. "1:0".
   std::string PairSelector() const;

@@ -62,6 +62,9 @@ std::string BuildOptions(const DeviceInfo& info, const DeviceTuning& tuning) {
   options += " -DHAS_FP64=" + std::string(info.fp64 ? "1" : "0");
   options += " -DHAS_INT64_ATOMICS=" + std::string(info.int64_atomics ? "1" : "0");
   options += std::string(" -DDEVICE_IS_CPU=") + (tuning.cpu_paths ? "1" : "0");
+  // PoCL's kernels are native code over host addresses, which the CPU
+  // variants prefetch (kernels_cl/common.cl, CLQ_PREFETCH).
+  if (tuning.cpu_paths && info.IsPocl()) options += " -DHOST_PREFETCH=1";
   // NVIDIA GPUs build tile bitmaps with warp ballots (kernels_cl/common.cl).
   if (!tuning.cpu_paths && info.platform_name.find("NVIDIA") != std::string::npos &&
       tuning.work_group_size % 32 == 0)

@@ -47,10 +47,22 @@ std::uint64_t RetainLimit(const DeviceInfo& info) {
 
 }  // namespace
 
+namespace {
+
+// The device as the engine treats it: without the capabilities the options
+// tell it to assume absent.
+DeviceInfo AssumedInfo(DeviceInfo info, const EngineOptions& options) {
+  if (options.assume_no_fp64) info.fp64 = false;
+  if (options.assume_no_int64_atomics) info.int64_atomics = false;
+  return info;
+}
+
+}  // namespace
+
 Engine::Engine(const DeviceHandle& device, const EngineOptions& options)
-    : info_(device.info),
+    : info_(AssumedInfo(device.info, options)),
       device_(device.device),
-      tuning_(ChooseTuning(device.info, options)),
+      tuning_(ChooseTuning(info_, options)),
       options_(options),
       pool_(cl::Context(), 0, 0) {
   const auto start = std::chrono::steady_clock::now();

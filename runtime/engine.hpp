@@ -57,6 +57,8 @@ class Engine {
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
+  // The device as the engine treats it: fp64 and 64-bit atomics cleared
+  // when EngineOptions::assume_no_fp64 / assume_no_int64_atomics say so.
   const DeviceInfo& info() const { return info_; }
   const DeviceTuning& tuning() const { return tuning_; }
   const EngineOptions& options() const { return options_; }

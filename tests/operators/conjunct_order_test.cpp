@@ -133,6 +133,7 @@ TEST_P(ConjunctOrderTest, MergedRangeTestsSelectTheReferenceRows) {
   for (const RowCount rows : {RowCount{0}, RowCount{1}, tile - 1, tile + 1, 2 * tile + 5}) {
     const TablePtr table = RandomTable(rows, 7 + static_cast<std::uint32_t>(rows));
     for (const Case& c : Cases()) {
+      if (!e.info().fp64 && HasReal(c.expr)) continue;  // refused without fp64
       const cpu_reference::ValueVector truth = EvaluateOnCpu(table, c.expr);
       std::vector<std::uint32_t> want;
       for (RowCount i = 0; i < rows; ++i)

@@ -158,6 +158,7 @@ TEST_P(ProjectionTest, ComparisonsLogicAndNulls) {
 }
 
 TEST_P(ProjectionTest, RealArithmetic) {
+  CLQ_SKIP_REAL_WITHOUT_FP64(engine());
   Engine& e = engine();
   TablePtr t = RandomTable(3000, 17, false);
   const auto a = t->column(0).int32s();
@@ -237,6 +238,7 @@ TEST_P(ProjectionTest, IntegerEdgeValues) {
 }
 
 TEST_P(ProjectionTest, AcrossTablets) {
+  CLQ_SKIP_REAL_WITHOUT_FP64(engine());
   Engine& e = engine();
   const ScopedTabletRows small(e, 1000);
   TablePtr t = RandomTable(4321, 31, false);

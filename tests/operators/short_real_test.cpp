@@ -106,6 +106,7 @@ struct Outcome {
 };
 
 TEST_P(ShortRealTest, AgreesWithTheInterpreterAndTheCpu) {
+  CLQ_SKIP_REAL_WITHOUT_FP64(engine());
   Engine& e = engine();
   const RowCount tile = e.tuning().tile_size();
   const RowCount wg = e.tuning().work_group_size;
@@ -224,6 +225,7 @@ TEST_P(ShortRealTest, AgreesWithTheInterpreterAndTheCpu) {
 // 0), each under SUM, MIN, MAX and COUNT, the kernel against the interpreter
 // bit for bit.
 TEST_P(ShortRealTest, EveryPairOfOperationsMatchesTheInterpreter) {
+  CLQ_SKIP_REAL_WITHOUT_FP64(engine());
   Engine& e = engine();
   const RowCount rows = e.tuning().tile_size() * 2 + 37;
   Schema schema{{"x", ColumnType::Int32()}, {"y", ColumnType::Int32()}, {"z", ColumnType::Int32()}};

@@ -200,6 +200,7 @@ TEST_P(ValueRangeDeviceTest, NarrowArithmeticIsExact) {
 // on the kernels without NULL tracking; one whose divisor can be zero keeps
 // its NULLs.
 TEST_P(ValueRangeDeviceTest, ProvenDivisorsDropNullTracking) {
+  CLQ_SKIP_REAL_WITHOUT_FP64(engine());
   const TablePtr table = EdgeTable(3000);
   Engine& e = engine();
   TableRelation relation(e, table);

@@ -29,6 +29,34 @@ TEST(CliTest, VersionAndHelp) {
   }
 }
 
+// A device without fp64 (here assumed: the option makes any device one)
+// refuses a REAL query before running anything, naming the capability, with
+// exit status 1; its INTEGER queries run, GROUP BY sorting when 64-bit
+// atomics are assumed absent too.
+TEST(CliTest, RealQueriesAreRefusedOnDevicesWithoutFp64) {
+  const std::string lacking = "query --rows 2000 --option assume_no_fp64=on ";
+  auto average = RunClq(lacking + "\"SELECT AVG(unique1) FROM tenktup1\"");
+  EXPECT_EQ(average.exit_code, 1) << average.output;
+  EXPECT_NE(average.output.find("lacks fp64 (cl_khr_fp64): REAL expressions cannot run there "
+                                "(AVG(tenktup1.unique1))"),
+            std::string::npos)
+      << average.output;
+  auto literal = RunClq(lacking + "\"SELECT unique1 FROM tenktup1 WHERE unique2 < 2.5\"");
+  EXPECT_EQ(literal.exit_code, 1) << literal.output;
+  EXPECT_NE(literal.output.find("REAL expressions cannot run there (2.5)"), std::string::npos)
+      << literal.output;
+  auto explain = RunClq(lacking + "\"EXPLAIN SELECT unique1 * 1.5 FROM tenktup1\"");
+  EXPECT_EQ(explain.exit_code, 0) << explain.output;
+  EXPECT_NE(explain.output.find("not on the device: device '"), std::string::npos)
+      << explain.output;
+  auto grouped =
+      RunClq(lacking +
+             "--option assume_no_int64_atomics=on --format csv "
+             "\"SELECT ten, COUNT(*), SUM(unique1) FROM tenktup1 GROUP BY ten ORDER BY ten\"");
+  EXPECT_EQ(grouped.exit_code, 0) << grouped.output;
+  EXPECT_NE(grouped.output.find("3,200,199600"), std::string::npos) << grouped.output;
+}
+
 TEST(CliTest, UnknownSubcommandAndFlagPrintUsage) {
   auto unknown = RunClq("frobnicate");
   EXPECT_NE(unknown.exit_code, 0);

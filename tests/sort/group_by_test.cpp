@@ -22,6 +22,10 @@ using sort_testing::HostColumn;
 using sort_testing::RandomColumn;
 using sort_testing::Upload;
 
+bool IsRealAggregate(std::uint32_t operation) {
+  return operation == VM_AGG_SUM_R || operation == VM_AGG_MIN_R || operation == VM_AGG_MAX_R;
+}
+
 // How a check plans its GroupBy.
 struct Variant {
   const char* name;
@@ -38,17 +42,24 @@ std::vector<Variant> Variants() {
   v.push_back({"hash, 16-slot work-group tables", {GroupByStrategy::kHash, {}, {}, 16}, false});
   v.push_back({"hash, 64-slot table", {GroupByStrategy::kHash, {}, 64, {}}, false});
   v.push_back({"sort", {GroupByStrategy::kSort, {}, {}, {}}});
+  v.push_back(
+      {"sort, groups folded one per work-item", {GroupByStrategy::kSort, {}, {}, {}, true}});
   return v;
 }
 
 class GroupByTest : public testing::DeviceTest {
  protected:
   // Runs GroupBy on `keys` with `specs` planned as `variant` and compares
-  // every group and aggregate with the reference, bit for bit.
-  GroupByResult Check(const std::vector<HostColumn>& keys, const std::vector<HostSpec>& specs,
+  // every group and aggregate with the reference, bit for bit. Devices
+  // without fp64 run no REAL aggregate (the planner refuses REAL there):
+  // those specs are left out.
+  GroupByResult Check(const std::vector<HostColumn>& keys, const std::vector<HostSpec>& all_specs,
                       RowCount rows, const Variant& variant, const std::string& what) {
     Engine& e = engine();
     QueryContext context(e);
+    std::vector<HostSpec> specs;
+    for (const HostSpec& s : all_specs)
+      if (e.info().fp64 || !IsRealAggregate(s.operation)) specs.push_back(s);
     std::vector<DeviceVector> device_keys;
     std::vector<VectorView> key_views;
     std::vector<GroupKeyInfo> key_infos;
@@ -289,10 +300,34 @@ TEST_P(GroupByTest, QuantileSortsAndTheRestMatches) {
   }
 }
 
+// The sorted fold (devices without 64-bit atomics or with capped loops)
+// over groups that run across chunks of sorted rows and records, up to
+// three levels of merges: one group, every row its own, runs of a chunk's
+// length and a little more or less, and one row per chunk boundary.
+TEST_P(GroupByTest, SortedFoldAcrossChunksAndLevels) {
+  std::mt19937_64 rng(37);
+  const Variant folded{"sorted fold", {GroupByStrategy::kSort, {}, {}, {}, true}};
+  for (const RowCount rows :
+       {RowCount{1}, RowCount{255}, RowCount{256}, RowCount{257}, RowCount{70001}}) {
+    const HostColumn arg = SmallIntegers(ColumnType::Int64(), rows, 0.1, rng);
+    for (const std::uint32_t run : {0u, 1u, 255u, 256u, 257u, 33000u}) {
+      HostColumn key;
+      key.type = ColumnType::Int32();
+      for (RowCount r = 0; r < rows; ++r)
+        key.i32.push_back(run == 0 ? 7 : static_cast<std::int32_t>((r / run) * 3 % 1000003));
+      Check({key}, AllAggregates(arg), rows, folded,
+            std::to_string(rows) + " rows, runs of " + std::to_string(run));
+    }
+  }
+}
+
 // A plan whose key range is wrong (the range analysis is trusted, but a
 // wrong bound must not write outside the table) and a hash table too small
 // for the groups: both fall back and say so.
 TEST_P(GroupByTest, DataForcedFallbacksAreReported) {
+  if (!engine().info().int64_atomics || engine().info().loop_iteration_limit != 0)
+    GTEST_SKIP() << "GROUP BY always sorts on this device (no 64-bit atomics, or capped loops): "
+                    "no table to fall back from";
   std::mt19937_64 rng(36);
   const RowCount rows = 2 * engine().tuning().tile_size() + 9;
   const HostColumn arg = SmallIntegers(ColumnType::Int64(), rows, 0.0, rng);

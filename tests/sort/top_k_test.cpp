@@ -248,6 +248,7 @@ TEST_P(TopKTest, PrefixImagesPassOverTiesOnlyWhenAGroupDroppedOne) {
       const std::vector<std::uint32_t> want = Reference({*column}, {desc}, rows);
       for (RowCount k : {RowCount{1}, RowCount{10}, RowCount{300}}) {
         const TopKPlan plan = PlanTopK(e.info(), e.tuning(), TopKKeysOf(keys), rows, k);
+        if (k > plan.max_group_k) continue;  // devices with capped loops: a smaller limit
         ASSERT_EQ(plan.strategy, TopKStrategy::kGroupsThenTies);
         const TopKResult result = TopK(context, plan, keys, rows);
         EXPECT_EQ(result.tie_rows, ties ? rows : 0) << "k " << k << (desc ? " DESC" : "");

@@ -28,6 +28,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
+#include <iostream>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -42,6 +44,7 @@
 #include "storage/csv.hpp"
 #include "tests/sql/sql_test_file.hpp"
 #include "tests/support/device_fixture.hpp"
+#include "tests/support/real_refusal.hpp"
 #include "wisconsin/dataset.hpp"
 
 namespace clq::sql_test {
@@ -105,7 +108,9 @@ std::string MissingFeatureHint(const std::string& message) {
   return "\n  (the device executor lacks a feature: does the file need a `# requires:` line?)";
 }
 
-using Executor = std::function<QueryResult(const sql::BoundSelect&)>;
+// A query's result, or nullopt where the executor refused the query as it
+// must (REAL on a device without fp64): nothing to compare.
+using Executor = std::function<std::optional<QueryResult>(const sql::BoundSelect&)>;
 
 // Runs every record of `file` with `execute`, reporting each failure.
 void RunFile(const std::filesystem::path& path, const TestFile& file, const Executor& execute) {
@@ -131,7 +136,9 @@ void RunFile(const std::filesystem::path& path, const TestFile& file, const Exec
     try {
       const sql::ast::Statement statement = sql::Parse(record.sql);
       const sql::BoundStatement bound = sql::Bind(statement, catalog, record.sql);
-      result = execute(bound.select);
+      std::optional<QueryResult> answer = execute(bound.select);
+      if (!answer) continue;  // refused, as it must be
+      result = std::move(*answer);
     } catch (const std::exception& e) {
       error = ErrorMessage(record.sql, e);
     }
@@ -181,8 +188,24 @@ TEST_P(SqlFileTest, Records) {
     if (std::find(available.begin(), available.end(), f) == available.end())
       missing += (missing.empty() ? "" : ", ") + f;
   if (!missing.empty()) GTEST_SKIP() << relative << " requires " << missing << ", not available";
-  QueryExecutor executor(testing::TestEngine(device));
-  RunFile(path, file, [&](const sql::BoundSelect& select) { return executor.Execute(select); });
+  Engine& engine = testing::TestEngine(device);
+  QueryExecutor executor(engine);
+  std::size_t refused = 0;
+  RunFile(path, file, [&](const sql::BoundSelect& select) -> std::optional<QueryResult> {
+    if (engine.info().fp64 || !testing::UsesReal(select)) return executor.Execute(select);
+    // Without fp64 a REAL query is refused, with the capability named.
+    try {
+      (void)executor.Execute(select);
+    } catch (const std::exception& e) {
+      if (!testing::IsFp64Refusal(e)) throw;
+      ++refused;
+      return std::nullopt;
+    }
+    throw InternalError("a REAL query ran on a device without fp64");
+  });
+  if (refused > 0)
+    std::cout << "[ sql files  ] " << relative << ": " << refused
+              << " REAL queries refused as they must be (the device lacks fp64)\n";
 }
 
 // Every file, whatever it requires, on the CPU reference (which has every
@@ -197,7 +220,9 @@ TEST_P(SqlFileCpuTest, Records) {
   } catch (const std::exception& e) {
     FAIL() << e.what();
   }
-  RunFile(path, file, [](const sql::BoundSelect& select) { return ExecuteOnCpu(select); });
+  RunFile(path, file, [](const sql::BoundSelect& select) -> std::optional<QueryResult> {
+    return ExecuteOnCpu(select);
+  });
 }
 
 std::string FileName(const std::string& relative) {

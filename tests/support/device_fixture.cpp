@@ -31,10 +31,18 @@ Engine& TestEngine(std::size_t flat_index) {
   auto it = engines.find(flat_index);
   if (it == engines.end())
     it = engines
-             .emplace(flat_index, std::make_unique<Engine>(Devices().at(flat_index),
-                                                           OptionsFromEnvironment().engine))
+             .emplace(flat_index,
+                      std::make_unique<Engine>(Devices().at(flat_index), TestEngineOptions()))
              .first;
   return *it->second;
+}
+
+const DeviceHandle& TestDevice(std::size_t flat_index) {
+  return Devices().at(flat_index);
+}
+
+EngineOptions TestEngineOptions() {
+  return OptionsFromEnvironment().engine;
 }
 
 std::string TestDeviceName(const ::testing::TestParamInfo<std::size_t>& info) {

@@ -24,6 +24,13 @@ std::vector<std::size_t> TestDeviceIndices();
 // The shared engine of a device under test.
 Engine& TestEngine(std::size_t flat_index);
 
+// A device under test, for tests that start engines of their own.
+const DeviceHandle& TestDevice(std::size_t flat_index);
+
+// The engine options the tests' engines start with (CLQ_OPTIONS and the
+// other CLQ_* settings of the environment).
+EngineOptions TestEngineOptions();
+
 // "pocl_cpu_0", "nvidia_gpu_1": names for parameterized test instances.
 std::string TestDeviceName(const ::testing::TestParamInfo<std::size_t>& info);
 
@@ -49,6 +56,14 @@ class DeviceTest : public ::testing::TestWithParam<std::size_t> {
 };
 
 }  // namespace clq::testing
+
+// Skips the rest of a test of REAL values on a device without fp64, where
+// the planner refuses them (tests/plan/device_capabilities_test.cpp checks
+// the refusal).
+#define CLQ_SKIP_REAL_WITHOUT_FP64(engine)                \
+  if (!(engine).info().fp64)                              \
+  GTEST_SKIP() << "REAL values: " << (engine).info().name \
+               << " lacks fp64 (cl_khr_fp64), and REAL queries are refused there"
 
 #define CLQ_INSTANTIATE_DEVICE_TESTS(suite)                                          \
   INSTANTIATE_TEST_SUITE_P(Devices, suite,                                           \

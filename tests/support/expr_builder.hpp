@@ -112,4 +112,13 @@ inline sql::Expr In(sql::Expr v, std::initializer_list<sql::Expr> items, bool ne
 
 using Op = sql::BinaryOp;
 
+// Whether `e` or an expression inside it is REAL (what devices without
+// fp64 refuse).
+inline bool HasReal(const sql::Expr& e) {
+  if (e.type == sql::ValueType::kReal) return true;
+  for (const sql::Expr& child : e.children)
+    if (HasReal(child)) return true;
+  return false;
+}
+
 }  // namespace clq::testing
