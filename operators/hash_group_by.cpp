@@ -141,6 +141,38 @@ WorkGroupTables SizeWorkGroupTables(const Engine& engine, const GroupByPlan& pla
 
 }  // namespace
 
+std::vector<std::vector<std::size_t>> FoldPasses(const GroupStateLayout& layout) {
+  std::vector<std::vector<std::size_t>> passes(1);
+  for (std::size_t a = 0; a < layout.aggregates.size(); ++a) {
+    if (!layout.aggregates[a].row_work) continue;
+    if (passes.back().size() == HGB_MAX_ARGS) passes.emplace_back();
+    passes.back().push_back(a);
+  }
+  return passes;
+}
+
+DeviceBuffer UploadAggregateDescriptors(Engine& engine, const GroupStateLayout& layout,
+                                        const std::vector<GroupAggregateSpec>& aggregates,
+                                        const std::vector<std::size_t>& pass) {
+  std::vector<cl_uint> words(std::max<std::size_t>(pass.size(), 1) * HGB_AGG_UINTS, 0);
+  for (std::size_t i = 0; i < pass.size(); ++i) {
+    const GroupStateLayout::Aggregate& a = layout.aggregates[pass[i]];
+    const VectorView& argument = *aggregates[pass[i]].argument;
+    cl_uint* d = &words[i * HGB_AGG_UINTS];
+    d[HGB_AGG_OP] = a.op;
+    d[HGB_AGG_TYPE] = static_cast<cl_uint>(argument.type.type);
+    d[HGB_AGG_NULLS] = argument.has_nulls() ? 1 : 0;
+    d[HGB_AGG_WORD] = a.word;
+    d[HGB_AGG_COUNT] = a.count_word;
+    d[HGB_AGG_BINS] = a.bins;
+    d[HGB_AGG_BASE] = static_cast<cl_uint>(a.base);
+    d[HGB_AGG_REAL] = a.real ? 1 : 0;
+  }
+  DeviceBuffer buffer = engine.pool().Acquire(words.size() * 4, "group descriptors");
+  engine.Upload(buffer.get(), 0, words.size() * 4, words.data(), "group descriptors");
+  return buffer;
+}
+
 std::uint64_t GroupTableBytes(const GroupStateLayout& layout, std::uint64_t slots) {
   return slots * layout.words * 8;
 }
@@ -272,14 +304,7 @@ GroupTable FoldGroups(QueryContext& context, const GroupByPlan& plan, const Grou
   DeviceBuffer kind_buffer = engine.pool().Acquire(kinds.size() * 4, "group descriptors");
   engine.Upload(kind_buffer.get(), 0, kinds.size() * 4, kinds.data(), "group descriptors");
 
-  // Passes of at most HGB_MAX_ARGS aggregates with per-row work; the first
-  // also counts rows and first positions.
-  std::vector<std::vector<std::size_t>> passes(1);
-  for (std::size_t a = 0; a < aggregates.size(); ++a) {
-    if (!layout.aggregates[a].row_work) continue;
-    if (passes.back().size() == HGB_MAX_ARGS) passes.emplace_back();
-    passes.back().push_back(a);
-  }
+  const std::vector<std::vector<std::size_t>> passes = FoldPasses(layout);
 
   const WorkGroupTables wg = SizeWorkGroupTables(engine, plan, layout, mode, slots);
   table.work_group_tables = wg.slots != 0;
@@ -320,22 +345,7 @@ GroupTable FoldGroups(QueryContext& context, const GroupByPlan& plan, const Grou
   cl::Kernel& kernel = engine.kernel("hash_group_by_aggregate");
   for (std::size_t p = 0; p < passes.size(); ++p) {
     const std::vector<std::size_t>& pass = passes[p];
-    std::vector<cl_uint> agg_desc(std::max<std::size_t>(pass.size(), 1) * HGB_AGG_UINTS, 0);
-    for (std::size_t i = 0; i < pass.size(); ++i) {
-      const GroupStateLayout::Aggregate& a = layout.aggregates[pass[i]];
-      const VectorView& argument = *aggregates[pass[i]].argument;
-      cl_uint* d = &agg_desc[i * HGB_AGG_UINTS];
-      d[HGB_AGG_OP] = a.op;
-      d[HGB_AGG_TYPE] = static_cast<cl_uint>(argument.type.type);
-      d[HGB_AGG_NULLS] = argument.has_nulls() ? 1 : 0;
-      d[HGB_AGG_WORD] = a.word;
-      d[HGB_AGG_COUNT] = a.count_word;
-      d[HGB_AGG_BINS] = a.bins;
-      d[HGB_AGG_BASE] = static_cast<cl_uint>(a.base);
-      d[HGB_AGG_REAL] = a.real ? 1 : 0;
-    }
-    DeviceBuffer agg_buffer = engine.pool().Acquire(agg_desc.size() * 4, "group descriptors");
-    engine.Upload(agg_buffer.get(), 0, agg_desc.size() * 4, agg_desc.data(), "group descriptors");
+    DeviceBuffer agg_buffer = UploadAggregateDescriptors(engine, layout, aggregates, pass);
 
     const cl::Buffer& dummy = control.get();
     ArgBinder bind(kernel);

@@ -60,6 +60,17 @@ struct GroupTable {
   bool work_group_tables = false;
 };
 
+// The fold's passes: indices of the aggregates with per-row work, at most
+// HGB_MAX_ARGS a pass (one pass, maybe empty, when none has any); the first
+// pass also writes first positions and row counts.
+std::vector<std::vector<std::size_t>> FoldPasses(const GroupStateLayout& layout);
+
+// The HGB_AGG_UINTS descriptor words of each aggregate of `pass`, on the
+// device.
+DeviceBuffer UploadAggregateDescriptors(Engine& engine, const GroupStateLayout& layout,
+                                        const std::vector<GroupAggregateSpec>& aggregates,
+                                        const std::vector<std::size_t>& pass);
+
 // Bytes of a device-wide table of `slots` slots.
 std::uint64_t GroupTableBytes(const GroupStateLayout& layout, std::uint64_t slots);
 

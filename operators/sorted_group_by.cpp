@@ -77,35 +77,11 @@ GroupTable FoldSortedGroups(QueryContext& context, const GroupStateLayout& layou
   DeviceBuffer kinds = engine.pool().Acquire(kind_values.size() * 4, "group descriptors");
   engine.Upload(kinds.get(), 0, kind_values.size() * 4, kind_values.data(), "group descriptors");
 
-  // Passes of at most HGB_MAX_ARGS aggregates with per-row work; the first
-  // also writes the first rows and row counts.
-  std::vector<std::vector<std::size_t>> passes(1);
-  for (std::size_t a = 0; a < aggregates.size(); ++a) {
-    if (!layout.aggregates[a].row_work) continue;
-    if (passes.back().size() == HGB_MAX_ARGS) passes.emplace_back();
-    passes.back().push_back(a);
-  }
+  const std::vector<std::vector<std::size_t>> passes = FoldPasses(layout);
   cl::Kernel& kernel = engine.kernel("sorted_group_by_fold");
   for (std::size_t p = 0; p < passes.size(); ++p) {
     const std::vector<std::size_t>& pass = passes[p];
-    std::vector<cl_uint> descriptors(std::max<std::size_t>(pass.size(), 1) * HGB_AGG_UINTS, 0);
-    for (std::size_t i = 0; i < pass.size(); ++i) {
-      const GroupStateLayout::Aggregate& a = layout.aggregates[pass[i]];
-      const VectorView& argument = *aggregates[pass[i]].argument;
-      cl_uint* d = &descriptors[i * HGB_AGG_UINTS];
-      d[HGB_AGG_OP] = a.op;
-      d[HGB_AGG_TYPE] = static_cast<cl_uint>(argument.type.type);
-      d[HGB_AGG_NULLS] = argument.has_nulls() ? 1 : 0;
-      d[HGB_AGG_WORD] = a.word;
-      d[HGB_AGG_COUNT] = a.count_word;
-      d[HGB_AGG_BINS] = a.bins;
-      d[HGB_AGG_BASE] = static_cast<cl_uint>(a.base);
-      d[HGB_AGG_REAL] = a.real ? 1 : 0;
-    }
-    DeviceBuffer descriptor_buffer =
-        engine.pool().Acquire(descriptors.size() * 4, "group descriptors");
-    engine.Upload(descriptor_buffer.get(), 0, descriptors.size() * 4, descriptors.data(),
-                  "group descriptors");
+    DeviceBuffer descriptor_buffer = UploadAggregateDescriptors(engine, layout, aggregates, pass);
     Records records = EmptyRecords(engine, rows, words);
     const cl::Buffer& dummy = descriptor_buffer.get();
     KernelArgs args(kernel);
