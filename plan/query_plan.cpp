@@ -106,14 +106,17 @@ double EstimatedRows(const sql::BoundSelect& select, const SourcePlan& source) {
 // the join to above it keeps the result. `joined_rows` is the estimated size
 // of what is joined so far; it becomes the estimated join output (each
 // joined row matching at most one incoming row, the key / foreign-key case).
+// A table whose join keys can raise keeps its filters (`keys_may_raise`):
+// its keys are computed on the rows its filters pass, and joined whole, the
+// join would compute them on rows the filters reject.
 void DeferUnselectiveFilters(const sql::BoundSelect& select, SourcePlan& incoming,
-                             double& joined_rows, QueryPlan& plan) {
+                             bool keys_may_raise, double& joined_rows, QueryPlan& plan) {
   constexpr double kMostRows = 0.5;
   constexpr double kFewJoinedRows = 0.25;
   const double table_rows = static_cast<double>(select.from[incoming.source].table->rows());
   const double kept = EstimatedSelectivity(select, incoming.filters);
   const double incoming_rows = table_rows * kept;
-  if (!incoming.filters.empty() && kept >= kMostRows &&
+  if (!incoming.filters.empty() && !keys_may_raise && kept >= kMostRows &&
       joined_rows <= kFewJoinedRows * table_rows) {
     incoming.deferred_selectivity = kept;
     for (Expr& f : incoming.filters)
@@ -185,7 +188,7 @@ QueryPlan PlanQuery(const sql::BoundSelect& select) {
   // so they keep their pushdown; running them first only spares the
   // conjuncts that can fail some rows. A join's keys are the exception: they
   // are computed for every row of their table that its own filters pass, as
-  // a nested loop computes its outer table's lookup key.
+  // a nested loop computes its outer table's lookup key (below).
   std::vector<std::pair<std::size_t, Expr>> may_raise;
   const ColumnRangeFn column_ranges = TableColumnRanges(select);
   for (std::size_t position = 0; position < conjuncts.size(); ++position) {
@@ -209,6 +212,25 @@ QueryPlan PlanQuery(const sql::BoundSelect& select) {
       plan.sources[sources.empty() ? 0 : sources[0]].filters.push_back(std::move(c));
     } else {
       plan.residual.push_back(std::move(c));
+    }
+  }
+
+  // A join key that can overflow is computed, and raises, on every row of its
+  // table that the table's own filters pass, whatever the join order: a
+  // check `key = key` after the table's filters (true for every key that
+  // can join; a NULL key joins nothing). Computed only on the rows reaching
+  // its join, it would raise or not depending on which joins ran first.
+  std::vector<std::vector<Expr>> key_checks(select.from.size());
+  for (const JoinEdge& edge : candidate_edges) {
+    for (const auto& [source, key] : {std::pair{edge.left_source, &edge.left_key},
+                                      std::pair{edge.right_source, &edge.right_key}}) {
+      if (!MayOverflow(*key, column_ranges)) continue;
+      Expr check;
+      check.kind = Expr::Kind::kBinary;
+      check.type = sql::ValueType::kInteger;
+      check.binary_op = sql::BinaryOp::kEqual;
+      check.children = {*key, *key};
+      key_checks[source].push_back(std::move(check));
     }
   }
 
@@ -251,7 +273,8 @@ QueryPlan PlanQuery(const sql::BoundSelect& select) {
         std::swap(edge.left_key, edge.right_key);
       }
       joined[edge.right_source] = true;
-      DeferUnselectiveFilters(select, plan.sources[edge.right_source], joined_rows, plan);
+      DeferUnselectiveFilters(select, plan.sources[edge.right_source],
+                              !key_checks[edge.right_source].empty(), joined_rows, plan);
       plan.join_edges.push_back(std::move(edge));
     }
     // Edges not used to connect tables (cycles) are checked after the joins.
@@ -269,6 +292,9 @@ QueryPlan PlanQuery(const sql::BoundSelect& select) {
       }
     }
   }
+  for (std::size_t s = 0; s < select.from.size(); ++s)
+    for (Expr& check : key_checks[s])
+      plan.sources[s].filters.push_back(std::move(check));
   std::stable_sort(may_raise.begin(), may_raise.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   for (auto& [position, c] : may_raise)

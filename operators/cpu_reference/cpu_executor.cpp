@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <numeric>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -17,26 +18,6 @@ namespace {
 
 using cpu_reference::Position;
 using cpu_reference::ValueVector;
-
-// Every output of `select` for each row (or group) it produces.
-std::vector<ValueVector> ComputeOutputs(const sql::BoundSelect& select) {
-  const cpu_reference::JoinedRows rows = cpu_reference::EvaluateFromWhere(select);
-  std::vector<ValueVector> outputs;
-  if (select.aggregated) {
-    const cpu_reference::GroupedRows groups =
-        cpu_reference::ApplyHaving(select, cpu_reference::AggregateRows(select, rows));
-    const cpu_reference::EvalContext context = cpu_reference::ContextOf(groups);
-    for (const sql::OutputColumn& output : select.outputs)
-      outputs.push_back(cpu_reference::Evaluate(output.expr, context));
-  } else {
-    CLQ_CHECK(select.group_keys.empty() && select.aggregates.empty() && !select.having,
-              "grouping in a query that is not aggregated");
-    const cpu_reference::EvalContext context = cpu_reference::ContextOf(select.from, rows);
-    for (const sql::OutputColumn& output : select.outputs)
-      outputs.push_back(cpu_reference::Evaluate(output.expr, context));
-  }
-  return outputs;
-}
 
 // The values of `v` at `positions` as a result column.
 ResultColumn ToResultColumn(const std::string& name, const ValueVector& v,
@@ -84,18 +65,58 @@ ResultColumn ToResultColumn(const std::string& name, const ValueVector& v,
 
 }  // namespace
 
+// Which outputs are evaluated on which rows, as the devices do (the
+// README's promise: an expression raises only on the rows it must run on):
+//  - an aggregate without GROUP BY is one row, neither sorted nor made
+//    distinct; its outputs are evaluated only if OFFSET and LIMIT keep it;
+//  - with GROUP BY, every output is evaluated for every group HAVING keeps;
+//  - otherwise the ORDER BY keys (and, with DISTINCT, the visible outputs)
+//    are evaluated for every row, and the other outputs only for the rows
+//    OFFSET and LIMIT keep.
 QueryResult ExecuteOnCpu(const sql::BoundSelect& select) {
   CLQ_CHECK(select.visible_outputs <= select.outputs.size(), "more visible outputs than outputs");
   CLQ_CHECK(!select.distinct || select.visible_outputs == select.outputs.size(),
             "hidden ORDER BY outputs with DISTINCT");
-  const std::vector<ValueVector> outputs = ComputeOutputs(select);
-  const std::size_t rows = outputs.empty() ? 0 : outputs[0].size();
-  const std::span<const ValueVector> visible(outputs.data(), select.visible_outputs);
+  const cpu_reference::JoinedRows rows = cpu_reference::EvaluateFromWhere(select);
+  std::optional<cpu_reference::GroupedRows> groups;
+  if (select.aggregated) {
+    groups = cpu_reference::ApplyHaving(select, cpu_reference::AggregateRows(select, rows));
+  } else {
+    CLQ_CHECK(select.group_keys.empty() && select.aggregates.empty() && !select.having,
+              "grouping in a query that is not aggregated");
+  }
+  const std::size_t count = groups ? groups->groups : rows.size;
+  const bool one_row = select.aggregated && select.group_keys.empty();
+  const cpu_reference::EvalContext all_rows =
+      groups ? cpu_reference::ContextOf(*groups) : cpu_reference::ContextOf(select.from, rows);
 
-  std::vector<Position> positions(rows);
+  // Outputs evaluated for every row before sorting; the others stay empty.
+  std::vector<ValueVector> outputs(select.outputs.size());
+  std::vector<bool> evaluated(select.outputs.size(), false);
+  auto evaluate_all = [&](std::size_t c) {
+    if (evaluated[c]) return;
+    outputs[c] = cpu_reference::Evaluate(select.outputs[c].expr, all_rows);
+    evaluated[c] = true;
+  };
+  if (groups && !one_row) {
+    for (std::size_t c = 0; c < select.outputs.size(); ++c)
+      evaluate_all(c);
+  }
+  std::vector<Position> positions(count);
   std::iota(positions.begin(), positions.end(), Position{0});
-  if (select.distinct) positions = cpu_reference::DistinctPositions(visible, rows);
-  cpu_reference::SortPositions(outputs, select.order_by, positions);
+  if (!one_row) {
+    if (select.distinct) {
+      for (std::size_t c = 0; c < select.visible_outputs; ++c)
+        evaluate_all(c);
+      positions = cpu_reference::DistinctPositions(
+          std::span<const ValueVector>(outputs.data(), select.visible_outputs), count);
+    }
+    for (const sql::OrderKey& key : select.order_by) {
+      CLQ_CHECK(key.expr.kind == sql::Expr::Kind::kOutputRef, "ORDER BY key is not an output");
+      evaluate_all(key.expr.index);
+    }
+    cpu_reference::SortPositions(outputs, select.order_by, positions);
+  }
 
   const std::size_t begin =
       static_cast<std::size_t>(std::min<std::uint64_t>(select.offset, positions.size()));
@@ -106,8 +127,31 @@ QueryResult ExecuteOnCpu(const sql::BoundSelect& select) {
 
   QueryResult result;
   result.rows = kept.size();
-  for (std::size_t c = 0; c < select.visible_outputs; ++c)
-    result.columns.push_back(ToResultColumn(select.outputs[c].name, outputs[c], kept));
+  std::vector<Position> identity(kept.size());
+  std::iota(identity.begin(), identity.end(), Position{0});
+  for (std::size_t c = 0; c < select.visible_outputs; ++c) {
+    if (evaluated[c]) {
+      result.columns.push_back(ToResultColumn(select.outputs[c].name, outputs[c], kept));
+      continue;
+    }
+    // Evaluated on the kept rows only.
+    ValueVector values;
+    if (groups) {
+      cpu_reference::GroupedRows kept_groups;
+      kept_groups.groups = kept.size();
+      for (const ValueVector& k : groups->keys)
+        kept_groups.keys.push_back(cpu_reference::Gather(k, kept));
+      for (const ValueVector& a : groups->aggregates)
+        kept_groups.aggregates.push_back(cpu_reference::Gather(a, kept));
+      values = cpu_reference::Evaluate(select.outputs[c].expr,
+                                       cpu_reference::ContextOf(kept_groups));
+    } else {
+      values = cpu_reference::Evaluate(
+          select.outputs[c].expr,
+          cpu_reference::ContextOf(select.from, cpu_reference::SelectRows(rows, kept)));
+    }
+    result.columns.push_back(ToResultColumn(select.outputs[c].name, values, identity));
+  }
   return result;
 }
 

@@ -14,6 +14,9 @@
 // products otherwise; cpu_from_where.hpp) -> GROUP BY, aggregates, HAVING
 // (cpu_aggregate.hpp) -> outputs -> DISTINCT over the visible outputs ->
 // ORDER BY (stable) -> OFFSET/LIMIT -> the visible outputs as a QueryResult.
+// An output that neither DISTINCT nor ORDER BY needs is evaluated on the rows
+// OFFSET/LIMIT keep only, as on the devices (cpu_executor.cpp says exactly
+// which), so that both raise an overflow on the same queries.
 //
 // Row order without ORDER BY: table order for a query over one table that is
 // not aggregated; otherwise deterministic but unspecified (join: probe order,

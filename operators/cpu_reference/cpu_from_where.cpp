@@ -1,9 +1,11 @@
 #include "operators/cpu_reference/cpu_from_where.hpp"
 
+#include <algorithm>
 #include <optional>
 
 #include "common/errors.hpp"
 #include "operators/cpu_reference/cpu_filter.hpp"
+#include "operators/cpu_reference/expression_eval.hpp"
 #include "operators/value_range.hpp"
 
 namespace clq::cpu_reference {
@@ -107,6 +109,24 @@ JoinedRows EvaluateFromWhere(const sql::BoundSelect& select) {
     const std::size_t s = c.sources.empty() ? 0 : c.sources[0];
     tables[s] = FilterRows(from, tables[s], *c.expr);
     c.applied = true;
+  }
+
+  // Join keys that can overflow are computed on every row its own filters
+  // pass, whatever the join order (plan/query_plan.cpp does the same): the
+  // sides of an equality of two integer expressions of one table each.
+  if (from.size() > 1) {
+    for (const Conjunct& c : conjuncts) {
+      if (c.left_sources.size() != 1 || c.right_sources.size() != 1 ||
+          c.left_sources[0] == c.right_sources[0])
+        continue;
+      for (std::size_t side = 0; side < 2; ++side) {
+        const Expr& key = c.expr->children[side];
+        if (key.type != sql::ValueType::kInteger || !MayOverflow(key, column_ranges)) continue;
+        const JoinedRows& rows = tables[side == 0 ? c.left_sources[0] : c.right_sources[0]];
+        for (std::size_t begin = 0; begin < rows.size; begin += kBatchRows)
+          Evaluate(key, ContextOf(from, rows, begin, std::min(kBatchRows, rows.size - begin)));
+      }
+    }
   }
 
   std::vector<bool> joined(from.size(), false);
