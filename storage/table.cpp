@@ -48,6 +48,13 @@ ColumnData::ColumnData(ColumnType type, RowCount rows) : type_(type), rows_(rows
   owner_ = std::shared_ptr<void>(p, [](void* q) { std::free(q); });
 }
 
+ColumnData::ColumnData(ColumnType type, RowCount rows, const std::byte* data,
+                       std::shared_ptr<void> owner)
+    : type_(type), rows_(rows), data_(const_cast<std::byte*>(data)), owner_(std::move(owner)) {
+  CLQ_CHECK(data != nullptr && reinterpret_cast<std::uintptr_t>(data) % kHostBlockAlignment == 0,
+            "borrowed column data must be aligned to kHostBlockAlignment");
+}
+
 std::optional<IntRange> ColumnData::IntegerRange() const {
   std::call_once(range_once_, [this] {
     if (!type_.is_integer()) return;

@@ -65,6 +65,10 @@ class ScopedHostBlockAllocator {
 class ColumnData {
  public:
   ColumnData(ColumnType type, RowCount rows);
+  // Borrows memory another library filled (Arrow's buffers): `data`,
+  // kHostBlockAlignment-aligned and at least rows * width bytes, is read in
+  // place and kept alive by `owner`; nothing writes it (tables are immutable).
+  ColumnData(ColumnType type, RowCount rows, const std::byte* data, std::shared_ptr<void> owner);
   ColumnType type() const { return type_; }
   RowCount rows() const { return rows_; }
   std::size_t byte_size() const { return static_cast<std::size_t>(rows_) * type_.width; }

@@ -143,8 +143,8 @@ QueryResult ExecuteOnCpu(const sql::BoundSelect& select) {
         kept_groups.keys.push_back(cpu_reference::Gather(k, kept));
       for (const ValueVector& a : groups->aggregates)
         kept_groups.aggregates.push_back(cpu_reference::Gather(a, kept));
-      values = cpu_reference::Evaluate(select.outputs[c].expr,
-                                       cpu_reference::ContextOf(kept_groups));
+      values =
+          cpu_reference::Evaluate(select.outputs[c].expr, cpu_reference::ContextOf(kept_groups));
     } else {
       values = cpu_reference::Evaluate(
           select.outputs[c].expr,

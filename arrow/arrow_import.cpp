@@ -1,0 +1,477 @@
+#include "arrow/arrow_import.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "common/errors.hpp"
+
+namespace clq {
+namespace {
+
+// The C Data interface's structs, released when the holder goes.
+struct OwnedSchema {
+  ArrowSchema s{};
+  explicit OwnedSchema(ArrowSchema* from) : s(*from) { from->release = nullptr; }
+  ~OwnedSchema() {
+    if (s.release != nullptr) s.release(&s);
+  }
+  OwnedSchema(const OwnedSchema&) = delete;
+  OwnedSchema& operator=(const OwnedSchema&) = delete;
+};
+
+struct OwnedArray {
+  ArrowArray a{};
+  explicit OwnedArray(ArrowArray* from) : a(*from) { from->release = nullptr; }
+  ~OwnedArray() {
+    if (a.release != nullptr) a.release(&a);
+  }
+  OwnedArray(const OwnedArray&) = delete;
+  OwnedArray& operator=(const OwnedArray&) = delete;
+};
+
+struct OwnedStream {
+  ArrowArrayStream s{};
+  explicit OwnedStream(ArrowArrayStream* from) : s(*from) { from->release = nullptr; }
+  ~OwnedStream() {
+    if (s.release != nullptr) s.release(&s);
+  }
+  OwnedStream(const OwnedStream&) = delete;
+  OwnedStream& operator=(const OwnedStream&) = delete;
+};
+
+using Batch = std::shared_ptr<OwnedArray>;
+
+enum class Kind : std::uint8_t {
+  kInt8,
+  kUInt8,
+  kInt16,
+  kUInt16,
+  kInt32,
+  kUInt32,
+  kInt64,
+  kUInt64,
+  kFloat32,
+  kFloat64,
+  kBool,
+  kUtf8,
+  kLargeUtf8,
+};
+
+bool IsText(Kind k) {
+  return k == Kind::kUtf8 || k == Kind::kLargeUtf8;
+}
+bool IsInteger(Kind k) {
+  return k <= Kind::kUInt64;
+}
+
+std::string Quoted(std::string_view name) {
+  return "'" + std::string(name) + "'";
+}
+
+// What a format clq cannot store is, for the message.
+std::string Describe(std::string_view format) {
+  if (format == "n") return "null";
+  if (format == "tdD" || format == "tdm") return "date";
+  if (format.starts_with("d:")) return "decimal";
+  if (format.starts_with("ts")) return "timestamp";
+  if (format.starts_with("tt")) return "time";
+  if (format.starts_with("tD") || format.starts_with("ti")) return "duration or interval";
+  if (format == "e") return "float16";
+  if (format == "z" || format == "Z" || format.starts_with("w:")) return "binary";
+  if (format == "vu" || format == "vz") return "string or binary view";
+  if (format.starts_with("+")) return "nested";
+  return "unknown";
+}
+
+Kind KindOf(std::string_view format, std::string_view column) {
+  if (format.size() == 1) {
+    switch (format[0]) {
+      case 'c':
+        return Kind::kInt8;
+      case 'C':
+        return Kind::kUInt8;
+      case 's':
+        return Kind::kInt16;
+      case 'S':
+        return Kind::kUInt16;
+      case 'i':
+        return Kind::kInt32;
+      case 'I':
+        return Kind::kUInt32;
+      case 'l':
+        return Kind::kInt64;
+      case 'L':
+        return Kind::kUInt64;
+      case 'f':
+        return Kind::kFloat32;
+      case 'g':
+        return Kind::kFloat64;
+      case 'b':
+        return Kind::kBool;
+      case 'u':
+        return Kind::kUtf8;
+      case 'U':
+        return Kind::kLargeUtf8;
+      default:
+        break;
+    }
+  }
+  throw InvalidInputError("column " + Quoted(column) + " has the Arrow type '" +
+                          std::string(format) + "' (" + Describe(format) +
+                          "), which clq cannot store yet (it stores INT32, INT64, DOUBLE and "
+                          "CHAR: Arrow integers, floats, bools and strings)");
+}
+
+// One column's Arrow type: its values', and for a dictionary its indices'.
+struct FieldType {
+  std::string name;
+  Kind values = Kind::kInt32;
+  std::optional<Kind> index;  // a dictionary's index type
+};
+
+FieldType ReadField(const ArrowSchema& field, std::size_t position) {
+  FieldType t;
+  t.name = field.name != nullptr ? field.name : "";
+  if (t.name.empty()) t.name = "column " + std::to_string(position + 1);
+  if (field.format == nullptr) throw InvalidInputError("column " + Quoted(t.name) + " has no type");
+  if (field.dictionary != nullptr) {
+    t.index = KindOf(field.format, t.name);
+    if (!IsInteger(*t.index))
+      throw InvalidInputError("column " + Quoted(t.name) + ": dictionary indices are not integers");
+    if (field.dictionary->format == nullptr)
+      throw InvalidInputError("column " + Quoted(t.name) + "'s dictionary has no type");
+    t.values = KindOf(field.dictionary->format, t.name);
+  } else {
+    t.values = KindOf(field.format, t.name);
+  }
+  return t;
+}
+
+ColumnType StorageType(Kind k) {
+  switch (k) {
+    case Kind::kInt8:
+    case Kind::kUInt8:
+    case Kind::kInt16:
+    case Kind::kUInt16:
+    case Kind::kInt32:
+    case Kind::kBool:
+      return ColumnType::Int32();
+    case Kind::kUInt32:
+    case Kind::kInt64:
+    case Kind::kUInt64:
+      return ColumnType::Int64();
+    case Kind::kFloat32:
+    case Kind::kFloat64:
+      return ColumnType::Double();
+    case Kind::kUtf8:
+    case Kind::kLargeUtf8:
+      break;
+  }
+  return ColumnType::Char(1);  // the width is set from the values
+}
+
+std::size_t ValueWidth(Kind k) {
+  switch (k) {
+    case Kind::kInt8:
+    case Kind::kUInt8:
+      return 1;
+    case Kind::kInt16:
+    case Kind::kUInt16:
+      return 2;
+    case Kind::kInt32:
+    case Kind::kUInt32:
+    case Kind::kFloat32:
+      return 4;
+    default:
+      return 8;
+  }
+}
+
+// A column's array in one batch: `array`, whose element i is row i of the
+// batch after the batch's own offset (a struct's offset applies to its
+// children, which add their own).
+struct Chunk {
+  const ArrowArray* array = nullptr;
+  std::int64_t first = 0;  // array.offset + the batch's offset
+  std::int64_t rows = 0;
+  RowCount row_base = 0;  // the table row of its first row
+};
+
+void Require(bool ok, const std::string& column, const char* what) {
+  if (!ok)
+    throw InvalidInputError("column " + Quoted(column) + ": malformed Arrow array (" + what + ")");
+}
+
+bool BitSet(const void* bitmap, std::int64_t bit) {
+  const auto* bytes = static_cast<const std::uint8_t*>(bitmap);
+  return ((bytes[bit >> 3] >> (bit & 7)) & 1) != 0;
+}
+
+bool IsNullAt(const ArrowArray& a, std::int64_t element) {
+  if (a.null_count == 0 || a.n_buffers < 1 || a.buffers[0] == nullptr) return false;
+  return !BitSet(a.buffers[0], element);
+}
+
+std::int64_t IntegerAt(const ArrowArray& a, Kind k, std::int64_t element) {
+  const void* data = a.buffers[1];
+  switch (k) {
+    case Kind::kInt8:
+      return static_cast<const std::int8_t*>(data)[element];
+    case Kind::kUInt8:
+      return static_cast<const std::uint8_t*>(data)[element];
+    case Kind::kInt16:
+      return static_cast<const std::int16_t*>(data)[element];
+    case Kind::kUInt16:
+      return static_cast<const std::uint16_t*>(data)[element];
+    case Kind::kInt32:
+      return static_cast<const std::int32_t*>(data)[element];
+    case Kind::kUInt32:
+      return static_cast<const std::uint32_t*>(data)[element];
+    case Kind::kInt64:
+      return static_cast<const std::int64_t*>(data)[element];
+    case Kind::kUInt64: {
+      const std::uint64_t v = static_cast<const std::uint64_t*>(data)[element];
+      if (v > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+        throw InvalidInputError("the uint64 value " + std::to_string(v) +
+                                " is past INT64's range, clq's widest integer");
+      return static_cast<std::int64_t>(v);
+    }
+    case Kind::kBool:
+      return BitSet(data, element) ? 1 : 0;
+    default:
+      break;
+  }
+  throw InternalError("not an integer Arrow type");
+}
+
+std::string_view TextAt(const ArrowArray& a, Kind k, std::int64_t element,
+                        const std::string& column) {
+  std::int64_t begin = 0;
+  std::int64_t end = 0;
+  if (k == Kind::kUtf8) {
+    const auto* offsets = static_cast<const std::int32_t*>(a.buffers[1]);
+    begin = offsets[element];
+    end = offsets[element + 1];
+  } else {
+    const auto* offsets = static_cast<const std::int64_t*>(a.buffers[1]);
+    begin = offsets[element];
+    end = offsets[element + 1];
+  }
+  Require(begin >= 0 && end >= begin, column, "string offsets decrease");
+  if (end == begin) return {};
+  Require(a.buffers[2] != nullptr, column, "no string data");
+  return {static_cast<const char*>(a.buffers[2]) + begin, static_cast<std::size_t>(end - begin)};
+}
+
+// Checks the buffers a column's arrays must have, and that no row is NULL.
+void CheckChunk(const Chunk& chunk, const FieldType& type) {
+  const ArrowArray& a = *chunk.array;
+  const std::string& column = type.name;
+  const bool text = !type.index && IsText(type.values);
+  Require(a.length >= 0 && a.offset >= 0 && chunk.first >= 0, column, "negative length or offset");
+  Require(chunk.first - a.offset + chunk.rows <= a.length, column, "shorter than its batch");
+  Require(a.n_buffers == (text ? 3 : 2), column, "wrong number of buffers");
+  if (chunk.rows == 0) return;
+  Require(a.buffers != nullptr && a.buffers[1] != nullptr, column, "no data buffer");
+  if (type.index) Require(a.dictionary != nullptr, column, "dictionary missing");
+  for (std::int64_t r = 0; r < chunk.rows; ++r) {
+    if (IsNullAt(a, chunk.first + r))
+      throw InvalidInputError("column " + Quoted(column) + " holds NULL (row " +
+                              std::to_string(chunk.row_base + static_cast<RowCount>(r) + 1) +
+                              "); clq columns cannot hold NULL yet");
+  }
+}
+
+// Row r of a dictionary chunk: the index, checked against the dictionary.
+std::int64_t DictionaryElement(const Chunk& chunk, const FieldType& type, std::int64_t r) {
+  const ArrowArray& dictionary = *chunk.array->dictionary;
+  const std::int64_t index = IntegerAt(*chunk.array, *type.index, chunk.first + r);
+  Require(index >= 0 && index < dictionary.length, type.name, "dictionary index out of range");
+  const std::int64_t element = dictionary.offset + index;
+  if (IsNullAt(dictionary, element))
+    throw InvalidInputError("column " + Quoted(type.name) + " holds NULL (row " +
+                            std::to_string(chunk.row_base + static_cast<RowCount>(r) + 1) +
+                            "); clq columns cannot hold NULL yet");
+  return element;
+}
+
+std::string_view ChunkText(const Chunk& chunk, const FieldType& type, std::int64_t r) {
+  if (type.index) {
+    const ArrowArray& dictionary = *chunk.array->dictionary;
+    Require(dictionary.n_buffers == 3 && dictionary.buffers != nullptr &&
+                dictionary.buffers[1] != nullptr,
+            type.name, "dictionary without offsets");
+    return TextAt(dictionary, type.values, DictionaryElement(chunk, type, r), type.name);
+  }
+  return TextAt(*chunk.array, type.values, chunk.first + r, type.name);
+}
+
+std::shared_ptr<const ColumnData> CopyColumn(const std::vector<Chunk>& chunks,
+                                             const FieldType& type, RowCount rows) {
+  if (IsText(type.values)) {
+    std::size_t width = 1;
+    for (const Chunk& chunk : chunks)
+      for (std::int64_t r = 0; r < chunk.rows; ++r)
+        width = std::max(width, ChunkText(chunk, type, r).size());
+    if (width > kMaxCharWidth)
+      throw InvalidInputError("column " + Quoted(type.name) + " holds a string of " +
+                              std::to_string(width) + " bytes; clq stores at most " +
+                              std::to_string(kMaxCharWidth));
+    auto data =
+        std::make_shared<ColumnData>(ColumnType::Char(static_cast<std::uint32_t>(width)), rows);
+    std::memset(data->data(), 0, data->byte_size());
+    for (const Chunk& chunk : chunks) {
+      for (std::int64_t r = 0; r < chunk.rows; ++r) {
+        const std::string_view s = ChunkText(chunk, type, r);
+        if (s.find('\0') != std::string_view::npos)
+          throw InvalidInputError("column " + Quoted(type.name) +
+                                  " holds a string with a NUL byte (row " +
+                                  std::to_string(chunk.row_base + static_cast<RowCount>(r) + 1) +
+                                  "), which CHAR cannot store");
+        if (!s.empty())
+          std::memcpy(data->data() + (chunk.row_base + static_cast<RowCount>(r)) * width, s.data(),
+                      s.size());
+      }
+    }
+    return data;
+  }
+  const ColumnType storage = StorageType(type.values);
+  auto data = std::make_shared<ColumnData>(storage, rows);
+  for (const Chunk& chunk : chunks) {
+    const ArrowArray* array = chunk.array;
+    for (std::int64_t r = 0; r < chunk.rows; ++r) {
+      std::int64_t element = chunk.first + r;
+      if (type.index) {
+        element = DictionaryElement(chunk, type, r);
+        array = chunk.array->dictionary;
+        Require(array->n_buffers == 2 && array->buffers != nullptr && array->buffers[1] != nullptr,
+                type.name, "dictionary without values");
+      }
+      const RowCount row = chunk.row_base + static_cast<RowCount>(r);
+      try {
+        switch (storage.type) {
+          case DataType::kInt32:
+            reinterpret_cast<std::int32_t*>(data->data())[row] =
+                static_cast<std::int32_t>(IntegerAt(*array, type.values, element));
+            break;
+          case DataType::kInt64:
+            reinterpret_cast<std::int64_t*>(data->data())[row] =
+                IntegerAt(*array, type.values, element);
+            break;
+          default:
+            reinterpret_cast<double*>(data->data())[row] =
+                type.values == Kind::kFloat32
+                    ? static_cast<double>(static_cast<const float*>(array->buffers[1])[element])
+                    : static_cast<const double*>(array->buffers[1])[element];
+            break;
+        }
+      } catch (const InvalidInputError& e) {
+        throw InvalidInputError("column " + Quoted(type.name) + ", row " + std::to_string(row + 1) +
+                                ": " + e.what());
+      }
+    }
+  }
+  return data;
+}
+
+TablePtr Build(std::string name, const ArrowSchema& schema, const std::vector<Batch>& batches) {
+  if (schema.format == nullptr || std::string_view(schema.format) != "+s")
+    throw InvalidInputError(
+        "Arrow data to register must be a table, a record batch or a struct array (format "
+        "'+s'), not '" +
+        std::string(schema.format != nullptr ? schema.format : "") + "'");
+  const std::size_t fields = static_cast<std::size_t>(std::max<std::int64_t>(schema.n_children, 0));
+  if (fields == 0) throw InvalidInputError("Arrow data to register has no columns");
+  std::vector<FieldType> types;
+  for (std::size_t c = 0; c < fields; ++c) {
+    types.push_back(ReadField(*schema.children[c], c));
+    for (std::size_t d = 0; d < c; ++d)
+      if (IdentifierEquals(types[d].name, types[c].name))
+        throw InvalidInputError("column name " + Quoted(types[c].name) +
+                                " appears twice (clq names are case-insensitive)");
+  }
+
+  RowCount rows = 0;
+  std::vector<std::vector<Chunk>> chunks(fields);
+  for (const Batch& batch : batches) {
+    const ArrowArray& a = batch->a;
+    if (a.length < 0 || a.offset < 0 || a.n_children != static_cast<std::int64_t>(fields) ||
+        (a.length > 0 && a.children == nullptr))
+      throw InvalidInputError("malformed Arrow batch: its columns do not match its schema");
+    if (a.null_count != 0 && a.n_buffers >= 1 && a.buffers != nullptr && a.buffers[0] != nullptr)
+      for (std::int64_t r = 0; r < a.length; ++r)
+        if (IsNullAt(a, a.offset + r))
+          throw InvalidInputError("Arrow data holds a NULL row; clq columns cannot hold NULL yet");
+    for (std::size_t c = 0; c < fields && a.length > 0; ++c) {
+      const Chunk chunk{a.children[c], a.children[c]->offset + a.offset, a.length, rows};
+      CheckChunk(chunk, types[c]);
+      chunks[c].push_back(chunk);
+    }
+    rows += static_cast<RowCount>(a.length);
+    if (rows > kMaxTableRows)
+      throw InvalidInputError("Arrow data of more than " + std::to_string(kMaxTableRows) +
+                              " rows; a clq table holds fewer");
+  }
+
+  std::vector<Column> columns;
+  for (std::size_t c = 0; c < fields; ++c) {
+    const FieldType& type = types[c];
+    std::shared_ptr<const ColumnData> data;
+    const bool in_place_type =
+        !type.index && (type.values == Kind::kInt32 || type.values == Kind::kInt64 ||
+                        type.values == Kind::kFloat64);
+    if (in_place_type && batches.size() == 1 && rows > 0) {
+      const Chunk& chunk = chunks[c][0];
+      const auto* values = static_cast<const std::byte*>(chunk.array->buffers[1]) +
+                           chunk.first * static_cast<std::int64_t>(ValueWidth(type.values));
+      if (reinterpret_cast<std::uintptr_t>(values) % kHostBlockAlignment == 0)
+        data = std::make_shared<ColumnData>(StorageType(type.values), rows, values,
+                                            std::shared_ptr<void>(batches[0]));
+    }
+    if (!data) data = CopyColumn(chunks[c], type, rows);
+    columns.emplace_back(type.name, std::move(data), 0, rows);
+  }
+  return std::make_shared<const Table>(std::move(name), std::move(columns));
+}
+
+}  // namespace
+
+TablePtr ImportArrowArray(std::string name, ArrowSchema* schema, ArrowArray* array) {
+  CLQ_CHECK(schema != nullptr && array != nullptr, "null Arrow struct");
+  const OwnedSchema owned_schema(schema);
+  auto batch = std::make_shared<OwnedArray>(array);
+  if (owned_schema.s.release == nullptr || batch->a.release == nullptr)
+    throw InvalidInputError("the Arrow schema or array was already released");
+  return Build(std::move(name), owned_schema.s, {batch});
+}
+
+TablePtr ImportArrowStream(std::string name, ArrowArrayStream* stream) {
+  CLQ_CHECK(stream != nullptr, "null Arrow stream");
+  OwnedStream owned(stream);
+  if (owned.s.release == nullptr) throw InvalidInputError("the Arrow stream was already released");
+  auto fail = [&](const char* what) {
+    const char* detail =
+        owned.s.get_last_error != nullptr ? owned.s.get_last_error(&owned.s) : nullptr;
+    throw InvalidInputError(std::string("reading the Arrow stream's ") + what + " failed" +
+                            (detail != nullptr ? std::string(": ") + detail : std::string()));
+  };
+  ArrowSchema raw_schema{};
+  if (owned.s.get_schema(&owned.s, &raw_schema) != 0) fail("schema");
+  const OwnedSchema schema(&raw_schema);
+  std::vector<Batch> batches;
+  for (;;) {
+    ArrowArray raw{};
+    if (owned.s.get_next(&owned.s, &raw) != 0) fail("next batch");
+    if (raw.release == nullptr) break;  // the end of the stream
+    batches.push_back(std::make_shared<OwnedArray>(&raw));
+  }
+  return Build(std::move(name), schema.s, batches);
+}
+
+}  // namespace clq
