@@ -8,14 +8,19 @@
 #include <string>
 #include <vector>
 
+#include "common/errors.hpp"
+
 namespace clq {
 namespace {
 
 struct Exported {
-  QueryResult result;
+  std::shared_ptr<const QueryResult> shared;
+  const QueryResult& result;
   std::vector<bool> large_text;  // per column: TEXT past int32 offsets
   bool batch_sent = false;
   std::string last_error;
+
+  explicit Exported(std::shared_ptr<const QueryResult> r) : shared(std::move(r)), result(*shared) {}
 };
 
 std::uint64_t TextBytes(const ResultColumn& column, RowCount rows) {
@@ -256,9 +261,9 @@ void ReleaseStream(ArrowArrayStream* stream) {
 
 }  // namespace
 
-void ExportArrowStream(QueryResult result, ArrowArrayStream* out) {
-  auto exported = std::make_shared<Exported>();
-  exported->result = std::move(result);
+void ExportArrowStream(std::shared_ptr<const QueryResult> result, ArrowArrayStream* out) {
+  CLQ_CHECK(result != nullptr, "no result to export");
+  auto exported = std::make_shared<Exported>(std::move(result));
   for (const ResultColumn& column : exported->result.columns)
     exported->large_text.push_back(
         column.type == sql::ValueType::kText &&

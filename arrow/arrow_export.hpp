@@ -7,13 +7,16 @@
 // yields, keep the result alive until the consumer releases them.
 #pragma once
 
+#include <memory>
+
 #include "arrow/arrow_c_abi.hpp"
 #include "operators/query_result.hpp"
 
 namespace clq {
 
 // Fills `out` (whose previous contents are ignored) with a stream over
-// `result`; the consumer releases it.
-void ExportArrowStream(QueryResult result, ArrowArrayStream* out);
+// `result`, which it shares (one result may be exported several times); the
+// consumer releases it.
+void ExportArrowStream(std::shared_ptr<const QueryResult> result, ArrowArrayStream* out);
 
 }  // namespace clq

@@ -33,7 +33,7 @@ install_missing() {
   fi
 }
 # test: clang and its sanitizer runtimes build the libFuzzer targets.
-if [ "$mode" = test ]; then packages+=(clang-14 libclang-rt-14-dev); fi
+if [ "$mode" = test ]; then packages+=(clang-14 libclang-rt-14-dev python3-venv python3-dev); fi
 install_missing "${packages[@]}"
 
 # Mesa's rusticl on llvmpipe, a device without fp64 and 64-bit atomics, for
@@ -60,8 +60,18 @@ find_rusticl() {
   rusticl=$(find "$dir" -name libRusticlOpenCL.so.1 | head -n1)
 }
 
+cmake_extra=()
+if [ "$mode" = test ]; then
+  # The Python module and its tests (ctest's "python"): its packages in a
+  # private virtual environment, the module built in build/ with the engine.
+  echo "== Python packages for the Python package's tests (build/pyenv)"
+  [ -x build/pyenv/bin/python ] || python3 -m venv build/pyenv
+  build/pyenv/bin/pip install -q --disable-pip-version-check nanobind pyarrow pandas duckdb pytest
+  cmake_extra=(-DCLQ_PYTHON=ON "-DPython_EXECUTABLE=$PWD/build/pyenv/bin/python")
+fi
+
 echo "== building Release in build/"
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release "${cmake_extra[@]}" >/dev/null
 cmake --build build -j "$jobs"
 
 case "$mode" in

@@ -335,7 +335,7 @@ QueryResult SampleResult() {
 
 TEST(ArrowExportTest, OneBatchWithValidityAndTheResultsOwnValues) {
   ArrowArrayStream stream{};
-  ExportArrowStream(SampleResult(), &stream);
+  ExportArrowStream(std::make_shared<const QueryResult>(SampleResult()), &stream);
   ArrowSchema schema{};
   ASSERT_EQ(stream.get_schema(&stream, &schema), 0);
   EXPECT_STREQ(schema.format, "+s");
@@ -377,7 +377,7 @@ TEST(ArrowExportTest, ReadsBackThroughTheImporter) {
   r.columns[0].nulls.clear();
   r.columns.pop_back();  // the NULL column cannot be stored
   ArrowArrayStream stream{};
-  ExportArrowStream(r, &stream);
+  ExportArrowStream(std::make_shared<const QueryResult>(r), &stream);
   const TablePtr t = ImportArrowStream("back", &stream);
   ASSERT_EQ(t->rows(), 3u);
   EXPECT_EQ(t->column(0).IntegerAt(1), INT64_MIN);
