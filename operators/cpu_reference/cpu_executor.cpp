@@ -6,6 +6,7 @@
 #include <span>
 #include <string>
 
+#include "common/byte_size.hpp"
 #include "common/errors.hpp"
 #include "operators/cpu_reference/cpu_aggregate.hpp"
 #include "operators/cpu_reference/cpu_from_where.hpp"
@@ -18,19 +19,31 @@ namespace {
 using cpu_reference::Position;
 using cpu_reference::ValueVector;
 
+// Holds the outputs of `rows` rows (or groups) to the budget: each output's
+// values (a TEXT value a 16-byte view) and NULL flags, the row's position,
+// and its result values.
+void CheckOutputs(const sql::BoundSelect& select, std::size_t rows, std::uint64_t host_memory) {
+  const std::uint64_t per_row = select.outputs.size() * (sizeof(std::string_view) + 1) +
+                                sizeof(Position) + select.visible_outputs * 9;
+  CheckHostMemory(host_memory, "the result (" + std::to_string(rows) + " rows)",
+                  SaturatingMultiply(rows, per_row));
+}
+
 // Every output of `select` for each row (or group) it produces.
-std::vector<ValueVector> ComputeOutputs(const sql::BoundSelect& select) {
-  const cpu_reference::JoinedRows rows = cpu_reference::EvaluateFromWhere(select);
+std::vector<ValueVector> ComputeOutputs(const sql::BoundSelect& select, std::uint64_t host_memory) {
+  const cpu_reference::JoinedRows rows = cpu_reference::EvaluateFromWhere(select, host_memory);
   std::vector<ValueVector> outputs;
   if (select.aggregated) {
     const cpu_reference::GroupedRows groups =
         cpu_reference::ApplyHaving(select, cpu_reference::AggregateRows(select, rows));
+    CheckOutputs(select, groups.groups, host_memory);
     const cpu_reference::EvalContext context = cpu_reference::ContextOf(groups);
     for (const sql::OutputColumn& output : select.outputs)
       outputs.push_back(cpu_reference::Evaluate(output.expr, context));
   } else {
     CLQ_CHECK(select.group_keys.empty() && select.aggregates.empty() && !select.having,
               "grouping in a query that is not aggregated");
+    CheckOutputs(select, rows.size, host_memory);
     const cpu_reference::EvalContext context = cpu_reference::ContextOf(select.from, rows);
     for (const sql::OutputColumn& output : select.outputs)
       outputs.push_back(cpu_reference::Evaluate(output.expr, context));
@@ -84,11 +97,11 @@ ResultColumn ToResultColumn(const std::string& name, const ValueVector& v,
 
 }  // namespace
 
-QueryResult ExecuteOnCpu(const sql::BoundSelect& select) {
+QueryResult ExecuteOnCpu(const sql::BoundSelect& select, std::uint64_t host_memory) {
   CLQ_CHECK(select.visible_outputs <= select.outputs.size(), "more visible outputs than outputs");
   CLQ_CHECK(!select.distinct || select.visible_outputs == select.outputs.size(),
             "hidden ORDER BY outputs with DISTINCT");
-  const std::vector<ValueVector> outputs = ComputeOutputs(select);
+  const std::vector<ValueVector> outputs = ComputeOutputs(select, host_memory);
   const std::size_t rows = outputs.empty() ? 0 : outputs[0].size();
   const std::span<const ValueVector> visible(outputs.data(), select.visible_outputs);
 
