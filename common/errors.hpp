@@ -1,6 +1,6 @@
 // Error types of clq. Three kinds of failure, three mechanisms:
 //  - user errors (bad SQL, a bad file, a selector that matches nothing, a
-//    device limit exceeded) are exceptions derived from clq::Error, each with
+//    device or host-memory limit exceeded) are exceptions derived from clq::Error, each with
 //    one clear message; the program prints it and exits non-zero;
 //  - broken invariants are InternalError (a bug in clq, never the user's fault);
 //  - expected outcomes (a cuckoo insert that needs a rebuild, a device without
@@ -34,6 +34,14 @@ class FileError : public InvalidInputError {
 // A request exceeds what the device can do (allocation over its limits, a
 // feature it lacks) and no fallback exists.
 class DeviceLimitError : public Error {
+ public:
+  using Error::Error;
+};
+
+// A request needs more of the host than clq may take: more host memory than
+// the budget (common/host_memory.hpp). The message names what needs it, how
+// much, the limit and the option that sets it.
+class ResourceLimitError : public Error {
  public:
   using Error::Error;
 };

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <functional>
 
+#include "common/byte_size.hpp"
 #include "common/errors.hpp"
 
 namespace clq {
@@ -38,6 +39,14 @@ std::uint32_t ParsePowerOfTwo(std::string_view name, std::string_view value) {
   const std::uint64_t v = ParseUnsigned(name, value, 1024);
   if (v != 0 && (v & (v - 1)) != 0) Refuse(name, value, "a power of two up to 1024 (0: default)");
   return static_cast<std::uint32_t>(v);
+}
+
+std::uint64_t ParseHostMemory(std::string_view value) {
+  if (value == "unlimited") return kUnlimitedHostMemory;
+  const std::optional<std::uint64_t> bytes = ParseByteSize(value);
+  if (!bytes || *bytes == 0)
+    Refuse("host_memory", value, "a size such as 512M, 8G or 1T (binary multiples), or unlimited");
+  return *bytes;
 }
 
 struct Setter {
@@ -113,6 +122,10 @@ const std::vector<Setter>& Setters() {
          o.query.aggregate_tiles =
              static_cast<std::uint32_t>(ParseUnsigned("aggregate_tiles", v, 64));
        }},
+      {{"host_memory", "SIZE|unlimited",
+        "most host memory for tables, joined rows and results (default: what is available at "
+        "start)"},
+       [](Options& o, std::string_view v) { o.query.host_memory = ParseHostMemory(v); }},
   };
   return setters;
 }

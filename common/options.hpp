@@ -23,6 +23,8 @@
 #include <string_view>
 #include <vector>
 
+#include "common/host_memory.hpp"
+
 namespace clq {
 
 // A decision the engine makes itself (kAuto) or that is forced either way.
@@ -93,6 +95,11 @@ struct QueryOptions {
   bool force_lean_machine = false;
   // Tiles each aggregate work-group folds (1 to 64); 0: by input size.
   std::uint32_t aggregate_tiles = 0;
+  // Most bytes of host memory the query's tables and what it builds from
+  // them may take (common/host_memory.hpp); the program's edge sets the
+  // memory available when it starts, the tables a command builds are held
+  // to it too. kUnlimitedHostMemory: no budget.
+  std::uint64_t host_memory = kUnlimitedHostMemory;
 };
 
 struct Options {

@@ -1,6 +1,7 @@
 // `clq bandwidth`: the transfer and memory ceilings of a device.
 #include <iostream>
 
+#include "common/byte_size.hpp"
 #include "common/errors.hpp"
 #include "host/cli_common.hpp"
 #include "host/commands.hpp"

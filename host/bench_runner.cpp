@@ -155,9 +155,10 @@ void Guarded(std::string& status, std::string& error, F&& body) {
 // (tenktup1 stays shared, so it is generated and uploaded once).
 class SizeData {
  public:
-  explicit SizeData(RowCount n) : n_(n) {
+  SizeData(RowCount n, std::uint64_t host_memory) : n_(n), host_memory_(host_memory) {
     GenerateOptions generate;
     generate.progress = TerminalProgress();
+    generate.host_memory = host_memory;
     AddWisconsinTables(base_, n, generate);
   }
 
@@ -167,9 +168,10 @@ class SizeData {
     if (it == variants_.end()) {
       Catalog variant = base_;
       const RowCount rows = Tenktup2Rows(n_, fraction);
-      variant.Add(kTenktup2, WisconsinSchema(), [rows] {
+      variant.Add(kTenktup2, WisconsinSchema(), [rows, host_memory = host_memory_] {
         GenerateOptions generate;
         generate.progress = TerminalProgress();
+        generate.host_memory = host_memory;
         return GenerateWisconsinTable(kTenktup2, rows, generate);
       });
       it = variants_.emplace(fraction, std::move(variant)).first;
@@ -185,6 +187,7 @@ class SizeData {
 
  private:
   RowCount n_;
+  std::uint64_t host_memory_;
   Catalog base_;
   std::map<double, Catalog> variants_;
   std::map<double, std::unique_ptr<SqlitePeer>> sqlite_;
@@ -198,7 +201,7 @@ void RunCpuReference(const sql::BoundSelect& select, const BenchOptions& options
   Guarded(status, error, [&] {
     const std::uint32_t runs_wanted = options.cpu_peer ? options.repeat : 1;
     for (std::uint32_t r = 0; r < runs_wanted; ++r)
-      runs.push_back(TimeMs([&] { reference = ExecuteOnCpu(select); }));
+      runs.push_back(TimeMs([&] { reference = ExecuteOnCpu(select, options.query.host_memory); }));
   });
   if (status != "ok") {
     c.reference_error = error;
@@ -380,7 +383,7 @@ BenchReport RunBench(std::vector<std::unique_ptr<Engine>>& engines, const BenchO
       progress.Show("copy bandwidth on " + engines[d]->info().PairSelector());
       report.devices[d].bandwidth.push_back(MeasureCopy(*engines[d], n, options.repeat));
     }
-    SizeData data(n);
+    SizeData data(n, options.query.host_memory);
     for (const std::string& suite : size_suites) {
       for (const BenchQuery& query : SelectedBenchQueries(options, suite, n)) {
         BenchCase c;

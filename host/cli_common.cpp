@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -11,6 +10,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "common/byte_size.hpp"
 #include "common/errors.hpp"
 #include "host/environment_options.hpp"
 #include "runtime/device_selector.hpp"
@@ -54,27 +54,10 @@ std::vector<std::unique_ptr<Engine>> OpenEngines(const DeviceOptions& options, b
 }
 
 std::uint64_t ParseSize(const std::string& text, const std::string& what) {
-  std::size_t pos = 0;
-  while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos])))
-    ++pos;
-  std::string suffix = text.substr(pos);
-  for (char& c : suffix)
-    c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  std::uint64_t multiplier = 1;
-  if (suffix.empty() || suffix == "B") {
-    multiplier = 1;
-  } else if (suffix == "K" || suffix == "KB" || suffix == "KIB") {
-    multiplier = 1ULL << 10;
-  } else if (suffix == "M" || suffix == "MB" || suffix == "MIB") {
-    multiplier = 1ULL << 20;
-  } else if (suffix == "G" || suffix == "GB" || suffix == "GIB") {
-    multiplier = 1ULL << 30;
-  } else {
-    pos = 0;
-  }
-  if (pos == 0 || pos > 12)
+  const std::optional<std::uint64_t> bytes = ParseByteSize(text);
+  if (!bytes)
     throw InvalidInputError(what + ": '" + text + "' is not a size such as 1048576, 64K, 1M or 2G");
-  return std::stoull(text.substr(0, pos)) * multiplier;
+  return *bytes;
 }
 
 void WriteOutput(const std::string& path, const std::string& text) {

@@ -26,7 +26,8 @@ Options ResolveOptions(const DeviceOptions& options);
 std::vector<std::unique_ptr<Engine>> OpenEngines(const DeviceOptions& options, bool several_devices,
                                                  double* discovery_seconds = nullptr);
 
-// "1048576", "64K", "64KiB", "1M", "2G" (binary multiples). Throws InvalidInputError.
+// "1048576", "64K", "64KiB", "1M", "2G" (binary multiples; ParseByteSize of
+// common/byte_size.hpp). Throws InvalidInputError.
 std::uint64_t ParseSize(const std::string& text, const std::string& what);
 
 // Writes `text` to the file (when `path` is non-empty) or to stdout.

@@ -46,6 +46,7 @@ struct GenCommandOptions {
   std::string format;  // empty: from the --out extension, else clq
   std::string out;
   unsigned threads = 0;
+  std::vector<std::string> settings;  // --option NAME=VALUE (host_memory)
 };
 void RunGenCommand(const GenCommandOptions& options);
 
@@ -54,6 +55,7 @@ struct ImportCommandOptions {
   std::string out;
   std::string schema;
   std::string name;
+  std::vector<std::string> settings;  // --option NAME=VALUE (host_memory)
 };
 void RunImportCommand(const ImportCommandOptions& options);
 

@@ -20,7 +20,7 @@ bool IsIdentifier(std::string_view name) {
   return true;
 }
 
-void AddTableFile(Catalog& catalog, const std::string& spec) {
+void AddTableFile(Catalog& catalog, const std::string& spec, std::uint64_t host_memory) {
   const std::size_t equals = spec.find('=');
   if (equals == std::string::npos || equals == 0 || equals + 1 == spec.size())
     throw InvalidInputError("--table '" + spec + "': expected NAME=FILE, such as sales=sales.clq");
@@ -31,18 +31,20 @@ void AddTableFile(Catalog& catalog, const std::string& spec) {
                             "' is not a table name (letters, digits and _, not starting with a "
                             "digit)");
   TableFileInfo info = ReadTableFileInfo(path);
-  catalog.Add(name, std::move(info.schema), [path, name] { return ReadTableFile(path, name); });
+  catalog.Add(name, std::move(info.schema),
+              [path, name, host_memory] { return ReadTableFile(path, name, host_memory); });
 }
 
 }  // namespace
 
-Catalog BuildCatalog(const DatasetOptions& options) {
+Catalog BuildCatalog(const DatasetOptions& options, std::uint64_t host_memory) {
   Catalog catalog;
   GenerateOptions generate;
   generate.progress = TerminalProgress();
+  generate.host_memory = host_memory;
   AddWisconsinTables(catalog, options.rows, generate);
   for (const std::string& spec : options.table_files)
-    AddTableFile(catalog, spec);
+    AddTableFile(catalog, spec, host_memory);
   return catalog;
 }
 

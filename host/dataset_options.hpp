@@ -4,6 +4,7 @@
 // `clq gen`. Not thread-safe (command-line setup).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -20,8 +21,10 @@ struct DatasetOptions {
 // tenktup1, tenktup2, onektup and bprime for options.rows, then every table
 // file under its name (a name of a built-in table replaces it). Files are
 // checked now (header, size) and read on first use. Throws InvalidInputError
-// for a malformed NAME=FILE, FileError for a bad file.
-Catalog BuildCatalog(const DatasetOptions& options);
+// for a malformed NAME=FILE, FileError for a bad file. Tables are generated
+// or read on first use, each checked then against `host_memory`
+// (ResourceLimitError when it does not fit).
+Catalog BuildCatalog(const DatasetOptions& options, std::uint64_t host_memory);
 
 // "10000", "10K", "1M", "2G" (decimal: 1e3, 1e6, 1e9), 0 to
 // kMaxWisconsinRows. `what` names the option in the message. Throws

@@ -2,6 +2,7 @@
 // and what each device lacks of what clq uses, with what that costs.
 #include <iostream>
 
+#include "common/byte_size.hpp"
 #include "host/cli_common.hpp"
 #include "host/commands.hpp"
 #include "host/json_writer.hpp"

@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "common/errors.hpp"
+#include "host/available_memory.hpp"
 
 namespace clq {
 namespace {
@@ -28,6 +29,8 @@ void FromVariable(Options& options, const char* variable, const char* option) {
 Options OptionsFromEnvironment(const std::vector<std::string>& settings) {
   Options options;
   options.engine.cache_directory = DefaultCacheDirectory();
+  // Read once: the budget is what the machine had to give when clq started.
+  options.query.host_memory = AvailableHostMemory();
   FromVariable(options, "CLQ_WG_SIZE", "wg_size");
   FromVariable(options, "CLQ_IPT", "ipt");
   FromVariable(options, "CLQ_KERNEL_PATHS", "kernel_paths");

@@ -14,6 +14,8 @@
 //                        of OptionNames())
 //
 // Settings given on the command line (--option name=value) apply after these.
+// The host-memory budget (host_memory) starts as the memory available when
+// the program starts (host/available_memory.hpp).
 #pragma once
 
 #include <filesystem>
@@ -24,8 +26,8 @@
 
 namespace clq {
 
-// Options from the environment, then each "name=value" of `settings` in
-// order. Throws InvalidInputError for a bad value or an unknown name.
+// Options from the environment (and the available host memory), then each "name=value" of
+// `settings` in order. Throws InvalidInputError for a bad value or an unknown name.
 Options OptionsFromEnvironment(const std::vector<std::string>& settings = {});
 
 // $CLQ_DEVICE, or empty.

@@ -12,6 +12,7 @@
 #include "host/cli_common.hpp"
 #include "host/commands.hpp"
 #include "host/dataset_options.hpp"
+#include "host/environment_options.hpp"
 #include "storage/csv.hpp"
 #include "storage/table_file.hpp"
 #include "wisconsin/dataset.hpp"
@@ -58,6 +59,7 @@ void RunGenCommand(const GenCommandOptions& options) {
   GenerateOptions generate;
   generate.threads = options.threads;
   generate.progress = TerminalProgress();
+  generate.host_memory = OptionsFromEnvironment(options.settings).query.host_memory;
 
   const auto start = std::chrono::steady_clock::now();
   TablePtr result;

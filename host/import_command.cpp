@@ -6,6 +6,7 @@
 #include "common/errors.hpp"
 #include "host/cli_common.hpp"
 #include "host/commands.hpp"
+#include "host/environment_options.hpp"
 #include "storage/csv.hpp"
 #include "storage/table_file.hpp"
 
@@ -16,7 +17,8 @@ void RunImportCommand(const ImportCommandOptions& options) {
   if (!options.schema.empty()) schema = ParseSchema(options.schema);
   const std::string name =
       options.name.empty() ? std::filesystem::path(options.csv).stem().string() : options.name;
-  const TablePtr table = ImportCsv(options.csv, name, std::move(schema));
+  const TablePtr table = ImportCsv(options.csv, name, std::move(schema),
+                                   OptionsFromEnvironment(options.settings).query.host_memory);
   WriteTableFile(*table, options.out);
   std::ostringstream summary;
   summary << table->name() << ": " << table->rows() << " rows (";

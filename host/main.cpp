@@ -29,8 +29,8 @@ void AddNoCacheFlag(CLI::App& command, bool& no_cache) {
 void AddSettingOption(CLI::App& command, std::vector<std::string>& settings) {
   command
       .add_option("--option", settings,
-                  "An engine or planner setting NAME=VALUE (repeatable; names in the README, "
-                  "e.g. short_real=off, wg_size=64); after $CLQ_OPTIONS")
+                  "A setting NAME=VALUE (repeatable; names in the README, e.g. "
+                  "host_memory=8G, short_real=off); after $CLQ_OPTIONS")
       ->type_name("NAME=VALUE")
       ->allow_extra_args(false);
 }
@@ -128,6 +128,7 @@ void RegisterGenCommand(CLI::App& app) {
       ->check(CLI::IsMember({"clq", "csv"}, CLI::ignore_case));
   command->add_option("--out,-o", options->out, "Output file")->required()->type_name("FILE");
   command->add_option("--threads", options->threads, "Generator threads (default: all cores)");
+  AddSettingOption(*command, options->settings);
   command->callback([options] { RunGenCommand(*options); });
 }
 
@@ -144,6 +145,7 @@ void RegisterImportCommand(CLI::App& app) {
                       "Column names and types, e.g. \"id INT, name CHAR(20), price DOUBLE\" "
                       "(INT, BIGINT, DOUBLE, CHAR(n), TEXT; default: inferred)");
   command->add_option("--name", options->name, "Table name (default: the CSV file's stem)");
+  AddSettingOption(*command, options->settings);
   command->callback([options] { RunImportCommand(*options); });
 }
 

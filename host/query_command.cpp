@@ -1,4 +1,5 @@
 // `clq query`: runs SQL statements on one device and prints their results.
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <iostream>
@@ -56,10 +57,13 @@ std::string FormatProfile(const std::vector<StageTiming>& stages, double wall_ms
          "on this machine includes compiling it)\n";
 }
 
-std::string Render(const QueryResult& result, const QueryCommandOptions& options) {
-  if (options.format == "csv") return FormatCsv(result);
-  if (options.format == "json") return FormatJson(result);
-  return FormatTable(result, options.out.empty() ? kTableRowsShown : ~std::uint64_t{0});
+// `host_memory`: what the text may take beside the result.
+std::string Render(const QueryResult& result, const QueryCommandOptions& options,
+                   std::uint64_t host_memory) {
+  if (options.format == "csv") return FormatCsv(result, host_memory);
+  if (options.format == "json") return FormatJson(result, host_memory);
+  return FormatTable(result, options.out.empty() ? kTableRowsShown : ~std::uint64_t{0},
+                     host_memory);
 }
 
 }  // namespace
@@ -80,13 +84,14 @@ void RunQueryCommand(const QueryCommandOptions& options) {
       throw SqlError(sql::FormatSqlError(script, SqlError(error.what(), at)));
     }
   }
+  const QueryOptions query_options = ResolveOptions(options.device).query;
   double discovery_seconds = 0;
   std::unique_ptr<Engine> engine =
       std::move(OpenEngines(options.device, false, &discovery_seconds).front());
   // Tables built from here on sit in pinned memory on GPUs (one DMA each to upload).
   const ScopedHostBlockAllocator pinned_tables(
       PinnedTableMemoryFor(*engine, engine->options().pinned_tables));
-  Catalog catalog = BuildCatalog(options.dataset);
+  Catalog catalog = BuildCatalog(options.dataset, query_options.host_memory);
   if (options.profile) {
     const ProgramBuildReport& report = engine->build_report();
     std::cerr << "start-up: device discovery " << FormatFixed(discovery_seconds * 1e3, 1)
@@ -98,7 +103,6 @@ void RunQueryCommand(const QueryCommandOptions& options) {
                       : "compiled")
               << ")\n";
   }
-  const QueryOptions query_options = ResolveOptions(options.device).query;
   QueryExecutor executor(*engine, query_options);
   std::string output;
   for (std::size_t i = 0; i < statements.size(); ++i) {
@@ -121,7 +125,13 @@ void RunQueryCommand(const QueryCommandOptions& options) {
       const double wall_ms =
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
               .count();
-      output += Render(result, options);
+      // Text of earlier statements kept for --out counts against the budget.
+      const std::uint64_t budget =
+          query_options.host_memory == kUnlimitedHostMemory
+              ? kUnlimitedHostMemory
+              : query_options.host_memory -
+                    std::min<std::uint64_t>(query_options.host_memory, output.size());
+      output += Render(result, options, budget);
       if (options.profile) {
         std::cout << std::flush;
         std::cerr << "profile of statement " << i + 1 << " on " << engine->info().name << " ("

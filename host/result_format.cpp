@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "common/byte_size.hpp"
 #include "host/json_writer.hpp"
 #include "host/text_table.hpp"
 
@@ -26,6 +27,45 @@ std::string CsvField(const std::string& text) {
   }
   return quoted + "\"";
 }
+
+// The bytes of a result's columns on the host.
+std::uint64_t ResultBytes(const QueryResult& result) {
+  std::uint64_t bytes = 0;
+  for (const ResultColumn& c : result.columns)
+    bytes += (c.integers.size() + c.reals.size()) * 8 + c.text.size() + c.nulls.size();
+  return bytes;
+}
+
+// Holds the text of a result being rendered to the budget: at its 1024th
+// row and every 65536th after, the bytes so far, extrapolated to every row,
+// with the result's own.
+class TextBudget {
+ public:
+  TextBudget(const QueryResult& result, RowCount rows, std::uint64_t host_memory,
+             const char* format)
+      : rows_(rows),
+        host_memory_(host_memory),
+        result_bytes_(ResultBytes(result)),
+        format_(format) {}
+
+  void Check(RowCount done, std::uint64_t bytes) {
+    if (done != next_ || host_memory_ == kUnlimitedHostMemory) return;
+    next_ = done < kEvery ? kEvery : done + kEvery;
+    const std::uint64_t per_row = (bytes + done - 1) / done;
+    CheckHostMemory(host_memory_,
+                    "the result (" + std::to_string(rows_) + " rows) as " + format_ +
+                        " text of about " + std::to_string(per_row) + " bytes a row",
+                    SaturatingAdd(SaturatingMultiply(per_row, rows_), result_bytes_));
+  }
+
+ private:
+  static constexpr RowCount kEvery = 65536;
+  RowCount rows_;
+  std::uint64_t host_memory_;
+  std::uint64_t result_bytes_;
+  const char* format_;
+  RowCount next_ = 1024;
+};
 
 }  // namespace
 
@@ -54,17 +94,25 @@ std::string FormatValue(const ResultColumn& column, RowCount row) {
   return "NULL";
 }
 
-std::string FormatTable(const QueryResult& result, std::uint64_t max_rows) {
+std::string FormatTable(const QueryResult& result, std::uint64_t max_rows,
+                        std::uint64_t host_memory) {
   std::vector<std::string> header;
   for (const ResultColumn& c : result.columns)
     header.push_back(c.name);
   TextTable table(header);
   const RowCount shown = std::min<RowCount>(result.rows, max_rows);
+  TextBudget budget(result, shown, host_memory, "table");
+  // The cells are kept until the table is rendered, then the text made.
+  std::uint64_t bytes = 0;
   for (RowCount r = 0; r < shown; ++r) {
     std::vector<std::string> row;
-    for (const ResultColumn& c : result.columns)
+    for (const ResultColumn& c : result.columns) {
       row.push_back(FormatValue(c, r));
+      bytes += sizeof(std::string) + 2 * row.back().size() + 2;
+    }
+    bytes += sizeof(row);
     table.AddRow(std::move(row));
+    budget.Check(r + 1, bytes);
   }
   std::string text = table.Render();
   if (shown < result.rows) {
@@ -76,7 +124,8 @@ std::string FormatTable(const QueryResult& result, std::uint64_t max_rows) {
   return text;
 }
 
-std::string FormatCsv(const QueryResult& result) {
+std::string FormatCsv(const QueryResult& result, std::uint64_t host_memory) {
+  TextBudget budget(result, result.rows, host_memory, "csv");
   std::string text;
   for (std::size_t c = 0; c < result.columns.size(); ++c) {
     if (c > 0) text += ',';
@@ -99,11 +148,13 @@ std::string FormatCsv(const QueryResult& result) {
       }
     }
     text += "\r\n";
+    budget.Check(r + 1, text.size());
   }
   return text;
 }
 
-std::string FormatJson(const QueryResult& result) {
+std::string FormatJson(const QueryResult& result, std::uint64_t host_memory) {
+  TextBudget budget(result, result.rows, host_memory, "json");
   JsonWriter json;
   json.BeginArray();
   for (RowCount r = 0; r < result.rows; ++r) {
@@ -130,6 +181,7 @@ std::string FormatJson(const QueryResult& result) {
       }
     }
     json.EndObject();
+    budget.Check(r + 1, json.str().size());
   }
   json.EndArray();
   return json.str() + "\n";

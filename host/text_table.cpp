@@ -105,23 +105,6 @@ std::string TextTable::Render() const {
   return out;
 }
 
-std::string FormatBytes(unsigned long long bytes) {
-  static const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  double value = static_cast<double>(bytes);
-  int unit = 0;
-  while (value >= 1024.0 && unit < 4) {
-    value /= 1024.0;
-    ++unit;
-  }
-  char text[32];
-  if (unit == 0) {
-    std::snprintf(text, sizeof(text), "%llu B", bytes);
-  } else {
-    std::snprintf(text, sizeof(text), "%.2f %s", value, kUnits[unit]);
-  }
-  return text;
-}
-
 std::string FormatFixed(double value, int decimals) {
   char text[64];
   std::snprintf(text, sizeof(text), "%.*f", decimals, value);

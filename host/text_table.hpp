@@ -21,7 +21,6 @@ class TextTable {
 };
 
 // Helpers for cells.
-std::string FormatBytes(unsigned long long bytes);  // "1.50 GiB"
 std::string FormatFixed(double value, int decimals);
 
 }  // namespace clq

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "common/errors.hpp"
+#include "common/host_memory.hpp"
 #include "operators/join_internal.hpp"
 #include "operators/scan.hpp"
 #include "runtime/device_tuning.hpp"
@@ -40,11 +41,14 @@ std::uint64_t SumOnDevice(Engine& engine, DeviceBuffer values, RowCount n, std::
   return total;
 }
 
-JoinResult AllocateJoinOutput(Engine& engine, std::uint64_t pairs) {
+JoinResult AllocateJoinOutput(Engine& engine, std::uint64_t pairs, std::uint64_t output_budget) {
   if (pairs > kMaxTableRows) {
     throw DeviceLimitError("join output of " + std::to_string(pairs) +
                            " pairs exceeds the 4294967295 pairs a 32-bit row-id vector holds");
   }
+  // Both sides' row ids of every matched pair.
+  CheckHostMemory(output_budget, "the join's result (" + std::to_string(pairs) + " matched rows)",
+                  2 * pairs * sizeof(cl_uint));
   const std::uint64_t bytes = pairs * sizeof(cl_uint);
   if (bytes > engine.pool().max_alloc_bytes()) {
     throw DeviceLimitError("join output of " + std::to_string(pairs) + " pairs needs " +
@@ -60,7 +64,7 @@ JoinResult AllocateJoinOutput(Engine& engine, std::uint64_t pairs) {
 }
 
 JoinResult ProbeUnique(Engine& engine, const VectorView& probe, const KeyRange& range,
-                       const char* kernel, const char* stage,
+                       const char* kernel, const char* stage, std::uint64_t output_budget,
                        const std::function<cl_uint(cl::Kernel&)>& bind_table) {
   const std::uint64_t tiles = engine.TilesFor(probe.size);
   DeviceBuffer matches = engine.pool().Acquire(probe.size * sizeof(cl_uint), "join probe matches");
@@ -80,7 +84,7 @@ JoinResult ProbeUnique(Engine& engine, const VectorView& probe, const KeyRange& 
   ExclusiveScan(engine, counts.get(), tiles, counts.get(), &total.get(), "join probe scan");
   cl_uint pairs = 0;
   engine.Download(total.get(), 0, sizeof(pairs), &pairs, "join output size");
-  JoinResult result = AllocateJoinOutput(engine, pairs);
+  JoinResult result = AllocateJoinOutput(engine, pairs, output_budget);
   if (pairs == 0) return result;
   cl::Kernel& write = engine.kernel("hash_join_unique_write");
   write.setArg(0, matches.get());
@@ -141,7 +145,7 @@ constexpr double kDirectSlotsPerRow = 16.0;  // JoinOptions::direct_slots_per_ro
 // fail on repeated keys, after which the other unique-key table is not
 // tried. Sets method, rebuilds and fallback_reason.
 JoinResult RunMethods(Engine& engine, const JoinPlan& plan, const VectorView& build,
-                      const VectorView& probe, JoinStats& s) {
+                      const VectorView& probe, std::uint64_t output_budget, JoinStats& s) {
   std::optional<KeyRange> range;  // one reduction, only if a table needs it
   const auto key_range = [&]() -> const KeyRange& {
     if (!range) range = BuildKeyRange(engine, build);
@@ -157,14 +161,15 @@ JoinResult RunMethods(Engine& engine, const JoinPlan& plan, const VectorView& bu
         if (duplicate_keys) continue;
         if (DirectTableFits(engine, key_range(), build.size, plan.options.direct_slots_per_row,
                             plan.cpu_kernels, reason)) {
-          result = DirectJoin(engine, build, probe, key_range(), plan.cpu_kernels, reason);
+          result = DirectJoin(engine, build, probe, key_range(), plan.cpu_kernels, output_budget,
+                              reason);
           duplicate_keys = !result;  // a fitting direct table fails only on repeated keys
         }
         break;
       case JoinMethod::kDense:
         if (DenseTableFits(engine, key_range(), build.size, plan.options.direct_slots_per_row,
                            reason))
-          result = DenseJoin(engine, build, probe, key_range());
+          result = DenseJoin(engine, build, probe, key_range(), output_budget);
         break;
       case JoinMethod::kCuckoo:
         if (duplicate_keys) continue;
@@ -174,12 +179,12 @@ JoinResult RunMethods(Engine& engine, const JoinPlan& plan, const VectorView& bu
           reason = "build keys span more than 2^32 values";
         } else {
           result = CuckooJoin(engine, build, probe, key_range(), plan.options, plan.cpu_kernels,
-                              s.rebuilds, reason);
+                              output_budget, s.rebuilds, reason);
           duplicate_keys = !result && reason == kDuplicateKeysReason;
         }
         break;
       case JoinMethod::kChained:
-        result = ChainedJoin(engine, build, probe, plan.options.ordered_matches);
+        result = ChainedJoin(engine, build, probe, plan.options.ordered_matches, output_budget);
         break;
     }
     if (result) {
@@ -333,9 +338,9 @@ JoinResult ExecuteJoin(QueryContext& context, const JoinPlan& plan, const Vector
   JoinResult result;
   if (build_keys.size == 0 || probe_keys.size == 0) {
     s.method = "empty";
-    result = AllocateJoinOutput(engine, 0);
+    result = AllocateJoinOutput(engine, 0, kUnlimitedHostMemory);
   } else {
-    result = RunMethods(engine, plan, build_keys, probe_keys, s);
+    result = RunMethods(engine, plan, build_keys, probe_keys, context.DeviceBufferBudget(), s);
   }
   s.output_rows = result.size;
   return result;

@@ -47,7 +47,10 @@
 // output; the final write is enqueued only.
 //
 // Errors: DeviceLimitError when an input or the output exceeds those limits
-// or the device's allocation limit; InvalidInputError for non-integer keys.
+// or the device's allocation limit; ResourceLimitError when the output's row
+// ids, on a device whose memory is the host's, pass the query's host-memory
+// budget (checked once the match count is known, before the output is
+// allocated); InvalidInputError for non-integer keys.
 // Not thread-safe (one thread drives an engine).
 #pragma once
 

@@ -125,7 +125,7 @@ ChainedTable BuildChained(Engine& engine, const VectorView& build, bool ordered_
 }  // namespace
 
 JoinResult ChainedJoin(Engine& engine, const VectorView& build, const VectorView& probe,
-                       bool ordered_matches) {
+                       bool ordered_matches, std::uint64_t output_budget) {
   ChainedTable table = BuildChained(engine, build, ordered_matches);
   const std::uint64_t tiles = engine.TilesFor(probe.size);
   DeviceBuffer offsets = engine.pool().Acquire(probe.size * sizeof(cl_uint), "join probe offsets");
@@ -141,7 +141,7 @@ JoinResult ChainedJoin(Engine& engine, const VectorView& build, const VectorView
   engine.Launch(count, tiles, "join probe count");
   // 64-bit total first: the 32-bit scan below must not wrap.
   const std::uint64_t pairs = SumOnDevice(engine, std::move(tile_sums), tiles, "join probe count");
-  JoinResult result = AllocateJoinOutput(engine, pairs);
+  JoinResult result = AllocateJoinOutput(engine, pairs, output_budget);
   if (pairs == 0) return result;
   ExclusiveScan(engine, offsets.get(), probe.size, offsets.get(), nullptr, "join probe scan");
 

@@ -54,7 +54,8 @@ struct CuckooTable {
 std::optional<JoinResult> CuckooJoin(Engine& engine, const VectorView& build,
                                      const VectorView& probe, const KeyRange& range,
                                      const JoinOptions& options, bool cpu_kernels,
-                                     unsigned& rebuilds, std::string& reason) {
+                                     std::uint64_t output_budget, unsigned& rebuilds,
+                                     std::string& reason) {
   const RowCount n = build.size;
   CuckooTable table;
   const double load = std::clamp(options.load_factor, 0.1, 1.0);
@@ -131,7 +132,7 @@ std::optional<JoinResult> CuckooJoin(Engine& engine, const VectorView& build,
   };
   if (!cpu_kernels) {
     return ProbeUnique(engine, probe, range, "join_cuckoo_probe", "join probe count (cuckoo)",
-                       bind_table);
+                       output_budget, bind_table);
   }
   // The filter: 8 bits per build key, in a power of two of 32-bit words.
   const std::uint64_t words = std::bit_ceil(std::max<std::uint64_t>(n / 4, 1));
@@ -144,7 +145,7 @@ std::optional<JoinResult> CuckooJoin(Engine& engine, const VectorView& build,
   set.setArg(7, static_cast<cl_uint>(words - 1));
   engine.Launch(set, build_tiles, "join build filter (cuckoo)");
   return ProbeUnique(engine, probe, range, "join_cuckoo_probe_filtered",
-                     "join probe count (cuckoo)", [&](cl::Kernel& lookup) {
+                     "join probe count (cuckoo)", output_budget, [&](cl::Kernel& lookup) {
                        const cl_uint next = bind_table(lookup);
                        lookup.setArg(next, filter.get());
                        lookup.setArg(next + 1, static_cast<cl_uint>(words - 1));

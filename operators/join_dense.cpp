@@ -45,7 +45,7 @@ bool DenseTableFits(Engine& engine, const KeyRange& range, RowCount build_rows,
 }
 
 JoinResult DenseJoin(Engine& engine, const VectorView& build, const VectorView& probe,
-                     const KeyRange& range) {
+                     const KeyRange& range, std::uint64_t output_budget) {
   const std::uint64_t buckets = range.span + 1;
   const bool wide = buckets > JOIN_DENSE_MAX_BUCKETS;
   const std::uint64_t chunks =
@@ -111,7 +111,7 @@ JoinResult DenseJoin(Engine& engine, const VectorView& build, const VectorView& 
   engine.Launch(probe_count, tiles, "join probe count (dense)");
   // 64-bit total first: the 32-bit scan below must not wrap.
   const std::uint64_t pairs = SumOnDevice(engine, std::move(tile_sums), tiles, "join probe count");
-  JoinResult result = AllocateJoinOutput(engine, pairs);
+  JoinResult result = AllocateJoinOutput(engine, pairs, output_budget);
   if (pairs == 0) return result;
   ExclusiveScan(engine, item_counts.get(), items, item_counts.get(), nullptr, "join probe scan");
   cl::Kernel& write = engine.kernel("join_dense_probe_write");

@@ -35,7 +35,8 @@ bool StoredKeysRepeat(Engine& engine, DeviceBuffer stored, std::uint64_t stored_
 // The CPU probe: per-work-item counts of the probe keys whose bit is set,
 // their scan, then the pairs (kernels join_direct_probe_count / _write).
 JoinResult ProbeDirectOnCpu(Engine& engine, const VectorView& probe, const KeyRange& range,
-                            const DeviceBuffer& slots, const DeviceBuffer& bits) {
+                            const DeviceBuffer& slots, const DeviceBuffer& bits,
+                            std::uint64_t output_budget) {
   const std::uint64_t tiles = engine.TilesFor(probe.size);
   const std::uint64_t items = tiles * engine.tuning().work_group_size;
   DeviceBuffer counts = engine.pool().Acquire(items * sizeof(cl_uint), "join item counts");
@@ -51,7 +52,7 @@ JoinResult ProbeDirectOnCpu(Engine& engine, const VectorView& probe, const KeyRa
   ExclusiveScan(engine, counts.get(), items, counts.get(), &total.get(), "join probe scan");
   cl_uint pairs = 0;
   engine.Download(total.get(), 0, sizeof(pairs), &pairs, "join output size");
-  JoinResult result = AllocateJoinOutput(engine, pairs);
+  JoinResult result = AllocateJoinOutput(engine, pairs, output_budget);
   if (pairs == 0) return result;
   cl::Kernel& write = engine.kernel("join_direct_probe_write");
   BindKeys(write, 0, probe);
@@ -96,7 +97,8 @@ bool DirectTableFits(Engine& engine, const KeyRange& range, RowCount build_rows,
 
 std::optional<JoinResult> DirectJoin(Engine& engine, const VectorView& build,
                                      const VectorView& probe, const KeyRange& range,
-                                     bool cpu_kernels, std::string& reason) {
+                                     bool cpu_kernels, std::uint64_t output_budget,
+                                     std::string& reason) {
   const std::uint64_t slot_count = range.span + 1;
   const std::uint64_t slot_bytes = slot_count * sizeof(cl_uint);
   const std::uint64_t build_tiles = engine.TilesFor(build.size);
@@ -118,7 +120,7 @@ std::optional<JoinResult> DirectJoin(Engine& engine, const VectorView& build,
       return std::nullopt;
     }
     return ProbeUnique(engine, probe, range, "join_direct_probe", "join probe count (direct)",
-                       [&](cl::Kernel& lookup) {
+                       output_budget, [&](cl::Kernel& lookup) {
                          lookup.setArg(7, slots.get());
                          return cl_uint{8};
                        });
@@ -145,7 +147,7 @@ std::optional<JoinResult> DirectJoin(Engine& engine, const VectorView& build,
     reason = kDuplicateKeysReason;
     return std::nullopt;
   }
-  return ProbeDirectOnCpu(engine, probe, range, slots, bits);
+  return ProbeDirectOnCpu(engine, probe, range, slots, bits, output_budget);
 }
 
 }  // namespace clq::join_detail

@@ -24,12 +24,15 @@ void BindKeys(cl::Kernel& kernel, cl_uint first, const VectorView& keys);
 std::uint64_t SumOnDevice(Engine& engine, DeviceBuffer values, RowCount n, std::string_view stage);
 
 // Allocates the two output vectors of `pairs` row ids; throws
-// DeviceLimitError when they cannot exist.
-JoinResult AllocateJoinOutput(Engine& engine, std::uint64_t pairs);
+// DeviceLimitError when they cannot exist, and ResourceLimitError when
+// their bytes pass `output_budget` (QueryContext::DeviceBufferBudget: the
+// host-memory budget where device buffers are host memory). Every method
+// below takes that budget for its output.
+JoinResult AllocateJoinOutput(Engine& engine, std::uint64_t pairs, std::uint64_t output_budget);
 
 // The always-correct path: any keys, duplicates, 32-bit atomics only.
 JoinResult ChainedJoin(Engine& engine, const VectorView& build, const VectorView& probe,
-                       bool ordered_matches);
+                       bool ordered_matches, std::uint64_t output_budget);
 
 // Build side summary needed by the direct and cuckoo tables.
 struct KeyRange {
@@ -50,7 +53,7 @@ inline constexpr const char* kDuplicateKeysReason = "duplicate build keys";
 // HASH_JOIN_NO_ROW in matches and 1 or 0 in counts; scans the counts,
 // allocates the output (waits for its size) and writes the pairs.
 JoinResult ProbeUnique(Engine& engine, const VectorView& probe, const KeyRange& range,
-                       const char* kernel, const char* stage,
+                       const char* kernel, const char* stage, std::uint64_t output_budget,
                        const std::function<cl_uint(cl::Kernel&)>& bind_table);
 
 // Whether the direct table suits `range` for `build_rows` rows at most
@@ -64,7 +67,8 @@ bool DirectTableFits(Engine& engine, const KeyRange& range, RowCount build_rows,
 // repeat.
 std::optional<JoinResult> DirectJoin(Engine& engine, const VectorView& build,
                                      const VectorView& probe, const KeyRange& range,
-                                     bool cpu_kernels, std::string& reason);
+                                     bool cpu_kernels, std::uint64_t output_budget,
+                                     std::string& reason);
 
 // Whether the dense multimap suits `range` for `build_rows` rows (at most
 // JOIN_DENSE_MAX_BUCKETS values, or at most `slots_per_row` per build row);
@@ -75,7 +79,7 @@ bool DenseTableFits(Engine& engine, const KeyRange& range, RowCount build_rows,
 // The dense path (the range must fit, see DenseTableFits): any keys,
 // duplicates included.
 JoinResult DenseJoin(Engine& engine, const VectorView& build, const VectorView& probe,
-                     const KeyRange& range);
+                     const KeyRange& range, std::uint64_t output_budget);
 
 // The cuckoo path (CPU kernels: the probe goes through a filter);
 // std::nullopt (with `reason` set) when building fails
@@ -83,6 +87,7 @@ JoinResult DenseJoin(Engine& engine, const VectorView& build, const VectorView& 
 std::optional<JoinResult> CuckooJoin(Engine& engine, const VectorView& build,
                                      const VectorView& probe, const KeyRange& range,
                                      const JoinOptions& options, bool cpu_kernels,
-                                     unsigned& rebuilds, std::string& reason);
+                                     std::uint64_t output_budget, unsigned& rebuilds,
+                                     std::string& reason);
 
 }  // namespace clq::join_detail

@@ -25,4 +25,16 @@ void QueryContext::CheckStatus() {
   }
 }
 
+void QueryContext::CheckHostMemory(std::string_view what, std::uint64_t bytes) const {
+  clq::CheckHostMemory(options_.host_memory, what, bytes);
+}
+
+std::uint64_t QueryContext::DeviceBufferBudget() const {
+  return engine_.info().MemoryIsHost() ? options_.host_memory : kUnlimitedHostMemory;
+}
+
+void QueryContext::CheckDeviceBuffers(std::string_view what, std::uint64_t bytes) const {
+  clq::CheckHostMemory(DeviceBufferBudget(), what, bytes);
+}
+
 }  // namespace clq

@@ -9,6 +9,7 @@
 #include "operators/scalar_eval.hpp"
 #include "operators/sort.hpp"
 #include "plan/query_plan.hpp"
+#include "plan/row_buffers.hpp"
 
 namespace clq {
 namespace {
@@ -118,6 +119,12 @@ std::string AggregateNode::Programs() const {
 QueryResult AggregateNode::Run(ExecutionContext& context) const {
   RowSet rows = child_->Run(context);
   const ExecutionContext::NodeScope scope(context, *this);
+  // The columns gathered for the aggregates, beside the rows' ids.
+  std::uint64_t row_bytes = HeldRowIdBytesPerRow(select_, child_->shape());
+  if (!in_place_)
+    for (const auto& [source, column] : gathered_)
+      row_bytes += select_.from.at(source).table->column(column).type().width;
+  CheckRowBuffers(context, "the aggregates", rows.rows(), row_bytes);
   RowSet::Materialized input = rows.Materialize(context.query(), in_place_, gathered_);
   std::vector<sql::Value> aggregate_values(select_.aggregates.size());
   for (const Pass& pass : passes_) {

@@ -4,7 +4,9 @@
 // each pass one program over the table in place, with the WHERE fused into
 // it when the planner fused them, or over the argument columns gathered for
 // the rows (operators/aggregation.hpp). MEDIAN and QUANTILE project their
-// argument and select the value of their rank (operators/sort.hpp).
+// argument and select the value of their rank (operators/sort.hpp). The
+// gathered columns are held to the host-memory budget first, where the
+// device's memory is the host's (plan/row_buffers.hpp).
 #pragma once
 
 #include <optional>

@@ -5,6 +5,7 @@
 
 #include "operators/gather.hpp"
 #include "operators/group_by.hpp"
+#include "plan/row_buffers.hpp"
 
 namespace clq {
 namespace {
@@ -38,6 +39,9 @@ DistinctNode::DistinctNode(const Engine& engine, const QueryOptions& options,
   AddKernelNames(keys_.Kernels(engine, options, select, child_->shape()));
   plan_ = PlanGrouping(engine, keys_, keys.size(), {}, child_->shape().max_rows);
   AddKernelNames(plan_.Kernels());
+  row_bytes_ = EvaluatedBytesPerRow(keys_.types()) + kGroupBytesPerRow +
+               (plan_.strategy == GroupByStrategy::kSort ? kSortBytesPerRow : 0) +
+               HeldRowIdBytesPerRow(select, child_->shape()) + RowIdBytesPerRow(select);
   // The first row of each group, by position: a copy for a whole table.
   if (!child_->shape().implicit()) AddKernelNames({GatherBufferKernel(4)});
 }
@@ -64,6 +68,7 @@ RowSet DistinctNode::Run(ExecutionContext& context) const {
     rows.Slice(context.query(), 0, std::min<RowCount>(rows.rows(), 1));
     return rows;
   }
+  CheckRowBuffers(context, "DISTINCT", rows.rows(), row_bytes_);
   std::vector<DeviceVector> owned;
   const std::vector<VectorView> keys = keys_.Evaluate(context.query(), rows, owned);
   const GroupByResult groups = GroupBy(context.query(), plan_, keys, {}, rows.rows());

@@ -25,6 +25,8 @@ class DistinctNode : public RowNode {
   std::unique_ptr<RowNode> child_;
   GroupInputs keys_;
   GroupByPlan plan_;
+  // Device buffers per input row (plan/row_buffers.hpp).
+  std::uint64_t row_bytes_ = 0;
 };
 
 }  // namespace clq

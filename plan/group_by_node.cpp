@@ -5,6 +5,7 @@
 #include <bit>
 #include <cmath>
 
+#include "common/byte_size.hpp"
 #include "kernels_cl/sort_shared.h"
 #include "kernels_cl/vm_shared.h"
 #include "operators/aggregation.hpp"
@@ -13,6 +14,7 @@
 #include "operators/result_builder.hpp"
 #include "plan/aggregate_pass.hpp"
 #include "plan/host_rows.hpp"
+#include "plan/row_buffers.hpp"
 
 namespace clq {
 namespace {
@@ -118,6 +120,23 @@ GroupAggregateSpec SpecOf(const sql::Aggregate& a) {
   return spec;
 }
 
+// Host bytes per group: each key's column (its gathered device values too),
+// each aggregate's downloaded values and counts and its column; when the
+// outputs need evaluating, every key and aggregate as a host value, and
+// the output row (plan/host_rows.hpp).
+std::uint64_t GroupHostBytes(const sql::BoundSelect& select,
+                             const std::vector<ValueVectorType>& inputs) {
+  std::uint64_t bytes = 0;
+  for (std::size_t k = 0; k < select.group_keys.size(); ++k)
+    bytes += 2 * std::max<std::uint64_t>(inputs.at(k).type.width, 8) + 1;
+  bytes += select.aggregates.size() * (3 * 8 + 1);
+  if (!OutputsAreColumns(select))
+    bytes += (select.group_keys.size() + select.aggregates.size() + select.outputs.size()) *
+                 sizeof(sql::Value) +
+             sizeof(std::vector<sql::Value>) + select.visible_outputs * 8;
+  return bytes;
+}
+
 }  // namespace
 
 GroupByNode::GroupByNode(const Engine& engine, const QueryOptions& options,
@@ -164,6 +183,10 @@ GroupByNode::GroupByNode(const Engine& engine, const QueryOptions& options,
   }
   plan_ = PlanGrouping(engine, inputs_, select.group_keys.size(), infos, shape.max_rows);
   AddKernelNames(plan_.Kernels());
+  row_bytes_ = EvaluatedBytesPerRow(inputs_.types()) + kGroupBytesPerRow +
+               (plan_.strategy == GroupByStrategy::kSort ? kSortBytesPerRow : 0) +
+               HeldRowIdBytesPerRow(select, shape);
+  group_bytes_ = GroupHostBytes(select, inputs_.types());
   // Each key's value at its group's first row.
   for (std::size_t k = 0; k < select.group_keys.size(); ++k) {
     AddKernelNames({GatherBufferKernel(inputs_.types()[k].type.width)});
@@ -198,6 +221,7 @@ QueryResult GroupByNode::Run(ExecutionContext& context) const {
   const ExecutionContext::NodeScope scope(context, *this);
   Engine& engine = context.engine();
   std::vector<DeviceVector> owned;
+  CheckRowBuffers(context, "GROUP BY", rows.rows(), row_bytes_);
   const std::vector<VectorView> views = inputs_.Evaluate(context.query(), rows, owned);
   context.query().CheckStatus();
   const std::vector<VectorView> keys(views.begin(), views.begin() + select_.group_keys.size());
@@ -213,6 +237,9 @@ QueryResult GroupByNode::Run(ExecutionContext& context) const {
   }
   const GroupByResult groups = GroupBy(context.query(), plan_, keys, specs, rows.rows());
   context.query().CheckStatus();
+  context.query().CheckHostMemory(
+      "the GROUP BY result (" + std::to_string(groups.groups) + " groups)",
+      SaturatingMultiply(groups.groups, group_bytes_));
 
   std::vector<ResultColumn> key_columns;
   for (std::size_t k = 0; k < select_.group_keys.size(); ++k)

@@ -3,7 +3,10 @@
 // PlanGroupBy chose (operators/group_by.hpp: a direct or hash table, or a
 // sort), one row per group downloaded; HAVING, the outputs,
 // DISTINCT, ORDER BY and LIMIT then run on the host over the groups
-// (plan/host_rows.hpp).
+// (plan/host_rows.hpp). The device buffers that grow with the input rows
+// are held to the host-memory budget before grouping (where the device's
+// memory is the host's), the groups' host columns and rows once their
+// count is known.
 #pragma once
 
 #include "operators/group_by.hpp"
@@ -32,6 +35,9 @@ class GroupByNode : public ResultNode {
   std::vector<std::optional<std::size_t>> argument_of_;
   std::vector<std::uint32_t> operations_;  // by aggregate: its device operation
   GroupByPlan plan_;
+  // Device buffers per input row, and host bytes per group (its keys and
+  // aggregates downloaded, and as host values when the outputs need more).
+  std::uint64_t row_bytes_ = 0, group_bytes_ = 0;
 };
 
 }  // namespace clq

@@ -111,6 +111,15 @@ RowSet HashJoinNode::Run(ExecutionContext& context) const {
   JoinResult joined = left_builds
                           ? ExecuteJoin(context.query(), left_builds_, left_keys, right_keys)
                           : ExecuteJoin(context.query(), right_builds_, right_keys, left_keys);
+  // Composing the joined rows gives each of them a row id of every table
+  // joined so far, beside the matched positions still held.
+  std::uint64_t tables = 1;
+  for (std::size_t s = 0; s < select_.from.size(); ++s)
+    tables += rows.joined(s) ? 1 : 0;
+  context.query().CheckDeviceBuffers("the joined rows (" + std::to_string(joined.size) +
+                                         " rows, a row id of each of " + std::to_string(tables) +
+                                         " tables)",
+                                     joined.size * sizeof(cl_uint) * (tables + 2));
   RowIds& left_positions = left_builds ? joined.build_positions : joined.probe_positions;
   RowIds& right_positions = left_builds ? joined.probe_positions : joined.build_positions;
   incoming.Reorder(context.query(), right_positions);

@@ -3,7 +3,9 @@
 // first that the build keys allow). Keys that are a column of a whole
 // one-tablet table are read in place; others are computed or gathered. The
 // smaller side, by row count at run time, builds the table.
-// The result is row ids of both sides' sources, ordered by probe row.
+// The result is row ids of both sides' sources, ordered by probe row. On a
+// device whose memory is the host's, the matched rows and their row ids are
+// held to the host-memory budget before they are allocated.
 #pragma once
 
 #include "operators/hash_join.hpp"

@@ -1,10 +1,12 @@
 #include "plan/output_node.hpp"
 #include "sql/expr_equality.hpp"
 
+#include "common/byte_size.hpp"
 #include "operators/gather.hpp"
 #include "operators/relation.hpp"
 #include "operators/result_builder.hpp"
 #include "operators/scalar_eval.hpp"
+#include "plan/row_buffers.hpp"
 #include "runtime/device_table.hpp"
 
 namespace clq {
@@ -24,6 +26,25 @@ bool GatherOnHost(Engine& engine, const QueryOptions& options, const Table& tabl
                 rows <= table.rows() / 64 && !engine.tables().Holds(table, column));
 }
 
+// A result value's bytes on the host: INTEGER and REAL 8, a CHAR column's
+// values its width. A constant is also a host value per row before it
+// becomes a column.
+std::uint64_t HostValueBytes(const sql::BoundSelect& select, const sql::Expr& e) {
+  if (Constant(e)) return sizeof(sql::Value) + 8;
+  if (e.kind == sql::Expr::Kind::kColumnRef && e.type == sql::ValueType::kText)
+    return select.from.at(e.source).table->column(e.index).type().width;
+  return 8;
+}
+
+// The same in device buffers, for outputs gathered or computed there (a
+// column's own width, a computed value 8 bytes and a NULL flag).
+std::uint64_t DeviceValueBytes(const sql::BoundSelect& select, const sql::Expr& e,
+                               const RowShape& shape) {
+  if (Constant(e)) return 0;
+  if (e.kind != sql::Expr::Kind::kColumnRef) return 9;
+  return shape.implicit() ? 0 : select.from.at(e.source).table->column(e.index).type().width;
+}
+
 }  // namespace
 
 OutputNode::OutputNode(const Engine& engine, const QueryOptions& options,
@@ -33,8 +54,11 @@ OutputNode::OutputNode(const Engine& engine, const QueryOptions& options,
   const RowShape& shape = child_->shape();
   std::vector<const sql::Expr*> computed;
   std::vector<VmInputColumn> may_gather;
+  device_row_bytes_ = HeldRowIdBytesPerRow(select, shape);
   for (std::size_t o = 0; o < select.visible_outputs; ++o) {
     const sql::Expr& e = select.outputs[o].expr;
+    host_row_bytes_ += HostValueBytes(select, e);
+    device_row_bytes_ += DeviceValueBytes(select, e, shape);
     if (Constant(e)) {
       ++constants_;
     } else if (e.kind == sql::Expr::Kind::kColumnRef && shape.implicit()) {
@@ -80,6 +104,16 @@ QueryResult OutputNode::Run(ExecutionContext& context) const {
   RowSet rows = child_->Run(context);
   const ExecutionContext::NodeScope scope(context, *this);
   Engine& engine = context.engine();
+  const std::uint64_t device_bytes =
+      engine.info().MemoryIsHost() ? SaturatingMultiply(rows.rows(), device_row_bytes_) : 0;
+  context.query().CheckHostMemory(
+      "the result (" + std::to_string(rows.rows()) + " rows of " + std::to_string(host_row_bytes_) +
+          " bytes" +
+          (device_bytes > 0
+               ? ", after " + std::to_string(device_row_bytes_) + " a row in device buffers"
+               : std::string()) +
+          ")",
+      SaturatingAdd(SaturatingMultiply(rows.rows(), host_row_bytes_), device_bytes));
   QueryResult result;
   result.rows = rows.rows();
   result.columns.resize(select_.visible_outputs);

@@ -5,7 +5,9 @@
 // host table at the row ids when the device does not hold the column and
 // the rows are at most 1/64 of its table's (QueryOptions::host_gather
 // forces either way); the other outputs are computed on the device
-// (vm_project) and downloaded.
+// (vm_project) and downloaded. Before any of it, the result's bytes (and,
+// where the device's memory is the host's, its device columns') are held to
+// the host-memory budget.
 #pragma once
 
 #include "plan/physical_node.hpp"
@@ -27,6 +29,9 @@ class OutputNode : public ResultNode {
   std::unique_ptr<RowNode> child_;
   CompiledValues computed_;  // outputs that are not plain columns, on the device
   std::size_t constants_ = 0, host_columns_ = 0, gathered_columns_ = 0;
+  // Bytes a result row takes on the host, and in device buffers before it
+  // is downloaded (ResultRowBytes in the .cpp).
+  std::uint64_t host_row_bytes_ = 0, device_row_bytes_ = 0;
 };
 
 }  // namespace clq

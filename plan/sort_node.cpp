@@ -2,6 +2,7 @@
 
 #include "operators/gather.hpp"
 #include "operators/sort.hpp"
+#include "plan/row_buffers.hpp"
 #include "sql/expr_equality.hpp"
 
 namespace clq {
@@ -55,6 +56,8 @@ SortNode::SortNode(const Engine& engine, const QueryOptions& options,
   } else {
     AddKernelNames(SortPermutationKernels(engine, nullable, input.max_rows, input.exact));
   }
+  row_bytes_ = EvaluatedBytesPerRow(computed_types) + (top_k_ ? 0 : kSortBytesPerRow) +
+               HeldRowIdBytesPerRow(select, input) + RowIdBytesPerRow(select);
   // The order then indexes the row ids (a copy of the positions for a whole
   // table).
   if (!input.implicit()) AddKernelNames({GatherBufferKernel(4)});
@@ -80,6 +83,7 @@ RowSet SortNode::Run(ExecutionContext& context) const {
   RowSet rows = child_->Run(context);
   const ExecutionContext::NodeScope scope(context, *this);
   if (keys_.empty() || rows.rows() <= 1) return rows;
+  CheckRowBuffers(context, top_k_ ? "ORDER BY with LIMIT" : "ORDER BY", rows.rows(), row_bytes_);
   const std::vector<DeviceVector> vectors = rows.Evaluate(context.query(), computed_);
   std::vector<SortKey> keys;
   for (std::size_t k = 0, c = 0; k < keys_.size(); ++k) {

@@ -30,6 +30,9 @@ class SortNode : public RowNode {
   CompiledValues computed_;     // the other keys
   std::vector<bool> descending_;
   std::optional<TopKPlan> top_k_;  // OFFSET + LIMIT rows, when there is a LIMIT
+  // Device buffers per input row (plan/row_buffers.hpp): the keys evaluated,
+  // the radix sort's arrays, the reordered row ids.
+  std::uint64_t row_bytes_ = 0;
 };
 
 }  // namespace clq

@@ -50,6 +50,9 @@ struct DeviceInfo {
 
   // "platform:device", e.g. "1:0".
   std::string PairSelector() const;
+  // Whether the device's buffers are host memory (CPU devices): its tables
+  // are read in place, and its buffers count against the host-memory budget.
+  bool MemoryIsHost() const { return kind == DeviceKind::kCpu; }
   // The Portable Computing Language driver (its own kernel cache, clang
   // build options).
   bool IsPocl() const {

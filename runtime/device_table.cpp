@@ -8,7 +8,7 @@
 namespace clq {
 
 TableResidency DefaultTableResidency(const Engine& engine) {
-  return engine.info().kind == DeviceKind::kCpu ? TableResidency::kHostView : TableResidency::kCopy;
+  return engine.info().MemoryIsHost() ? TableResidency::kHostView : TableResidency::kCopy;
 }
 
 DeviceTableCache::DeviceTableCache(Engine& engine, std::uint64_t budget_bytes,

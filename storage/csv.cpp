@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "common/byte_size.hpp"
 #include "common/errors.hpp"
 #include "storage/table_file.hpp"
 
@@ -241,12 +242,19 @@ struct ColumnStats {
 
 class CsvImporter {
  public:
-  CsvImporter(std::string_view text, const std::string& source, std::optional<Schema> schema)
-      : text_(text), source_(source), schema_(std::move(schema)) {}
+  CsvImporter(std::string_view text, const std::string& source, std::optional<Schema> schema,
+              std::uint64_t host_memory)
+      : text_(text), source_(source), schema_(std::move(schema)), host_memory_(host_memory) {}
 
   TablePtr Import(std::string table_name) {
     const RowCount rows = ScanRecords();
-    TableBuilder builder(std::move(table_name), *schema_, rows);
+    // The text stays in memory while the table is built from it.
+    CheckHostMemory(host_memory_,
+                    "table " + table_name + " (" + std::to_string(rows) + " rows of " +
+                        std::to_string(RowWidth(*schema_)) + " bytes) beside the " +
+                        FormatBytes(text_.size()) + " of " + source_ + " it is built from",
+                    SaturatingAdd(TableBytes(*schema_, rows), text_.size()));
+    TableBuilder builder(std::move(table_name), *schema_, rows, host_memory_);
     CsvTokenizer records(text_, source_);
     records.Next();  // the header
     for (RowCount row = 0; records.Next(); ++row) {
@@ -367,6 +375,7 @@ class CsvImporter {
   std::string_view text_;
   const std::string& source_;
   std::optional<Schema> schema_;
+  std::uint64_t host_memory_;
 };
 
 // ---------------------------------------------------------------------------
@@ -417,6 +426,7 @@ std::vector<std::string_view> SplitDefinitions(std::string_view text) {
   return items;
 }
 
+// REQUIRES: `path` fits `host_memory` (checked by the caller, who names it).
 std::string ReadWholeFile(const std::string& path) {
   std::error_code error;
   if (std::filesystem::is_directory(path, error))
@@ -501,14 +511,18 @@ Schema ParseSchema(std::string_view text) {
   return schema;
 }
 
-TablePtr ImportCsv(const std::string& path, std::string table_name, std::optional<Schema> schema) {
+TablePtr ImportCsv(const std::string& path, std::string table_name, std::optional<Schema> schema,
+                   std::uint64_t host_memory) {
+  std::error_code error;
+  const std::uintmax_t size = std::filesystem::file_size(path, error);
+  if (!error) CheckHostMemory(host_memory, "reading " + path + " whole", size);
   const std::string text = ReadWholeFile(path);
-  return ImportCsvText(text, path, std::move(table_name), std::move(schema));
+  return ImportCsvText(text, path, std::move(table_name), std::move(schema), host_memory);
 }
 
 TablePtr ImportCsvText(std::string_view text, const std::string& source, std::string table_name,
-                       std::optional<Schema> schema) {
-  return CsvImporter(text, source, std::move(schema)).Import(std::move(table_name));
+                       std::optional<Schema> schema, std::uint64_t host_memory) {
+  return CsvImporter(text, source, std::move(schema), host_memory).Import(std::move(table_name));
 }
 
 }  // namespace clq

@@ -44,11 +44,16 @@ Schema ParseSchema(std::string_view text);
 // and its names replace the header's; CHAR(0) columns take the width of their
 // longest value (at least 1). Without one, each column is INT32 if every value
 // fits, else INT64, else DOUBLE, else CHAR(longest value, at least 1).
+// The file is read whole, then the table built beside it: ResourceLimitError
+// when the file, or the table with the file, does not fit `host_memory`
+// (common/host_memory.hpp), each checked before it is allocated.
 TablePtr ImportCsv(const std::string& path, std::string table_name,
-                   std::optional<Schema> schema = std::nullopt);
+                   std::optional<Schema> schema = std::nullopt,
+                   std::uint64_t host_memory = kUnlimitedHostMemory);
 
 // The same, from CSV text; `source` names it in messages.
 TablePtr ImportCsvText(std::string_view text, const std::string& source, std::string table_name,
-                       std::optional<Schema> schema = std::nullopt);
+                       std::optional<Schema> schema = std::nullopt,
+                       std::uint64_t host_memory = kUnlimitedHostMemory);
 
 }  // namespace clq

@@ -1,5 +1,6 @@
 #include "storage/table.hpp"
 
+#include "common/byte_size.hpp"
 #include "common/parallel_ranges.hpp"
 
 #include <algorithm>
@@ -39,6 +40,8 @@ ColumnData::ColumnData(ColumnType type, RowCount rows) : type_(type), rows_(rows
       data_ = block->data;
       owner_ = std::move(block->owner);
       pinned_for_ = block->pinned_for;
+      held_bytes_ = bytes;
+      AddHeldHostMemory(held_bytes_);
       return;
     }
   }
@@ -46,6 +49,12 @@ ColumnData::ColumnData(ColumnType type, RowCount rows) : type_(type), rows_(rows
   if (p == nullptr) throw std::bad_alloc();
   data_ = static_cast<std::byte*>(p);
   owner_ = std::shared_ptr<void>(p, [](void* q) { std::free(q); });
+  held_bytes_ = bytes;
+  AddHeldHostMemory(held_bytes_);
+}
+
+ColumnData::~ColumnData() {
+  ReleaseHeldHostMemory(held_bytes_);
 }
 
 ColumnData::ColumnData(ColumnType type, RowCount rows, const std::byte* data,
@@ -186,12 +195,28 @@ TablePtr Table::Renamed(std::string name) const {
   return Slice(std::move(name), 0, rows_);
 }
 
-TableBuilder::TableBuilder(std::string name, const Schema& schema, RowCount rows)
+std::uint64_t RowWidth(const Schema& schema) {
+  std::uint64_t width = 0;
+  for (const ColumnSpec& spec : schema)
+    width = SaturatingAdd(width, spec.type.width);
+  return width;
+}
+
+std::uint64_t TableBytes(const Schema& schema, RowCount rows) {
+  return SaturatingMultiply(rows, RowWidth(schema));
+}
+
+TableBuilder::TableBuilder(std::string name, const Schema& schema, RowCount rows,
+                           std::uint64_t host_memory)
     : name_(std::move(name)), schema_(schema), rows_(rows) {
   if (rows > kMaxTableRows)
     throw InvalidInputError("table " + name_ + ": " + std::to_string(rows) +
                             " rows is more than clq supports (" + std::to_string(kMaxTableRows) +
                             ")");
+  CheckHostMemory(host_memory,
+                  "table " + name_ + " (" + std::to_string(rows) + " rows of " +
+                      std::to_string(RowWidth(schema_)) + " bytes)",
+                  TableBytes(schema_, rows));
   for (const ColumnSpec& spec : schema_)
     data_.push_back(std::make_shared<ColumnData>(spec.type, rows));
 }

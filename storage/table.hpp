@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "common/errors.hpp"
+#include "common/host_memory.hpp"
 #include "common/types.hpp"
 
 namespace clq {
@@ -61,7 +62,9 @@ class ScopedHostBlockAllocator {
   HostBlockAllocator previous_;
 };
 
-// Fixed-width values, 64-byte aligned so that any value type can be read in place.
+// Fixed-width values, 64-byte aligned so that any value type can be read in
+// place. Its bytes count as held host memory (common/host_memory.hpp) while
+// it lives.
 class ColumnData {
  public:
   ColumnData(ColumnType type, RowCount rows);
@@ -69,6 +72,9 @@ class ColumnData {
   // kHostBlockAlignment-aligned and at least rows * width bytes, is read in
   // place and kept alive by `owner`; nothing writes it (tables are immutable).
   ColumnData(ColumnType type, RowCount rows, const std::byte* data, std::shared_ptr<void> owner);
+  ~ColumnData();
+  ColumnData(const ColumnData&) = delete;
+  ColumnData& operator=(const ColumnData&) = delete;
   ColumnType type() const { return type_; }
   RowCount rows() const { return rows_; }
   std::size_t byte_size() const { return static_cast<std::size_t>(rows_) * type_.width; }
@@ -91,6 +97,7 @@ class ColumnData {
   RowCount rows_;
   std::byte* data_ = nullptr;
   std::shared_ptr<void> owner_;
+  std::uint64_t held_bytes_ = 0;
   const void* pinned_for_ = nullptr;
   mutable std::once_flag range_once_;
   mutable std::optional<IntRange> range_;
@@ -132,6 +139,11 @@ struct ColumnSpec {
 };
 using Schema = std::vector<ColumnSpec>;
 
+// Bytes of one row of `schema`, and of `rows` rows (saturating: a size past
+// 64 bits is kSaturatedBytes, common/byte_size.hpp).
+std::uint64_t RowWidth(const Schema& schema);
+std::uint64_t TableBytes(const Schema& schema, RowCount rows);
+
 class Table {
  public:
   Table(std::string name, std::vector<Column> columns);
@@ -164,7 +176,11 @@ using TablePtr = std::shared_ptr<const Table>;
 // Builds a table column by column: allocate, fill through the raw pointers, finish.
 class TableBuilder {
  public:
-  TableBuilder(std::string name, const Schema& schema, RowCount rows);
+  // Allocates every column. Throws InvalidInputError for more than
+  // kMaxTableRows rows, and ResourceLimitError, before allocating, when
+  // the table's bytes and what tables hold already pass `host_memory`.
+  TableBuilder(std::string name, const Schema& schema, RowCount rows,
+               std::uint64_t host_memory = kUnlimitedHostMemory);
   std::byte* column_data(std::size_t index) { return data_.at(index)->data(); }
   template <typename T>
   T* column_values(std::size_t index) {

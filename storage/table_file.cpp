@@ -290,10 +290,11 @@ TableFileInfo ReadTableFileInfo(const std::string& path) {
   return ReadHeader(file.get(), path);
 }
 
-TablePtr ReadTableFile(const std::string& path, std::string name) {
+TablePtr ReadTableFile(const std::string& path, std::string name, std::uint64_t host_memory) {
   FilePtr file = OpenForReading(path);
   TableFileInfo info = ReadHeader(file.get(), path);
-  TableBuilder builder(name.empty() ? info.name : std::move(name), info.schema, info.rows);
+  TableBuilder builder(name.empty() ? info.name : std::move(name), info.schema, info.rows,
+                       host_memory);
   for (std::size_t c = 0; c < info.schema.size(); ++c) {
     const ColumnSpec& spec = info.schema[c];
     const std::uint64_t bytes = info.rows * spec.type.width;

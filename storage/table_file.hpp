@@ -57,7 +57,9 @@ struct TableFileInfo {
 TableFileInfo ReadTableFileInfo(const std::string& path);
 
 // The whole table, every checksum verified. `name` names the returned table;
-// empty keeps the stored name.
-TablePtr ReadTableFile(const std::string& path, std::string name = {});
+// empty keeps the stored name. Throws ResourceLimitError, before reading the
+// columns, when the table does not fit `host_memory` (common/host_memory.hpp).
+TablePtr ReadTableFile(const std::string& path, std::string name = {},
+                       std::uint64_t host_memory = kUnlimitedHostMemory);
 
 }  // namespace clq

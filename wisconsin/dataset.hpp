@@ -25,7 +25,8 @@ inline RowCount SmallWisconsinRows(RowCount n) {
 }
 
 // Registers (or replaces) the four relations. Throws InvalidInputError for
-// N > kMaxWisconsinRows.
+// N > kMaxWisconsinRows. A table is generated at its first use, and throws
+// ResourceLimitError then when it does not fit options.host_memory.
 void AddWisconsinTables(Catalog& catalog, RowCount n, const GenerateOptions& options = {});
 
 }  // namespace clq

@@ -175,7 +175,7 @@ TablePtr GenerateWisconsinPrefix(std::string name, RowCount n, RowCount rows,
   const SequenceParameters params = WisconsinParameters(n);
   CLQ_CHECK(rows <= n, "a prefix longer than its table");
   const Schema schema = WisconsinSchema();
-  TableBuilder builder(name, schema, rows);
+  TableBuilder builder(name, schema, rows, options.host_memory);
   for (std::size_t c = 0; c < schema.size(); ++c)
     AdviseHugePages(builder.column_data(c), rows * schema[c].type.width);
   const RowWriter writer(builder);

@@ -23,11 +23,14 @@ inline constexpr std::uint32_t kWisconsinStringWidth = 52;
 // (INT32), stringu1, stringu2, string4 (CHAR(52)).
 Schema WisconsinSchema();
 
-// All N rows. Throws InvalidInputError for N > kMaxWisconsinRows.
+// All N rows. Throws InvalidInputError for N > kMaxWisconsinRows, and
+// ResourceLimitError, before allocating, when the rows (RowWidth of the
+// schema, 208 bytes, each) do not fit options.host_memory.
 TablePtr GenerateWisconsinTable(std::string name, RowCount n, const GenerateOptions& options = {});
 
 // The first `rows` rows of the N-row relation (REQUIRES: rows <= n); BPRIME
-// written on its own, without materialising the other rows.
+// written on its own, without materialising the other rows. Throws as
+// GenerateWisconsinTable.
 TablePtr GenerateWisconsinPrefix(std::string name, RowCount n, RowCount rows,
                                  const GenerateOptions& options = {});
 

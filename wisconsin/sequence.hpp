@@ -26,6 +26,7 @@
 #include <span>
 #include <string_view>
 
+#include "common/host_memory.hpp"
 #include "common/types.hpp"
 
 namespace clq {
@@ -52,6 +53,9 @@ struct GenerateOptions {
   // small N. Any count gives the same rows.
   unsigned threads = 0;
   ProgressCallback progress;  // may be empty
+  // The host-memory budget a generated table must fit, with what tables
+  // hold already (common/host_memory.hpp); checked before allocating.
+  std::uint64_t host_memory = kUnlimitedHostMemory;
 };
 
 // Receives unique1 (0-based) of rows [first_row, first_row + values.size()).

@@ -23,16 +23,23 @@
 // then build order; groups: order of their first row).
 //
 // Errors: an integer overflow anywhere is InvalidInputError("integer
-// overflow"); TEXT where a number is needed is InvalidInputError; a
+// overflow"); TEXT where a number is needed is InvalidInputError; a join's
+// matched rows or the rows' outputs that would pass `host_memory` with what
+// tables hold are ResourceLimitError (common/host_memory.hpp), checked
+// before they are allocated (a hash join's as its matches grow); a
 // BoundSelect that breaks the contract of bound.hpp is InternalError.
 // Thread-safety: none needed; the call only reads `select` and its tables.
 #pragma once
 
+#include <cstdint>
+
+#include "common/host_memory.hpp"
 #include "operators/query_result.hpp"
 #include "sql/bound.hpp"
 
 namespace clq {
 
-QueryResult ExecuteOnCpu(const sql::BoundSelect& select);
+QueryResult ExecuteOnCpu(const sql::BoundSelect& select,
+                         std::uint64_t host_memory = kUnlimitedHostMemory);
 
 }  // namespace clq

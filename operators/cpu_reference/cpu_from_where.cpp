@@ -80,7 +80,7 @@ std::size_t ChooseNext(const std::vector<Conjunct>& conjuncts, const std::vector
 
 }  // namespace
 
-JoinedRows EvaluateFromWhere(const sql::BoundSelect& select) {
+JoinedRows EvaluateFromWhere(const sql::BoundSelect& select, std::uint64_t host_memory) {
   const std::vector<sql::TableRef>& from = select.from;
   std::vector<const Expr*> parts;
   if (select.where) SplitConjuncts(*select.where, parts);
@@ -141,7 +141,8 @@ JoinedRows EvaluateFromWhere(const sql::BoundSelect& select) {
         c.applied = true;
       }
     }
-    rows = keys.empty() ? CrossJoin(rows, tables[next]) : HashJoin(from, rows, tables[next], keys);
+    rows = keys.empty() ? CrossJoin(rows, tables[next], host_memory)
+                        : HashJoin(from, rows, tables[next], keys, host_memory);
     joined[next] = true;
     for (Conjunct& c : conjuncts) {
       if (c.applied || c.after_joins || !AllJoined(c, joined)) continue;

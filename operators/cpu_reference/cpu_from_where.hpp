@@ -18,7 +18,8 @@
 namespace clq::cpu_reference {
 
 // The rows of select.from satisfying select.where. An empty FROM yields one
-// row over no tables (which WHERE may remove).
-JoinedRows EvaluateFromWhere(const sql::BoundSelect& select);
+// row over no tables (which WHERE may remove). Joins hold their matched
+// rows to `host_memory` (cpu_join.hpp).
+JoinedRows EvaluateFromWhere(const sql::BoundSelect& select, std::uint64_t host_memory);
 
 }  // namespace clq::cpu_reference

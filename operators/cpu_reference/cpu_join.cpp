@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "common/byte_size.hpp"
 #include "common/errors.hpp"
 #include "operators/cpu_reference/cpu_filter.hpp"
 #include "operators/cpu_reference/cpu_simple_filter.hpp"
@@ -33,6 +34,34 @@ JoinedRows Combine(const JoinedRows& left, const JoinedRows& right,
   for (const std::vector<RowIndex>& rows : right.table_rows)
     result.table_rows.push_back(GatherRows(rows, right_positions));
   return result;
+}
+
+// Bytes of `pairs` joined rows of `sources` tables (a row index each),
+// composed while the matched positions (two per pair) are still held.
+std::uint64_t JoinedBytes(std::uint64_t pairs, std::size_t sources) {
+  return SaturatingMultiply(pairs, 2 * sizeof(Position) + sources * sizeof(RowIndex));
+}
+
+void CheckJoinedRows(std::uint64_t host_memory, std::uint64_t pairs, std::size_t sources) {
+  CheckHostMemory(host_memory, "the join's result (" + std::to_string(pairs) + " rows)",
+                  JoinedBytes(pairs, sources));
+}
+
+// Appends a matched pair. Where the positions must grow, the grown arrays
+// (and the old ones, until they are copied) are checked first.
+void AppendMatch(std::vector<Position>& left, std::vector<Position>& right, Position l, Position r,
+                 std::uint64_t host_memory) {
+  if (left.size() == left.capacity()) {
+    const std::size_t capacity = std::max<std::size_t>(2 * left.capacity(), 1024);
+    CheckHostMemory(
+        host_memory,
+        "the join's matched rows (more than " + std::to_string(left.size()) + " so far)",
+        SaturatingMultiply(capacity + left.capacity(), 2 * sizeof(Position)));
+    left.reserve(capacity);
+    right.reserve(capacity);
+  }
+  left.push_back(l);
+  right.push_back(r);
 }
 
 std::vector<ValueVector> EvaluateKeys(const EvalContext& context, const std::vector<JoinKey>& keys,
@@ -104,7 +133,8 @@ JoinedRows FilterRows(const std::vector<sql::TableRef>& from, const JoinedRows& 
 }
 
 JoinedRows HashJoin(const std::vector<sql::TableRef>& from, const JoinedRows& left,
-                    const JoinedRows& right, const std::vector<JoinKey>& keys) {
+                    const JoinedRows& right, const std::vector<JoinKey>& keys,
+                    std::uint64_t host_memory) {
   CLQ_CHECK(!keys.empty(), "hash join without keys");
   const std::vector<ValueVector> build_keys = EvaluateKeys(ContextOf(from, right), keys, false);
   const std::vector<std::uint64_t> build_hashes = HashRows(build_keys, right.size);
@@ -126,18 +156,19 @@ JoinedRows HashJoin(const std::vector<sql::TableRef>& from, const JoinedRows& le
     for (std::size_t p = 0; p < count; ++p) {
       if (AnyNull(probe_keys, p)) continue;
       table.ForEach(probe_hashes[p], [&](std::size_t b) {
-        if (RowsEqual(probe_keys, p, build_keys, b)) {
-          left_positions.push_back(begin + p);
-          right_positions.push_back(b);
-        }
+        if (RowsEqual(probe_keys, p, build_keys, b))
+          AppendMatch(left_positions, right_positions, begin + p, b, host_memory);
         return true;
       });
     }
   }
+  CheckJoinedRows(host_memory, left_positions.size(), left.sources.size() + right.sources.size());
   return Combine(left, right, left_positions, right_positions);
 }
 
-JoinedRows CrossJoin(const JoinedRows& left, const JoinedRows& right) {
+JoinedRows CrossJoin(const JoinedRows& left, const JoinedRows& right, std::uint64_t host_memory) {
+  CheckJoinedRows(host_memory, SaturatingMultiply(left.size, right.size),
+                  left.sources.size() + right.sources.size());
   std::vector<Position> left_positions;
   std::vector<Position> right_positions;
   left_positions.reserve(left.size * right.size);

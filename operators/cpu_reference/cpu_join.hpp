@@ -8,9 +8,11 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <vector>
 
+#include "common/host_memory.hpp"
 #include "operators/cpu_reference/expression_eval.hpp"
 #include "operators/cpu_reference/value_vector.hpp"
 #include "sql/bound.hpp"
@@ -48,11 +50,17 @@ struct JoinKey {
 };
 
 // Joins `left` with `right` (rows of one source) on equality of every key
-// (NULL keys never match). REQUIRES: keys not empty.
+// (NULL keys never match). REQUIRES: keys not empty. The matches are held
+// to `host_memory` (common/host_memory.hpp) as they grow, each growth
+// checked before it is allocated, and the joined rows before they are
+// composed: ResourceLimitError when they do not fit.
 JoinedRows HashJoin(const std::vector<sql::TableRef>& from, const JoinedRows& left,
-                    const JoinedRows& right, const std::vector<JoinKey>& keys);
+                    const JoinedRows& right, const std::vector<JoinKey>& keys,
+                    std::uint64_t host_memory = kUnlimitedHostMemory);
 
-// Every pair of a left row and a right row.
-JoinedRows CrossJoin(const JoinedRows& left, const JoinedRows& right);
+// Every pair of a left row and a right row; ResourceLimitError, before
+// anything is allocated, when they do not fit `host_memory`.
+JoinedRows CrossJoin(const JoinedRows& left, const JoinedRows& right,
+                     std::uint64_t host_memory = kUnlimitedHostMemory);
 
 }  // namespace clq::cpu_reference

@@ -7,6 +7,8 @@
 #include <limits>
 #include <sstream>
 
+#include "common/errors.hpp"
+#include "common/host_memory.hpp"
 #include "tests/cpu_reference/bound_builders.hpp"
 
 namespace clq::cpu_reference_test {
@@ -224,6 +226,60 @@ TEST(CpuJoinTest, ProbeSideSpanningSeveralBatches) {
   EXPECT_GT(expected.size(), 4096u);
   EXPECT_EQ(std::vector<std::int64_t>(r.columns[0].integers.begin(), r.columns[0].integers.end()),
             expected);
+}
+
+// Two tables of 3000 rows whose every row matches every other: 9 million
+// joined rows.
+sql::BoundSelect AllMatching(std::optional<Expr> where) {
+  const std::vector<std::int64_t> ones(3000, 1);
+  sql::BoundSelect select;
+  select.from.push_back({MakeTable("a", {Int32Column("x", ones)}), "a"});
+  select.from.push_back({MakeTable("b", {Int64Column("y", ones)}), "b"});
+  if (where) select.where = std::move(*where);
+  AddOutput(select, IntCol(0, 0));
+  AddOutput(select, IntCol(1, 0));
+  return select;
+}
+
+// A cross product's rows are known up front: refused before anything is
+// allocated, naming the rows.
+TEST(CpuJoinTest, ACrossProductBeyondTheBudgetIsRefusedUpFront) {
+  const sql::BoundSelect select = AllMatching(std::nullopt);
+  try {
+    ExecuteOnCpu(select, HeldHostMemory() + (1 << 20));
+    FAIL() << "joined";
+  } catch (const ResourceLimitError& error) {
+    EXPECT_NE(std::string(error.what()).find("the join's result (9000000 rows) needs"),
+              std::string::npos)
+        << error.what();
+  }
+}
+
+// A hash join's matches are counted as they come: it stops once they pass
+// the budget, long before the 9 million.
+TEST(CpuJoinTest, AHashJoinBeyondTheBudgetStopsAsItsMatchesGrow) {
+  const sql::BoundSelect select = AllMatching(Eq(IntCol(0, 0), IntCol(1, 0)));
+  try {
+    ExecuteOnCpu(select, HeldHostMemory() + (1 << 20));
+    FAIL() << "joined";
+  } catch (const ResourceLimitError& error) {
+    EXPECT_NE(std::string(error.what()).find("the join's matched rows (more than "),
+              std::string::npos)
+        << error.what();
+  }
+}
+
+// Under a budget that holds them, the same joins run.
+TEST(CpuJoinTest, JoinsWithinTheBudgetRun) {
+  std::vector<std::int64_t> keys(3000);
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    keys[i] = static_cast<std::int64_t>(i);
+  sql::BoundSelect select;
+  select.from.push_back({MakeTable("a", {Int32Column("x", keys)}), "a"});
+  select.from.push_back({MakeTable("b", {Int64Column("y", keys)}), "b"});
+  select.where = Eq(IntCol(0, 0), IntCol(1, 0));
+  AddOutput(select, IntCol(0, 0));
+  EXPECT_EQ(ExecuteOnCpu(select, HeldHostMemory() + (1 << 20)).rows, 3000u);
 }
 
 }  // namespace

@@ -82,7 +82,7 @@ TEST(DatasetOptionsTest, Catalog) {
   DatasetOptions options;
   options.rows = 2000;
   options.table_files = {"onektup=" + file, "extra=" + file};
-  Catalog catalog = BuildCatalog(options);
+  Catalog catalog = BuildCatalog(options, kUnlimitedHostMemory);
   EXPECT_EQ(catalog.Get("tenktup1")->rows(), 2000u);
   EXPECT_EQ(catalog.Get("bprime")->rows(), 200u);
   EXPECT_EQ(catalog.Get("onektup")->rows(), 7u) << "a file replaces the built-in table";
@@ -94,11 +94,11 @@ TEST(DatasetOptionsTest, Catalog) {
     DatasetOptions o;
     o.rows = 10;
     o.table_files = {bad};
-    EXPECT_THROW(BuildCatalog(o), InvalidInputError) << bad;
+    EXPECT_THROW(BuildCatalog(o, kUnlimitedHostMemory), InvalidInputError) << bad;
   }
   DatasetOptions missing;
   missing.table_files = {"t=" + (dir / "nosuch.clq").string()};
-  EXPECT_THROW(BuildCatalog(missing), FileError);
+  EXPECT_THROW(BuildCatalog(missing, kUnlimitedHostMemory), FileError);
 }
 
 // Through the binary: only host/main.cpp sees the command-line parser.

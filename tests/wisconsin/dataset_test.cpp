@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "common/errors.hpp"
+#include "common/host_memory.hpp"
 #include "wisconsin/generator.hpp"
 
 namespace clq {
@@ -113,6 +114,17 @@ TEST(DatasetTest, JoinClosedFormsAtTenThousandRows) {
 TEST(DatasetTest, RejectsTooManyRowsAtRegistration) {
   Catalog catalog;
   EXPECT_THROW(AddWisconsinTables(catalog, kMaxWisconsinRows + 1), InvalidInputError);
+}
+
+// The relations are registered at any scale; each is refused at its first
+// use when it does not fit the budget (onektup is a tenth of the rows).
+TEST(DatasetTest, TablesBeyondTheHostMemoryBudgetAreRefusedAtFirstUse) {
+  Catalog catalog;
+  GenerateOptions options;
+  options.host_memory = HeldHostMemory() + (1ull << 30);
+  AddWisconsinTables(catalog, kMaxWisconsinRows, options);
+  for (const char* name : {kTenktup1, kTenktup2, kOnektup, kBprime})
+    EXPECT_THROW(catalog.Get(name), ResourceLimitError) << name;
 }
 
 TEST(DatasetTest, EmptyScale) {

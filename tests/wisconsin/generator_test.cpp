@@ -10,8 +10,10 @@
 #include <optional>
 #include <random>
 #include <span>
+#include <string>
 
 #include "common/errors.hpp"
+#include "common/host_memory.hpp"
 #include "tests/wisconsin/naive_wisconsin.hpp"
 
 namespace clq {
@@ -139,6 +141,30 @@ TEST(GeneratorTest, PrefixIsTheFirstRowsOfTheFullTable) {
   EXPECT_TRUE(SameData(*full->Slice("x", 0, 1000), *prefix));
   EXPECT_EQ(GenerateWisconsinPrefix("none", 10000, 0)->rows(), 0u);
   EXPECT_THROW(GenerateWisconsinTable("huge", kMaxWisconsinRows + 1), InvalidInputError);
+}
+
+// N near 2^31 takes 416 GiB: a budget below it refuses the table before
+// anything is allocated or generated, naming its rows and their width.
+TEST(GeneratorTest, ATableBeyondTheHostMemoryBudgetIsRefusedFirst) {
+  GenerateOptions options;
+  options.host_memory = HeldHostMemory() + (1ull << 30);
+  const std::uint64_t held = HeldHostMemory();
+  try {
+    GenerateWisconsinTable("huge", kMaxWisconsinRows, options);
+    FAIL() << "generated";
+  } catch (const ResourceLimitError& error) {
+    EXPECT_NE(
+        std::string(error.what())
+            .find("table huge (2147483647 rows of 208 bytes) needs 416.00 GiB of host memory"),
+        std::string::npos)
+        << error.what();
+  }
+  EXPECT_THROW(
+      GenerateWisconsinPrefix("bprime", kMaxWisconsinRows, kMaxWisconsinRows / 10, options),
+      ResourceLimitError);
+  EXPECT_EQ(HeldHostMemory(), held);
+  EXPECT_EQ(WisconsinSchema().size(), 16u);
+  EXPECT_EQ(RowWidth(WisconsinSchema()), 208u);
 }
 
 // The generator records each integer column's bounds as it writes; they
