@@ -20,8 +20,6 @@ namespace {
 using cpu_reference::Position;
 using cpu_reference::ValueVector;
 
-<<<<<<< HEAD
-=======
 // Holds the outputs of `rows` rows (or groups) to the budget: each output's
 // values (a TEXT value a 16-byte view) and NULL flags, the row's position,
 // and its result values.
@@ -32,29 +30,6 @@ void CheckOutputs(const sql::BoundSelect& select, std::size_t rows, std::uint64_
                   SaturatingMultiply(rows, per_row));
 }
 
-// Every output of `select` for each row (or group) it produces.
-std::vector<ValueVector> ComputeOutputs(const sql::BoundSelect& select, std::uint64_t host_memory) {
-  const cpu_reference::JoinedRows rows = cpu_reference::EvaluateFromWhere(select, host_memory);
-  std::vector<ValueVector> outputs;
-  if (select.aggregated) {
-    const cpu_reference::GroupedRows groups =
-        cpu_reference::ApplyHaving(select, cpu_reference::AggregateRows(select, rows));
-    CheckOutputs(select, groups.groups, host_memory);
-    const cpu_reference::EvalContext context = cpu_reference::ContextOf(groups);
-    for (const sql::OutputColumn& output : select.outputs)
-      outputs.push_back(cpu_reference::Evaluate(output.expr, context));
-  } else {
-    CLQ_CHECK(select.group_keys.empty() && select.aggregates.empty() && !select.having,
-              "grouping in a query that is not aggregated");
-    CheckOutputs(select, rows.size, host_memory);
-    const cpu_reference::EvalContext context = cpu_reference::ContextOf(select.from, rows);
-    for (const sql::OutputColumn& output : select.outputs)
-      outputs.push_back(cpu_reference::Evaluate(output.expr, context));
-  }
-  return outputs;
-}
-
->>>>>>> resource-limits
 // The values of `v` at `positions` as a result column.
 ResultColumn ToResultColumn(const std::string& name, const ValueVector& v,
                             std::span<const Position> positions) {
@@ -101,7 +76,6 @@ ResultColumn ToResultColumn(const std::string& name, const ValueVector& v,
 
 }  // namespace
 
-<<<<<<< HEAD
 // Which outputs are evaluated on which rows, as the devices do (the
 // README's promise: an expression raises only on the rows it must run on):
 //  - an aggregate without GROUP BY is one row, neither sorted nor made
@@ -110,11 +84,11 @@ ResultColumn ToResultColumn(const std::string& name, const ValueVector& v,
 //  - otherwise the ORDER BY keys (and, with DISTINCT, the visible outputs)
 //    are evaluated for every row, and the other outputs only for the rows
 //    OFFSET and LIMIT keep.
-QueryResult ExecuteOnCpu(const sql::BoundSelect& select) {
+QueryResult ExecuteOnCpu(const sql::BoundSelect& select, std::uint64_t host_memory) {
   CLQ_CHECK(select.visible_outputs <= select.outputs.size(), "more visible outputs than outputs");
   CLQ_CHECK(!select.distinct || select.visible_outputs == select.outputs.size(),
             "hidden ORDER BY outputs with DISTINCT");
-  const cpu_reference::JoinedRows rows = cpu_reference::EvaluateFromWhere(select);
+  const cpu_reference::JoinedRows rows = cpu_reference::EvaluateFromWhere(select, host_memory);
   std::optional<cpu_reference::GroupedRows> groups;
   if (select.aggregated) {
     groups = cpu_reference::ApplyHaving(select, cpu_reference::AggregateRows(select, rows));
@@ -123,18 +97,10 @@ QueryResult ExecuteOnCpu(const sql::BoundSelect& select) {
               "grouping in a query that is not aggregated");
   }
   const std::size_t count = groups ? groups->groups : rows.size;
+  CheckOutputs(select, count, host_memory);
   const bool one_row = select.aggregated && select.group_keys.empty();
   const cpu_reference::EvalContext all_rows =
       groups ? cpu_reference::ContextOf(*groups) : cpu_reference::ContextOf(select.from, rows);
-=======
-QueryResult ExecuteOnCpu(const sql::BoundSelect& select, std::uint64_t host_memory) {
-  CLQ_CHECK(select.visible_outputs <= select.outputs.size(), "more visible outputs than outputs");
-  CLQ_CHECK(!select.distinct || select.visible_outputs == select.outputs.size(),
-            "hidden ORDER BY outputs with DISTINCT");
-  const std::vector<ValueVector> outputs = ComputeOutputs(select, host_memory);
-  const std::size_t rows = outputs.empty() ? 0 : outputs[0].size();
-  const std::span<const ValueVector> visible(outputs.data(), select.visible_outputs);
->>>>>>> resource-limits
 
   // Outputs evaluated for every row before sorting; the others stay empty.
   std::vector<ValueVector> outputs(select.outputs.size());
