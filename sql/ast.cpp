@@ -1,11 +1,30 @@
 #include "sql/ast.hpp"
 
+#include <cctype>
+
 #include "sql/sql_literal.hpp"
 
 namespace clq::sql::ast {
 namespace {
 
 void Print(const Expr& expr, std::string& out);
+
+// A name as SQL reads it back: quoted unless it is a plain identifier.
+void PrintName(const std::string& name, std::string& out) {
+  bool plain = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0]));
+  for (char c : name)
+    plain = plain && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
+  if (plain) {
+    out += name;
+    return;
+  }
+  out += '"';
+  for (char c : name) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  out += '"';
+}
 
 void PrintList(const std::vector<Expr>& exprs, std::size_t first, std::string& out) {
   for (std::size_t i = first; i < exprs.size(); ++i) {
@@ -22,8 +41,11 @@ void Print(const Expr& expr, std::string& out) {
       out += SqlLiteral(expr.literal);
       return;
     case ExprKind::kColumn:
-      if (!expr.qualifier.empty()) out.append(expr.qualifier).append(".");
-      out += expr.name;
+      if (!expr.qualifier.empty()) {
+        PrintName(expr.qualifier, out);
+        out += '.';
+      }
+      PrintName(expr.name, out);
       return;
     case ExprKind::kUnary:
       out.append("(").append(UnaryOperatorName(expr.unary_op));

@@ -16,6 +16,7 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
+#include <nanobind/stl/string_view.h>
 #pragma GCC diagnostic pop
 
 #include <memory>
@@ -31,6 +32,7 @@
 #include "runtime/device_info.hpp"
 #include "sql/binder.hpp"
 #include "sql/parser.hpp"
+#include "sql/partition_split.hpp"
 #include "sql/sql_error_format.hpp"
 #include "storage/catalog.hpp"
 
@@ -206,6 +208,52 @@ nb::list Devices() {
   return devices;
 }
 
+// The partial query and the combine rule of `sql` over `partitioned`, one of
+// `tables` (name -> an Arrow stream capsule of a table with its schema; the
+// rows are not read beyond the schema's needs). clq/dask.py runs them.
+nb::dict SplitForPartitions(const std::string& sql_text, nb::dict tables,
+                            const std::string& partitioned) {
+  Catalog catalog;
+  for (auto [name, capsule] : tables) {
+    const std::string table_name = nb::cast<std::string>(name);
+    catalog.Add(ImportArrowStream(table_name,
+                                  CapsuleStruct<ArrowArrayStream>(capsule, "arrow_array_stream")));
+  }
+  sql::PartitionPlan plan;
+  try {
+    plan = sql::SplitForPartitions(sql_text, catalog, partitioned);
+  } catch (const SqlError& error) {
+    throw SqlError(sql::FormatSqlError(sql_text, error));
+  }
+  static const char* const kCombine[] = {"rows", "key", "count", "sum", "min", "max", "avg"};
+  nb::list outputs;
+  for (const sql::PartitionPlan::Output& o : plan.outputs) {
+    nb::dict d;
+    d["name"] = o.name;
+    d["combine"] = kCombine[static_cast<int>(o.combine)];
+    d["column"] = "p" + std::to_string(o.column);
+    d["count_column"] = "p" + std::to_string(o.count_column);
+    d["visible"] = o.visible;
+    outputs.append(d);
+  }
+  nb::list group_columns;
+  for (std::size_t c : plan.group_columns)
+    group_columns.append("p" + std::to_string(c));
+  nb::list order_by;
+  for (const auto& [output, descending] : plan.order_by)
+    order_by.append(nb::make_tuple(output, descending));
+  nb::dict result;
+  result["partial_sql"] = plan.partial_sql;
+  result["aggregated"] = plan.aggregated;
+  result["distinct"] = plan.distinct;
+  result["group_columns"] = group_columns;
+  result["outputs"] = outputs;
+  result["order_by"] = order_by;
+  result["limit"] = plan.limit ? nb::object(nb::int_(*plan.limit)) : nb::none();
+  result["offset"] = plan.offset;
+  return result;
+}
+
 }  // namespace
 }  // namespace clq
 
@@ -235,4 +283,6 @@ NB_MODULE(_clq, m) {
       .def_prop_ro("device", &PyConnection::Device);
 
   m.def("devices", &Devices);
+  m.def("split_for_partitions", &SplitForPartitions, nb::arg("sql"), nb::arg("tables"),
+        nb::arg("partitioned"));
 }
