@@ -292,19 +292,22 @@ TableFileInfo ReadTableFileInfo(const std::string& path) {
 
 TablePtr ReadTableFile(const std::string& path, std::string name) {
   FilePtr file = OpenForReading(path);
-  TableFileInfo info = ReadHeader(file.get(), path);
+  return ReadTableContents(file.get(), path, std::move(name));
+}
+
+TablePtr ReadTableContents(std::FILE* file, const std::string& source, std::string name) {
+  TableFileInfo info = ReadHeader(file, source);
   TableBuilder builder(name.empty() ? info.name : std::move(name), info.schema, info.rows);
   for (std::size_t c = 0; c < info.schema.size(); ++c) {
     const ColumnSpec& spec = info.schema[c];
     const std::uint64_t bytes = info.rows * spec.type.width;
     std::byte* data = builder.column_data(c);
     AdviseHugePages(data, bytes);
-    ReadExactly(file.get(), data, bytes, path, "column " + spec.name);
+    ReadExactly(file, data, bytes, source, "column " + spec.name);
     std::uint64_t stored_checksum;
-    ReadExactly(file.get(), &stored_checksum, kChecksumBytes, path,
-                "checksum of column " + spec.name);
+    ReadExactly(file, &stored_checksum, kChecksumBytes, source, "checksum of column " + spec.name);
     if (Checksum64(std::span<const std::byte>(data, bytes)) != stored_checksum)
-      throw FileError(path + ": corrupt data in column " + spec.name + " (checksum mismatch)");
+      throw FileError(source + ": corrupt data in column " + spec.name + " (checksum mismatch)");
   }
   return builder.Finish();
 }

@@ -60,4 +60,9 @@ TableFileInfo ReadTableFileInfo(const std::string& path);
 // empty keeps the stored name.
 TablePtr ReadTableFile(const std::string& path, std::string name = {});
 
+// ReadTableFile from an open, seekable stream that holds the file's bytes
+// and nothing else (fuzzers read from memory through fmemopen); `source`
+// names it in errors.
+TablePtr ReadTableContents(std::FILE* file, const std::string& source, std::string name = {});
+
 }  // namespace clq
