@@ -16,6 +16,9 @@
 namespace clq {
 namespace {
 
+// A UTF-8 byte order mark, which the reader drops where it starts the text.
+constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
+
 // ---------------------------------------------------------------------------
 // Writing
 
@@ -23,8 +26,12 @@ bool NeedsQuotes(std::string_view field) {
   return field.find_first_of(",\"\r\n") != std::string_view::npos;
 }
 
-void AppendField(std::string& out, std::string_view field, bool only_field) {
-  if (!NeedsQuotes(field) && !(only_field && field.empty())) {
+// `ambiguous`: the field, unquoted, would read back as something else though
+// it holds none of the characters that need quotes (an empty only field of
+// a record reads as an empty line; a byte order mark starting the text is
+// dropped).
+void AppendField(std::string& out, std::string_view field, bool ambiguous) {
+  if (!NeedsQuotes(field) && !ambiguous) {
     out.append(field);
     return;
   }
@@ -54,9 +61,11 @@ void AppendValue(std::string& out, const Column& column, RowCount row, bool only
     case DataType::kDouble:
       AppendNumber(out, column.doubles()[row]);  // shortest round-trip form
       break;
-    case DataType::kChar:
-      AppendField(out, column.StringAt(row), only_field);
+    case DataType::kChar: {
+      const std::string_view value = column.StringAt(row);
+      AppendField(out, value, only_field && value.empty());
       break;
+    }
   }
 }
 
@@ -67,7 +76,9 @@ void EmitCsv(const Table& table, std::string& out, std::size_t flush_bytes, Flus
   const std::size_t columns = table.columns().size();
   for (std::size_t c = 0; c < columns; ++c) {
     if (c > 0) out.push_back(',');
-    AppendField(out, table.column(c).name(), columns == 1);
+    const std::string& name = table.column(c).name();
+    AppendField(out, name,
+                (columns == 1 && name.empty()) || (c == 0 && name.starts_with(kByteOrderMark)));
   }
   out.append("\r\n");
   for (RowCount row = 0; row < table.rows(); ++row) {
@@ -88,7 +99,7 @@ void EmitCsv(const Table& table, std::string& out, std::size_t flush_bytes, Flus
 class CsvTokenizer {
  public:
   CsvTokenizer(std::string_view text, const std::string& source) : text_(text), source_(source) {
-    if (text_.starts_with("\xEF\xBB\xBF")) text_.remove_prefix(3);
+    if (text_.starts_with(kByteOrderMark)) text_.remove_prefix(kByteOrderMark.size());
   }
 
   // The next non-empty record; false at the end of the text.
@@ -177,9 +188,17 @@ std::string_view TrimSpaces(std::string_view text) {
   return text;
 }
 
+// Drops a leading '+', which std::from_chars does not take; false when a
+// '-' follows it, which std::from_chars would then take.
+bool DropPlusSign(std::string_view& text) {
+  if (!text.starts_with('+')) return true;
+  text.remove_prefix(1);
+  return !text.starts_with('-');
+}
+
 std::optional<std::int64_t> ParseInteger(std::string_view text) {
   text = TrimSpaces(text);
-  if (text.starts_with('+')) text.remove_prefix(1);
+  if (!DropPlusSign(text)) return std::nullopt;
   std::int64_t value;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || error != std::errc() || end != text.data() + text.size()) return std::nullopt;
@@ -188,7 +207,7 @@ std::optional<std::int64_t> ParseInteger(std::string_view text) {
 
 std::optional<double> ParseDouble(std::string_view text) {
   text = TrimSpaces(text);
-  if (text.starts_with('+')) text.remove_prefix(1);
+  if (!DropPlusSign(text)) return std::nullopt;
   // from_chars also takes "infinity" and "NaN" in any case; accept only the
   // forms the writer produces, so a column of words never reads as numbers.
   // Not "nan": NaN is no value in clq (as in SQLite, a REAL operation that
@@ -329,8 +348,7 @@ class CsvImporter {
                               spec.type.ToString() + " column (clq columns are NOT NULL)");
     auto not_a = [&] {
       return InvalidInputError(ValueContext(line, spec.name) + Quote(value) + " is not " +
-                               (spec.type.type == DataType::kInt32 ? "an " : "a ") +
-                               spec.type.ToString());
+                               (spec.type.is_integer() ? "an " : "a ") + spec.type.ToString());
     };
     switch (spec.type.type) {
       case DataType::kInt32: {
