@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <limits>
 #include <memory>
+#include <unordered_set>
 #include <vector>
 
 #include "common/errors.hpp"
@@ -296,10 +297,11 @@ class CsvImporter {
       throw InvalidInputError(source_ + ": the header has " + std::to_string(header.size()) +
                               " columns but the schema " + std::to_string(schema_->size()));
     }
-    for (std::size_t c = 0; c < schema_->size(); ++c)
-      for (std::size_t d = 0; d < c; ++d)
-        if (IdentifierEquals((*schema_)[c].name, (*schema_)[d].name))
-          throw InvalidInputError(source_ + ": two columns are named " + (*schema_)[c].name);
+    // A set, not a pairwise comparison: a header may name 100,000 columns.
+    std::unordered_set<std::string> names;  // lowercase: names are SQL identifiers
+    for (const ColumnSpec& spec : *schema_)
+      if (!names.insert(LowercaseIdentifier(spec.name)).second)
+        throw InvalidInputError(source_ + ": two columns are named " + spec.name);
 
     std::vector<ColumnStats> stats(header.size());
     RowCount rows = 0;
@@ -482,6 +484,7 @@ Schema ParseSchema(std::string_view text) {
     return InvalidInputError("schema \"" + std::string(text) + "\": " + problem);
   };
   Schema schema;
+  std::unordered_set<std::string> names;  // lowercase: names are SQL identifiers
   for (std::string_view item : SplitDefinitions(text)) {
     item = TrimSpaces(item);
     if (item.empty()) throw fail("an empty column definition");
@@ -512,8 +515,8 @@ Schema ParseSchema(std::string_view text) {
       throw fail("column " + name + ": unknown type '" + std::string(type_text) +
                  "' (use INT, BIGINT, DOUBLE, CHAR(n) with n from 1 to " +
                  std::to_string(kMaxCharWidth) + ", or TEXT)");
-    for (const ColumnSpec& existing : schema)
-      if (IdentifierEquals(existing.name, name)) throw fail("two columns are named " + name);
+    if (!names.insert(LowercaseIdentifier(name)).second)
+      throw fail("two columns are named " + name);
     schema.push_back({std::move(name), *type});
   }
   return schema;
