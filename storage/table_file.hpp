@@ -14,7 +14,10 @@
 // Reading validates every length against the file size before allocating,
 // so a missing, truncated, corrupt, foreign or newer file is a FileError that
 // names the file and the problem, never a crash, wrong data or a huge
-// allocation. Functions are reentrant; tables returned own their data.
+// allocation. Contents no clq table has are refused the same way, checksums
+// notwithstanding: no columns, two columns of one name (case-insensitive), a
+// NaN, a NUL byte inside a CHAR value. Functions are reentrant; tables
+// returned own their data.
 #pragma once
 
 #include <cstdint>
