@@ -4,7 +4,8 @@
 #   demo  runs the main job on the default device (a GPU if there is one, else PoCL)
 #   test  runs the test suite, again on Mesa's rusticl (llvmpipe: a device
 #         without fp64 or 64-bit atomics), then again under ASan + UBSan
-#         (build-asan/)
+#         (build-asan/), then runs each libFuzzer target of fuzz/ for 60 s
+#         (build-fuzz/)
 #   build only builds
 # Run as root, or as a user with sudo (only apt-get is run through sudo).
 set -euo pipefail
@@ -58,6 +59,23 @@ find_rusticl() {
   fi
   dpkg -x "$dir"/mesa-opencl-icd_*.deb "$dir"
   rusticl=$(find "$dir" -name libRusticlOpenCL.so.1 | head -n1)
+}
+
+# Runs libFuzzer target $1 of build-fuzz/ for 60 s on a scratch copy of the
+# seeds in fuzz/corpus/$2 (the run adds its new inputs there), with the flags
+# that follow; a finding prints the end of its log and fails.
+run_fuzzer() {
+  local target=$1 seeds=$2 corpus log
+  shift 2
+  corpus="$(mktemp -d)"
+  cp fuzz/corpus/"$seeds"/* "$corpus"/
+  log=build-fuzz/$target.log
+  if ! build-fuzz/fuzz/"$target" -max_total_time=60 "$@" "$corpus" >"$log" 2>&1; then
+    tail -80 "$log"
+    exit 1
+  fi
+  tail -2 "$log"
+  rm -rf "$corpus"
 }
 
 cmake_extra=()
@@ -133,17 +151,12 @@ case "$mode" in
     cmake -S . -B build-fuzz -G Ninja -DCLQ_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++-14 \
       -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
       -DCLQ_BUILD_BENCH=OFF >/dev/null
-    cmake --build build-fuzz -j "$jobs" --target sql_fuzzer
-    # A scratch copy of the seeds takes the new inputs; a finding exits non-zero.
-    corpus="$(mktemp -d)"
-    cp fuzz/corpus/sql/* "$corpus"/
-    log=build-fuzz/sql_fuzzer.log
-    if ! build-fuzz/fuzz/sql_fuzzer -max_total_time=60 -dict=fuzz/sql.dict "$corpus" >"$log" 2>&1; then
-      tail -80 "$log"
-      exit 1
-    fi
-    tail -2 "$log"
-    rm -rf "$corpus"
+    cmake --build build-fuzz -j "$jobs" --target sql_fuzzer csv_fuzzer table_file_fuzzer
+    run_fuzzer sql_fuzzer sql -dict=fuzz/sql.dict
+    # An input of these two runs in well under a millisecond: 10 s or 2 GB
+    # is a hang or a size taken from the input unchecked.
+    run_fuzzer csv_fuzzer csv -dict=fuzz/csv.dict -timeout=10 -rss_limit_mb=2048
+    run_fuzzer table_file_fuzzer table_file -timeout=10 -rss_limit_mb=2048
     echo "== all tests passed"
     ;;
 esac

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <limits>
 #include <memory>
+#include <unordered_set>
 #include <vector>
 
 #include "common/byte_size.hpp"
@@ -17,6 +18,9 @@
 namespace clq {
 namespace {
 
+// A UTF-8 byte order mark, which the reader drops where it starts the text.
+constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
+
 // ---------------------------------------------------------------------------
 // Writing
 
@@ -24,8 +28,12 @@ bool NeedsQuotes(std::string_view field) {
   return field.find_first_of(",\"\r\n") != std::string_view::npos;
 }
 
-void AppendField(std::string& out, std::string_view field, bool only_field) {
-  if (!NeedsQuotes(field) && !(only_field && field.empty())) {
+// `ambiguous`: the field, unquoted, would read back as something else though
+// it holds none of the characters that need quotes (an empty only field of
+// a record reads as an empty line; a byte order mark starting the text is
+// dropped).
+void AppendField(std::string& out, std::string_view field, bool ambiguous) {
+  if (!NeedsQuotes(field) && !ambiguous) {
     out.append(field);
     return;
   }
@@ -55,9 +63,11 @@ void AppendValue(std::string& out, const Column& column, RowCount row, bool only
     case DataType::kDouble:
       AppendNumber(out, column.doubles()[row]);  // shortest round-trip form
       break;
-    case DataType::kChar:
-      AppendField(out, column.StringAt(row), only_field);
+    case DataType::kChar: {
+      const std::string_view value = column.StringAt(row);
+      AppendField(out, value, only_field && value.empty());
       break;
+    }
   }
 }
 
@@ -68,7 +78,9 @@ void EmitCsv(const Table& table, std::string& out, std::size_t flush_bytes, Flus
   const std::size_t columns = table.columns().size();
   for (std::size_t c = 0; c < columns; ++c) {
     if (c > 0) out.push_back(',');
-    AppendField(out, table.column(c).name(), columns == 1);
+    const std::string& name = table.column(c).name();
+    AppendField(out, name,
+                (columns == 1 && name.empty()) || (c == 0 && name.starts_with(kByteOrderMark)));
   }
   out.append("\r\n");
   for (RowCount row = 0; row < table.rows(); ++row) {
@@ -89,7 +101,7 @@ void EmitCsv(const Table& table, std::string& out, std::size_t flush_bytes, Flus
 class CsvTokenizer {
  public:
   CsvTokenizer(std::string_view text, const std::string& source) : text_(text), source_(source) {
-    if (text_.starts_with("\xEF\xBB\xBF")) text_.remove_prefix(3);
+    if (text_.starts_with(kByteOrderMark)) text_.remove_prefix(kByteOrderMark.size());
   }
 
   // The next non-empty record; false at the end of the text.
@@ -178,9 +190,17 @@ std::string_view TrimSpaces(std::string_view text) {
   return text;
 }
 
+// Drops a leading '+', which std::from_chars does not take; false when a
+// '-' follows it, which std::from_chars would then take.
+bool DropPlusSign(std::string_view& text) {
+  if (!text.starts_with('+')) return true;
+  text.remove_prefix(1);
+  return !text.starts_with('-');
+}
+
 std::optional<std::int64_t> ParseInteger(std::string_view text) {
   text = TrimSpaces(text);
-  if (text.starts_with('+')) text.remove_prefix(1);
+  if (!DropPlusSign(text)) return std::nullopt;
   std::int64_t value;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || error != std::errc() || end != text.data() + text.size()) return std::nullopt;
@@ -189,7 +209,7 @@ std::optional<std::int64_t> ParseInteger(std::string_view text) {
 
 std::optional<double> ParseDouble(std::string_view text) {
   text = TrimSpaces(text);
-  if (text.starts_with('+')) text.remove_prefix(1);
+  if (!DropPlusSign(text)) return std::nullopt;
   // from_chars also takes "infinity" and "NaN" in any case; accept only the
   // forms the writer produces, so a column of words never reads as numbers.
   // Not "nan": NaN is no value in clq (as in SQLite, a REAL operation that
@@ -285,10 +305,11 @@ class CsvImporter {
       throw InvalidInputError(source_ + ": the header has " + std::to_string(header.size()) +
                               " columns but the schema " + std::to_string(schema_->size()));
     }
-    for (std::size_t c = 0; c < schema_->size(); ++c)
-      for (std::size_t d = 0; d < c; ++d)
-        if (IdentifierEquals((*schema_)[c].name, (*schema_)[d].name))
-          throw InvalidInputError(source_ + ": two columns are named " + (*schema_)[c].name);
+    // A set, not a pairwise comparison: a header may name 100,000 columns.
+    std::unordered_set<std::string> names;  // lowercase: names are SQL identifiers
+    for (const ColumnSpec& spec : *schema_)
+      if (!names.insert(LowercaseIdentifier(spec.name)).second)
+        throw InvalidInputError(source_ + ": two columns are named " + spec.name);
 
     std::vector<ColumnStats> stats(header.size());
     RowCount rows = 0;
@@ -337,8 +358,7 @@ class CsvImporter {
                               spec.type.ToString() + " column (clq columns are NOT NULL)");
     auto not_a = [&] {
       return InvalidInputError(ValueContext(line, spec.name) + Quote(value) + " is not " +
-                               (spec.type.type == DataType::kInt32 ? "an " : "a ") +
-                               spec.type.ToString());
+                               (spec.type.is_integer() ? "an " : "a ") + spec.type.ToString());
     };
     switch (spec.type.type) {
       case DataType::kInt32: {
@@ -474,6 +494,7 @@ Schema ParseSchema(std::string_view text) {
     return InvalidInputError("schema \"" + std::string(text) + "\": " + problem);
   };
   Schema schema;
+  std::unordered_set<std::string> names;  // lowercase: names are SQL identifiers
   for (std::string_view item : SplitDefinitions(text)) {
     item = TrimSpaces(item);
     if (item.empty()) throw fail("an empty column definition");
@@ -504,8 +525,8 @@ Schema ParseSchema(std::string_view text) {
       throw fail("column " + name + ": unknown type '" + std::string(type_text) +
                  "' (use INT, BIGINT, DOUBLE, CHAR(n) with n from 1 to " +
                  std::to_string(kMaxCharWidth) + ", or TEXT)");
-    for (const ColumnSpec& existing : schema)
-      if (IdentifierEquals(existing.name, name)) throw fail("two columns are named " + name);
+    if (!names.insert(LowercaseIdentifier(name)).second)
+      throw fail("two columns are named " + name);
     schema.push_back({std::move(name), *type});
   }
   return schema;

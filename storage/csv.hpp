@@ -2,17 +2,20 @@
 // `clq import --schema "name TYPE, ..."`.
 //
 // Writing: a header row of column names, then one record per row; a field
-// is quoted (quotes doubled) when it holds a comma, quote, CR or LF, or when
-// it is the only, empty field of a record (so it is not an empty line);
-// doubles in the shortest form that reads back to the same value.
+// is quoted (quotes doubled) when it holds a comma, quote, CR or LF, when it
+// is the only, empty field of a record (so it is not an empty line), or when
+// it is the first column name and begins with a UTF-8 byte order mark (which
+// the reader drops at the start of the text); doubles in the shortest form
+// that reads back to the same value.
 //
 // Reading: the first non-empty record is the header; quoted fields may hold
 // commas, doubled quotes and line breaks; LF, CRLF and CR line endings; empty
-// lines are skipped; a UTF-8 byte order mark is ignored. Numbers may be
-// surrounded by spaces; strings are taken verbatim. clq columns are NOT NULL,
-// so an empty field in a numeric column is an error. Every error is an
-// InvalidInputError (FileError for I/O) naming the file and, for data, the
-// line and column. Reentrant; returned tables own their data.
+// lines are skipped; a UTF-8 byte order mark starting the text is ignored.
+// Numbers may be surrounded by spaces and have one sign; strings are taken
+// verbatim. clq columns are NOT NULL, so an empty field in a numeric column
+// is an error. Every error is an InvalidInputError (FileError for I/O)
+// naming the file and, for data, the line and column. Reentrant; returned
+// tables own their data.
 #pragma once
 
 #include <cstdio>

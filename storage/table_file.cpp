@@ -1,17 +1,21 @@
 #include "storage/table_file.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <memory>
 #include <span>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "common/errors.hpp"
 #include "common/hash.hpp"
+#include "common/parallel_ranges.hpp"
 #include "storage/memory_advice.hpp"
 #include "storage/temporary_file.hpp"
 
@@ -219,9 +223,14 @@ TableFileInfo ReadHeader(std::FILE* file, const std::string& path) {
   if (info.rows > kMaxTableRows) parser.Corrupt(std::to_string(info.rows) + " rows");
   info.name = parser.ReadString("the table name");
   const auto columns = parser.Read<std::uint32_t>("the column count");
+  // A table of no columns has no rows either: the row count would be lost.
+  if (columns == 0) parser.Corrupt("the table has no columns");
+  std::unordered_set<std::string> names;  // lowercase: names are SQL identifiers
   for (std::uint32_t i = 0; i < columns; ++i) {
     std::string name = parser.ReadString("a column name");
     if (name.empty()) parser.Corrupt("column " + std::to_string(i + 1) + " has no name");
+    if (!names.insert(LowercaseIdentifier(name)).second)
+      parser.Corrupt("two columns are named " + name);
     const ColumnType type = ParseColumnType(parser, name);
     info.schema.push_back({std::move(name), type});
   }
@@ -244,6 +253,43 @@ TableFileInfo ReadHeader(std::FILE* file, const std::string& path) {
     throw FileError(path + ": corrupt: " + Describe(file_size - position) +
                     " after the last column");
   return info;
+}
+
+bool IsNaN(const std::byte* value) {
+  double real;
+  std::memcpy(&real, value, sizeof(real));
+  return std::isnan(real);
+}
+
+// Whether a NUL byte comes before a non-NUL one in the `width` bytes.
+bool HasNulInside(const std::byte* value, std::size_t width) {
+  const auto* nul = static_cast<const std::byte*>(std::memchr(value, 0, width));
+  return nul != nullptr &&
+         std::any_of(nul, value + width, [](std::byte b) { return b != std::byte{0}; });
+}
+
+// Refuses values that no clq table holds, which a file whose checksums hold
+// can still contain (another program's, or a damaged writer's): a NaN
+// (tables hold none, and the expression compiler's proofs assume so), and a
+// CHAR value with a NUL byte before a non-NUL one (values are NUL-padded on
+// the right and hold no NUL, which the engines' comparisons and string
+// functions assume).
+void CheckValues(const ColumnSpec& spec, const std::byte* data, RowCount rows,
+                 const std::string& path) {
+  const bool real = spec.type.type == DataType::kDouble;
+  if (!real && spec.type.type != DataType::kChar) return;
+  const std::size_t width = spec.type.width;
+  ParallelRanges(rows, std::size_t{1} << 20, 1, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t row = begin; row < end; ++row) {
+      const std::byte* value = data + row * width;
+      if (real ? !IsNaN(value) : !HasNulInside(value, width)) continue;
+      throw FileError(path + ": corrupt data in column " + spec.name + ": row " +
+                      std::to_string(row + 1) +
+                      (real ? " is NaN, which no clq table holds"
+                            : " holds a NUL byte inside its value (CHAR values are NUL-padded "
+                              "on the right only)"));
+    }
+  });
 }
 
 }  // namespace
@@ -292,7 +338,12 @@ TableFileInfo ReadTableFileInfo(const std::string& path) {
 
 TablePtr ReadTableFile(const std::string& path, std::string name, std::uint64_t host_memory) {
   FilePtr file = OpenForReading(path);
-  TableFileInfo info = ReadHeader(file.get(), path);
+  return ReadTableContents(file.get(), path, std::move(name), host_memory);
+}
+
+TablePtr ReadTableContents(std::FILE* file, const std::string& source, std::string name,
+                           std::uint64_t host_memory) {
+  TableFileInfo info = ReadHeader(file, source);
   TableBuilder builder(name.empty() ? info.name : std::move(name), info.schema, info.rows,
                        host_memory);
   for (std::size_t c = 0; c < info.schema.size(); ++c) {
@@ -300,12 +351,12 @@ TablePtr ReadTableFile(const std::string& path, std::string name, std::uint64_t 
     const std::uint64_t bytes = info.rows * spec.type.width;
     std::byte* data = builder.column_data(c);
     AdviseHugePages(data, bytes);
-    ReadExactly(file.get(), data, bytes, path, "column " + spec.name);
+    ReadExactly(file, data, bytes, source, "column " + spec.name);
     std::uint64_t stored_checksum;
-    ReadExactly(file.get(), &stored_checksum, kChecksumBytes, path,
-                "checksum of column " + spec.name);
+    ReadExactly(file, &stored_checksum, kChecksumBytes, source, "checksum of column " + spec.name);
     if (Checksum64(std::span<const std::byte>(data, bytes)) != stored_checksum)
-      throw FileError(path + ": corrupt data in column " + spec.name + " (checksum mismatch)");
+      throw FileError(source + ": corrupt data in column " + spec.name + " (checksum mismatch)");
+    CheckValues(spec, data, info.rows, source);
   }
   return builder.Finish();
 }

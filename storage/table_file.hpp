@@ -14,7 +14,10 @@
 // Reading validates every length against the file size before allocating,
 // so a missing, truncated, corrupt, foreign or newer file is a FileError that
 // names the file and the problem, never a crash, wrong data or a huge
-// allocation. Functions are reentrant; tables returned own their data.
+// allocation. Contents no clq table has are refused the same way, checksums
+// notwithstanding: no columns, two columns of one name (case-insensitive), a
+// NaN, a NUL byte inside a CHAR value. Functions are reentrant; tables
+// returned own their data.
 #pragma once
 
 #include <cstdint>
@@ -61,5 +64,11 @@ TableFileInfo ReadTableFileInfo(const std::string& path);
 // columns, when the table does not fit `host_memory` (common/host_memory.hpp).
 TablePtr ReadTableFile(const std::string& path, std::string name = {},
                        std::uint64_t host_memory = kUnlimitedHostMemory);
+
+// ReadTableFile from an open, seekable stream that holds the file's bytes
+// and nothing else (fuzzers read from memory through fmemopen); `source`
+// names it in errors.
+TablePtr ReadTableContents(std::FILE* file, const std::string& source, std::string name = {},
+                           std::uint64_t host_memory = kUnlimitedHostMemory);
 
 }  // namespace clq
