@@ -84,7 +84,8 @@ if [ "$mode" = test ]; then
   # private virtual environment, the module built in build/ with the engine.
   echo "== Python packages for the Python package's tests (build/pyenv)"
   [ -x build/pyenv/bin/python ] || python3 -m venv build/pyenv
-  build/pyenv/bin/pip install -q --disable-pip-version-check nanobind pyarrow pandas duckdb pytest
+  build/pyenv/bin/pip install -q --disable-pip-version-check nanobind pyarrow pandas duckdb pytest \
+    "dask[dataframe,distributed]"
   cmake_extra=(-DCLQ_PYTHON=ON "-DPython_EXECUTABLE=$PWD/build/pyenv/bin/python")
 fi
 

@@ -116,7 +116,8 @@ PartitionPlan SplitForPartitions(std::string_view sql_text, Catalog& catalog,
   plan.distinct = select.distinct;
   plan.aggregated = b.aggregated;
   const std::vector<ast::Expr> items = ExpandItems(select, catalog);
-  CLQ_CHECK(items.size() == b.visible_outputs, "the expanded select list and the bound outputs differ");
+  CLQ_CHECK(items.size() == b.visible_outputs,
+            "the expanded select list and the bound outputs differ");
 
   ast::Statement partial;
   partial.select.from = select.from;
@@ -136,8 +137,8 @@ PartitionPlan SplitForPartitions(std::string_view sql_text, Catalog& catalog,
       std::optional<std::size_t> output = ItemOf(order.expr, select, items);
       if (!output) {
         output = plan.outputs.size();
-        plan.outputs.push_back(
-            {"order key " + std::to_string(*output), Combine::kRows, add_partial(order.expr), 0, false});
+        plan.outputs.push_back({"order key " + std::to_string(*output), Combine::kRows,
+                                add_partial(order.expr), 0, false});
       }
       plan.order_by.emplace_back(*output, order.descending);
     }
@@ -193,7 +194,8 @@ PartitionPlan SplitForPartitions(std::string_view sql_text, Catalog& catalog,
           plan.outputs.push_back({name, Combine::kMax, add_partial(e), 0, true});
           break;
         case AggregateFunction::kAvg: {
-          const std::size_t sum = add_partial(AggregateCall(AggregateFunction::kSum, "SUM", argument));
+          const std::size_t sum =
+              add_partial(AggregateCall(AggregateFunction::kSum, "SUM", argument));
           const std::size_t count =
               add_partial(AggregateCall(AggregateFunction::kCount, "COUNT", argument));
           plan.outputs.push_back({name, Combine::kAvg, sum, count, true});

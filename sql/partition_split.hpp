@@ -34,7 +34,7 @@ namespace clq::sql {
 struct PartitionPlan {
   enum class Combine : std::uint8_t { kRows, kKey, kCount, kSum, kMin, kMax, kAvg };
   struct Output {
-    std::string name;     // the query's output name
+    std::string name;  // the query's output name
     Combine combine = Combine::kRows;
     std::size_t column = 0;        // partial column p<column>
     std::size_t count_column = 0;  // kAvg: the partial COUNT
@@ -44,8 +44,8 @@ struct PartitionPlan {
   std::size_t partial_columns = 0;
   bool aggregated = false;
   bool distinct = false;
-  std::vector<std::size_t> group_columns;  // the partial columns that are GROUP BY keys
-  std::vector<Output> outputs;             // in the query's order, hidden ones last
+  std::vector<std::size_t> group_columns;              // the partial columns that are GROUP BY keys
+  std::vector<Output> outputs;                         // in the query's order, hidden ones last
   std::vector<std::pair<std::size_t, bool>> order_by;  // output index, descending
   std::optional<std::uint64_t> limit;
   std::uint64_t offset = 0;

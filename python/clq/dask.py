@@ -51,6 +51,15 @@ def _arrow(data: Any) -> Any:
     return pa.table(data)
 
 
+def _empty_like(meta: Any) -> Any:
+    """An empty Arrow table of a Dask frame's columns (pandas' object
+    columns, typeless when empty, taken as strings)."""
+    pa = _require("pyarrow", "clq.dask")
+    schema = pa.Schema.from_pandas(meta, preserve_index=False)
+    fields = [f.with_type(pa.string()) if pa.types.is_null(f.type) else f for f in schema]
+    return pa.schema(fields).empty_table()
+
+
 def _run_partial(partition: Any, name: str, partial_sql: str, broadcast: Mapping[str, Any],
                  device: str | None, options: tuple) -> Any:
     pa = _require("pyarrow", "clq.dask")
@@ -162,7 +171,7 @@ def sql(query: str, tables: Mapping[str, Any], device: str | None = None, **opti
     ddf = tables[name]
     broadcast = {n: _arrow(t) for n, t in tables.items() if n != name}
     schemas = {n: t.__arrow_c_stream__() for n, t in broadcast.items()}
-    schemas[name] = _arrow(ddf._meta_nonempty).__arrow_c_stream__()
+    schemas[name] = _empty_like(ddf._meta).__arrow_c_stream__()
     plan = _clq.split_for_partitions(query, schemas, name)
     settings = tuple(sorted(options.items()))
     parts = [dask.delayed(_run_partial)(p, name, plan["partial_sql"], broadcast, device, settings)

@@ -15,8 +15,8 @@
 #include <Python.h>
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
-#include <nanobind/stl/vector.h>
 #include <nanobind/stl/string_view.h>
+#include <nanobind/stl/vector.h>
 #pragma GCC diagnostic pop
 
 #include <memory>
