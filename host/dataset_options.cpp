@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "common/errors.hpp"
+#include "host/parquet_import.hpp"
 #include "storage/table_file.hpp"
 #include "wisconsin/dataset.hpp"
 
@@ -20,7 +21,8 @@ bool IsIdentifier(std::string_view name) {
   return true;
 }
 
-void AddTableFile(Catalog& catalog, const std::string& spec, std::uint64_t host_memory) {
+void AddTableFile(Catalog& catalog, const std::string& spec, const std::string& python,
+                  std::uint64_t host_memory) {
   const std::size_t equals = spec.find('=');
   if (equals == std::string::npos || equals == 0 || equals + 1 == spec.size())
     throw InvalidInputError("--table '" + spec + "': expected NAME=FILE, such as sales=sales.clq");
@@ -30,6 +32,11 @@ void AddTableFile(Catalog& catalog, const std::string& spec, std::uint64_t host_
     throw InvalidInputError("--table '" + spec + "': '" + name +
                             "' is not a table name (letters, digits and _, not starting with a "
                             "digit)");
+  if (IsParquetFile(path)) {
+    // Read now: its schema comes from pyarrow with its rows.
+    catalog.Add(ReadParquetThroughPyarrow(path, name, python, host_memory));
+    return;
+  }
   TableFileInfo info = ReadTableFileInfo(path);
   catalog.Add(name, std::move(info.schema),
               [path, name, host_memory] { return ReadTableFile(path, name, host_memory); });
@@ -44,7 +51,7 @@ Catalog BuildCatalog(const DatasetOptions& options, std::uint64_t host_memory) {
   generate.host_memory = host_memory;
   AddWisconsinTables(catalog, options.rows, generate);
   for (const std::string& spec : options.table_files)
-    AddTableFile(catalog, spec, host_memory);
+    AddTableFile(catalog, spec, options.python, host_memory);
   return catalog;
 }
 

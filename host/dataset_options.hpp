@@ -16,6 +16,7 @@ namespace clq {
 struct DatasetOptions {
   RowCount rows = 1000000;
   std::vector<std::string> table_files;  // "NAME=FILE"
+  std::string python = "python3";         // reads Parquet files (the edge sets it)
 };
 
 // tenktup1, tenktup2, onektup and bprime for options.rows, then every table

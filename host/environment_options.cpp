@@ -63,6 +63,11 @@ std::string DefaultSelector() {
   return value != nullptr ? std::string(value) : std::string();
 }
 
+std::string PythonInterpreter() {
+  const char* value = std::getenv("CLQ_PYTHON");
+  return value != nullptr && *value != '\0' ? std::string(value) : std::string("python3");
+}
+
 std::filesystem::path DefaultCacheDirectory() {
   if (const char* dir = Variable("CLQ_CACHE_DIR")) return dir;
   if (const char* xdg = Variable("XDG_CACHE_HOME")) return std::filesystem::path(xdg) / "clq";

@@ -10,6 +10,7 @@
 //   CLQ_SYNC=1           finish the queue after every enqueue
 //   CLQ_PRINT_BUILD_LOG=1  print the driver's build log
 //   CLQ_TABLET_ROWS      most rows per device tablet
+//   CLQ_PYTHON           the Python with pyarrow that reads Parquet files
 //   CLQ_OPTIONS          more settings, "name=value,name=value" (any name
 //                        of OptionNames())
 //
@@ -32,6 +33,10 @@ Options OptionsFromEnvironment(const std::vector<std::string>& settings = {});
 
 // $CLQ_DEVICE, or empty.
 std::string DefaultSelector();
+
+// $CLQ_PYTHON, else "python3": the interpreter that reads Parquet files
+// through pyarrow (host/parquet_import.hpp).
+std::string PythonInterpreter();
 
 // $CLQ_CACHE_DIR, else $XDG_CACHE_HOME/clq, else $HOME/.cache/clq; empty
 // when none is set.

@@ -15,6 +15,7 @@
 #include "common/errors.hpp"
 #include "host/cli_common.hpp"
 #include "host/commands.hpp"
+#include "host/environment_options.hpp"
 #include "runtime/cl_error.hpp"
 
 namespace clq {
@@ -50,6 +51,7 @@ void AddDeviceOptions(CLI::App& command, DeviceOptions& options, bool several_de
 
 // Adds --rows N and repeatable --table NAME=FILE to a subcommand.
 void AddDatasetOptions(CLI::App& command, DatasetOptions& options) {
+  options.python = PythonInterpreter();
   command
       .add_option_function<std::string>(
           "--rows",
@@ -59,8 +61,9 @@ void AddDatasetOptions(CLI::App& command, DatasetOptions& options) {
       ->type_name("N");
   command
       .add_option("--table", options.table_files,
-                  "Also register a table file (from clq gen or clq import) as NAME; repeatable; "
-                  "replaces a built-in table of the same name")
+                  "Also register a table file (from clq gen or clq import, or a .parquet file "
+                  "read by pyarrow, $CLQ_PYTHON's) as NAME; repeatable; replaces a built-in "
+                  "table of the same name")
       ->type_name("NAME=FILE")
       // One value per flag, so that `--table t=f.clq "SELECT ..."` leaves the
       // SQL to the positional argument.
