@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "common/errors.hpp"
+#include "common/host_memory.hpp"
 #include "host/cli_common.hpp"
 #include "host/commands.hpp"
 #include "host/dataset_options.hpp"
@@ -62,14 +63,22 @@ void RunGenCommand(const GenCommandOptions& options) {
   generate.host_memory = OptionsFromEnvironment(options.settings).query.host_memory;
 
   const auto start = std::chrono::steady_clock::now();
+  const RowCount rows = table == kOnektup || table == kBprime ? SmallWisconsinRows(n) : n;
+  // The file holds every column: the whole table is checked before any is made.
+  CheckHostMemory(generate.host_memory,
+                  "table " + table + " (" + std::to_string(rows) + " rows of " +
+                      std::to_string(RowWidth(WisconsinSchema())) + " bytes)",
+                  TableBytes(WisconsinSchema(), rows));
   TablePtr result;
   if (table == kOnektup) {
-    result = GenerateWisconsinTable(table, SmallWisconsinRows(n), generate);
+    result = GenerateWisconsinTable(table, rows, generate);
   } else if (table == kBprime) {
-    result = GenerateWisconsinPrefix(table, n, SmallWisconsinRows(n), generate);
+    result = GenerateWisconsinPrefix(table, n, rows, generate);
   } else {
     result = GenerateWisconsinTable(table, n, generate);
   }
+  for (const Column& column : result->columns())
+    (void)column.bytes();  // made now (a generated column is made on first read)
   const auto generated = std::chrono::steady_clock::now();
   if (ToStandardOutput(options)) {
     WriteToStandardOutput(*result, format);

@@ -1,6 +1,7 @@
 #include "storage/table.hpp"
 
 #include "common/byte_size.hpp"
+#include "common/host_memory.hpp"
 #include "common/parallel_ranges.hpp"
 
 #include <algorithm>
@@ -32,11 +33,37 @@ HostBlockAllocator SetHostBlockAllocator(HostBlockAllocator allocator) {
 }
 
 ColumnData::ColumnData(ColumnType type, RowCount rows) : type_(type), rows_(rows) {
+  Allocate();
+}
+
+ColumnData::ColumnData(ColumnType type, RowCount rows, Fill fill, std::string what,
+                       std::uint64_t host_memory)
+    : type_(type),
+      rows_(rows),
+      fill_(std::move(fill)),
+      what_(std::move(what)),
+      host_memory_(host_memory),
+      ready_(false) {}
+
+void ColumnData::MaterializeOnce() const {
+  std::call_once(fill_once_, [this] {
+    auto* self = const_cast<ColumnData*>(this);  // the values are made once, before any read
+    CheckHostMemory(host_memory_,
+                    what_ + " (" + std::to_string(rows_) + " rows of " +
+                        std::to_string(type_.width) + " bytes)",
+                    SaturatingMultiply(rows_, type_.width));
+    self->Allocate();
+    fill_(*self, data_);
+    ready_.store(true, std::memory_order_release);
+  });
+}
+
+void ColumnData::Allocate() {
   // At least one cache line so data() is never null, even for empty columns.
   std::size_t bytes = std::max<std::size_t>(byte_size(), kAlignment);
   bytes = (bytes + kAlignment - 1) / kAlignment * kAlignment;
   if (const HostBlockAllocator& allocator = InstalledAllocator()) {
-    if (std::optional<HostBlock> block = allocator(type, bytes)) {
+    if (std::optional<HostBlock> block = allocator(type_, bytes)) {
       data_ = block->data;
       owner_ = std::move(block->owner);
       pinned_for_ = block->pinned_for;
@@ -65,6 +92,7 @@ ColumnData::ColumnData(ColumnType type, RowCount rows, const std::byte* data,
 }
 
 std::optional<IntRange> ColumnData::IntegerRange() const {
+  Materialize();  // first: a fill may set the range, under the same once_flag
   std::call_once(range_once_, [this] {
     if (!type_.is_integer()) return;
     // An empty column gets an empty-looking range that still bounds nothing.

@@ -11,6 +11,7 @@
 // Tables are immutable once built; build them with TableBuilder.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -72,16 +73,36 @@ class ColumnData {
   // kHostBlockAlignment-aligned and at least rows * width bytes, is read in
   // place and kept alive by `owner`; nothing writes it (tables are immutable).
   ColumnData(ColumnType type, RowCount rows, const std::byte* data, std::shared_ptr<void> owner);
+  // Values made on first use, for a generated table whose columns a query
+  // may never read: the first call of data(), pinned_for() or
+  // IntegerRange() checks `what` ("column unique1 of tenktup1") against
+  // `host_memory`, allocates, and runs `fill` on the new bytes (it may call
+  // SetIntegerRange). Thread-safe; a fill that throws is tried again by
+  // the next reader.
+  using Fill = std::function<void(ColumnData& column, std::byte* data)>;
+  ColumnData(ColumnType type, RowCount rows, Fill fill, std::string what,
+             std::uint64_t host_memory);
   ~ColumnData();
   ColumnData(const ColumnData&) = delete;
   ColumnData& operator=(const ColumnData&) = delete;
   ColumnType type() const { return type_; }
   RowCount rows() const { return rows_; }
   std::size_t byte_size() const { return static_cast<std::size_t>(rows_) * type_.width; }
-  std::byte* data() { return data_; }
-  const std::byte* data() const { return data_; }
+  std::byte* data() {
+    Materialize();
+    return data_;
+  }
+  const std::byte* data() const {
+    Materialize();
+    return data_;
+  }
+  // Whether the values exist yet (false only for a lazy column not read).
+  bool materialized() const { return ready_.load(std::memory_order_acquire); }
   // The context that pinned the data (HostBlock::pinned_for), or null.
-  const void* pinned_for() const { return pinned_for_; }
+  const void* pinned_for() const {
+    Materialize();
+    return pinned_for_;
+  }
   // The smallest and largest value of an INT32 or INT64 column (nullopt for
   // other types), computed once on first use: call it only after the data
   // is complete. Thread-safe.
@@ -93,8 +114,20 @@ class ColumnData {
   void SetIntegerRange(IntRange range);
 
  private:
+  void Allocate();
+  void Materialize() const {
+    if (!ready_.load(std::memory_order_acquire)) MaterializeOnce();
+  }
+  void MaterializeOnce() const;
+
   ColumnType type_;
   RowCount rows_;
+  // A lazy column's fill, what it is, and its budget (ready_ false until filled).
+  Fill fill_;
+  std::string what_;
+  std::uint64_t host_memory_ = 0;
+  mutable std::atomic<bool> ready_{true};
+  mutable std::once_flag fill_once_;
   std::byte* data_ = nullptr;
   std::shared_ptr<void> owner_;
   std::uint64_t held_bytes_ = 0;

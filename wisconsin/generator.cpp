@@ -6,8 +6,10 @@
 #include <cstring>
 #include <limits>
 #include <span>
+#include <vector>
 
 #include "common/errors.hpp"
+#include "common/parallel_ranges.hpp"
 #include "storage/memory_advice.hpp"
 
 namespace clq {
@@ -84,77 +86,118 @@ class SharedBounds {
   std::atomic<std::int32_t> max_{std::numeric_limits<std::int32_t>::min()};
 };
 
-// Writes every column of rows [first_row, first_row + unique1.size()), from
-// several threads at once, and tracks the integer columns' bounds as it
-// goes: a query's first use of a column then needs no scan for them (even
-// on several threads a scan can cost more than the column's upload to a GPU).
-class RowWriter {
- public:
-  explicit RowWriter(TableBuilder& builder) {
-    for (std::size_t c = 0; c < kStringu1; ++c)
-      ints_[c] = builder.column_values<std::int32_t>(c);
-    for (std::size_t c = kStringu1; c < kColumnCount; ++c)
-      chars_[c - kStringu1] = builder.column_values<char>(c);
-  }
+using IntRule = std::int32_t (*)(std::uint32_t unique1);
 
-  // REQUIRES: at least one row was written.
-  void RecordBounds(TableBuilder& builder) const {
-    for (std::size_t c = 0; c < kStringu1; ++c)
-      builder.SetIntegerRange(c, bounds_[c].range());
-  }
-
-  void Write(RowCount first_row, std::span<const std::uint32_t> unique1) const {
-    const std::size_t count = unique1.size();
-    const std::uint32_t* u = unique1.data();
-    // One tight loop per column over a block in cache: each vectorises,
-    // the min/max reduction included.
-    auto fill = [&](std::size_t column, auto rule) {
-      std::int32_t* out = ints_[column] + first_row;
-      std::int32_t lo = std::numeric_limits<std::int32_t>::max();
-      std::int32_t hi = std::numeric_limits<std::int32_t>::min();
-      for (std::size_t i = 0; i < count; ++i) {
-        const auto value = static_cast<std::int32_t>(rule(u[i]));
-        out[i] = value;
-        lo = std::min(lo, value);
-        hi = std::max(hi, value);
-      }
-      bounds_[column].Merge(lo, hi);
-    };
-    fill(kUnique1, [](std::uint32_t v) { return v; });
-    std::int32_t* unique2 = ints_[kUnique2] + first_row;
-    for (std::size_t i = 0; i < count; ++i)
-      unique2[i] = static_cast<std::int32_t>(first_row + i);
-    if (count > 0)
-      bounds_[kUnique2].Merge(static_cast<std::int32_t>(first_row),
-                              static_cast<std::int32_t>(first_row + count - 1));
-    fill(kTwo, [](std::uint32_t v) { return v % 2; });
-    fill(kFour, [](std::uint32_t v) { return v % 4; });
-    fill(kTen, [](std::uint32_t v) { return v % 10; });
-    fill(kTwenty, [](std::uint32_t v) { return v % 20; });
-    fill(kOnePercent, [](std::uint32_t v) { return v % 100; });
-    fill(kTenPercent, [](std::uint32_t v) { return v % 10; });
-    fill(kTwentyPercent, [](std::uint32_t v) { return v % 5; });
-    fill(kFiftyPercent, [](std::uint32_t v) { return v % 2; });
-    fill(kUnique3, [](std::uint32_t v) { return v; });
-    fill(kEvenOnePercent, [](std::uint32_t v) { return v % 100 * 2; });
-    fill(kOddOnePercent, [](std::uint32_t v) { return v % 100 * 2 + 1; });
-    char* stringu1 = chars_[0] + first_row * kWisconsinStringWidth;
-    char* stringu2 = chars_[1] + first_row * kWisconsinStringWidth;
-    char* string4 = chars_[2] + first_row * kWisconsinStringWidth;
-    for (std::size_t i = 0; i < count; ++i) {
-      const std::size_t offset = i * kWisconsinStringWidth;
-      WriteCode(stringu1 + offset, u[i]);
-      WriteCode(stringu2 + offset, static_cast<std::uint32_t>(first_row + i));
-      std::memcpy(string4 + offset, kString4Values[(first_row + i) % 4].data(),
-                  kWisconsinStringWidth);
-    }
-  }
-
- private:
-  std::int32_t* ints_[kStringu1];
-  char* chars_[kColumnCount - kStringu1];
-  mutable std::array<SharedBounds, kStringu1> bounds_;
+// The INT32 columns other than unique1 and unique2, from unique1.
+constexpr IntRule kRules[kStringu1] = {
+    nullptr,
+    nullptr,
+    [](std::uint32_t v) { return static_cast<std::int32_t>(v % 2); },
+    [](std::uint32_t v) { return static_cast<std::int32_t>(v % 4); },
+    [](std::uint32_t v) { return static_cast<std::int32_t>(v % 10); },
+    [](std::uint32_t v) { return static_cast<std::int32_t>(v % 20); },
+    [](std::uint32_t v) { return static_cast<std::int32_t>(v % 100); },
+    [](std::uint32_t v) { return static_cast<std::int32_t>(v % 10); },
+    [](std::uint32_t v) { return static_cast<std::int32_t>(v % 5); },
+    [](std::uint32_t v) { return static_cast<std::int32_t>(v % 2); },
+    [](std::uint32_t v) { return static_cast<std::int32_t>(v); },
+    [](std::uint32_t v) { return static_cast<std::int32_t>(v % 100 * 2); },
+    [](std::uint32_t v) { return static_cast<std::int32_t>(v % 100 * 2 + 1); },
 };
+
+// Rows per piece of work when a column is derived on several threads.
+constexpr std::size_t kRowsPerThread = std::size_t{1} << 20;
+
+// Each column of a generated table is made on first use (ColumnData's lazy
+// form): a query that reads two columns of a 16-column table makes two
+// (and unique1, which every column but unique2, stringu2 and string4
+// derives from). unique1 is the permutation's output; the others are one
+// pass over it, or over the row numbers, on several threads, each tracking
+// its integer bounds as it writes, so that a query's first use of a column
+// needs no scan for them.
+std::vector<std::shared_ptr<const ColumnData>> LazyColumns(const std::string& name, RowCount n,
+                                                           RowCount rows,
+                                                           const GenerateOptions& options) {
+  const SequenceParameters params = WisconsinParameters(n);
+  const Schema schema = WisconsinSchema();
+  const auto lazy = [&](std::size_t c, ColumnData::Fill fill) {
+    return std::make_shared<ColumnData>(schema[c].type, rows, std::move(fill),
+                                        "column " + schema[c].name + " of " + name,
+                                        options.host_memory);
+  };
+  std::vector<std::shared_ptr<const ColumnData>> columns(kColumnCount);
+  const std::shared_ptr<const ColumnData> unique1 =
+      lazy(kUnique1, [params, n, rows, options, name](ColumnData& column, std::byte* data) {
+        AdviseHugePages(data, column.byte_size());
+        auto* out = reinterpret_cast<std::int32_t*>(data);
+        SharedBounds bounds;
+        ProduceUnique1(params, n, rows, options, name,
+                       [&](RowCount first_row, std::span<const std::uint32_t> values) {
+                         std::int32_t lo = std::numeric_limits<std::int32_t>::max();
+                         std::int32_t hi = std::numeric_limits<std::int32_t>::min();
+                         for (std::size_t i = 0; i < values.size(); ++i) {
+                           const auto v = static_cast<std::int32_t>(values[i]);
+                           out[first_row + i] = v;
+                           lo = std::min(lo, v);
+                           hi = std::max(hi, v);
+                         }
+                         bounds.Merge(lo, hi);
+                       });
+        if (rows > 0) column.SetIntegerRange(bounds.range());
+      });
+  columns[kUnique1] = unique1;
+  const auto source = [unique1] { return reinterpret_cast<const std::uint32_t*>(unique1->data()); };
+  for (std::size_t c = kTwo; c < kStringu1; ++c) {
+    columns[c] = lazy(c, [source, rule = kRules[c], rows](ColumnData& column, std::byte* data) {
+      AdviseHugePages(data, column.byte_size());
+      const std::uint32_t* u = source();
+      auto* out = reinterpret_cast<std::int32_t*>(data);
+      SharedBounds bounds;
+      ParallelRanges(rows, kRowsPerThread, 64, [&](std::size_t begin, std::size_t end) {
+        std::int32_t lo = std::numeric_limits<std::int32_t>::max();
+        std::int32_t hi = std::numeric_limits<std::int32_t>::min();
+        for (std::size_t i = begin; i < end; ++i) {
+          const std::int32_t v = rule(u[i]);
+          out[i] = v;
+          lo = std::min(lo, v);
+          hi = std::max(hi, v);
+        }
+        bounds.Merge(lo, hi);
+      });
+      if (rows > 0) column.SetIntegerRange(bounds.range());
+    });
+  }
+  columns[kUnique2] = lazy(kUnique2, [rows](ColumnData& column, std::byte* data) {
+    AdviseHugePages(data, column.byte_size());
+    auto* out = reinterpret_cast<std::int32_t*>(data);
+    ParallelRanges(rows, kRowsPerThread, 64, [&](std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i < end; ++i)
+        out[i] = static_cast<std::int32_t>(i);
+    });
+    if (rows > 0) column.SetIntegerRange({0, static_cast<std::int64_t>(rows - 1)});
+  });
+  // stringu1 from unique1; stringu2 and string4 from the row number.
+  for (std::size_t c = kStringu1; c < kColumnCount; ++c) {
+    columns[c] = lazy(c, [source, c, rows](ColumnData& column, std::byte* data) {
+      AdviseHugePages(data, column.byte_size());
+      auto* out = reinterpret_cast<char*>(data);
+      const std::uint32_t* u = c == kStringu1 ? source() : nullptr;
+      ParallelRanges(rows, kRowsPerThread, 64, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+          char* value = out + i * kWisconsinStringWidth;
+          if (c == kStringu1) {
+            WriteCode(value, u[i]);
+          } else if (c == kStringu2) {
+            WriteCode(value, static_cast<std::uint32_t>(i));
+          } else {
+            std::memcpy(value, kString4Values[i % 4].data(), kWisconsinStringWidth);
+          }
+        }
+      });
+    });
+  }
+  return columns;
+}
 
 }  // namespace
 
@@ -172,19 +215,13 @@ TablePtr GenerateWisconsinTable(std::string name, RowCount n, const GenerateOpti
 
 TablePtr GenerateWisconsinPrefix(std::string name, RowCount n, RowCount rows,
                                  const GenerateOptions& options) {
-  const SequenceParameters params = WisconsinParameters(n);
   CLQ_CHECK(rows <= n, "a prefix longer than its table");
   const Schema schema = WisconsinSchema();
-  TableBuilder builder(name, schema, rows, options.host_memory);
-  for (std::size_t c = 0; c < schema.size(); ++c)
-    AdviseHugePages(builder.column_data(c), rows * schema[c].type.width);
-  const RowWriter writer(builder);
-  ProduceUnique1(params, n, rows, options, name,
-                 [&](RowCount first_row, std::span<const std::uint32_t> unique1) {
-                   writer.Write(first_row, unique1);
-                 });
-  if (rows > 0) writer.RecordBounds(builder);
-  return builder.Finish();
+  std::vector<std::shared_ptr<const ColumnData>> data = LazyColumns(name, n, rows, options);
+  std::vector<Column> columns;
+  for (std::size_t c = 0; c < kColumnCount; ++c)
+    columns.emplace_back(schema[c].name, std::move(data[c]), 0, rows);
+  return std::make_shared<const Table>(std::move(name), std::move(columns));
 }
 
 std::string WisconsinCode(std::uint32_t value) {

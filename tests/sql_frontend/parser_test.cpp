@@ -78,7 +78,7 @@ TEST(ParserTest, PrimariesFunctionsAndCasts) {
   EXPECT_EQ(ParseExpr("'it''s'"), "'it''s'");
   EXPECT_EQ(ParseExpr("1.5e3"), "1500.0");
   EXPECT_EQ(ParseExpr("t.a <> 'x'"), "(t.a != 'x')");
-  EXPECT_EQ(ParseExpr("\"Mixed Col\""), "Mixed Col");
+  EXPECT_EQ(ParseExpr("\"Mixed Col\""), "\"Mixed Col\"");  // printed so that it parses back
   EXPECT_EQ(ParseExpr("COUNT(*)"), "COUNT(*)");
   EXPECT_EQ(ParseExpr("count(a)"), "COUNT(a)");
   EXPECT_EQ(ParseExpr("Sum(ALL a + 1)"), "SUM((a + 1))");

@@ -143,25 +143,29 @@ TEST(GeneratorTest, PrefixIsTheFirstRowsOfTheFullTable) {
   EXPECT_THROW(GenerateWisconsinTable("huge", kMaxWisconsinRows + 1), InvalidInputError);
 }
 
-// N near 2^31 takes 416 GiB: a budget below it refuses the table before
-// anything is allocated or generated, naming its rows and their width.
-TEST(GeneratorTest, ATableBeyondTheHostMemoryBudgetIsRefusedFirst) {
+// N near 2^31 takes 416 GiB: the table is made column by column on first
+// read, and a column past the budget is refused before anything is
+// allocated or generated, naming its rows and their width.
+TEST(GeneratorTest, AColumnBeyondTheHostMemoryBudgetIsRefusedFirst) {
   GenerateOptions options;
   options.host_memory = HeldHostMemory() + (1ull << 30);
   const std::uint64_t held = HeldHostMemory();
+  const TablePtr huge = GenerateWisconsinTable("huge", kMaxWisconsinRows, options);
+  EXPECT_EQ(huge->rows(), kMaxWisconsinRows);
+  EXPECT_EQ(HeldHostMemory(), held) << "nothing is made before a read";
   try {
-    GenerateWisconsinTable("huge", kMaxWisconsinRows, options);
+    (void)huge->column(0).bytes();
     FAIL() << "generated";
   } catch (const ResourceLimitError& error) {
-    EXPECT_NE(
-        std::string(error.what())
-            .find("table huge (2147483647 rows of 208 bytes) needs 416.00 GiB of host memory"),
-        std::string::npos)
+    EXPECT_NE(std::string(error.what())
+                  .find("column unique1 of huge (2147483647 rows of 4 bytes) needs 8.00 GiB of "
+                        "host memory"),
+              std::string::npos)
         << error.what();
   }
-  EXPECT_THROW(
-      GenerateWisconsinPrefix("bprime", kMaxWisconsinRows, kMaxWisconsinRows / 10, options),
-      ResourceLimitError);
+  const TablePtr bprime =
+      GenerateWisconsinPrefix("bprime", kMaxWisconsinRows, kMaxWisconsinRows / 10, options);
+  EXPECT_THROW((void)bprime->column(13).bytes(), ResourceLimitError);
   EXPECT_EQ(HeldHostMemory(), held);
   EXPECT_EQ(WisconsinSchema().size(), 16u);
   EXPECT_EQ(RowWidth(WisconsinSchema()), 208u);
