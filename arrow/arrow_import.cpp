@@ -314,7 +314,13 @@ void CheckChunk(const Chunk& chunk, const FieldType& type) {
 // Row r of a dictionary chunk: the index, checked against the dictionary.
 std::int64_t DictionaryElement(const Chunk& chunk, const FieldType& type, std::int64_t r) {
   const ArrowArray& dictionary = *chunk.array->dictionary;
-  const std::int64_t index = IntegerAt(*chunk.array, *type.index, chunk.first + r);
+  const std::int64_t at = chunk.first + r;
+  // A uint64 index past INT64 is out of range, not a value for IntegerAt to
+  // refuse (its message names no column and speaks of a value).
+  const bool past_int64 = *type.index == Kind::kUInt64 &&
+                          static_cast<const std::uint64_t*>(chunk.array->buffers[1])[at] >
+                              static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+  const std::int64_t index = past_int64 ? -1 : IntegerAt(*chunk.array, *type.index, at);
   Require(index >= 0 && index < dictionary.length, type.name, "dictionary index out of range");
   const std::int64_t element = dictionary.offset + index;
   if (IsNullAt(dictionary, element))

@@ -270,6 +270,14 @@ TEST(ArrowImportTest, RefusesWhatClqCannotStore) {
     batch.columns = {indices};
     ExpectRefused(batch, "dictionary index out of range");
   }
+  {
+    // A uint64 index past INT64 is out of range too, not a value to store.
+    TestBatch batch;
+    auto indices = Fixed<std::uint64_t>("L", "d", {0, 18446744073709551615ull});
+    indices->dictionary = Strings("", {"x"});
+    batch.columns = {indices};
+    ExpectRefused(batch, "column 'd': malformed Arrow array (dictionary index out of range)");
+  }
 }
 
 // A dictionary whose values are themselves dictionary-encoded: its values
