@@ -1,6 +1,7 @@
 #include "arrow/arrow_import.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -146,6 +147,11 @@ FieldType ReadField(const ArrowSchema& field, std::size_t position) {
       throw InvalidInputError("column " + Quoted(t.name) + ": dictionary indices are not integers");
     if (field.dictionary->format == nullptr)
       throw InvalidInputError("column " + Quoted(t.name) + "'s dictionary has no type");
+    // Its values would be indices into another dictionary, not the column's.
+    if (field.dictionary->dictionary != nullptr)
+      throw InvalidInputError("column " + Quoted(t.name) +
+                              " has a dictionary whose values are dictionary-encoded, which clq "
+                              "cannot read yet");
     t.values = KindOf(field.dictionary->format, t.name);
   } else {
     t.values = KindOf(field.format, t.name);
@@ -269,6 +275,23 @@ std::string_view TextAt(const ArrowArray& a, Kind k, std::int64_t element,
   return {static_cast<const char*>(a.buffers[2]) + begin, static_cast<std::size_t>(end - begin)};
 }
 
+// NaN is no value in clq: a REAL operation that yields one gives NULL (as in
+// SQLite), and the expression compiler's proofs assume that tables hold
+// none. So it is refused as a NULL is.
+constexpr const char* kNaN =
+    "NaN, which clq reads as NULL (as SQLite does); clq columns cannot hold NULL yet";
+
+// Refuses the first NaN of `rows` float64 values read in place.
+void RefuseNaN(const std::byte* values, RowCount rows, const std::string& column) {
+  for (RowCount r = 0; r < rows; ++r) {
+    double value;
+    std::memcpy(&value, values + r * sizeof(double), sizeof(double));
+    if (std::isnan(value))
+      throw InvalidInputError("column " + Quoted(column) + ", row " + std::to_string(r + 1) + ": " +
+                              kNaN);
+  }
+}
+
 // Checks the buffers a column's arrays must have, and that no row is NULL.
 void CheckChunk(const Chunk& chunk, const FieldType& type) {
   const ArrowArray& a = *chunk.array;
@@ -291,7 +314,13 @@ void CheckChunk(const Chunk& chunk, const FieldType& type) {
 // Row r of a dictionary chunk: the index, checked against the dictionary.
 std::int64_t DictionaryElement(const Chunk& chunk, const FieldType& type, std::int64_t r) {
   const ArrowArray& dictionary = *chunk.array->dictionary;
-  const std::int64_t index = IntegerAt(*chunk.array, *type.index, chunk.first + r);
+  const std::int64_t at = chunk.first + r;
+  // A uint64 index past INT64 is out of range, not a value for IntegerAt to
+  // refuse (its message names no column and speaks of a value).
+  const bool past_int64 = *type.index == Kind::kUInt64 &&
+                          static_cast<const std::uint64_t*>(chunk.array->buffers[1])[at] >
+                              static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+  const std::int64_t index = past_int64 ? -1 : IntegerAt(*chunk.array, *type.index, at);
   Require(index >= 0 && index < dictionary.length, type.name, "dictionary index out of range");
   const std::int64_t element = dictionary.offset + index;
   if (IsNullAt(dictionary, element))
@@ -364,12 +393,15 @@ std::shared_ptr<const ColumnData> CopyColumn(const std::vector<Chunk>& chunks,
             reinterpret_cast<std::int64_t*>(data->data())[row] =
                 IntegerAt(*array, type.values, element);
             break;
-          default:
-            reinterpret_cast<double*>(data->data())[row] =
+          default: {
+            const double value =
                 type.values == Kind::kFloat32
                     ? static_cast<double>(static_cast<const float*>(array->buffers[1])[element])
                     : static_cast<const double*>(array->buffers[1])[element];
+            if (std::isnan(value)) throw InvalidInputError(kNaN);
+            reinterpret_cast<double*>(data->data())[row] = value;
             break;
+          }
         }
       } catch (const InvalidInputError& e) {
         throw InvalidInputError("column " + Quoted(type.name) + ", row " + std::to_string(row + 1) +
@@ -430,9 +462,11 @@ TablePtr Build(std::string name, const ArrowSchema& schema, const std::vector<Ba
       const Chunk& chunk = chunks[c][0];
       const auto* values = static_cast<const std::byte*>(chunk.array->buffers[1]) +
                            chunk.first * static_cast<std::int64_t>(ValueWidth(type.values));
-      if (reinterpret_cast<std::uintptr_t>(values) % kHostBlockAlignment == 0)
+      if (reinterpret_cast<std::uintptr_t>(values) % kHostBlockAlignment == 0) {
+        if (type.values == Kind::kFloat64) RefuseNaN(values, rows, type.name);
         data = std::make_shared<ColumnData>(StorageType(type.values), rows, values,
                                             std::shared_ptr<void>(batches[0]));
+      }
     }
     if (!data) data = CopyColumn(chunks[c], type, rows);
     columns.emplace_back(type.name, std::move(data), 0, rows);

@@ -4,8 +4,9 @@
 // Types: int8/int16/int32, uint8/uint16 and bool -> INT32; uint32 and int64
 // -> INT64; uint64 -> INT64 when every value fits (else an error naming the
 // value); float32/float64 -> DOUBLE; utf8, large_utf8 and dictionaries of
-// them -> CHAR(n), n the longest value (at least 1). Anything else, and any
-// NULL, is refused with InvalidInputError naming the column: clq columns
+// them -> CHAR(n), n the longest value (at least 1). Anything else (a
+// dictionary of dictionaries too), any NULL and any NaN (clq's NULL, as in
+// SQLite) is refused with InvalidInputError naming the column: clq columns
 // hold no NULL yet.
 //
 // Zero-copy: a column that is one batch of int32, int64 or float64 whose

@@ -152,12 +152,14 @@ case "$mode" in
     cmake -S . -B build-fuzz -G Ninja -DCLQ_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++-14 \
       -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
       -DCLQ_BUILD_BENCH=OFF >/dev/null
-    cmake --build build-fuzz -j "$jobs" --target sql_fuzzer csv_fuzzer table_file_fuzzer
+    cmake --build build-fuzz -j "$jobs" --target sql_fuzzer csv_fuzzer table_file_fuzzer \
+      arrow_fuzzer
     run_fuzzer sql_fuzzer sql -dict=fuzz/sql.dict
-    # An input of these two runs in well under a millisecond: 10 s or 2 GB
+    # An input of these three runs in well under a millisecond: 10 s or 2 GB
     # is a hang or a size taken from the input unchecked.
     run_fuzzer csv_fuzzer csv -dict=fuzz/csv.dict -timeout=10 -rss_limit_mb=2048
     run_fuzzer table_file_fuzzer table_file -timeout=10 -rss_limit_mb=2048
+    run_fuzzer arrow_fuzzer arrow -timeout=10 -rss_limit_mb=2048
     echo "== all tests passed"
     ;;
 esac

@@ -1,12 +1,14 @@
 // The Arrow C Data / C Stream layer (arrow/), against arrays built here by
 // hand as a producer would: each type's conversion, offsets, zero-copy,
-// several batches, dictionaries, the refusals (NULL, unsupported types,
-// uint64 past INT64) and that every struct handed over is released exactly
-// once, also on error; and a query result exported and read back.
+// several batches, dictionaries, the refusals (NULL, NaN, unsupported types,
+// dictionaries of dictionaries, uint64 past INT64) and that every struct
+// handed over is released exactly once, also on error; and a query result
+// exported and read back.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -267,6 +269,56 @@ TEST(ArrowImportTest, RefusesWhatClqCannotStore) {
     indices->dictionary = Strings("", {"x", "y"});
     batch.columns = {indices};
     ExpectRefused(batch, "dictionary index out of range");
+  }
+  {
+    // A uint64 index past INT64 is out of range too, not a value to store.
+    TestBatch batch;
+    auto indices = Fixed<std::uint64_t>("L", "d", {0, 18446744073709551615ull});
+    indices->dictionary = Strings("", {"x"});
+    batch.columns = {indices};
+    ExpectRefused(batch, "column 'd': malformed Arrow array (dictionary index out of range)");
+  }
+}
+
+// A dictionary whose values are themselves dictionary-encoded: its values
+// are indices into the inner dictionary, not the column's values, so
+// reading them as values would give a wrong answer.
+TEST(ArrowImportTest, RefusesDictionariesOfDictionaries) {
+  TestBatch batch;
+  auto inner = Fixed<std::int8_t>("c", "", {1, 0});
+  inner->dictionary = Strings("", {"x", "y"});
+  auto outer = Fixed<std::int8_t>("c", "d", {0, 1, 1});
+  outer->dictionary = inner;
+  batch.columns = {outer};
+  ExpectRefused(batch, "column 'd' has a dictionary whose values are dictionary-encoded");
+}
+
+// NaN is no value in clq (a REAL operation that yields one gives NULL, and
+// tables hold none): a column read in place, a copied one, float32 and a
+// dictionary's values.
+TEST(ArrowImportTest, RefusesNaN) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  {
+    TestBatch batch;
+    batch.columns = {Fixed<double>("g", "r", {1.0, nan, 2.0})};
+    ExpectRefused(batch, "column 'r', row 2: NaN");
+  }
+  {
+    TestBatch batch;
+    batch.columns = {Fixed<double>("g", "r", {1.0, 2.0, nan}, 1)};
+    ExpectRefused(batch, "column 'r', row 2: NaN");
+  }
+  {
+    TestBatch batch;
+    batch.columns = {Fixed<float>("f", "r", {std::numeric_limits<float>::quiet_NaN()})};
+    ExpectRefused(batch, "column 'r', row 1: NaN");
+  }
+  {
+    TestBatch batch;
+    auto indices = Fixed<std::int32_t>("i", "r", {0, 1});
+    indices->dictionary = Fixed<double>("g", "", {0.5, -nan});
+    batch.columns = {indices};
+    ExpectRefused(batch, "column 'r', row 2: NaN");
   }
 }
 
