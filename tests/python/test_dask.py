@@ -73,10 +73,10 @@ INTEGER = [
     "SELECT k, v FROM t WHERE v > 1000000000000 ORDER BY v DESC, k LIMIT 7 OFFSET 3",
     "SELECT d.name, COUNT(*), SUM(t.v) FROM t JOIN dim d ON t.k = d.k GROUP BY d.name ORDER BY 1",
     "SELECT DISTINCT s FROM t ORDER BY s",
-    "SELECT * FROM t WHERE k = 3 AND v < 0 ORDER BY v, s LIMIT 20",
     "SELECT k FROM t GROUP BY k ORDER BY k DESC LIMIT 5",
 ]
 REAL = [
+    "SELECT * FROM t WHERE k = 3 AND v < 0 ORDER BY v, s LIMIT 20",  # x is REAL
     "SELECT k, AVG(v), AVG(x), MIN(x) FROM t GROUP BY k ORDER BY k",
     "SELECT x * 2 + k FROM t WHERE k < 2 ORDER BY x DESC LIMIT 10",
 ]
