@@ -3,10 +3,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <fstream>
 #include <optional>
 #include <sstream>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "common/host_memory.hpp"
 
@@ -16,18 +19,42 @@ namespace {
 // A limit at or past this is "no limit" (cgroup v1 writes 2^63 rounded to pages).
 constexpr std::uint64_t kNoCgroupLimit = std::uint64_t{1} << 62;
 
+// The whitespace-separated words of a line.
+std::vector<std::string_view> Words(std::string_view line) {
+  std::vector<std::string_view> words;
+  std::size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t'))
+      ++i;
+    const std::size_t begin = i;
+    while (i < line.size() && line[i] != ' ' && line[i] != '\t')
+      ++i;
+    if (i > begin) words.push_back(line.substr(begin, i - begin));
+  }
+  return words;
+}
+
+// Decimal digits, parsed without the streams: a process that embeds clq
+// (Python, with DuckDB loaded) may have set a global locale under which
+// `stream >> number` reads these files' numbers wrongly.
+std::optional<std::uint64_t> Number(std::string_view text) {
+  std::uint64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
 // The value of `key` ("MemAvailable:", "inactive_file") in a file of
 // "key value [unit]" lines, times 1024 when the unit is kB.
 std::optional<std::uint64_t> FieldOf(const std::string& path, const std::string& key) {
   std::ifstream in(path);
   std::string line;
   while (std::getline(in, line)) {
-    std::istringstream fields(line);
-    std::string name, unit;
-    std::uint64_t value = 0;
-    if (!(fields >> name >> value) || name != key) continue;
-    fields >> unit;
-    return unit == "kB" ? value * 1024 : value;
+    const std::vector<std::string_view> words = Words(line);
+    if (words.size() < 2 || words[0] != key) continue;
+    const std::optional<std::uint64_t> value = Number(words[1]);
+    if (!value) return std::nullopt;
+    return words.size() > 2 && words[2] == "kB" ? *value * 1024 : *value;
   }
   return std::nullopt;
 }
@@ -35,9 +62,10 @@ std::optional<std::uint64_t> FieldOf(const std::string& path, const std::string&
 // The number a cgroup file holds ("max" and unreadable files: none).
 std::optional<std::uint64_t> NumberIn(const std::string& path) {
   std::ifstream in(path);
-  std::uint64_t value = 0;
-  if (!(in >> value)) return std::nullopt;
-  return value;
+  std::string line;
+  if (!std::getline(in, line)) return std::nullopt;
+  const std::vector<std::string_view> words = Words(line);
+  return words.size() == 1 ? Number(words[0]) : std::nullopt;
 }
 
 // The memory cgroup's directory under /sys/fs/cgroup and its files' names

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <locale>
 #include <memory>
 #include <sstream>
 #include <vector>
@@ -204,6 +205,7 @@ TablePtr ReadParquetThroughPyarrow(const std::string& path, const std::string& n
   }
 
   std::istringstream manifest(ReadWhole(dir.path() + "/manifest"));
+  manifest.imbue(std::locale::classic());  // the embedding process may have set another
   std::string word;
   std::uint64_t rows = 0;
   if (!(manifest >> word >> rows) || word != "rows")

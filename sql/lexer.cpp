@@ -1,5 +1,8 @@
 #include "sql/lexer.hpp"
 
+#include <locale.h>
+#include <stdlib.h>
+
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -10,6 +13,15 @@
 
 namespace clq::sql {
 namespace {
+
+// A numeric literal's value, as strtod reads it in the "C" locale whatever
+// the process's: a program embedding clq (Python) may have set one whose
+// decimal point is a comma, under which strtod would read "1.5" as 1.
+// Out of range, strtod's answer stands (HUGE_VAL, or 0 for underflow).
+double ParseReal(const std::string& text) {
+  static const locale_t c_locale = newlocale(LC_ALL_MASK, "C", locale_t{});
+  return strtod_l(text.c_str(), nullptr, c_locale);
+}
 
 constexpr auto kReservedKeywords = std::to_array<std::string_view>({
     "ALL",    "AND",    "AS",       "ASC",    "BETWEEN",   "BY",      "CASE",   "CAST", "COLLATE",
@@ -179,7 +191,7 @@ class Lexer {
       // Beyond int64: a REAL, as in SQLite.
       token.integer_overflow = true;
     }
-    token.real = std::strtod(std::string(token.text).c_str(), nullptr);
+    token.real = ParseReal(std::string(token.text));
     return token;
   }
 

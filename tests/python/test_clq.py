@@ -136,3 +136,30 @@ def test_errors_are_clear_exceptions(con):
     with pytest.raises(clq.InvalidInputError):
         clq.connect("no-such-device-anywhere")
     assert issubclass(clq.SqlError, clq.Error)
+
+
+def test_a_host_locale_with_a_decimal_comma_changes_nothing(con):
+    """A program embedding clq may set a locale (DuckDB's import set one under
+    which clq read its memory budget as 0): literals, numbers clq reads from
+    files, and results stay the same."""
+    import locale
+
+    before = locale.setlocale(locale.LC_ALL)
+    for name in ("de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "fr_FR.utf8", "ru_RU.UTF-8"):
+        try:
+            locale.setlocale(locale.LC_ALL, name)
+            break
+        except locale.Error:
+            continue
+    else:
+        pytest.skip("no locale with a decimal comma is installed")
+    try:
+        assert locale.localeconv()["decimal_point"] == ","
+        con.register("loc", pa.table({"k": pa.array([1, 2, 2], pa.int64())}))
+        fresh = clq.connect(con.device)
+        fresh.register("loc", pa.table({"k": pa.array([1, 2, 2], pa.int64())}))
+        assert fresh.sql("SELECT k, COUNT(*) FROM loc GROUP BY k ORDER BY k").fetchall() == [(1, 1), (2, 2)]
+        if con.fp64:
+            assert fresh.sql("SELECT SUM(k) * 1.5 FROM loc").fetchall() == [(7.5,)]
+    finally:
+        locale.setlocale(locale.LC_ALL, before)
