@@ -15,36 +15,21 @@
 namespace clq {
 namespace {
 
-// The C Data interface's structs, released when the holder goes.
-struct OwnedSchema {
-  ArrowSchema s{};
-  explicit OwnedSchema(ArrowSchema* from) : s(*from) { from->release = nullptr; }
-  ~OwnedSchema() {
+// A C Data interface struct (ArrowSchema, ArrowArray, ArrowArrayStream)
+// moved out of the caller's, released when the holder goes.
+template <typename T>
+struct Owned {
+  T s{};
+  explicit Owned(T* from) : s(*from) { from->release = nullptr; }
+  ~Owned() {
     if (s.release != nullptr) s.release(&s);
   }
-  OwnedSchema(const OwnedSchema&) = delete;
-  OwnedSchema& operator=(const OwnedSchema&) = delete;
+  Owned(const Owned&) = delete;
+  Owned& operator=(const Owned&) = delete;
 };
-
-struct OwnedArray {
-  ArrowArray a{};
-  explicit OwnedArray(ArrowArray* from) : a(*from) { from->release = nullptr; }
-  ~OwnedArray() {
-    if (a.release != nullptr) a.release(&a);
-  }
-  OwnedArray(const OwnedArray&) = delete;
-  OwnedArray& operator=(const OwnedArray&) = delete;
-};
-
-struct OwnedStream {
-  ArrowArrayStream s{};
-  explicit OwnedStream(ArrowArrayStream* from) : s(*from) { from->release = nullptr; }
-  ~OwnedStream() {
-    if (s.release != nullptr) s.release(&s);
-  }
-  OwnedStream(const OwnedStream&) = delete;
-  OwnedStream& operator=(const OwnedStream&) = delete;
-};
+using OwnedSchema = Owned<ArrowSchema>;
+using OwnedArray = Owned<ArrowArray>;
+using OwnedStream = Owned<ArrowArrayStream>;
 
 using Batch = std::shared_ptr<OwnedArray>;
 
@@ -432,7 +417,7 @@ TablePtr Build(std::string name, const ArrowSchema& schema, const std::vector<Ba
   RowCount rows = 0;
   std::vector<std::vector<Chunk>> chunks(fields);
   for (const Batch& batch : batches) {
-    const ArrowArray& a = batch->a;
+    const ArrowArray& a = batch->s;
     if (a.length < 0 || a.offset < 0 || a.n_children != static_cast<std::int64_t>(fields) ||
         (a.length > 0 && a.children == nullptr))
       throw InvalidInputError("malformed Arrow batch: its columns do not match its schema");
@@ -480,7 +465,7 @@ TablePtr ImportArrowArray(std::string name, ArrowSchema* schema, ArrowArray* arr
   CLQ_CHECK(schema != nullptr && array != nullptr, "null Arrow struct");
   const OwnedSchema owned_schema(schema);
   auto batch = std::make_shared<OwnedArray>(array);
-  if (owned_schema.s.release == nullptr || batch->a.release == nullptr)
+  if (owned_schema.s.release == nullptr || batch->s.release == nullptr)
     throw InvalidInputError("the Arrow schema or array was already released");
   return Build(std::move(name), owned_schema.s, {batch});
 }
