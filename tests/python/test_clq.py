@@ -4,7 +4,6 @@ from pyarrow, pandas and DuckDB, results out through pyarrow, pandas and
 DuckDB, Parquet files, and the errors. Integers must be identical, REAL
 within 1e-9 relative."""
 
-import math
 import os
 import random
 
@@ -14,6 +13,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import clq
+from agree import assert_same_rows
 
 
 def _selectors():
@@ -46,20 +46,6 @@ def _data(rows=5000, seed=7):
     )
 
 
-def _same(expected, actual, ordered):
-    if not ordered:
-        key = lambda row: tuple((v is None, str(type(v)), v) for v in row)  # noqa: E731
-        expected, actual = sorted(expected, key=key), sorted(actual, key=key)
-    assert len(expected) == len(actual)
-    for e_row, a_row in zip(expected, actual):
-        assert len(e_row) == len(a_row)
-        for e, a in zip(e_row, a_row):
-            if isinstance(e, float) or isinstance(a, float):
-                assert math.isclose(e, a, rel_tol=1e-9, abs_tol=1e-9), (e_row, a_row)
-            else:
-                assert e == a, (e_row, a_row)
-
-
 INTEGER_QUERIES = [
     ("SELECT COUNT(*), SUM(k), MIN(big), MAX(big), SUM(small) FROM t", True),
     ("SELECT k, COUNT(*), SUM(small), MAX(big) FROM t GROUP BY k ORDER BY k", True),
@@ -86,7 +72,7 @@ def test_queries_agree_with_duckdb(con, query, ordered):
     peer.register("t", t)
     peer.register("u", u)
     expected = peer.sql(query.replace("flag = 1", "flag")).fetchall()
-    _same(expected, con.sql(query).fetchall(), ordered)
+    assert_same_rows(expected, con.sql(query).fetchall(), ordered)
 
 
 def test_sources_and_consumers(con, tmp_path):

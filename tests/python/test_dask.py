@@ -3,7 +3,6 @@
 broadcast table; top-k; the refusals; and worker processes, each with its
 own connection."""
 
-import math
 import os
 
 import duckdb
@@ -12,6 +11,7 @@ import pandas as pd
 import pytest
 
 import clq
+from agree import assert_same_rows
 
 dd = pytest.importorskip("dask.dataframe")
 dask = pytest.importorskip("dask")
@@ -54,15 +54,7 @@ def _check(query, data, ordered=True):
     peer.register("dim", dim)
     expected = peer.sql(query).fetchall()
     rows = [tuple(None if pd.isna(v) else v for v in r) for r in got.itertuples(index=False)]
-    if not ordered:
-        expected, rows = sorted(expected), sorted(rows)
-    assert len(rows) == len(expected), (rows[:5], expected[:5])
-    for a_row, e_row in zip(rows, expected):
-        for a, e in zip(a_row, e_row):
-            if isinstance(a, float) or isinstance(e, float):
-                assert math.isclose(a, e, rel_tol=1e-9, abs_tol=1e-9), (a_row, e_row)
-            else:
-                assert a == e, (a_row, e_row)
+    assert_same_rows(expected, rows, ordered)
 
 
 INTEGER = [
