@@ -40,6 +40,15 @@
 #else
 #define VECTORIZE_ITEMS
 #endif
+// Put before the loop over a work-item's items whose body adds each item
+// into its lane of a REAL sum (a loop over j with lanes[l] += item j + l
+// inside): the lanes' sums must add their items in item order, the same
+// bits on every device and in every kernel that computes them. Intel's CPU
+// compiler vectorised such a loop 8 ways, each lane summing into 8 partial
+// sums added at the end (a reordering OpenCL allows only under
+// -cl-unsafe-math-optimizations), and `#pragma clang fp reassociate(off)`
+// did not stop it; the inner loop over lanes is still vectorised.
+#define SUM_ITEMS_IN_ORDER CLQ_PRAGMA(clang loop vectorize(disable))
 #define KERNEL __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
 
 // A prefetch of global memory at `p` for reading, on CPU drivers whose
