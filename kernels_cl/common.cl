@@ -229,7 +229,11 @@ inline uint tile_bitmap_ballot(const uchar* flag, uint tile, uint rows, __global
 // tile_bitmap_ballot for any device: a byte per item in `flags` (TILE +
 // TILE / 8 bytes: 4 bytes of padding after every 32, so that the
 // work-items assembling words read different banks), `word_counts` TILE / 32
-// words.
+// words. The barrier fences global memory too: vm_filter's refining pass
+// reads the tile's words before it writes them, each word read by the
+// work-items of its 32 items and written by another, and a barrier that
+// fences local memory alone leaves those global reads and writes unordered
+// (Oclgrind's race detector reported them).
 inline uint tile_bitmap_local(const uchar* flag, uint tile, uint rows, __global uint* bits,
                               __global uint* tile_counts, __local uchar* flags,
                               __local uint* word_counts) {
@@ -239,7 +243,7 @@ inline uint tile_bitmap_local(const uchar* flag, uint tile, uint rows, __global 
     const uint p = tile_offset(k);
     flags[p + (p / 32) * 4] = flag[k];
   }
-  barrier(CLK_LOCAL_MEM_FENCE);
+  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
   for (uint w = lid; w < TILE / 32; w += WG_SIZE) {
     __local const uchar* f = flags + w * 36;
     uint word = 0;
