@@ -52,8 +52,9 @@
 #define KERNEL __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
 
 // A prefetch of global memory at `p` for reading, on CPU drivers whose
-// kernels are native code over host addresses (HOST_PREFETCH, set for PoCL:
-// its prefetch() does nothing). Elsewhere nothing: NVIDIA's compiler refuses
+// kernels are native code over host addresses (HOST_PREFETCH, set for PoCL,
+// whose prefetch() does nothing, and Intel's CPU runtime). Elsewhere
+// nothing: NVIDIA's compiler refuses
 // the builtin, and rusticl's SPIR-V translator ends the process on it.
 #if HOST_PREFETCH
 #define CLQ_PREFETCH(p) __builtin_prefetch((const void*)(size_t)(p), 0, 3)
