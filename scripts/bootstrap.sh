@@ -95,15 +95,15 @@ case "$mode" in
   test)
     echo "== tests (Release)"
     ctest --test-dir build -j "$jobs" --output-on-failure
-    # rusticl lacks fp64 and 64-bit atomics and caps each work-item's loops:
-    # the paths clq takes for such devices run there. It offers llvmpipe
-    # only when RUSTICL_ENABLE says so.
     # The drivers the tests install are listed in build/ocl-vendors, a
     # vendors directory of our own (OCL_ICD_VENDORS), beside PoCL: the
     # system's /etc/OpenCL/vendors is left as it was.
     vendors="$PWD/build/ocl-vendors"
     rm -rf "$vendors" && mkdir -p "$vendors"
     if [ -f /etc/OpenCL/vendors/pocl.icd ]; then cp /etc/OpenCL/vendors/pocl.icd "$vendors/"; fi
+    # rusticl lacks fp64 and 64-bit atomics and caps each work-item's loops:
+    # the paths clq takes for such devices run there. It offers llvmpipe
+    # only when RUSTICL_ENABLE says so.
     find_rusticl
     if [ -n "$rusticl" ]; then
       echo "== tests on rusticl (llvmpipe: no fp64, no 64-bit atomics)"
