@@ -40,11 +40,21 @@
 #else
 #define VECTORIZE_ITEMS
 #endif
+// Put before the loop over a work-item's items whose body adds each item
+// into its lane of a REAL sum (a loop over j with lanes[l] += item j + l
+// inside): the lanes' sums must add their items in item order, the same
+// bits on every device and in every kernel that computes them. Intel's CPU
+// compiler vectorised such a loop 8 ways, each lane summing into 8 partial
+// sums added at the end (a reordering OpenCL allows only under
+// -cl-unsafe-math-optimizations), and `#pragma clang fp reassociate(off)`
+// did not stop it; the inner loop over lanes is still vectorised.
+#define SUM_ITEMS_IN_ORDER CLQ_PRAGMA(clang loop vectorize(disable))
 #define KERNEL __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
 
 // A prefetch of global memory at `p` for reading, on CPU drivers whose
-// kernels are native code over host addresses (HOST_PREFETCH, set for PoCL:
-// its prefetch() does nothing). Elsewhere nothing: NVIDIA's compiler refuses
+// kernels are native code over host addresses (HOST_PREFETCH, set for PoCL,
+// whose prefetch() does nothing, and Intel's CPU runtime). Elsewhere
+// nothing: NVIDIA's compiler refuses
 // the builtin, and rusticl's SPIR-V translator ends the process on it.
 #if HOST_PREFETCH
 #define CLQ_PREFETCH(p) __builtin_prefetch((const void*)(size_t)(p), 0, 3)
@@ -220,7 +230,11 @@ inline uint tile_bitmap_ballot(const uchar* flag, uint tile, uint rows, __global
 // tile_bitmap_ballot for any device: a byte per item in `flags` (TILE +
 // TILE / 8 bytes: 4 bytes of padding after every 32, so that the
 // work-items assembling words read different banks), `word_counts` TILE / 32
-// words.
+// words. The barrier fences global memory too: vm_filter's refining pass
+// reads the tile's words before it writes them, each word read by the
+// work-items of its 32 items and written by another, and a barrier that
+// fences local memory alone leaves those global reads and writes unordered
+// (Oclgrind's race detector reported them).
 inline uint tile_bitmap_local(const uchar* flag, uint tile, uint rows, __global uint* bits,
                               __global uint* tile_counts, __local uchar* flags,
                               __local uint* word_counts) {
@@ -230,7 +244,7 @@ inline uint tile_bitmap_local(const uchar* flag, uint tile, uint rows, __global 
     const uint p = tile_offset(k);
     flags[p + (p / 32) * 4] = flag[k];
   }
-  barrier(CLK_LOCAL_MEM_FENCE);
+  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
   for (uint w = lid; w < TILE / 32; w += WG_SIZE) {
     __local const uchar* f = flags + w * 36;
     uint word = 0;

@@ -339,7 +339,7 @@ inline long vm_agg_combine(uint op, long a, long b) {
   {                                                                         \
     double lanes[16];                                                       \
     for (uint l = 0; l < 16; ++l) lanes[l] = (IDENTITY);                    \
-    for (uint j = 0; j < IPT; j += 16) {                                    \
+    SUM_ITEMS_IN_ORDER for (uint j = 0; j < IPT; j += 16) {                 \
       VECTORIZE_ITEMS for (uint l = 0; l < 16; ++l) {                       \
         const double x = as_double(acc[j + l]);                             \
         lanes[l] = LANE_COMBINE(lanes[l], counted[j + l] ? x : (IDENTITY)); \

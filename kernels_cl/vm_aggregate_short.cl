@@ -134,7 +134,7 @@ inline uint vm_short_operation(uint op, bool present) {
 // in the loop; the last, partial tile (and a constant argument) runs a loop
 // that is not vectorised, with the operations chosen per item.
 #define VM_SHORT_LANES_FULL(FOLD, OP1, OP2)                                              \
-  for (uint j = 0; j < IPT; j += 16) {                                                  \
+  SUM_ITEMS_IN_ORDER for (uint j = 0; j < IPT; j += 16) {                               \
     VECTORIZE_ITEMS for (uint l = 0; l < 16; ++l) {                                     \
       VM_SHORT_VALUE(x, fromA[tile_item(start, j + l)], fromB[tile_item(start, j + l)], \
                      OP1, OP2)                                                          \
@@ -142,7 +142,7 @@ inline uint vm_short_operation(uint op, bool present) {
     }                                                                                   \
   }
 #define VM_SHORT_LANES_PARTIAL(FOLD)                                \
-  for (uint j = 0; j < IPT; j += 16) {                              \
+  SUM_ITEMS_IN_ORDER for (uint j = 0; j < IPT; j += 16) {           \
     for (uint l = 0; l < 16; ++l) {                                 \
       const bool live = tile_offset(j + l) < rows;                  \
       VM_SHORT_ITEM(x, j + l, op_1, op_2)                           \

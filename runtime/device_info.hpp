@@ -58,6 +58,11 @@ struct DeviceInfo {
   bool IsPocl() const {
     return platform_name.find("Portable Computing Language") != std::string::npos;
   }
+  // Intel's CPU runtime for OpenCL (its platform, "Intel(R) OpenCL", also
+  // offers no GPU).
+  bool IsIntelCpuRuntime() const {
+    return platform_name == "Intel(R) OpenCL" && kind == DeviceKind::kCpu;
+  }
 };
 
 struct DeviceHandle {

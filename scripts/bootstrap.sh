@@ -3,7 +3,9 @@
 # that are missing, builds Release in build/, then
 #   demo  runs the main job on the default device (a GPU if there is one, else PoCL)
 #   test  runs the test suite, again on Mesa's rusticl (llvmpipe: a device
-#         without fp64 or 64-bit atomics), then again under ASan + UBSan
+#         without fp64 or 64-bit atomics), again on Intel's CPU runtime for
+#         OpenCL (from PyPI, into build/intel-opencl), the operator tests
+#         under Oclgrind's checks, then again under ASan + UBSan
 #         (build-asan/), then runs each libFuzzer target of fuzz/ for 60 s
 #         (build-fuzz/)
 #   build only builds
@@ -33,8 +35,12 @@ install_missing() {
       --no-install-recommends "${missing[@]}"
   fi
 }
-# test: clang and its sanitizer runtimes build the libFuzzer targets.
-if [ "$mode" = test ]; then packages+=(clang-14 libclang-rt-14-dev python3-venv python3-dev); fi
+# test: clang and its sanitizer runtimes build the libFuzzer targets; a
+# virtual environment holds the Python tests' packages and Intel's CPU
+# runtime; Oclgrind checks the kernels.
+if [ "$mode" = test ]; then
+  packages+=(clang-14 libclang-rt-14-dev python3-venv python3-dev oclgrind)
+fi
 install_missing "${packages[@]}"
 
 # Mesa's rusticl on llvmpipe, a device without fp64 and 64-bit atomics, for
@@ -89,6 +95,26 @@ if [ "$mode" = test ]; then
   cmake_extra=(-DCLQ_PYTHON=ON "-DPython_EXECUTABLE=$PWD/build/pyenv/bin/python")
 fi
 
+# Intel's CPU runtime for OpenCL (PyPI: intel-opencl-rt with tbb and the
+# compiler runtime intel-cmplr-lib-rt), for the tests: its licence lets us
+# install it, not commit it, so pip installs it into build/intel-opencl
+# (the virtual environment's pip; where a prefix install lands varies, hence the find). Its
+# own .icd holds a placeholder path; the test step writes one. Sets
+# `intel_ocl` to libintelocl.so's path; empty when pip cannot install it.
+intel_versions=(intel-opencl-rt==2026.2.0 intel-cmplr-lib-rt==2026.2.0 tbb==2023.2.0)
+find_intel_ocl() {
+  local dir="$PWD/build/intel-opencl"
+  intel_ocl=$(find "$dir" -name libintelocl.so 2>/dev/null | head -n1 || true)
+  [ -z "$intel_ocl" ] || return 0
+  rm -rf "$dir"
+  if ! build/pyenv/bin/python -m pip install --quiet --disable-pip-version-check \
+      --no-warn-script-location --prefix "$dir" "${intel_versions[@]}"; then
+    rm -rf "$dir"
+    return 0
+  fi
+  intel_ocl=$(find "$dir" -name libintelocl.so | head -n1)
+}
+
 echo "== building Release in build/"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release "${cmake_extra[@]}" >/dev/null
 cmake --build build -j "$jobs"
@@ -101,20 +127,68 @@ case "$mode" in
   test)
     echo "== tests (Release)"
     ctest --test-dir build -j "$jobs" --output-on-failure
+    # The drivers the tests install are listed in build/ocl-vendors, a
+    # vendors directory of our own (OCL_ICD_VENDORS), beside PoCL: the
+    # system's /etc/OpenCL/vendors is left as it was.
+    vendors="$PWD/build/ocl-vendors"
+    rm -rf "$vendors" && mkdir -p "$vendors"
+    if [ -f /etc/OpenCL/vendors/pocl.icd ]; then cp /etc/OpenCL/vendors/pocl.icd "$vendors/"; fi
     # rusticl lacks fp64 and 64-bit atomics and caps each work-item's loops:
     # the paths clq takes for such devices run there. It offers llvmpipe
     # only when RUSTICL_ENABLE says so.
     find_rusticl
     if [ -n "$rusticl" ]; then
       echo "== tests on rusticl (llvmpipe: no fp64, no 64-bit atomics)"
-      vendors="$PWD/build/ocl-vendors"
-      mkdir -p "$vendors"
       echo "$rusticl" > "$vendors/rusticl.icd"
-      if [ -f /etc/OpenCL/vendors/pocl.icd ]; then cp /etc/OpenCL/vendors/pocl.icd "$vendors/"; fi
       OCL_ICD_VENDORS="$vendors" RUSTICL_ENABLE=llvmpipe CLQ_TEST_DEVICES=rusticl \
         ctest --test-dir build -j "$jobs" --output-on-failure
     else
       echo "== no rusticl in this distribution (mesa-opencl-icd): its tests skipped"
+    fi
+    # Intel's runtime compiles the whole program when it is built (15-30 s
+    # on 2 cores for each set of build options; the tests' program cache in
+    # build/cache/clq keeps the binaries for later runs). EngineCacheTest
+    # builds into fresh caches three times and is left out here.
+    find_intel_ocl
+    if [ -n "$intel_ocl" ]; then
+      echo "== tests on Intel's CPU runtime for OpenCL"
+      echo "$intel_ocl" > "$vendors/intel-cpu.icd"
+      OCL_ICD_VENDORS="$vendors" CLQ_TEST_DEVICES='intel(r) opencl' \
+        GTEST_FILTER='-*EngineCacheTest.*' ctest --test-dir build -j "$jobs" --output-on-failure
+    else
+      echo "== pip could not install ${intel_versions[*]}: Intel's tests skipped"
+    fi
+    # Oclgrind simulates each work-item and checks its accesses: API calls
+    # (OCLGRIND_CHECK_API), data races (OCLGRIND_DATA_RACES) and, always,
+    # accesses outside buffers. It calls itself a GPU, so the GPU kernels
+    # run, at 32 x 2 items (the tests size their tables by the tile), and
+    # only the operator tests (the join and sort tests take hours there).
+    # Its LLVM 14 lacks llvm.abs and llvm.usub.sat, which its -O2 build
+    # emits: -O0. OCLGRIND_UNINITIALIZED is off: Oclgrind 21.10 replaces a
+    # buffer's record of written bytes at each host write with one the size
+    # of that write (a fill writes one pattern at a time), so every read
+    # after a clEnqueueFillBuffer was reported (docs/DECISIONS.md). It has
+    # a vendors directory of its own, so that no other step picks it.
+    oclgrind_icd=/usr/lib/oclgrind/liboclgrind-rt-icd.so
+    if [ -f "$oclgrind_icd" ]; then
+      echo "== operator tests under Oclgrind (API checks, data races; 32 x 2)"
+      oclgrind_vendors="$PWD/build/oclgrind-vendors"
+      rm -rf "$oclgrind_vendors" && mkdir -p "$oclgrind_vendors"
+      echo "$oclgrind_icd" > "$oclgrind_vendors/oclgrind.icd"
+      log=build/oclgrind-operators.log
+      # Every report names its kernel (or, for an API error, says so):
+      # any report fails the run, as a failed test does.
+      if ! OCL_ICD_VENDORS="$oclgrind_vendors" CLQ_TEST_DEVICES=oclgrind CLQ_WG_SIZE=32 \
+          CLQ_IPT=2 OCLGRIND_BUILD_OPTIONS=-O0 OCLGRIND_CHECK_API=1 OCLGRIND_DATA_RACES=1 \
+          ctest --test-dir build -R '^operators$' --output-on-failure -V >"$log" 2>&1 ||
+          grep -qE 'Kernel: |OpenCL runtime error detected|OCLGRIND FATAL ERROR' "$log"; then
+        grep -E -B1 -A10 'Kernel: |OpenCL runtime error detected|OCLGRIND FATAL ERROR' "$log" | head -80
+        tail -20 "$log"
+        exit 1
+      fi
+      tail -3 "$log"
+    else
+      echo "== no Oclgrind ($oclgrind_icd): its checks skipped"
     fi
     echo "== tests under AddressSanitizer + UndefinedBehaviorSanitizer"
     # -O0 -g1: the sanitized build takes well under half as long as at

@@ -154,7 +154,10 @@ TEST_P(ConjunctOrderTest, MergedRangeTestsSelectTheReferenceRows) {
         ASSERT_EQ(first == std::string::npos, c.fused == 0) << c.text << "\n" << listing;
         const std::string first_line =
             c.fused == 0 ? "" : listing.substr(first, listing.find('\n', first) - first);
-        if (rows + 1 >= tile && c.fused != 0) {
+        // The order follows the columns' statistics, which a table of a
+        // thousand random rows pins down (tiles of tests at small
+        // geometries, such as Oclgrind's, hold far fewer).
+        if (rows + 1 >= 1024 && c.fused != 0) {
           EXPECT_NE(first_line.find(c.first_test), std::string::npos)
               << c.text << ": the first test should be " << c.first_test << "\n"
               << listing;
