@@ -16,7 +16,9 @@ TableRelation::TableRelation(Engine& engine, TablePtr table)
 
 VmInputColumn TableVmColumn(const Table& table, std::size_t index) {
   const Column& column = table.column(index);
-  return {column.type(), false, [data = column.shared_data()] { return data->IntegerRange(); }};
+  // A NULL row's value is 0, which the column's range covers: still a bound.
+  return {column.type(), column.nullable(),
+          [data = column.shared_data()] { return data->IntegerRange(); }};
 }
 
 VmInputColumn TableRelation::column(std::size_t index) const {
@@ -29,6 +31,11 @@ const std::string& TableRelation::column_name(std::size_t index) const {
 
 cl::Buffer TableRelation::values(std::size_t column, std::size_t tablet) {
   return engine_.tables().Column(table_, column, tablet);
+}
+
+cl::Buffer TableRelation::nulls(std::size_t column, std::size_t tablet) {
+  if (!table_->column(column).nullable()) return cl::Buffer();
+  return engine_.tables().Nulls(table_, column, tablet);
 }
 
 void VectorRelation::Add(std::string name, DeviceVector vector) {

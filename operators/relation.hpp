@@ -19,8 +19,8 @@
 
 namespace clq {
 
-// Column `index` of `table` as the expression machine reads it (no NULLs;
-// bounds from the column's statistics).
+// Column `index` of `table` as the expression machine reads it (nullable
+// where the column has a NULL map; bounds from the column's statistics).
 VmInputColumn TableVmColumn(const Table& table, std::size_t index);
 
 class Relation {
@@ -48,7 +48,7 @@ class TableRelation : public Relation {
   RowCount rows() const override { return table_->rows(); }
   std::vector<Tablet> tablets() const override { return tablets_; }
   cl::Buffer values(std::size_t column, std::size_t tablet) override;
-  cl::Buffer nulls(std::size_t, std::size_t) override { return cl::Buffer(); }
+  cl::Buffer nulls(std::size_t column, std::size_t tablet) override;
   const TablePtr& table() const { return table_; }
 
  private:

@@ -152,6 +152,11 @@ ResultColumn HostResultColumn(const std::string& name, sql::ValueType type, cons
   column.name = name;
   column.type = type;
   FillFromBytes(column, source.type(), source.bytes() + begin * source.type().width, rows);
+  if (const std::uint8_t* nulls = source.null_map()) {
+    column.nulls.assign(nulls + begin, nulls + begin + rows);
+    if (std::none_of(column.nulls.begin(), column.nulls.end(), [](std::uint8_t n) { return n; }))
+      column.nulls.clear();
+  }
   return column;
 }
 
@@ -167,6 +172,13 @@ ResultColumn HostGatheredResultColumn(const std::string& name, sql::ValueType ty
   column.name = name;
   column.type = type;
   FillFromBytes(column, source.type(), bytes.data(), ids.size());
+  if (const std::uint8_t* nulls = source.null_map()) {
+    column.nulls.resize(ids.size());
+    bool any = false;
+    for (std::size_t i = 0; i < ids.size(); ++i)
+      any |= (column.nulls[i] = nulls[ids[i]]) != 0;
+    if (!any) column.nulls.clear();
+  }
   return column;
 }
 

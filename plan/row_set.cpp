@@ -186,8 +186,10 @@ std::vector<DeviceVector> RowSet::Evaluate(QueryContext& context, const Compiled
     }
     // A range of one table: copy the column's rows tablet by tablet.
     TableRelation& table = *tables_.at(e.source);
-    const ColumnType type = table.column(e.index).type;
+    const VmInputColumn input = table.column(e.index);
+    const ColumnType type = input.type;
     DeviceVector v = AllocateVector(engine_, type, rows_, "column copy");
+    if (input.nullable) v.nulls = engine_.pool().Acquire(rows_, "column copy NULL map");
     const std::vector<Tablet> tablets = table.tablets();
     for (std::size_t t = 0; t < tablets.size(); ++t) {
       const RowCount begin = std::max(tablets[t].begin, range_begin_);
@@ -196,6 +198,10 @@ std::vector<DeviceVector> RowSet::Evaluate(QueryContext& context, const Compiled
       engine_.Copy(table.values(e.index, t), (begin - tablets[t].begin) * type.width,
                    v.values.get(), (begin - range_begin_) * type.width, (end - begin) * type.width,
                    "column copy");
+      if (input.nullable) {
+        engine_.Copy(table.nulls(e.index, t), begin - tablets[t].begin, v.nulls.get(),
+                     begin - range_begin_, end - begin, "column copy");
+      }
     }
     results[i] = std::move(v);
   }

@@ -73,30 +73,45 @@ void DeviceTableCache::MakeRoom(std::uint64_t bytes, const std::string& what) {
 }
 
 cl::Buffer DeviceTableCache::Column(const TablePtr& table, std::size_t column, std::size_t tablet) {
-  const Key key{table->id(), column, tablet};
+  const clq::Column& c = table->column(column);
+  return Resident(table, Key{table->id(), column, tablet}, c.bytes(), c.type().width,
+                  c.shared_data(), c.name());
+}
+
+cl::Buffer DeviceTableCache::Nulls(const TablePtr& table, std::size_t column, std::size_t tablet) {
+  const clq::Column& c = table->column(column);
+  CLQ_CHECK(c.nullable(), "column " + c.name() + " has no NULL map");
+  return Resident(table, Key{table->id(), column, tablet, true},
+                  reinterpret_cast<const std::byte*>(c.null_map()), 1, c.shared_nulls(),
+                  c.name() + " (NULL map)");
+}
+
+cl::Buffer DeviceTableCache::Resident(const TablePtr& table, const Key& key,
+                                      const std::byte* column_host, std::uint32_t width,
+                                      const std::shared_ptr<const ColumnData>& owner,
+                                      const std::string& name) {
   ++clock_;
   if (auto it = entries_.find(key); it != entries_.end()) {
     it->second.last_use = clock_;
     return it->second.get();
   }
   const std::vector<Tablet> tablets = Tablets(*table);
-  CLQ_CHECK(tablet < tablets.size(), "tablet index out of range");
-  const clq::Column& c = table->column(column);
-  const std::uint64_t bytes = tablets[tablet].rows * c.type().width;
-  const std::byte* host = c.bytes() + tablets[tablet].begin * c.type().width;
+  CLQ_CHECK(key.tablet < tablets.size(), "tablet index out of range");
+  const std::uint64_t bytes = tablets[key.tablet].rows * width;
+  const std::byte* host = column_host + tablets[key.tablet].begin * width;
   Entry entry;
   entry.last_use = clock_;
   entry.table = table;
   if (residency_ == TableResidency::kHostView && bytes > 0) {
-    entry.host_view = engine_.HostView(host, bytes, c.shared_data());  // entry.bytes stays 0
+    entry.host_view = engine_.HostView(host, bytes, owner);  // entry.bytes stays 0
   } else {
     const std::string what =
-        "column " + c.name() + " of " + table->name() + " (tablet " + std::to_string(tablet) + ")";
+        "column " + name + " of " + table->name() + " (tablet " + std::to_string(key.tablet) + ")";
     MakeRoom(bytes, what);
     entry.buffer = engine_.pool().Acquire(bytes, what);
     entry.bytes = entry.buffer.capacity();
-    const std::string stage = "upload " + table->name() + "." + c.name();
-    if (c.shared_data()->pinned_for() == engine_.context()()) {
+    const std::string stage = "upload " + table->name() + "." + name;
+    if (owner->pinned_for() == engine_.context()()) {
       engine_.Upload(entry.buffer.get(), 0, bytes, host, stage);  // one DMA
     } else {
       engine_.UploadStaged(entry.buffer.get(), 0, bytes, host, stage);
@@ -111,8 +126,11 @@ cl::Buffer DeviceTableCache::Column(const TablePtr& table, std::size_t column, s
 bool DeviceTableCache::Holds(const Table& table, std::size_t column) const {
   if (residency_ == TableResidency::kHostView) return true;
   const std::size_t tablets = Tablets(table).size();
-  for (std::size_t t = 0; t < tablets; ++t)
+  const bool nullable = table.column(column).nullable();
+  for (std::size_t t = 0; t < tablets; ++t) {
     if (!entries_.contains(Key{table.id(), column, t})) return false;
+    if (nullable && !entries_.contains(Key{table.id(), column, t, true})) return false;
+  }
   return true;
 }
 

@@ -72,6 +72,9 @@ class DeviceTableCache {
   // use). The buffer stays valid while the caller holds the cl::Buffer, even if
   // the cache evicts its entry.
   cl::Buffer Column(const TablePtr& table, std::size_t column, std::size_t tablet);
+  // The same for the column's NULL map (one byte per row); REQUIRES: the
+  // column is nullable.
+  cl::Buffer Nulls(const TablePtr& table, std::size_t column, std::size_t tablet);
 
   // Whether reading every tablet of `column` needs no upload: each is
   // resident, or the device reads host memory in place (kHostView).
@@ -88,6 +91,7 @@ class DeviceTableCache {
     std::uint64_t table_id;
     std::size_t column;
     std::size_t tablet;
+    bool nulls = false;  // the column's NULL map rather than its values
     auto operator<=>(const Key&) const = default;
   };
   struct Entry {
@@ -106,6 +110,11 @@ class DeviceTableCache {
   RowCount tablet_rows_ = 0;
   std::uint64_t resident_bytes_ = 0;
   std::uint64_t clock_ = 0;
+  // Column() and Nulls(): the buffer of `key`, made from `host` (`width`
+  // bytes per row, kept alive by `owner`, pinned for `pinned_for`).
+  cl::Buffer Resident(const TablePtr& table, const Key& key, const std::byte* host,
+                      std::uint32_t width, const std::shared_ptr<const ColumnData>& owner,
+                      const std::string& what);
   std::map<Key, Entry> entries_;
 };
 

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cctype>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <new>
 #include <type_traits>
@@ -132,10 +133,17 @@ void ColumnData::SetIntegerRange(IntRange range) {
 }
 
 Column::Column(std::string name, std::shared_ptr<const ColumnData> data, RowCount offset,
-               RowCount rows)
-    : name_(std::move(name)), data_(std::move(data)), offset_(offset), rows_(rows) {
+               RowCount rows, std::shared_ptr<const ColumnData> nulls)
+    : name_(std::move(name)),
+      data_(std::move(data)),
+      offset_(offset),
+      rows_(rows),
+      nulls_(std::move(nulls)) {
   CLQ_CHECK(data_ != nullptr, "column without data");
   CLQ_CHECK(offset_ + rows_ <= data_->rows(), "column slice outside its data");
+  CLQ_CHECK(nulls_ == nullptr ||
+                (nulls_->type() == ColumnType::Char(1) && nulls_->rows() == data_->rows()),
+            "NULL map of column " + name_ + " does not match its data");
 }
 
 std::span<const std::int32_t> Column::int32s() const {
@@ -201,7 +209,7 @@ Table::Table(std::string name, std::vector<Column> columns)
 Schema Table::schema() const {
   Schema schema;
   for (const Column& c : columns_)
-    schema.push_back({c.name(), c.type()});
+    schema.push_back({c.name(), c.type(), c.nullable()});
   return schema;
 }
 
@@ -215,7 +223,7 @@ TablePtr Table::Slice(std::string name, RowCount begin, RowCount count) const {
   CLQ_CHECK(begin + count <= rows_, "slice outside the table");
   std::vector<Column> columns;
   for (const Column& c : columns_)
-    columns.emplace_back(c.name(), c.shared_data(), c.offset() + begin, count);
+    columns.emplace_back(c.name(), c.shared_data(), c.offset() + begin, count, c.shared_nulls());
   return std::make_shared<const Table>(std::move(name), std::move(columns));
 }
 
@@ -226,7 +234,7 @@ TablePtr Table::Renamed(std::string name) const {
 std::uint64_t RowWidth(const Schema& schema) {
   std::uint64_t width = 0;
   for (const ColumnSpec& spec : schema)
-    width = SaturatingAdd(width, spec.type.width);
+    width = SaturatingAdd(width, spec.type.width + (spec.nullable ? 1 : 0));
   return width;
 }
 
@@ -245,8 +253,26 @@ TableBuilder::TableBuilder(std::string name, const Schema& schema, RowCount rows
                   "table " + name_ + " (" + std::to_string(rows) + " rows of " +
                       std::to_string(RowWidth(schema_)) + " bytes)",
                   TableBytes(schema_, rows));
-  for (const ColumnSpec& spec : schema_)
+  for (const ColumnSpec& spec : schema_) {
     data_.push_back(std::make_shared<ColumnData>(spec.type, rows));
+    std::shared_ptr<ColumnData> nulls;
+    if (spec.nullable) {
+      nulls = std::make_shared<ColumnData>(ColumnType::Char(1), rows);
+      std::memset(nulls->data(), 0, rows);
+    }
+    nulls_.push_back(std::move(nulls));
+  }
+}
+
+void TableBuilder::SetNull(std::size_t column, RowCount row) {
+  const std::uint32_t width = schema_.at(column).type.width;
+  null_map(column)[row] = 1;
+  std::memset(data_[column]->data() + row * width, 0, width);
+}
+
+std::uint8_t* TableBuilder::null_map(std::size_t index) {
+  CLQ_CHECK(nulls_.at(index) != nullptr, "column " + schema_[index].name + " is NOT NULL");
+  return reinterpret_cast<std::uint8_t*>(nulls_[index]->data());
 }
 
 void TableBuilder::SetString(std::size_t column, RowCount row, std::string_view value) {
@@ -259,9 +285,16 @@ void TableBuilder::SetString(std::size_t column, RowCount row, std::string_view 
 
 TablePtr TableBuilder::Finish() {
   std::vector<Column> columns;
-  for (std::size_t i = 0; i < schema_.size(); ++i)
-    columns.emplace_back(schema_[i].name, std::move(data_[i]), 0, rows_);
+  for (std::size_t i = 0; i < schema_.size(); ++i) {
+    std::shared_ptr<ColumnData> nulls = std::move(nulls_[i]);
+    if (nulls != nullptr) {
+      const auto* map = reinterpret_cast<const std::uint8_t*>(nulls->data());
+      if (std::none_of(map, map + rows_, [](std::uint8_t n) { return n != 0; })) nulls.reset();
+    }
+    columns.emplace_back(schema_[i].name, std::move(data_[i]), 0, rows_, std::move(nulls));
+  }
   data_.clear();
+  nulls_.clear();
   return std::make_shared<const Table>(std::move(name_), std::move(columns));
 }
 

@@ -7,6 +7,14 @@
 // process, which device caches use as identity (two tables sharing data are
 // still uploaded separately, so cold timings stay honest).
 //
+// A column may hold NULLs: then it also has a NULL map, one byte per row
+// (1 = NULL), another ColumnData of type CHAR(1), and the value bytes of a
+// NULL row are zero. A byte per row rather than Arrow's bit per row: it is
+// the layout every device operator and the expression machine already use
+// for NULLs that expressions make (division by zero, NaN), so a base column
+// and an intermediate are read alike; Arrow's bitmaps are converted at the
+// edge (arrow/). A column whose NULL map would hold no NULL has none.
+//
 // Column names and table names compare case-insensitively (SQL identifiers).
 // Tables are immutable once built; build them with TableBuilder.
 #pragma once
@@ -138,7 +146,10 @@ class ColumnData {
 
 class Column {
  public:
-  Column(std::string name, std::shared_ptr<const ColumnData> data, RowCount offset, RowCount rows);
+  // `nulls`: the NULL map over the same rows of `data` (CHAR(1), 1 = NULL),
+  // or null when no value is NULL.
+  Column(std::string name, std::shared_ptr<const ColumnData> data, RowCount offset, RowCount rows,
+         std::shared_ptr<const ColumnData> nulls = nullptr);
 
   const std::string& name() const { return name_; }
   ColumnType type() const { return data_->type(); }
@@ -148,6 +159,15 @@ class Column {
   std::size_t byte_size() const { return static_cast<std::size_t>(rows_) * type().width; }
   const std::shared_ptr<const ColumnData>& shared_data() const { return data_; }
   RowCount offset() const { return offset_; }
+  // Whether the column has a NULL map (then at least one value was NULL
+  // when it was built; a slice may hold none).
+  bool nullable() const { return nulls_ != nullptr; }
+  const std::shared_ptr<const ColumnData>& shared_nulls() const { return nulls_; }
+  // The NULL map from this column's first row (1 = NULL), or null.
+  const std::uint8_t* null_map() const {
+    return nulls_ ? reinterpret_cast<const std::uint8_t*>(nulls_->data()) + offset_ : nullptr;
+  }
+  bool IsNull(RowCount row) const { return nulls_ != nullptr && null_map()[row] != 0; }
 
   // Typed views; throw InternalError on a type mismatch.
   std::span<const std::int32_t> int32s() const;
@@ -164,11 +184,13 @@ class Column {
   std::shared_ptr<const ColumnData> data_;
   RowCount offset_;
   RowCount rows_;
+  std::shared_ptr<const ColumnData> nulls_;
 };
 
 struct ColumnSpec {
   std::string name;
   ColumnType type;
+  bool nullable = false;  // may hold NULL (a TableBuilder then keeps a NULL map)
 };
 using Schema = std::vector<ColumnSpec>;
 
@@ -221,6 +243,13 @@ class TableBuilder {
   }
   // Writes a CHAR value, NUL-padded (truncated values are an InternalError).
   void SetString(std::size_t column, RowCount row, std::string_view value);
+  // Marks a value of a nullable column NULL and zeroes its bytes. The NULL
+  // map starts all zero (no NULL); a column left without NULLs loses its map
+  // at Finish().
+  void SetNull(std::size_t column, RowCount row);
+  // The NULL map of a nullable column (1 = NULL), to fill in bulk; writing
+  // 1 there obliges the caller to zero the value's bytes.
+  std::uint8_t* null_map(std::size_t index);
   // ColumnData::SetIntegerRange of a column, for a builder that tracked the
   // bounds of the values it wrote.
   void SetIntegerRange(std::size_t column, IntRange range) {
@@ -233,6 +262,7 @@ class TableBuilder {
   Schema schema_;
   RowCount rows_;
   std::vector<std::shared_ptr<ColumnData>> data_;
+  std::vector<std::shared_ptr<ColumnData>> nulls_;  // null for NOT NULL columns
 };
 
 // Case-insensitive equality of SQL identifiers (ASCII).

@@ -152,6 +152,8 @@ bool TrySimpleFilter(const std::vector<sql::TableRef>& from, const JoinedRows& r
   if (form->column->index >= table.columns().size()) return false;
   const Column& column = table.column(form->column->index);
   if (ColumnValueType(column.type()) != form->column->type) return false;
+  // NULL compares to nothing: the general evaluator's three-valued logic.
+  if (column.nullable()) return false;
   const std::span<const RowIndex> table_rows(
       rows.table_rows[static_cast<std::size_t>(k - rows.sources.begin())]);
 

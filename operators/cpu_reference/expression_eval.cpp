@@ -48,6 +48,11 @@ ValueVector LoadColumn(const Expr& expr, const EvalContext& context) {
         r.texts[i] = column.StringAt(rows[i]);
       break;
   }
+  // A NULL row's value is 0 or empty already, as a ValueVector's NULLs are.
+  if (const std::uint8_t* nulls = column.null_map()) {
+    for (std::size_t i = 0; i < n; ++i)
+      r.nulls[i] = nulls[rows[i]];
+  }
   return r;
 }
 
