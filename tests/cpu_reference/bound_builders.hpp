@@ -31,6 +31,7 @@ struct TestColumn {
   std::vector<std::int64_t> integers;  // INT32, INT64
   std::vector<double> reals;           // DOUBLE
   std::vector<std::string> texts;      // CHAR(n)
+  std::vector<bool> nulls;             // empty: none NULL; else one per row
   std::size_t size() const {
     return type.is_integer() ? integers.size()
                              : (type.type == DataType::kDouble ? reals.size() : texts.size());
@@ -38,28 +39,32 @@ struct TestColumn {
 };
 
 inline TestColumn Int32Column(std::string name, std::vector<std::int64_t> values) {
-  return {std::move(name), ColumnType::Int32(), std::move(values), {}, {}};
+  return {std::move(name), ColumnType::Int32(), std::move(values), {}, {}, {}};
 }
 inline TestColumn Int64Column(std::string name, std::vector<std::int64_t> values) {
-  return {std::move(name), ColumnType::Int64(), std::move(values), {}, {}};
+  return {std::move(name), ColumnType::Int64(), std::move(values), {}, {}, {}};
 }
 inline TestColumn DoubleColumn(std::string name, std::vector<double> values) {
-  return {std::move(name), ColumnType::Double(), {}, std::move(values), {}};
+  return {std::move(name), ColumnType::Double(), {}, std::move(values), {}, {}};
 }
 inline TestColumn CharColumn(std::string name, std::uint32_t width,
                              std::vector<std::string> values) {
-  return {std::move(name), ColumnType::Char(width), {}, {}, std::move(values)};
+  return {std::move(name), ColumnType::Char(width), {}, {}, std::move(values), {}};
 }
 
 inline TablePtr MakeTable(std::string name, const std::vector<TestColumn>& columns) {
   Schema schema;
   for (const TestColumn& c : columns)
-    schema.push_back({c.name, c.type});
+    schema.push_back({c.name, c.type, !c.nulls.empty()});
   const RowCount rows = columns.empty() ? 0 : columns[0].size();
   TableBuilder builder(std::move(name), schema, rows);
   for (std::size_t c = 0; c < columns.size(); ++c) {
     const TestColumn& column = columns[c];
     for (RowCount r = 0; r < rows; ++r) {
+      if (!column.nulls.empty() && column.nulls[r]) {
+        builder.SetNull(c, r);
+        continue;
+      }
       switch (column.type.type) {
         case DataType::kInt32:
           builder.column_values<std::int32_t>(c)[r] = static_cast<std::int32_t>(column.integers[r]);

@@ -46,6 +46,10 @@ class SqliteOracle {
       for (std::size_t c = 0; c < table.columns().size(); ++c) {
         const Column& column = table.column(c);
         const int slot = static_cast<int>(c) + 1;
+        if (column.IsNull(r)) {
+          sqlite3_bind_null(statement, slot);
+          continue;
+        }
         switch (column.type().type) {
           case DataType::kInt32:
           case DataType::kInt64:

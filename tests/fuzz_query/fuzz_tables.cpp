@@ -42,15 +42,29 @@ TablePtr MakeFuzzTable(const TableShape& shape, std::uint64_t seed) {
     columns[6].texts.push_back(random.Pick(cpu_reference_test::kShortTexts));
     columns[7].texts.push_back(random.Pick(cpu_reference_test::kLongTexts));
   }
+  if (shape.null_rate > 0) {
+    for (std::size_t c = 1; c < columns.size(); ++c) {
+      if (!random.Chance(0.6)) continue;
+      columns[c].nulls.resize(shape.rows);
+      for (RowCount r = 0; r < shape.rows; ++r)
+        columns[c].nulls[r] = random.Chance(shape.null_rate);
+    }
+  }
   return cpu_reference_test::MakeTable(shape.name, columns);
 }
 
 std::vector<TableShape> RoundShapes(std::uint64_t seed) {
   RandomSource random(seed);
-  return {{"t0", static_cast<RowCount>(random.Int(1000, 3000)), random.Chance(0.2)},
-          {"t1", static_cast<RowCount>(random.Int(60, 700)), random.Chance(0.3)},
-          {"t2", static_cast<RowCount>(random.Int(1, 60)), true},
-          {"t3", static_cast<RowCount>(random.Int(0, 1)), random.Chance(0.5)}};
+  std::vector<TableShape> shapes = {
+      {"t0", static_cast<RowCount>(random.Int(1000, 3000)), random.Chance(0.2)},
+      {"t1", static_cast<RowCount>(random.Int(60, 700)), random.Chance(0.3)},
+      {"t2", static_cast<RowCount>(random.Int(1, 60)), true},
+      {"t3", static_cast<RowCount>(random.Int(0, 1)), random.Chance(0.5)}};
+  // Drawn after the shapes, so a seed's tables keep their sizes.
+  const std::vector<double> rates = {0.0, 0.0, 0.05, 0.3, 0.9};
+  for (TableShape& shape : shapes)
+    shape.null_rate = random.Pick(rates);
+  return shapes;
 }
 
 }  // namespace clq::fuzz_query

@@ -6,8 +6,11 @@
 //   d  DOUBLE quarters in -10..10 (sums stay exact in any order)
 //   x  DOUBLE mostly halves; in a wild table also +-1e300, 1e-300, -0.0, 2^53 + 1
 //   s  CHAR(3), t CHAR(8): short and long texts
-// Stored columns hold no NULL (clq's tables cannot yet); NULLs come from
-// the queries (NULL literals, division by zero, NaN, empty aggregates).
+// In a table with NULLs (null_rate > 0), each column but id is nullable at
+// random, and each value of a nullable column is NULL with that chance
+// (0.9 leaves columns nearly all NULL: empty aggregates, NULL join and group
+// keys). More NULLs come from the queries (NULL literals, division by zero,
+// NaN, empty aggregates).
 #pragma once
 
 #include <cstdint>
@@ -22,6 +25,7 @@ struct TableShape {
   std::string name;
   RowCount rows = 0;
   bool wild = false;
+  double null_rate = 0;  // 0: no NULL stored
 };
 
 // The table `shape` describes, with values drawn from `seed`.
