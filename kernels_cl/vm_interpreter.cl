@@ -630,13 +630,22 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
         const uint length = (uint)(descriptor & 0xffffffffl);
         const uint cmp = (uint)(descriptor >> 32);
         __constant const uchar* literal = (__constant const uchar*)(consts + ins.y + 1);
-        __global const uchar* column = vm_slot_values(slots, kind);
+        // The kind field is the slot, with VM_OPND_NULLABLE where the column has a NULL map.
+        const uint slot = kind & ~(uint)VM_OPND_NULLABLE;
+        __global const uchar* column = vm_slot_values(slots, slot);
         VM_RARE_ITEMS {
           int c = 0;
           if (VM_IN_TILE(k)) c = vm_compare_text(column + VM_ROW(k) * (ulong)arg, arg, literal, length);
           acc[k] = vm_compare_result(c, cmp);
         }
-        if (track) VM_FOR_ITEMS accn[k] = 0;
+        if (track) {
+          if (kind & VM_OPND_NULLABLE) {
+            __global const uchar* z = vm_slot_nulls(slots, slot);
+            VM_FOR_ITEMS accn[k] = VM_IN_TILE(k) ? z[VM_ROW(k)] : 0;
+          } else {
+            VM_FOR_ITEMS accn[k] = 0;
+          }
+        }
         break;
       }
       case VM_KEEP: {

@@ -17,6 +17,7 @@ namespace clq {
 namespace {
 
 using expression_internal::IsArithmetic;
+using expression_internal::ComparisonIndex;
 using expression_internal::IsComparison;
 using sql::BinaryOp;
 using sql::Expr;
@@ -313,9 +314,16 @@ void ExpressionProgram::Compile(const Expr& e, Domain domain) {
         case sql::UnaryOp::kIsNull:
         case sql::UnaryOp::kIsNotNull: {
           const Expr& child = e.children[0];
-          if (child.type == ValueType::kText) {
-            // CHAR columns are never NULL; a text literal is not NULL either.
+          if (child.type == ValueType::kText && !MayBeNull(child)) {
+            // A text literal, or a CHAR column without NULLs.
             Emit(VM_LOAD, {VM_OPND_CONST, 0, Constant(e.unary_op == sql::UnaryOp::kIsNotNull)});
+          } else if (child.type == ValueType::kText) {
+            // A nullable CHAR column: `column >= ''` is true for every
+            // string and NULL exactly where the column is.
+            CompileTextComparison(child, sql::MakeConstant(sql::Value::Text(""), child.position),
+                                  static_cast<int>(ComparisonIndex(BinaryOp::kGreaterEqual)),
+                                  child.position);
+            Emit(e.unary_op == sql::UnaryOp::kIsNull ? VM_IS_NULL : VM_IS_NOT_NULL);
           } else {
             Compile(child, DomainOf(child.type));
             Emit(e.unary_op == sql::UnaryOp::kIsNull ? VM_IS_NULL : VM_IS_NOT_NULL);

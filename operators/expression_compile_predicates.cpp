@@ -17,6 +17,7 @@
 namespace clq {
 namespace {
 
+using expression_internal::ComparisonIndex;
 using expression_internal::IsComparison;
 using expression_internal::KeptFraction;
 using expression_internal::KeptRange;
@@ -25,23 +26,6 @@ using sql::BinaryOp;
 using sql::Expr;
 using sql::ValueType;
 
-// Index of a comparison in the =, <>, <, <=, >, >= order of the opcodes.
-std::uint32_t ComparisonIndex(BinaryOp op) {
-  switch (op) {
-    case BinaryOp::kEqual:
-      return 0;
-    case BinaryOp::kNotEqual:
-      return 1;
-    case BinaryOp::kLess:
-      return 2;
-    case BinaryOp::kLessEqual:
-      return 3;
-    case BinaryOp::kGreater:
-      return 4;
-    default:
-      return 5;
-  }
-}
 
 // Whether `code` can raise VM_STATUS_OVERFLOW: integer arithmetic the range
 // analysis could not prove safe (without NOCHECK or NARROW), or a 64-bit
@@ -130,9 +114,8 @@ void ExpressionProgram::CompileComparison(const Expr& e) {
 void ExpressionProgram::CompileTextComparison(const Expr& column, const Expr& literal, int cmp,
                                               std::size_t /*position*/) {
   const std::size_t index = mapper_(column.source, column.index);
-  const std::uint32_t slot = Slot(index);
-  if (columns_[index].nullable)
-    throw DeviceLimitError("comparisons of nullable TEXT values are not supported on devices");
+  std::uint32_t slot = Slot(index);
+  if (columns_[index].nullable) slot |= VM_OPND_NULLABLE;  // NULL where the column is
   const std::string& text = literal.constant.text;
   const std::uint32_t descriptor = static_cast<std::uint32_t>(constants_.size());
   constants_.push_back(static_cast<std::int64_t>(text.size()) |

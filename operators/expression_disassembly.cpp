@@ -56,7 +56,8 @@ std::string ExpressionProgram::Disassemble(
     const std::uint32_t arg = word0 >> 16;
     text += std::to_string(pc) + ": " + OpcodeName(op);
     if (op == VM_STR_CMP) {
-      text += " slot " + std::to_string(kind) + " width " + std::to_string(arg);
+      text += " slot " + std::to_string(kind & ~std::uint32_t{VM_OPND_NULLABLE}) + " width " +
+              std::to_string(arg) + ((kind & VM_OPND_NULLABLE) ? " nullable" : "");
     } else if (op == VM_KEEP_CMP) {
       static const char* const kCompare[] = {"=", "<>", "<", "<=", ">", ">="};
       const std::uint32_t cmp = (arg >> 3) & 7;

@@ -37,4 +37,22 @@ IntRange KeptRange(std::uint32_t cmp, std::int64_t c);
 // column's statistics; 1 (unknown, after those known) without statistics.
 double KeptFraction(const VmInputColumn& column, IntRange kept);
 
+// Index of a comparison in the =, <>, <, <=, >, >= order of the opcodes.
+inline std::uint32_t ComparisonIndex(sql::BinaryOp op) {
+  switch (op) {
+    case sql::BinaryOp::kEqual:
+      return 0;
+    case sql::BinaryOp::kNotEqual:
+      return 1;
+    case sql::BinaryOp::kLess:
+      return 2;
+    case sql::BinaryOp::kLessEqual:
+      return 3;
+    case sql::BinaryOp::kGreater:
+      return 4;
+    default:
+      return 5;
+  }
+}
+
 }  // namespace clq::expression_internal

@@ -41,7 +41,7 @@ SortNode::SortNode(const Engine& engine, const QueryOptions& options,
     ValueVectorType type;
     if (in_place_[k]) {
       const Column& column = select.from.at(keys_[k]->source).table->column(keys_[k]->index);
-      type = {column.type(), false};
+      type = {column.type(), column.nullable()};
     } else {
       type = computed_types[c++];
     }

@@ -196,7 +196,21 @@ Expr Binder::BindAggregate(const ast::Expr& expr, const ExprContext& context) {
     const ValueType type = aggregate.argument->type;
     switch (expr.function) {
       case AggregateFunction::kCountStar:
+        break;
       case AggregateFunction::kCount:
+        // COUNT of a TEXT value counts the rows where it is not NULL. The
+        // engines read TEXT only in comparisons, so a nullable CHAR column
+        // is counted as `column >= ''`: true for every string, NULL exactly
+        // where the column is.
+        if (type == ValueType::kText && aggregate.argument->kind == Expr::Kind::kColumnRef &&
+            (*sources_.at(aggregate.argument->source).schema)
+                .at(aggregate.argument->index)
+                .nullable) {
+          const std::size_t position = aggregate.argument->position;
+          aggregate.argument =
+              MakeBoolean(BinaryOp::kGreaterEqual, std::move(*aggregate.argument),
+                          MakeConstant(Value::Text(""), position), position);
+        }
         break;
       case AggregateFunction::kSum:
       case AggregateFunction::kAvg:
