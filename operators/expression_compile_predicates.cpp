@@ -92,7 +92,8 @@ void ExpressionProgram::CompileComparison(const Expr& e) {
           return;
         }
       }
-      const Expr exact = ExactIntegerRealComparison(op, integer, real, e.position);
+      const Expr exact = ExactIntegerRealComparison(op, integer, real, e.position,
+                                                    MayBeNull(integer) || MayBeNull(real));
       Compile(exact, DomainOf(exact.type));
       return;
     }

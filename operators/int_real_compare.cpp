@@ -124,8 +124,9 @@ Expr RealComparisonWithIntegerConstant(BinaryOp op, const Expr& real, std::int64
   }
 }
 
-Expr ExactIntegerRealComparison(BinaryOp op, const Expr& integer, const Expr& real,
-                                std::size_t position) {
+namespace {
+
+Expr Decided(BinaryOp op, const Expr& integer, const Expr& real, std::size_t position) {
   const Expr rounded = Cast(integer, ValueType::kReal, position);
   const Expr whole = Cast(real, ValueType::kInteger, position);
   const Expr limit = sql::MakeConstant(sql::Value::Real(kTwoTo63), position);
@@ -169,6 +170,25 @@ Expr ExactIntegerRealComparison(BinaryOp op, const Expr& integer, const Expr& re
     default:  // <>
       return Not(equal(), position);
   }
+}
+
+}  // namespace
+
+Expr ExactIntegerRealComparison(BinaryOp op, const Expr& integer, const Expr& real,
+                                std::size_t position, bool nullable) {
+  Expr decided = Decided(op, integer, real, position);
+  if (!nullable) return decided;
+  Expr both = sql::MakeBoolean(BinaryOp::kAnd,
+                               sql::MakeBoolean(BinaryOp::kEqual, integer, integer, position),
+                               sql::MakeBoolean(BinaryOp::kEqual, real, real, position), position);
+  Expr product;
+  product.kind = Expr::Kind::kBinary;
+  product.binary_op = BinaryOp::kMultiply;
+  product.type = ValueType::kInteger;
+  product.position = position;
+  product.children.push_back(std::move(decided));
+  product.children.push_back(std::move(both));
+  return product;
 }
 
 }  // namespace clq

@@ -42,8 +42,11 @@ sql::Expr RealComparisonWithIntegerConstant(sql::BinaryOp op, const sql::Expr& r
 //   i < r  is  d < r OR (d = r AND (r >= 2^63 OR i < CAST(r AS INTEGER)))
 //   i > r  is  d > r OR (d = r AND r < 2^63 AND i > CAST(r AS INTEGER))
 //   i = r  is  d = r AND r < 2^63 AND i = CAST(r AS INTEGER)
-// and <=, >=, <> their negations; a NULL operand makes every part NULL.
+// and <=, >=, <> their negations. A NULL operand leaves a part that reads
+// only the other one decided (r >= 2^63 with i NULL), so where an operand
+// may be NULL (`nullable`) the result is multiplied by
+// ((i = i) AND (r = r)): 1 where both are values, NULL where either is NULL.
 sql::Expr ExactIntegerRealComparison(sql::BinaryOp op, const sql::Expr& integer,
-                                     const sql::Expr& real, std::size_t position);
+                                     const sql::Expr& real, std::size_t position, bool nullable);
 
 }  // namespace clq

@@ -82,9 +82,12 @@ std::string SortNode::Programs() const {
 RowSet SortNode::Run(ExecutionContext& context) const {
   RowSet rows = child_->Run(context);
   const ExecutionContext::NodeScope scope(context, *this);
-  if (keys_.empty() || rows.rows() <= 1) return rows;
+  if (keys_.empty() || rows.rows() == 0) return rows;
   CheckRowBuffers(context, top_k_ ? "ORDER BY with LIMIT" : "ORDER BY", rows.rows(), row_bytes_);
+  // Evaluated even for one row, which needs no order: a key that overflows
+  // raises the error on every row it is computed for, as the CPU reference's.
   const std::vector<DeviceVector> vectors = rows.Evaluate(context.query(), computed_);
+  if (rows.rows() == 1) return rows;
   std::vector<SortKey> keys;
   for (std::size_t k = 0, c = 0; k < keys_.size(); ++k) {
     if (in_place_[k]) {
