@@ -47,6 +47,7 @@ enum class Kind : std::uint8_t {
   kBool,
   kUtf8,
   kLargeUtf8,
+  kNull,  // Arrow's null type: every value NULL, no buffers
 };
 
 bool IsText(Kind k) {
@@ -62,7 +63,6 @@ std::string Quoted(std::string_view name) {
 
 // What a format clq cannot store is, for the message.
 std::string Describe(std::string_view format) {
-  if (format == "n") return "null";
   if (format == "tdD" || format == "tdm") return "date";
   if (format.starts_with("d:")) return "decimal";
   if (format.starts_with("ts")) return "timestamp";
@@ -104,6 +104,8 @@ Kind KindOf(std::string_view format, std::string_view column) {
         return Kind::kUtf8;
       case 'U':
         return Kind::kLargeUtf8;
+      case 'n':
+        return Kind::kNull;
       default:
         break;
     }
@@ -152,6 +154,7 @@ ColumnType StorageType(Kind k) {
     case Kind::kUInt16:
     case Kind::kInt32:
     case Kind::kBool:
+    case Kind::kNull:  // as a CSV column of nothing but NULLs
       return ColumnType::Int32();
     case Kind::kUInt32:
     case Kind::kInt64:
@@ -191,7 +194,8 @@ struct Chunk {
   const ArrowArray* array = nullptr;
   std::int64_t first = 0;  // array.offset + the batch's offset
   std::int64_t rows = 0;
-  RowCount row_base = 0;  // the table row of its first row
+  RowCount row_base = 0;              // the table row of its first row
+  const ArrowArray* batch = nullptr;  // the struct array: a NULL row of it is NULL in every column
 };
 
 void Require(bool ok, const std::string& column, const char* what) {
@@ -204,9 +208,26 @@ bool BitSet(const void* bitmap, std::int64_t bit) {
   return ((bytes[bit >> 3] >> (bit & 7)) & 1) != 0;
 }
 
+// Whether an element (offset included) is NULL: its validity bit is clear.
+// A null count of 0 or no validity bitmap means no NULL; -1 means the count
+// is unknown, and the bits tell.
 bool IsNullAt(const ArrowArray& a, std::int64_t element) {
-  if (a.null_count == 0 || a.n_buffers < 1 || a.buffers[0] == nullptr) return false;
+  if (a.null_count == 0 || a.n_buffers < 1 || a.buffers == nullptr || a.buffers[0] == nullptr)
+    return false;
   return !BitSet(a.buffers[0], element);
+}
+
+// Whether the array may hold a NULL (a null count other than 0 and a
+// validity bitmap).
+bool IsNullAtAll(const ArrowArray& a) {
+  return a.null_count != 0 && a.n_buffers >= 1 && a.buffers != nullptr && a.buffers[0] != nullptr;
+}
+
+// A positive null count needs the bitmap that says which elements are NULL.
+void RequireValidity(const ArrowArray& a, const std::string& column) {
+  Require(
+      a.null_count <= 0 || (a.n_buffers >= 1 && a.buffers != nullptr && a.buffers[0] != nullptr),
+      column, "a null count without a validity bitmap");
 }
 
 std::int64_t IntegerAt(const ArrowArray& a, Kind k, std::int64_t element) {
@@ -262,9 +283,11 @@ std::string_view TextAt(const ArrowArray& a, Kind k, std::int64_t element,
 
 // NaN is no value in clq: a REAL operation that yields one gives NULL (as in
 // SQLite), and the expression compiler's proofs assume that tables hold
-// none. So it is refused as a NULL is.
+// none. It is refused rather than made NULL: a NaN that Arrow marks valid is
+// a value the producer meant, which clq cannot keep (Arrow's NULL is the
+// validity bit, which clq reads).
 constexpr const char* kNaN =
-    "NaN, which clq reads as NULL (as SQLite does); clq columns cannot hold NULL yet";
+    "NaN, which clq cannot store (a table holds none: its NULLs are Arrow's validity bits)";
 
 // Refuses the first NaN of `rows` float64 values read in place.
 void RefuseNaN(const std::byte* values, RowCount rows, const std::string& column) {
@@ -277,26 +300,32 @@ void RefuseNaN(const std::byte* values, RowCount rows, const std::string& column
   }
 }
 
-// Checks the buffers a column's arrays must have, and that no row is NULL.
+// Checks the buffers a column's arrays must have.
 void CheckChunk(const Chunk& chunk, const FieldType& type) {
   const ArrowArray& a = *chunk.array;
   const std::string& column = type.name;
-  const bool text = !type.index && IsText(type.values);
   Require(a.length >= 0 && a.offset >= 0 && chunk.first >= 0, column, "negative length or offset");
   Require(chunk.first - a.offset + chunk.rows <= a.length, column, "shorter than its batch");
+  if (!type.index && type.values == Kind::kNull) return;  // no buffers to read
+  const bool text = !type.index && IsText(type.values);
   Require(a.n_buffers == (text ? 3 : 2), column, "wrong number of buffers");
   if (chunk.rows == 0) return;
   Require(a.buffers != nullptr && a.buffers[1] != nullptr, column, "no data buffer");
-  if (type.index) Require(a.dictionary != nullptr, column, "dictionary missing");
-  for (std::int64_t r = 0; r < chunk.rows; ++r) {
-    if (IsNullAt(a, chunk.first + r))
-      throw InvalidInputError("column " + Quoted(column) + " holds NULL (row " +
-                              std::to_string(chunk.row_base + static_cast<RowCount>(r) + 1) +
-                              "); clq columns cannot hold NULL yet");
-  }
+  RequireValidity(a, column);
+  if (!type.index) return;
+  Require(a.dictionary != nullptr, column, "dictionary missing");
+  const ArrowArray& dictionary = *a.dictionary;
+  Require(dictionary.length >= 0 && dictionary.offset >= 0, column,
+          "negative dictionary length or offset");
+  if (type.values == Kind::kNull || dictionary.length == 0) return;
+  Require(dictionary.n_buffers == (IsText(type.values) ? 3 : 2) && dictionary.buffers != nullptr &&
+              dictionary.buffers[1] != nullptr,
+          column, "dictionary without values");
+  RequireValidity(dictionary, column);
 }
 
-// Row r of a dictionary chunk: the index, checked against the dictionary.
+// Row r of a dictionary chunk whose index is not NULL: the dictionary's
+// element, the index checked against the dictionary's length.
 std::int64_t DictionaryElement(const Chunk& chunk, const FieldType& type, std::int64_t r) {
   const ArrowArray& dictionary = *chunk.array->dictionary;
   const std::int64_t at = chunk.first + r;
@@ -307,32 +336,69 @@ std::int64_t DictionaryElement(const Chunk& chunk, const FieldType& type, std::i
                               static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
   const std::int64_t index = past_int64 ? -1 : IntegerAt(*chunk.array, *type.index, at);
   Require(index >= 0 && index < dictionary.length, type.name, "dictionary index out of range");
-  const std::int64_t element = dictionary.offset + index;
-  if (IsNullAt(dictionary, element))
-    throw InvalidInputError("column " + Quoted(type.name) + " holds NULL (row " +
-                            std::to_string(chunk.row_base + static_cast<RowCount>(r) + 1) +
-                            "); clq columns cannot hold NULL yet");
-  return element;
+  return dictionary.offset + index;
 }
 
-std::string_view ChunkText(const Chunk& chunk, const FieldType& type, std::int64_t r) {
-  if (type.index) {
-    const ArrowArray& dictionary = *chunk.array->dictionary;
-    Require(dictionary.n_buffers == 3 && dictionary.buffers != nullptr &&
-                dictionary.buffers[1] != nullptr,
-            type.name, "dictionary without offsets");
-    return TextAt(dictionary, type.values, DictionaryElement(chunk, type, r), type.name);
+// Whether row r of a chunk is NULL: the batch's row is, the column's
+// element is, or (a dictionary) the element its index refers to is. Checks
+// the index of a row that is not NULL, so that the values are read only
+// through indices in range.
+bool ChunkNull(const Chunk& chunk, const FieldType& type, std::int64_t r) {
+  if (chunk.batch != nullptr && IsNullAt(*chunk.batch, chunk.batch->offset + r)) return true;
+  if (type.values == Kind::kNull && !type.index) return true;
+  if (IsNullAt(*chunk.array, chunk.first + r)) return true;
+  if (!type.index) return false;
+  const std::int64_t element = DictionaryElement(chunk, type, r);
+  return type.values == Kind::kNull || IsNullAt(*chunk.array->dictionary, element);
+}
+
+// The column's NULL map (1 = NULL), or null when no row is NULL.
+std::shared_ptr<ColumnData> NullMap(const std::vector<Chunk>& chunks, const FieldType& type,
+                                    RowCount rows) {
+  std::shared_ptr<ColumnData> nulls;
+  for (const Chunk& chunk : chunks) {
+    for (std::int64_t r = 0; r < chunk.rows; ++r) {
+      if (!ChunkNull(chunk, type, r)) continue;
+      if (!nulls) {
+        nulls = std::make_shared<ColumnData>(ColumnType::Char(1), rows);
+        std::memset(nulls->data(), 0, rows);
+      }
+      nulls->data()[chunk.row_base + static_cast<RowCount>(r)] = std::byte{1};
+    }
   }
+  return nulls;
+}
+
+bool IsNullRow(const ColumnData* nulls, RowCount row) {
+  return nulls != nullptr && nulls->data()[row] != std::byte{0};
+}
+
+// REQUIRES: row r of the chunk is not NULL.
+std::string_view ChunkText(const Chunk& chunk, const FieldType& type, std::int64_t r) {
+  if (type.index)
+    return TextAt(*chunk.array->dictionary, type.values, DictionaryElement(chunk, type, r),
+                  type.name);
   return TextAt(*chunk.array, type.values, chunk.first + r, type.name);
 }
 
+// The column's values, zero at NULL rows (whose Arrow values are undefined,
+// so they are never read).
 std::shared_ptr<const ColumnData> CopyColumn(const std::vector<Chunk>& chunks,
-                                             const FieldType& type, RowCount rows) {
+                                             const FieldType& type, RowCount rows,
+                                             const ColumnData* nulls) {
+  auto null_at = [&](const Chunk& chunk, std::int64_t r) {
+    return IsNullRow(nulls, chunk.row_base + static_cast<RowCount>(r));
+  };
+  if (type.values == Kind::kNull) {
+    auto data = std::make_shared<ColumnData>(StorageType(type.values), rows);
+    std::memset(data->data(), 0, data->byte_size());
+    return data;
+  }
   if (IsText(type.values)) {
     std::size_t width = 1;
     for (const Chunk& chunk : chunks)
       for (std::int64_t r = 0; r < chunk.rows; ++r)
-        width = std::max(width, ChunkText(chunk, type, r).size());
+        if (!null_at(chunk, r)) width = std::max(width, ChunkText(chunk, type, r).size());
     if (width > kMaxCharWidth)
       throw InvalidInputError("column " + Quoted(type.name) + " holds a string of " +
                               std::to_string(width) + " bytes; clq stores at most " +
@@ -342,6 +408,7 @@ std::shared_ptr<const ColumnData> CopyColumn(const std::vector<Chunk>& chunks,
     std::memset(data->data(), 0, data->byte_size());
     for (const Chunk& chunk : chunks) {
       for (std::int64_t r = 0; r < chunk.rows; ++r) {
+        if (null_at(chunk, r)) continue;
         const std::string_view s = ChunkText(chunk, type, r);
         if (s.find('\0') != std::string_view::npos)
           throw InvalidInputError("column " + Quoted(type.name) +
@@ -357,15 +424,15 @@ std::shared_ptr<const ColumnData> CopyColumn(const std::vector<Chunk>& chunks,
   }
   const ColumnType storage = StorageType(type.values);
   auto data = std::make_shared<ColumnData>(storage, rows);
+  if (nulls != nullptr) std::memset(data->data(), 0, data->byte_size());
   for (const Chunk& chunk : chunks) {
     const ArrowArray* array = chunk.array;
     for (std::int64_t r = 0; r < chunk.rows; ++r) {
+      if (null_at(chunk, r)) continue;
       std::int64_t element = chunk.first + r;
       if (type.index) {
         element = DictionaryElement(chunk, type, r);
         array = chunk.array->dictionary;
-        Require(array->n_buffers == 2 && array->buffers != nullptr && array->buffers[1] != nullptr,
-                type.name, "dictionary without values");
       }
       const RowCount row = chunk.row_base + static_cast<RowCount>(r);
       try {
@@ -421,12 +488,14 @@ TablePtr Build(std::string name, const ArrowSchema& schema, const std::vector<Ba
     if (a.length < 0 || a.offset < 0 || a.n_children != static_cast<std::int64_t>(fields) ||
         (a.length > 0 && a.children == nullptr))
       throw InvalidInputError("malformed Arrow batch: its columns do not match its schema");
-    if (a.null_count != 0 && a.n_buffers >= 1 && a.buffers != nullptr && a.buffers[0] != nullptr)
-      for (std::int64_t r = 0; r < a.length; ++r)
-        if (IsNullAt(a, a.offset + r))
-          throw InvalidInputError("Arrow data holds a NULL row; clq columns cannot hold NULL yet");
+    if (a.length > 0 && a.null_count > 0 && !IsNullAtAll(a))
+      throw InvalidInputError("malformed Arrow batch: a null count without a validity bitmap");
+    // A NULL row of the struct is NULL in each column, whatever the
+    // children hold there (Arrow's meaning of a struct's validity).
+    const ArrowArray* batch_nulls = IsNullAtAll(a) ? &a : nullptr;
     for (std::size_t c = 0; c < fields && a.length > 0; ++c) {
-      const Chunk chunk{a.children[c], a.children[c]->offset + a.offset, a.length, rows};
+      const Chunk chunk{a.children[c], a.children[c]->offset + a.offset, a.length, rows,
+                        batch_nulls};
       CheckChunk(chunk, types[c]);
       chunks[c].push_back(chunk);
     }
@@ -443,7 +512,8 @@ TablePtr Build(std::string name, const ArrowSchema& schema, const std::vector<Ba
     const bool in_place_type =
         !type.index && (type.values == Kind::kInt32 || type.values == Kind::kInt64 ||
                         type.values == Kind::kFloat64);
-    if (in_place_type && batches.size() == 1 && rows > 0) {
+    std::shared_ptr<ColumnData> nulls = NullMap(chunks[c], type, rows);
+    if (in_place_type && batches.size() == 1 && rows > 0 && !nulls) {
       const Chunk& chunk = chunks[c][0];
       const auto* values = static_cast<const std::byte*>(chunk.array->buffers[1]) +
                            chunk.first * static_cast<std::int64_t>(ValueWidth(type.values));
@@ -453,8 +523,8 @@ TablePtr Build(std::string name, const ArrowSchema& schema, const std::vector<Ba
                                             std::shared_ptr<void>(batches[0]));
       }
     }
-    if (!data) data = CopyColumn(chunks[c], type, rows);
-    columns.emplace_back(type.name, std::move(data), 0, rows);
+    if (!data) data = CopyColumn(chunks[c], type, rows, nulls.get());
+    columns.emplace_back(type.name, std::move(data), 0, rows, std::move(nulls));
   }
   return std::make_shared<const Table>(std::move(name), std::move(columns));
 }

@@ -12,10 +12,11 @@
 // InternalError or another exception, a sanitizer's report, or a returned
 // table that breaks an invariant a query relies on (columns of one length,
 // the schema's names and types, CHAR values without NUL bytes within their
-// width, DOUBLE values that are not NaN) or that does not survive a round
-// trip (FormatCsv, then an import with the table's own schema, must give
-// the same bytes back: a difference is a value the importer read wrong or
-// the writer wrote wrong).
+// width, DOUBLE values that are not NaN, NULL maps of 0 and 1 with zero
+// value bytes at NULL rows) or that does not survive a round trip
+// (FormatCsv, then an import with the table's own schema, must give the same
+// bytes and the same NULLs back: a difference is a value the importer read
+// wrong or the writer wrote wrong).
 //
 // Build (clang only): cmake -S . -B build-fuzz -G Ninja -DCLQ_FUZZ=ON
 //   -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo
@@ -69,6 +70,13 @@ void CheckTable(const clq::Table& table, const std::optional<clq::Schema>& schem
   for (const clq::Column& column : table.columns()) {
     Expect(column.rows() == table.rows(), "columns of different lengths");
     const clq::ColumnType type = column.type();
+    for (clq::RowCount r = 0; column.nullable() && r < column.rows(); ++r) {
+      const std::uint8_t n = column.null_map()[r];
+      Expect(n <= 1, "a NULL map byte other than 0 and 1");
+      const std::byte* value = column.bytes() + r * type.width;
+      for (std::uint32_t b = 0; n == 1 && b < type.width; ++b)
+        Expect(value[b] == std::byte{0}, "a NULL row with value bytes");
+    }
     if (type.type == clq::DataType::kChar) {
       Expect(type.width >= 1 && type.width <= clq::kMaxCharWidth, "a CHAR width out of range");
       for (clq::RowCount r = 0; r < column.rows(); ++r) {
@@ -100,6 +108,8 @@ void CheckRoundTrip(const clq::Table& table) {
     Expect(a.type() == b.type(), "the round trip changed a column's type");
     Expect(std::memcmp(a.bytes(), b.bytes(), a.byte_size()) == 0,
            "the round trip changed a value of column " + a.name());
+    for (clq::RowCount r = 0; r < a.rows(); ++r)
+      Expect(a.IsNull(r) == b.IsNull(r), "the round trip changed a NULL of column " + a.name());
   }
 }
 

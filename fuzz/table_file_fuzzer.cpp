@@ -3,9 +3,10 @@
 // layout is storage/table_file.hpp's).
 //
 // Input: a table file's bytes, read once as they are and, when they reach
-// that far, once more with every checksum the layout places recomputed, so
-// that mutations get past the checksums to the header's fields and the
-// column data.
+// that far, once more with every checksum the layout places recomputed
+// (those of the NULL maps too), so that mutations get past the checksums to
+// the header's fields (the flags byte included), the column data and the
+// NULL maps.
 //
 // The contract (storage/table_file.hpp): a read returns a table or throws a
 // FileError naming the input. Anything else is a finding: an InternalError
@@ -14,9 +15,11 @@
 // file's length), or a returned table that breaks an invariant a query
 // relies on (columns of one length, at least one column, distinct non-empty
 // column names, CHAR values without NUL bytes within their width, DOUBLE
-// values that are not NaN) or that the writer does not turn back into the
-// same bytes (every byte of the format is meaningful, so a difference is a
-// field the reader misread or ignored).
+// values that are not NaN, NULL maps of 0 and 1 that hold a NULL, zero
+// bytes at NULL rows) or that the writer does not turn back into the same
+// bytes (every byte of the format is meaningful, so a difference is a field
+// the reader misread or ignored; a version 1 file is compared as the
+// version 2 file it becomes: a zero flags byte after each column's width).
 //
 // Build (clang only): cmake -S . -B build-fuzz -G Ninja -DCLQ_FUZZ=ON
 //   -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo
@@ -72,6 +75,8 @@ std::string Encode(const clq::Table& table) {
   return bytes;
 }
 
+std::string AsVersion2(const std::string& file);
+
 void CheckTable(const clq::Table& table, std::string_view file) {
   Expect(!table.columns().empty(), "a table without columns");
   for (std::size_t c = 0; c < table.columns().size(); ++c) {
@@ -82,6 +87,20 @@ void CheckTable(const clq::Table& table, std::string_view file) {
              "two columns named " + column.name());
     Expect(column.rows() == table.rows(), "columns of different lengths");
     const clq::ColumnType type = column.type();
+    if (column.nullable()) {
+      bool any_null = false;
+      for (clq::RowCount r = 0; r < column.rows(); ++r) {
+        const std::uint8_t n = column.null_map()[r];
+        Expect(n <= 1, "a NULL map byte other than 0 and 1 in column " + column.name());
+        if (n == 0) continue;
+        any_null = true;
+        const std::byte* value = column.bytes() + r * type.width;
+        for (std::uint32_t b = 0; b < type.width; ++b)
+          Expect(value[b] == std::byte{0},
+                 "a NULL row with value bytes in column " + column.name());
+      }
+      Expect(any_null, "a NULL map without a NULL in column " + column.name());
+    }
     if (type.type == clq::DataType::kChar) {
       Expect(type.width >= 1 && type.width <= clq::kMaxCharWidth, "a CHAR width out of range");
       for (clq::RowCount r = 0; r < column.rows(); ++r)
@@ -92,7 +111,7 @@ void CheckTable(const clq::Table& table, std::string_view file) {
         Expect(!std::isnan(value), "DOUBLE column " + column.name() + " holds NaN");
     }
   }
-  Expect(Encode(table) == file, "the writer does not give the file back");
+  Expect(Encode(table) == AsVersion2(std::string(file)), "the writer does not give the file back");
 }
 
 void Read(const std::string& file) {
@@ -126,6 +145,7 @@ class Fields {
     pos_ += sizeof(T);
     return true;
   }
+  std::size_t position() const { return pos_; }
   bool Skip(std::uint64_t bytes) {
     if (bytes > bytes_.size() - pos_) return false;
     pos_ += bytes;
@@ -149,8 +169,8 @@ bool PutChecksum(std::string& file, std::uint64_t from, std::uint64_t at) {
 // Recomputes the checksums the layout places, as far as the header's fields
 // say where they are; the rest of the bytes stay as they are.
 void RepairChecksums(std::string& file) {
-  std::uint32_t body = 0;
-  if (!Fields(file, 12).Read(body)) return;
+  std::uint32_t version = 0, body = 0;
+  if (!Fields(file, 8).Read(version) || !Fields(file, 12).Read(body)) return;
   const std::uint64_t header_end = 16 + std::uint64_t{body};
   if (!PutChecksum(file, 0, header_end)) return;
   Fields header(std::string_view(file).substr(0, header_end), 16);
@@ -158,17 +178,51 @@ void RepairChecksums(std::string& file) {
   std::uint32_t length = 0, columns = 0;
   if (!header.Read(rows) || !header.Read(length) || !header.Skip(length) || !header.Read(columns))
     return;
+  if (rows > file.size()) return;
   std::uint64_t position = header_end + 8;
   for (std::uint32_t c = 0; c < columns; ++c) {
-    std::uint8_t type = 0;
+    std::uint8_t type = 0, flags = 0;
     std::uint32_t width = 0;
     if (!header.Read(length) || !header.Skip(length) || !header.Read(type) || !header.Read(width))
       return;
+    if (version >= 2 && !header.Read(flags)) return;
     if (width != 0 && rows > file.size() / width) return;
     const std::uint64_t end = position + rows * width;
     if (!PutChecksum(file, position, end)) return;
     position = end + 8;
+    if ((flags & 1) == 0) continue;
+    if (!PutChecksum(file, position, position + rows)) return;
+    position += rows + 8;
   }
+}
+
+// A version 1 file as the version 2 file that holds the same table (a zero
+// flags byte after each column's width); other files as they are.
+std::string AsVersion2(const std::string& file) {
+  std::uint32_t version = 0, body = 0;
+  if (!Fields(file, 8).Read(version) || version != 1 || !Fields(file, 12).Read(body)) return file;
+  const std::uint64_t header_end = 16 + std::uint64_t{body};
+  Fields header(std::string_view(file).substr(0, header_end), 16);
+  std::uint64_t rows = 0;
+  std::uint32_t length = 0, columns = 0;
+  if (!header.Read(rows) || !header.Read(length) || !header.Skip(length) || !header.Read(columns))
+    return file;
+  std::string upgraded = file;
+  std::size_t inserted = 0;
+  for (std::uint32_t c = 0; c < columns; ++c) {
+    std::uint8_t type = 0;
+    std::uint32_t width = 0;
+    if (!header.Read(length) || !header.Skip(length) || !header.Read(type) || !header.Read(width))
+      return file;
+    upgraded.insert(header.position() + inserted, 1, '\0');
+    ++inserted;
+  }
+  const std::uint32_t new_version = 2;
+  const std::uint32_t new_body = body + static_cast<std::uint32_t>(inserted);
+  std::memcpy(upgraded.data() + 8, &new_version, 4);
+  std::memcpy(upgraded.data() + 12, &new_body, 4);
+  PutChecksum(upgraded, 0, 16 + std::uint64_t{new_body});
+  return upgraded;
 }
 
 }  // namespace

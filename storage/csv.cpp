@@ -52,7 +52,10 @@ void AppendNumber(std::string& out, T value) {
   out.append(buffer, result.ptr);
 }
 
-void AppendValue(std::string& out, const Column& column, RowCount row, bool only_field) {
+// NULL is an empty field and the empty string a quoted one, so the two read
+// back apart; a one-column row holding NULL is an empty line.
+void AppendValue(std::string& out, const Column& column, RowCount row) {
+  if (column.IsNull(row)) return;
   switch (column.type().type) {
     case DataType::kInt32:
       AppendNumber(out, column.int32s()[row]);
@@ -65,7 +68,7 @@ void AppendValue(std::string& out, const Column& column, RowCount row, bool only
       break;
     case DataType::kChar: {
       const std::string_view value = column.StringAt(row);
-      AppendField(out, value, only_field && value.empty());
+      AppendField(out, value, value.empty());
       break;
     }
   }
@@ -86,7 +89,7 @@ void EmitCsv(const Table& table, std::string& out, std::size_t flush_bytes, Flus
   for (RowCount row = 0; row < table.rows(); ++row) {
     for (std::size_t c = 0; c < columns; ++c) {
       if (c > 0) out.push_back(',');
-      AppendValue(out, table.column(c), row, columns == 1);
+      AppendValue(out, table.column(c), row);
     }
     out.append("\r\n");
     if (out.size() >= flush_bytes) flush(out);
@@ -104,18 +107,34 @@ class CsvTokenizer {
     if (text_.starts_with(kByteOrderMark)) text_.remove_prefix(kByteOrderMark.size());
   }
 
-  // The next non-empty record; false at the end of the text.
+  // Makes each empty line from here on a record of one empty, unquoted
+  // field (for a file of one column, where that is how a NULL is written).
+  void KeepEmptyLines() { keep_empty_lines_ = true; }
+
+  // The next record (skipping empty lines unless kept); false at the end
+  // of the text.
   bool Next() {
+    if (keep_empty_lines_ && pos_ < text_.size() && (text_[pos_] == '\n' || text_[pos_] == '\r')) {
+      record_line_ = line_;
+      SkipLineEnd();
+      count_ = 1;
+      if (fields_.empty()) fields_.emplace_back();
+      fields_[0].clear();
+      quoted_.assign(1, false);
+      return true;
+    }
     while (pos_ < text_.size() && (text_[pos_] == '\n' || text_[pos_] == '\r'))
       SkipLineEnd();
     if (pos_ >= text_.size()) return false;
     record_line_ = line_;
     count_ = 0;
+    quoted_.clear();
     for (;;) {
       if (count_ == fields_.size()) fields_.emplace_back();
       std::string& field = fields_[count_++];
       field.clear();
-      if (pos_ < text_.size() && text_[pos_] == '"') {
+      quoted_.push_back(pos_ < text_.size() && text_[pos_] == '"');
+      if (quoted_.back()) {
         ReadQuoted(field);
       } else {
         const std::size_t end = text_.find_first_of(",\r\n", pos_);
@@ -135,6 +154,9 @@ class CsvTokenizer {
 
   std::size_t size() const { return count_; }
   const std::string& field(std::size_t i) const { return fields_[i]; }
+  // Whether field i was quoted ("" is the empty string, an empty unquoted
+  // field NULL).
+  bool quoted(std::size_t i) const { return quoted_[i]; }
   // The line on which the current record starts (1-based).
   std::uint64_t line() const { return record_line_; }
 
@@ -176,7 +198,9 @@ class CsvTokenizer {
   std::uint64_t line_ = 1;
   std::uint64_t record_line_ = 1;
   std::vector<std::string> fields_;
+  std::vector<bool> quoted_;
   std::size_t count_ = 0;
+  bool keep_empty_lines_ = false;
 };
 
 // ---------------------------------------------------------------------------
@@ -236,18 +260,39 @@ std::string Quote(std::string_view value) {
   return "'" + std::string(value.substr(0, kShown)) + "...'";
 }
 
+// Whether a field is NULL in a numeric column: empty but for spaces, quoted
+// or not (a number column holds no empty string).
+bool IsNumericNull(std::string_view value) {
+  return TrimSpaces(value).empty();
+}
+
+// Whether a field is NULL in a CHAR column: empty and unquoted ("" is the
+// empty string).
+bool IsCharNull(std::string_view value, bool quoted) {
+  return value.empty() && !quoted;
+}
+
 // What pass 1 learns about a column.
 struct ColumnStats {
   bool all_int32 = true;
   bool all_int64 = true;
   bool all_double = true;
+  bool numeric_null = false;  // a field that is NULL if the column is numeric
+  bool char_null = false;     // a field that is NULL if the column is CHAR
   std::size_t longest = 0;
   std::uint64_t longest_line = 0;
 
-  void Add(std::string_view value, std::uint64_t line, bool infer) {
+  void Add(std::string_view value, bool quoted, std::uint64_t line, bool infer) {
     if (value.size() > longest) {
       longest = value.size();
       longest_line = line;
+    }
+    char_null = char_null || IsCharNull(value, quoted);
+    if (IsNumericNull(value)) {
+      numeric_null = true;
+      // Inference takes an unquoted blank field for a NULL of whatever type
+      // the other fields make, and a quoted one for a string.
+      if (!quoted) return;
     }
     if (!infer || !all_double) return;
     if (all_int64) {
@@ -277,9 +322,10 @@ class CsvImporter {
     TableBuilder builder(std::move(table_name), *schema_, rows, host_memory_);
     CsvTokenizer records(text_, source_);
     records.Next();  // the header
+    if (schema_->size() == 1) records.KeepEmptyLines();
     for (RowCount row = 0; records.Next(); ++row) {
       for (std::size_t c = 0; c < schema_->size(); ++c)
-        Store(builder, c, row, records.field(c), records.line());
+        Store(builder, c, row, records.field(c), records.quoted(c), records.line());
     }
     return builder.Finish();
   }
@@ -313,13 +359,14 @@ class CsvImporter {
 
     std::vector<ColumnStats> stats(header.size());
     RowCount rows = 0;
+    if (header.size() == 1) records.KeepEmptyLines();
     while (records.Next()) {
       if (records.size() != header.size())
         throw InvalidInputError(source_ + " line " + std::to_string(records.line()) + ": " +
                                 std::to_string(records.size()) + " fields, expected " +
                                 std::to_string(header.size()) + " as in the header");
       for (std::size_t c = 0; c < header.size(); ++c)
-        stats[c].Add(records.field(c), records.line(), infer);
+        stats[c].Add(records.field(c), records.quoted(c), records.line(), infer);
       ++rows;
     }
     for (std::size_t c = 0; c < header.size(); ++c)
@@ -327,6 +374,9 @@ class CsvImporter {
     return rows;
   }
 
+  // An inferred column of no value but NULLs (every field blank and
+  // unquoted) is INT32: its fields fit every type, and a number column takes
+  // part in arithmetic, aggregates and comparisons with numbers.
   void ResolveType(std::size_t c, const ColumnStats& stats, bool infer, RowCount rows) {
     ColumnSpec& spec = (*schema_)[c];
     if (infer && stats.all_int32) {
@@ -344,6 +394,7 @@ class CsvImporter {
       spec.type =
           ColumnType::Char(static_cast<std::uint32_t>(std::max<std::size_t>(1, stats.longest)));
     }
+    spec.nullable = spec.type.is_numeric() ? stats.numeric_null : stats.char_null;
   }
 
   std::string ValueContext(std::uint64_t line, const std::string& column) const {
@@ -351,11 +402,12 @@ class CsvImporter {
   }
 
   void Store(TableBuilder& builder, std::size_t c, RowCount row, const std::string& value,
-             std::uint64_t line) {
+             bool quoted, std::uint64_t line) {
     const ColumnSpec& spec = (*schema_)[c];
-    if (spec.type.is_numeric() && TrimSpaces(value).empty())
-      throw InvalidInputError(ValueContext(line, spec.name) + "empty value in " +
-                              spec.type.ToString() + " column (clq columns are NOT NULL)");
+    if (spec.type.is_numeric() ? IsNumericNull(value) : IsCharNull(value, quoted)) {
+      builder.SetNull(c, row);
+      return;
+    }
     auto not_a = [&] {
       return InvalidInputError(ValueContext(line, spec.name) + Quote(value) + " is not " +
                                (spec.type.is_integer() ? "an " : "a ") + spec.type.ToString());

@@ -1,21 +1,28 @@
 // CSV (RFC 4180) export and import of tables, and the schema strings of
 // `clq import --schema "name TYPE, ..."`.
 //
-// Writing: a header row of column names, then one record per row; a field
-// is quoted (quotes doubled) when it holds a comma, quote, CR or LF, when it
-// is the only, empty field of a record (so it is not an empty line), or when
-// it is the first column name and begins with a UTF-8 byte order mark (which
-// the reader drops at the start of the text); doubles in the shortest form
-// that reads back to the same value.
+// Writing: a header row of column names, then one record per row; NULL is
+// an empty field (a one-column row holding NULL an empty line); a field is
+// quoted (quotes doubled) when it holds a comma, quote, CR or LF, when it is
+// an empty string (so it reads back as one, not as NULL), or when it is the
+// first column name and begins with a UTF-8 byte order mark (which the
+// reader drops at the start of the text); doubles in the shortest form that
+// reads back to the same value.
 //
 // Reading: the first non-empty record is the header; quoted fields may hold
 // commas, doubled quotes and line breaks; LF, CRLF and CR line endings; empty
-// lines are skipped; a UTF-8 byte order mark starting the text is ignored.
-// Numbers may be surrounded by spaces and have one sign; strings are taken
-// verbatim. clq columns are NOT NULL, so an empty field in a numeric column
-// is an error. Every error is an InvalidInputError (FileError for I/O)
-// naming the file and, for data, the line and column. Reentrant; returned
-// tables own their data.
+// lines are skipped, except after the header of a file of one column, where
+// an empty line is a row holding NULL (as the writer writes one); a UTF-8
+// byte order mark starting the text is ignored. Numbers may be surrounded by
+// spaces and have one sign; strings are taken verbatim. An empty field is
+// NULL: in a numeric column a field empty but for spaces, quoted or not; in
+// a CHAR column an unquoted empty field, while a quoted one ("") is the empty
+// string, so that NULL and '' stay apart as in PostgreSQL's and DuckDB's CSV
+// (SQLite's import makes every empty field ''; NULL is what an empty field
+// means in a number column, and a CHAR column reads it alike). A column that
+// holds a NULL is nullable (ColumnSpec::nullable). Every error is an InvalidInputError (FileError
+// for I/O) naming the file and, for data, the line and column. Reentrant; returned tables own their
+// data.
 #pragma once
 
 #include <cstdio>
@@ -46,7 +53,10 @@ Schema ParseSchema(std::string_view text);
 // Imports a CSV file. With a schema, its column count must match the header
 // and its names replace the header's; CHAR(0) columns take the width of their
 // longest value (at least 1). Without one, each column is INT32 if every value
-// fits, else INT64, else DOUBLE, else CHAR(longest value, at least 1).
+// fits, else INT64, else DOUBLE, else CHAR(longest value, at least 1); an
+// unquoted field empty but for spaces takes no part in choosing (it is NULL
+// if the column is numeric; a quoted one is a string), so a column of
+// nothing but such fields is INT32, every row NULL.
 // The file is read whole, then the table built beside it: ResourceLimitError
 // when the file, or the table with the file, does not fit `host_memory`
 // (common/host_memory.hpp), each checked before it is allocated.

@@ -1,6 +1,7 @@
 #include "storage/table_file.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cerrno>
 #include <cmath>
@@ -28,6 +29,7 @@ static_assert(std::endian::native == std::endian::little,
 constexpr char kMagic[8] = {'C', 'L', 'Q', 'T', 'A', 'B', 'L', 'E'};
 constexpr std::uint64_t kPreambleBytes = 16;  // magic, version, header length
 constexpr std::uint64_t kChecksumBytes = 8;
+constexpr std::uint8_t kNullableFlag = 1;
 
 struct CloseFile {
   void operator()(std::FILE* f) const { std::fclose(f); }
@@ -53,6 +55,14 @@ void AppendString(std::string& out, std::string_view text) {
   out.append(text);
 }
 
+// Whether the column is stored with a NULL map: only when it holds a NULL,
+// which a slice of a nullable column need not.
+bool StoresNulls(const Column& column) {
+  const std::uint8_t* map = column.null_map();
+  return map != nullptr &&
+         std::any_of(map, map + column.rows(), [](std::uint8_t n) { return n != 0; });
+}
+
 std::string EncodeHeader(const Table& table) {
   std::string body;
   Append(body, static_cast<std::uint64_t>(table.rows()));
@@ -62,6 +72,7 @@ std::string EncodeHeader(const Table& table) {
     AppendString(body, c.name());
     Append(body, static_cast<std::uint8_t>(c.type().type));
     Append(body, c.type().width);
+    Append(body, StoresNulls(c) ? kNullableFlag : std::uint8_t{0});
   }
   std::string header(kMagic, sizeof(kMagic));
   Append(header, kTableFileVersion);
@@ -92,6 +103,11 @@ void WriteContents(const Table& table, std::FILE* file, const std::string& path)
     writer.Write(c.bytes(), c.byte_size());
     const std::uint64_t checksum = Checksum64(std::span(c.bytes(), c.byte_size()));
     writer.Write(&checksum, sizeof(checksum));
+    if (!StoresNulls(c)) continue;
+    const auto* map = reinterpret_cast<const std::byte*>(c.null_map());
+    writer.Write(map, c.rows());
+    const std::uint64_t map_checksum = Checksum64(std::span(map, c.rows()));
+    writer.Write(&map_checksum, sizeof(map_checksum));
   }
 }
 
@@ -201,9 +217,10 @@ TableFileInfo ReadHeader(std::FILE* file, const std::string& path) {
   std::uint32_t body_size;
   std::memcpy(&version, preamble + 8, 4);
   std::memcpy(&body_size, preamble + 12, 4);
-  if (version != kTableFileVersion)
+  if (version < kOldestTableFileVersion || version > kTableFileVersion)
     throw FileError(path + ": unsupported table file version " + std::to_string(version) +
-                    " (this clq reads version " + std::to_string(kTableFileVersion) + ")");
+                    " (this clq reads versions " + std::to_string(kOldestTableFileVersion) +
+                    " to " + std::to_string(kTableFileVersion) + ")");
   const std::uint64_t available = file_size - kPreambleBytes;
   if (body_size + kChecksumBytes > available)
     throw FileError(path + ": truncated: expected " + Describe(body_size + kChecksumBytes) +
@@ -232,7 +249,14 @@ TableFileInfo ReadHeader(std::FILE* file, const std::string& path) {
     if (!names.insert(LowercaseIdentifier(name)).second)
       parser.Corrupt("two columns are named " + name);
     const ColumnType type = ParseColumnType(parser, name);
-    info.schema.push_back({std::move(name), type});
+    bool nullable = false;
+    if (version >= 2) {
+      const auto flags = parser.Read<std::uint8_t>("a column's flags");
+      if ((flags & ~kNullableFlag) != 0)
+        parser.Corrupt("column " + name + " has unknown flags " + std::to_string(flags));
+      nullable = (flags & kNullableFlag) != 0;
+    }
+    info.schema.push_back({std::move(name), type, nullable});
   }
   if (!parser.AtEnd()) parser.Corrupt("unexpected bytes after the last column description");
 
@@ -248,6 +272,14 @@ TableFileInfo ReadHeader(std::FILE* file, const std::string& path) {
                       " of checksum of column " + spec.name + ", found " +
                       std::to_string(remaining - data_bytes));
     position += data_bytes + kChecksumBytes;
+    if (!spec.nullable) continue;
+    // rows <= kMaxTableRows, so the sizes above do not overflow.
+    const std::uint64_t map_remaining = file_size - position;
+    if (map_remaining < info.rows + kChecksumBytes)
+      throw FileError(path + ": truncated: expected " + Describe(info.rows + kChecksumBytes) +
+                      " of NULL map and checksum of column " + spec.name + ", found " +
+                      std::to_string(map_remaining));
+    position += info.rows + kChecksumBytes;
   }
   if (position != file_size)
     throw FileError(path + ": corrupt: " + Describe(file_size - position) +
@@ -290,6 +322,33 @@ void CheckValues(const ColumnSpec& spec, const std::byte* data, RowCount rows,
                               "on the right only)"));
     }
   });
+}
+
+// Refuses a NULL map that no clq table has: a byte other than 0 and 1, no
+// NULL at all (a table's column with none has no map), a NULL row whose
+// value bytes are not zero.
+void CheckNullMap(const ColumnSpec& spec, const std::uint8_t* map, const std::byte* data,
+                  RowCount rows, const std::string& path) {
+  const std::size_t width = spec.type.width;
+  std::atomic<bool> any_null{false};
+  ParallelRanges(rows, std::size_t{1} << 20, 1, [&](std::size_t begin, std::size_t end) {
+    bool found = false;
+    for (std::size_t row = begin; row < end; ++row) {
+      if (map[row] == 0) continue;
+      const std::string where =
+          path + ": corrupt NULL map of column " + spec.name + ": row " + std::to_string(row + 1);
+      if (map[row] != 1)
+        throw FileError(where + " holds " + std::to_string(map[row]) + " (1 is NULL, 0 a value)");
+      const std::byte* value = data + row * width;
+      if (std::any_of(value, value + width, [](std::byte b) { return b != std::byte{0}; }))
+        throw FileError(where + " is NULL but its value bytes are not zero");
+      found = true;
+    }
+    if (found) any_null.store(true, std::memory_order_relaxed);
+  });
+  if (!any_null.load())
+    throw FileError(path + ": corrupt NULL map of column " + spec.name +
+                    ": the column is marked nullable but holds no NULL");
 }
 
 }  // namespace
@@ -357,6 +416,15 @@ TablePtr ReadTableContents(std::FILE* file, const std::string& source, std::stri
     if (Checksum64(std::span<const std::byte>(data, bytes)) != stored_checksum)
       throw FileError(source + ": corrupt data in column " + spec.name + " (checksum mismatch)");
     CheckValues(spec, data, info.rows, source);
+    if (!spec.nullable) continue;
+    auto* map = reinterpret_cast<std::byte*>(builder.null_map(c));
+    ReadExactly(file, map, info.rows, source, "NULL map of column " + spec.name);
+    ReadExactly(file, &stored_checksum, kChecksumBytes, source,
+                "checksum of the NULL map of column " + spec.name);
+    if (Checksum64(std::span<const std::byte>(map, info.rows)) != stored_checksum)
+      throw FileError(source + ": corrupt NULL map of column " + spec.name +
+                      " (checksum mismatch)");
+    CheckNullMap(spec, builder.null_map(c), data, info.rows, source);
   }
   return builder.Finish();
 }

@@ -6,17 +6,30 @@
 //         12   u32 H: length of the header body
 //         16   header body: u64 row count; u32 name length, name bytes;
 //              u32 column count; per column: u32 name length, name bytes,
-//              u8 DataType, u32 width (bytes per value)
+//              u8 DataType, u32 width (bytes per value), u8 flags (bit 0:
+//              nullable; version 2 only)
 //     16 + H   u64 Checksum64 of bytes [0, 16 + H)
 //   then per column, in schema order: rows * width bytes of values (CHAR
-//   values NUL-padded), then u64 Checksum64 of those bytes. Nothing follows.
+//   values NUL-padded), then u64 Checksum64 of those bytes; for a nullable
+//   column, then rows bytes of NULL map (1 = NULL, 0 = a value) and u64
+//   Checksum64 of them. Nothing follows.
+//
+// Writing always writes version 2; reading takes version 1 (no flags, no
+// NULL maps: every column NOT NULL) and version 2.
 //
 // Reading validates every length against the file size before allocating,
 // so a missing, truncated, corrupt, foreign or newer file is a FileError that
 // names the file and the problem, never a crash, wrong data or a huge
 // allocation. Contents no clq table has are refused the same way, checksums
 // notwithstanding: no columns, two columns of one name (case-insensitive), a
-// NaN, a NUL byte inside a CHAR value. Functions are reentrant; tables
+// NaN, a NUL byte inside a CHAR value, a flag bit this version does not
+// define, a NULL map byte other than 0 and 1, a nullable column whose map
+// holds no NULL (the writer marks a column nullable only when it holds one,
+// as tables do), and a NULL row whose value bytes are not all zero. The
+// last is refused rather than zeroed so that a file has one reading and
+// the writer gives back the bytes it was read from; every check of values
+// (NaN, NUL in CHAR) then also holds at NULL rows, whose zero bytes pass
+// it. Functions are reentrant; tables
 // returned own their data.
 #pragma once
 
@@ -29,7 +42,9 @@
 
 namespace clq {
 
-inline constexpr std::uint32_t kTableFileVersion = 1;
+inline constexpr std::uint32_t kTableFileVersion = 2;
+// The oldest version this clq reads.
+inline constexpr std::uint32_t kOldestTableFileVersion = 1;
 
 // Writes the table to a temporary file beside `path`, then renames it over
 // `path`, so readers never see a half-written file. When `path` exists and

@@ -54,9 +54,14 @@ def test_parquet_table_agrees_with_duckdb(parquet):
 
 def test_parquet_messages(parquet, tmp_path):
     nulls = tmp_path / "nulls.parquet"
-    pq.write_table(pa.table({"x": [1.5, None]}), nulls)
-    out = _clq(["--table", f"t={nulls}", "SELECT COUNT(*) FROM t"])
-    assert out.returncode != 0 and "column 'x' holds NULL (row 2)" in out.stderr
+    pq.write_table(pa.table({"x": [1.5, None], "s": ["a", None], "n": [None, None]}), nulls)
+    out = _clq(["--table", f"t={nulls}", "SELECT COUNT(*), COUNT(x), SUM(x), COUNT(n) FROM t"])
+    assert out.returncode == 0, out.stderr
+    assert list(csv.reader(io.StringIO(out.stdout)))[1:] == [["2", "1", "1.5", "0"]]
+    nan = tmp_path / "nan.parquet"
+    pq.write_table(pa.table({"x": [1.5, float("nan")]}), nan)
+    out = _clq(["--table", f"t={nan}", "SELECT COUNT(*) FROM t"])
+    assert out.returncode != 0 and "column 'x', row 2: NaN" in out.stderr
     out = _clq(["--table", f"t={parquet}", "SELECT 1"], python="/nonexistent/python3")
     assert out.returncode != 0 and "set CLQ_PYTHON" in out.stderr
     bad = tmp_path / "bad.parquet"

@@ -111,8 +111,8 @@ def test_errors_are_clear_exceptions(con):
         con.sql("SELECT nope FROM e")
     with pytest.raises(clq.InvalidInputError, match="integer overflow"):
         con.sql("SELECT a * 9223372036854775807 FROM e")
-    with pytest.raises(clq.InvalidInputError, match="column 'a' holds NULL"):
-        con.register("n", pa.table({"a": [1, None]}))
+    with pytest.raises(clq.InvalidInputError, match="column 'a', row 2: NaN"):
+        con.register("n", pa.table({"a": [1.0, float("nan")]}))
     with pytest.raises(clq.InvalidInputError, match="past INT64's range"):
         con.register("u", pa.table({"a": pa.array([2**64 - 1], pa.uint64())}))
     with pytest.raises(clq.InvalidInputError, match="date"):

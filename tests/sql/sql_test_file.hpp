@@ -15,7 +15,7 @@
 //                            .test file) as table NAME, imported by
 //                            storage/csv.hpp; SCHEMA, the rest of the
 //                            line, is ParseSchema's "name TYPE, ..." (without
-//                            it, types are inferred). clq columns are NOT NULL.
+//                            it, types are inferred; an empty field is NULL).
 //
 //   statement ok             the SQL (the lines up to the next blank line)
 //   SQL                      parses, binds and executes without error

@@ -160,13 +160,15 @@ TEST(CsvTest, AwkwardButValidInput) {
   EXPECT_EQ(t->column(1).StringAt(0), "Smith, John");
   EXPECT_EQ(t->column(2).StringAt(0), "said \"hi\"");
   EXPECT_EQ(t->column(1).StringAt(1), "multi\nline");
-  EXPECT_EQ(t->column(1).StringAt(2), "");
+  EXPECT_TRUE(t->column(1).IsNull(2));   // unquoted: NULL
+  EXPECT_FALSE(t->column(2).IsNull(2));  // quoted: the empty string
   EXPECT_EQ(t->column(2).StringAt(2), "");
   EXPECT_EQ(t->column(2).StringAt(3), "a\r\nb");
-  // A trailing comma is one more, empty field.
+  // A trailing comma is one more, empty field: NULL.
   const TablePtr trailing = Import("a,b\n1,\n2,");
   ASSERT_EQ(trailing->rows(), 2u);
-  EXPECT_EQ(trailing->column(1).type(), ColumnType::Char(1));
+  EXPECT_TRUE(trailing->column(1).IsNull(0));
+  EXPECT_TRUE(trailing->column(1).IsNull(1));
 }
 
 TEST(CsvTest, InferencePicksTheNarrowestType) {
@@ -182,11 +184,13 @@ TEST(CsvTest, InferencePicksTheNarrowestType) {
   EXPECT_EQ(t->column(2).doubles()[2], 1e-3);
   EXPECT_EQ(t->column(5).int32s()[0], 5);
   // Too large for INT64 is a DOUBLE, so is "inf"; words like "nan" (no value
-  // in clq) or "Infinity" stay text; an empty value makes a column text.
+  // in clq) or "Infinity" stay text; an empty value is NULL, which leaves a
+  // column numeric.
   const TablePtr u = Import("a,b,c,d,e\n9223372036854775808,nan,Infinity,1,-inf\n1,inf,2,,1\n");
   EXPECT_EQ(Types(*u),
             (std::vector<ColumnType>{ColumnType::Double(), ColumnType::Char(3), ColumnType::Char(8),
-                                     ColumnType::Char(1), ColumnType::Double()}));
+                                     ColumnType::Int32(), ColumnType::Double()}));
+  EXPECT_TRUE(u->column(3).IsNull(1));
   EXPECT_TRUE(std::isinf(u->column(4).doubles()[0]));
 }
 
@@ -206,8 +210,6 @@ TEST(CsvTest, ErrorsNameLineAndColumn) {
   ExpectImportError("id,price,name\n1,2.5,a\n\n2,abc,b\n",
                     "data.csv line 4, column price: 'abc' is not a DOUBLE", schema);
   ExpectImportError("id,price,name\n1,nan,a\n", "line 2, column price: 'nan' is not a DOUBLE",
-                    schema);
-  ExpectImportError("id,price,name\n1,2.5,a\n2,,b\n", "data.csv line 3, column price: empty value",
                     schema);
   ExpectImportError("id,price,name\n3000000000,2.5,a\n",
                     "line 2, column id: '3000000000' is not an INT32", schema);

@@ -178,7 +178,7 @@ TEST(TableFileTest, WrongMagicVersionAndTrailingBytes) {
   copy = bytes;
   copy[8] = 7;
   WriteBytes(path, copy);
-  ExpectFileError(path, "unsupported table file version 7 (this clq reads version 1)");
+  ExpectFileError(path, "unsupported table file version 7 (this clq reads versions 1 to 2)");
 
   copy = bytes;
   copy.push_back('!');
