@@ -5,7 +5,7 @@
 // block serves the next query, and a result outlives its engine. The pool's
 // blocks are small here (a minimum of 4 KiB) so that results of 10,000 rows
 // use them on every device, CPUs included (pinned_results forces the pool
-// on where it would be off).
+// on where it would be off). Arrow lends the blocks as they are.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,6 +15,7 @@
 #include <string>
 #include <utility>
 
+#include "arrow/arrow_export.hpp"
 #include "operators/query_result.hpp"
 #include "plan/query_executor.hpp"
 #include "runtime/engine.hpp"
@@ -198,6 +199,26 @@ TEST_P(PinnedResultDownloadTest, AResultOutlivesItsEngine) {
   EXPECT_EQ(CompareResults(expected, result), "");
   result = QueryResult();
   EXPECT_TRUE(pool.expired());
+}
+
+// Arrow lends the pinned block itself, and the block lives while Arrow
+// holds it.
+TEST_P(PinnedResultDownloadTest, ArrowLendsThePinnedBlock) {
+  const auto pool = SmallPool(engine(), 16 * kGranule);
+  auto result =
+      std::make_shared<const QueryResult>(Pinned("SELECT unique1 + unique2 FROM tenktup1", pool));
+  const void* block = result->columns[0].integers.data();
+  ASSERT_TRUE(pool->Lent(block));
+  ArrowArrayStream stream{};
+  ExportArrowStream(std::move(result), &stream);
+  ArrowArray batch{};
+  ASSERT_EQ(stream.get_next(&stream, &batch), 0);
+  stream.release(&stream);
+  ASSERT_EQ(batch.n_children, 1);
+  EXPECT_EQ(batch.children[0]->buffers[1], block);
+  EXPECT_TRUE(pool->Lent(block)) << "the batch holds the result";
+  batch.release(&batch);
+  EXPECT_FALSE(pool->Lent(block));
 }
 
 // EXPLAIN lists the widening where the engine has a pool.
