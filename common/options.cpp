@@ -49,6 +49,13 @@ std::uint64_t ParseHostMemory(std::string_view value) {
   return *bytes;
 }
 
+std::optional<std::uint64_t> ParsePinnedResultsKept(std::string_view value) {
+  if (value == "auto") return std::nullopt;
+  const std::optional<std::uint64_t> bytes = ParseByteSize(value);
+  if (!bytes) Refuse("pinned_results_kept", value, "auto or a size such as 0, 512M or 8G");
+  return bytes;
+}
+
 struct Setter {
   OptionName name;
   std::function<void(Options&, std::string_view)> set;
@@ -91,6 +98,16 @@ const std::vector<Setter>& Setters() {
       {{"pinned_tables", "auto|on|off", "host tables in pinned memory (auto: GPUs)"},
        [](Options& o, std::string_view v) {
          o.engine.pinned_tables = ParseChoice("pinned_tables", v);
+       }},
+      {{"pinned_results", "auto|on|off", "large results in reused pinned memory (auto: GPUs)"},
+       [](Options& o, std::string_view v) {
+         o.engine.pinned_results = ParseChoice("pinned_results", v);
+       }},
+      {{"pinned_results_kept", "auto|SIZE",
+        "most bytes of freed pinned result blocks kept for reuse (auto: a quarter of host and "
+        "of device memory, the less)"},
+       [](Options& o, std::string_view v) {
+         o.engine.pinned_results_kept = ParsePinnedResultsKept(v);
        }},
       {{"assume_no_fp64", "on|off", "treat the device as lacking fp64 (REAL queries refused)"},
        [](Options& o, std::string_view v) {

@@ -6,7 +6,7 @@
 //
 //   EngineOptions  fixed for an engine's life: its kernels are built with
 //                  them (geometry, kernel paths, extra build options) or
-//                  they shape its storage (tablet size, pinned tables).
+//                  they shape its storage (tablet size, pinned tables and results).
 //   QueryOptions   decisions the planner makes per query, each with a
 //                  setting that forces it either way, so tests cover both
 //                  paths and benchmarks measure what a choice gains.
@@ -63,6 +63,15 @@ struct EngineOptions {
   // context, so their first upload is one DMA (kAuto: on, for devices that
   // copy tables).
   Choice pinned_tables = Choice::kAuto;
+  // GPUs: result columns of runtime/pinned_result_pool's minimum size and
+  // more in pinned blocks of the engine's context, downloaded in one DMA and
+  // reused from one result to the next (kAuto: on, for devices that stage
+  // transfers, i.e. not CPUs).
+  Choice pinned_results = Choice::kAuto;
+  // Most bytes of freed pinned result blocks kept for reuse; nullopt: a
+  // quarter of the host's memory or of the device's, whichever is less
+  // (NVIDIA reserves device memory of each pinned block's size).
+  std::optional<std::uint64_t> pinned_results_kept;
   // Treat the device as lacking fp64 (cl_khr_fp64) or 64-bit atomics
   // (cl_khr_int64_base_atomics) although it has them: its kernels are built
   // without them and the planner works around their absence as on such a

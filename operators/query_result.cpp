@@ -12,6 +12,7 @@
 #include <numeric>
 
 #include "common/errors.hpp"
+#include "runtime/pinned_result_pool.hpp"
 
 namespace clq {
 
@@ -19,7 +20,10 @@ namespace {
 constexpr std::size_t kMappedBytes = std::size_t{32} << 20;
 }  // namespace
 
-void* AllocateResultBytes(std::size_t bytes) {
+void* AllocateResultBytes(std::size_t bytes, PinnedResultPool* pool) {
+  if (pool != nullptr) {
+    if (void* block = pool->Take(bytes)) return block;
+  }
 #ifdef __linux__
   if (bytes >= kMappedBytes) {
     void* block = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -31,7 +35,8 @@ void* AllocateResultBytes(std::size_t bytes) {
   return ::operator new(bytes);
 }
 
-void FreeResultBytes(void* block, std::size_t bytes) noexcept {
+void FreeResultBytes(void* block, std::size_t bytes, PinnedResultPool* pool) noexcept {
+  if (pool != nullptr && pool->Give(block)) return;
 #ifdef __linux__
   if (bytes >= kMappedBytes) {
     munmap(block, bytes);

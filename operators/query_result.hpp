@@ -20,28 +20,44 @@
 
 namespace clq {
 
+class PinnedResultPool;  // runtime/pinned_result_pool.hpp
+
 // Memory for result columns. Blocks of 32 MiB and more are mapped directly
 // and marked for transparent huge pages, so a result of gigabytes faults in
-// 2 MiB at a time rather than 4 KiB (where THP is enabled; advisory).
-void* AllocateResultBytes(std::size_t bytes);
-void FreeResultBytes(void* block, std::size_t bytes) noexcept;
+// 2 MiB at a time rather than 4 KiB (where THP is enabled; advisory). With a
+// `pool`, blocks of its minimum size and more are its pinned blocks where it
+// has one to give (a GPU downloads into them in one DMA).
+void* AllocateResultBytes(std::size_t bytes, PinnedResultPool* pool = nullptr);
+void FreeResultBytes(void* block, std::size_t bytes, PinnedResultPool* pool = nullptr) noexcept;
 
 // An allocator whose value-initialisation does nothing: result columns are
 // written in full right after they are sized (downloads, widening copies),
 // so zeroing them first would be one more pass over, and the first touch of,
-// every page of a result that may be gigabytes.
+// every page of a result that may be gigabytes. It holds the pool its blocks
+// may come from, keeping it alive while the column lives; the pool moves
+// with the column's memory, and a copy of a column takes ordinary memory.
 template <typename T>
-struct UninitialisedAllocator : std::allocator<T> {
-  T* allocate(std::size_t n) { return static_cast<T*>(AllocateResultBytes(n * sizeof(T))); }
-  void deallocate(T* p, std::size_t n) noexcept { FreeResultBytes(p, n * sizeof(T)); }
+class UninitialisedAllocator {
+ public:
   using value_type = T;
+  using propagate_on_container_move_assignment = std::true_type;
+  using propagate_on_container_swap = std::true_type;
   template <typename U>
   struct rebind {
     using other = UninitialisedAllocator<U>;
   };
+
   UninitialisedAllocator() = default;
+  explicit UninitialisedAllocator(std::shared_ptr<PinnedResultPool> pool)
+      : pool_(std::move(pool)) {}
   template <typename U>
-  UninitialisedAllocator(const UninitialisedAllocator<U>&) noexcept {}
+  UninitialisedAllocator(const UninitialisedAllocator<U>& other) noexcept : pool_(other.pool()) {}
+
+  T* allocate(std::size_t n) {
+    return static_cast<T*>(AllocateResultBytes(n * sizeof(T), pool_.get()));
+  }
+  void deallocate(T* p, std::size_t n) noexcept { FreeResultBytes(p, n * sizeof(T), pool_.get()); }
+  UninitialisedAllocator select_on_container_copy_construction() const { return {}; }
   template <typename U>
   void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
     ::new (static_cast<void*>(p)) U;
@@ -50,6 +66,15 @@ struct UninitialisedAllocator : std::allocator<T> {
   void construct(U* p, Args&&... args) {
     ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
   }
+
+  const std::shared_ptr<PinnedResultPool>& pool() const { return pool_; }
+  template <typename U>
+  bool operator==(const UninitialisedAllocator<U>& other) const noexcept {
+    return pool_ == other.pool();
+  }
+
+ private:
+  std::shared_ptr<PinnedResultPool> pool_;
 };
 template <typename T>
 using ResultVector = std::vector<T, UninitialisedAllocator<T>>;

@@ -6,6 +6,7 @@
 
 #include "common/errors.hpp"
 #include "common/parallel_ranges.hpp"
+#include "operators/pinned_result_download.hpp"
 
 namespace clq {
 namespace {
@@ -102,16 +103,12 @@ void FillFromBytes(ResultColumn& column, ColumnType type, const std::byte* data,
   ConvertRows(column, type, data, 0, rows);
 }
 
-}  // namespace
-
-ResultColumn DownloadResultColumn(Engine& engine, const std::string& name, sql::ValueType type,
-                                  const DeviceVector& vector) {
-  ResultColumn column;
-  column.name = name;
-  column.type = type;
-  // Values whose device layout is the result's go straight into the result
-  // (one pass over host memory); others (INT32 widened to INTEGER) are
-  // converted piece by piece. Large ranges go through pinned staging.
+// Fills `column` (whose type is set) with `vector`'s values: those whose
+// device layout is the result's straight into the result (one pass over
+// host memory), others (INT32 widened to INTEGER) converted piece by piece.
+// Large ranges go through pinned staging.
+void DownloadThroughStaging(Engine& engine, ResultColumn& column, const DeviceVector& vector) {
+  const sql::ValueType type = column.type;
   const std::uint64_t bytes = vector.byte_size();
   SizeColumn(column, vector.type, vector.size);
   void* direct = nullptr;
@@ -137,6 +134,19 @@ ResultColumn DownloadResultColumn(Engine& engine, const std::string& name, sql::
         },
         "download result");
   }
+}
+
+}  // namespace
+
+ResultColumn DownloadResultColumn(Engine& engine, const std::string& name, sql::ValueType type,
+                                  const DeviceVector& vector) {
+  ResultColumn column;
+  column.name = name;
+  column.type = type;
+  // Large numeric results travel in one DMA into pinned blocks where the
+  // engine has them (operators/pinned_result_download.hpp).
+  if (!DownloadIntoPinnedResult(engine, column, vector))
+    DownloadThroughStaging(engine, column, vector);
   if (vector.has_nulls() && type != sql::ValueType::kNull) {
     column.nulls = DownloadNulls(engine, vector);
     if (std::none_of(column.nulls.begin(), column.nulls.end(),

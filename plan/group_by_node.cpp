@@ -11,6 +11,7 @@
 #include "operators/aggregation.hpp"
 #include "operators/gather.hpp"
 #include "operators/group_by.hpp"
+#include "operators/pinned_result_download.hpp"
 #include "operators/result_builder.hpp"
 #include "plan/aggregate_pass.hpp"
 #include "plan/host_rows.hpp"
@@ -192,6 +193,7 @@ GroupByNode::GroupByNode(const Engine& engine, const QueryOptions& options,
     AddKernelNames({GatherBufferKernel(inputs_.types()[k].type.width)});
     if (inputs_.types()[k].nullable) AddKernelNames({GatherBufferKernel(1)});
   }
+  AddKernelNames(PinnedResultKernels(engine));  // keys of many groups, into pinned blocks
 }
 
 std::string GroupByNode::Describe() const {
@@ -257,13 +259,24 @@ QueryResult GroupByNode::Run(ExecutionContext& context) const {
   if (OutputsAreColumns(select_)) {
     // Each output a group key or an aggregate, nothing else to evaluate: the
     // columns are the result.
+    // A column is moved into its last output (copied before that: an output
+    // may repeat), so large keys keep the memory they were downloaded into.
+    const auto is_key = [this](std::size_t o) {
+      return select_.outputs[o].expr.kind == sql::Expr::Kind::kGroupRef;
+    };
+    const auto used_later = [&](std::size_t o) {
+      for (std::size_t later = o + 1; later < select_.visible_outputs; ++later)
+        if (is_key(later) == is_key(o) &&
+            select_.outputs[later].expr.index == select_.outputs[o].expr.index)
+          return true;
+      return false;
+    };
     QueryResult result;
     result.rows = groups.groups;
     for (std::size_t o = 0; o < select_.visible_outputs; ++o) {
-      const sql::Expr& e = select_.outputs[o].expr;
-      result.columns.push_back(e.kind == sql::Expr::Kind::kGroupRef
-                                   ? key_columns.at(e.index)
-                                   : aggregate_columns.at(e.index));
+      ResultColumn& column =
+          (is_key(o) ? key_columns : aggregate_columns).at(select_.outputs[o].expr.index);
+      result.columns.push_back(used_later(o) ? column : std::move(column));
       result.columns.back().name = select_.outputs[o].name;
     }
     return result;

@@ -3,6 +3,7 @@
 
 #include "common/byte_size.hpp"
 #include "operators/gather.hpp"
+#include "operators/pinned_result_download.hpp"
 #include "operators/relation.hpp"
 #include "operators/result_builder.hpp"
 #include "operators/scalar_eval.hpp"
@@ -75,6 +76,8 @@ OutputNode::OutputNode(const Engine& engine, const QueryOptions& options,
   AddKernelNames(GatherKernels(may_gather, true), options.host_gather == Choice::kAuto);
   computed_ = CompileValues(select, computed, shape);
   AddKernelNames(ValuesKernels(engine, options, select, computed_, shape));
+  // Large gathered or computed results, into pinned blocks.
+  if (gathered_columns_ > 0 || !computed.empty()) AddKernelNames(PinnedResultKernels(engine));
 }
 
 std::string OutputNode::Describe() const {

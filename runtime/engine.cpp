@@ -1,5 +1,8 @@
 #include "runtime/engine.hpp"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -11,6 +14,7 @@
 #include "runtime/cl_error.hpp"
 #include "runtime/device_table.hpp"
 #include "runtime/kernel_sources.hpp"
+#include "runtime/pinned_result_pool.hpp"
 #include "runtime/pinned_staging.hpp"
 #include "runtime/program_cache.hpp"
 
@@ -57,6 +61,29 @@ DeviceInfo AssumedInfo(DeviceInfo info, const EngineOptions& options) {
   return info;
 }
 
+// The pool of pinned result blocks where the options or the device call for
+// one: devices that stage their transfers (not CPUs, which read host memory
+// in place) gain a DMA at the pinned bandwidth straight into the result.
+std::shared_ptr<PinnedResultPool> ResultPoolFor(const DeviceInfo& info,
+                                                const EngineOptions& options,
+                                                const cl::Context& context,
+                                                const cl::Device& device) {
+  if (!Decide(options.pinned_results, info.kind != DeviceKind::kCpu)) return nullptr;
+  std::uint64_t kept = 0;
+  if (options.pinned_results_kept) {
+    kept = *options.pinned_results_kept;
+  } else {
+    const long pages = sysconf(_SC_PHYS_PAGES);
+    const long page_bytes = sysconf(_SC_PAGE_SIZE);
+    const std::uint64_t memory =
+        pages > 0 && page_bytes > 0 ? std::uint64_t(pages) * std::uint64_t(page_bytes) : 0;
+    // NVIDIA mirrors each pinned block in device memory, so free blocks kept
+    // for reuse take device memory from the tables too.
+    kept = std::min(memory / 4, info.global_mem_bytes / 4);
+  }
+  return std::make_shared<PinnedResultPool>(context, device, kept);
+}
+
 }  // namespace
 
 Engine::Engine(const DeviceHandle& device, const EngineOptions& options)
@@ -78,6 +105,11 @@ Engine::Engine(const DeviceHandle& device, const EngineOptions& options)
   BuildProgram();
   tables_ = std::make_unique<DeviceTableCache>(*this, info_.global_mem_bytes / 2,
                                                DefaultTableResidency(*this), options.tablet_rows);
+  try {
+    result_pool_ = ResultPoolFor(info_, options_, context_, device_);
+  } catch (const cl::Error& error) {
+    throw TranslateClError(error, "creating the pinned result pool's queue on " + info_.name);
+  }
 }
 
 Engine::~Engine() = default;

@@ -36,6 +36,7 @@
 namespace clq {
 
 class DeviceTableCache;
+class PinnedResultPool;
 class PinnedStaging;
 class Table;
 
@@ -71,6 +72,11 @@ class Engine {
   // Tables resident on this device (runtime/device_table.hpp).
   DeviceTableCache& tables() { return *tables_; }
   const DeviceTableCache& tables() const { return *tables_; }
+  // Pinned blocks for large result columns (runtime/pinned_result_pool.hpp),
+  // or null where results take ordinary memory (EngineOptions::pinned_results).
+  const std::shared_ptr<PinnedResultPool>& result_pool() const { return result_pool_; }
+  // Replaces it (null: none); tests install pools of small blocks.
+  void set_result_pool(std::shared_ptr<PinnedResultPool> pool) { result_pool_ = std::move(pool); }
   // Number of tablets `table` has on this device.
   std::size_t TabletCountFor(const Table& table) const;
 
@@ -161,6 +167,7 @@ class Engine {
   Profiler profiler_;
   std::unique_ptr<PinnedStaging> staging_;  // created on first use by StagingFor
   std::unique_ptr<DeviceTableCache> tables_;
+  std::shared_ptr<PinnedResultPool> result_pool_;
 };
 
 }  // namespace clq
