@@ -64,7 +64,7 @@ def _tables(rows=4000, seed=11):
 
 
 INTEGER_QUERIES = [
-    "SELECT COUNT(*), COUNT(k), COUNT(v), COUNT(x) FROM t",
+    "SELECT COUNT(*), COUNT(k), COUNT(v) FROM t",
     "SELECT SUM(k), SUM(v), MIN(v), MAX(v), MIN(small), MAX(small) FROM t",
     "SELECT k, COUNT(*), COUNT(v), SUM(v), MIN(v), MAX(v), SUM(small) FROM t GROUP BY k",
     "SELECT s, COUNT(*), COUNT(k), SUM(k) FROM t GROUP BY s",
@@ -87,6 +87,7 @@ TEXT_NULL_QUERIES = [
     "SELECT k, s FROM t WHERE NOT (s <> 'fig') OR k IS NULL",
 ]
 REAL_QUERIES = [
+    "SELECT COUNT(x) FROM t",
     "SELECT k, SUM(x), MIN(x), MAX(x), AVG(x), AVG(v) FROM t GROUP BY k",
     "SELECT COUNT(*), AVG(small), SUM(x) FROM t WHERE x > 0 OR x IS NULL",
     "SELECT x * 2 + k FROM t WHERE small > 90",
@@ -125,14 +126,16 @@ def test_pandas_with_missing_values(con):
     con.register("p", frame)
     peer = duckdb.connect()
     peer.register("p", pa.Table.from_pandas(frame))
-    for query in (
-        "SELECT COUNT(i), SUM(i), COUNT(f), COUNT(nothing), SUM(nothing) FROM p",
-        "SELECT i, s FROM p WHERE f IS NULL OR i > 2",
+    queries = [
+        "SELECT COUNT(i), SUM(i), COUNT(nothing), SUM(nothing) FROM p",
+        "SELECT i, s FROM p WHERE i IS NULL OR i > 2",
         "SELECT s, COUNT(*) FROM p GROUP BY s",
-    ):
-        assert_same_rows(peer.sql(query).fetchall(), con.sql(query).fetchall(), ordered=False)
-    if con.fp64:
+    ]
+    if con.fp64:  # f is REAL: a device without fp64 refuses it
+        queries += ["SELECT COUNT(f) FROM p", "SELECT i, s FROM p WHERE f IS NULL OR i > 2"]
         assert con.sql("SELECT SUM(f), MAX(f) FROM p").fetchall() == [(6.5, 3.5)]
+    for query in queries:
+        assert_same_rows(peer.sql(query).fetchall(), con.sql(query).fetchall(), ordered=False)
     out = pa.table(con.sql("SELECT i, s FROM p"))
     assert out.column("i").to_pylist() == [1, None, 3, None, 5]
     assert out.column("s").to_pylist() == ["a", None, "", "bb", None]
@@ -145,4 +148,5 @@ def test_nan_that_is_a_value_is_refused(con):
     # Under a NULL it is no value.
     masked = pa.array([1.0, float("nan")], pa.float64(), mask=pa.array([False, True]))
     con.register("masked", pa.table({"a": masked}))
-    assert con.sql("SELECT COUNT(a), COUNT(*) FROM masked").fetchall() == [(1, 2)]
+    if con.fp64:  # a is REAL: a device without fp64 refuses it
+        assert con.sql("SELECT COUNT(a), COUNT(*) FROM masked").fetchall() == [(1, 2)]
