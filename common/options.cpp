@@ -49,6 +49,14 @@ std::uint64_t ParseHostMemory(std::string_view value) {
   return *bytes;
 }
 
+std::uint64_t ParseDeviceMemory(std::string_view value) {
+  if (value == "auto") return 0;
+  const std::optional<std::uint64_t> bytes = ParseByteSize(value);
+  if (!bytes || *bytes < (std::uint64_t{1} << 20))
+    Refuse("device_memory", value, "auto or a size of at least 1M, such as 512M or 16G");
+  return *bytes;
+}
+
 std::optional<std::uint64_t> ParsePinnedResultsKept(std::string_view value) {
   if (value == "auto") return std::nullopt;
   const std::optional<std::uint64_t> bytes = ParseByteSize(value);
@@ -98,6 +106,11 @@ const std::vector<Setter>& Setters() {
       {{"pinned_tables", "auto|on|off", "host tables in pinned memory (auto: GPUs)"},
        [](Options& o, std::string_view v) {
          o.engine.pinned_tables = ParseChoice("pinned_tables", v);
+       }},
+      {{"device_memory", "auto|SIZE",
+        "most device memory clq uses, as if the device had no more (auto: all of it)"},
+       [](Options& o, std::string_view v) {
+         o.engine.device_memory = ParseDeviceMemory(v);
        }},
       {{"pinned_results", "auto|on|off", "large results in reused pinned memory (auto: GPUs)"},
        [](Options& o, std::string_view v) {

@@ -59,6 +59,12 @@ struct EngineOptions {
   // Most rows per device tablet; 0: as many as the device's largest
   // allocation holds (tests force small tablets).
   std::uint64_t tablet_rows = 0;
+  // Most bytes of device memory the engine allocates (tables, intermediates),
+  // as if the device had no more; 0: the device's global memory. A cap makes
+  // tables travel in tablets of at most 1/16 of it, resident within half of
+  // it, and makes CPU devices copy tables rather than read them in place, so
+  // that out-of-core runs can be tested on any device.
+  std::uint64_t device_memory = 0;
   // GPUs: numeric columns of host tables in pinned memory of the engine's
   // context, so their first upload is one DMA (kAuto: on, for devices that
   // copy tables).

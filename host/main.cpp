@@ -47,6 +47,15 @@ void AddDeviceOptions(CLI::App& command, DeviceOptions& options, bool several_de
                            "substring (default: $CLQ_DEVICE, else first GPU, else first CPU)");
   AddNoCacheFlag(command, options.no_cache);
   AddSettingOption(command, options.settings);
+  command
+      .add_option_function<std::string>(
+          "--device-memory",
+          [&options](const std::string& size) {
+            options.settings.push_back("device_memory=" + size);
+          },
+          "Use at most SIZE of device memory, as if the device had no more (e.g. 512M, 16G); "
+          "tables larger than half of it stream through in tablets")
+      ->type_name("SIZE");
 }
 
 // Adds --rows N and repeatable --table NAME=FILE to a subcommand.

@@ -8,7 +8,10 @@
 // the pool: they are then simply released.
 //
 // A request larger than the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE throws
-// DeviceLimitError naming the purpose and both sizes. Not thread-safe.
+// DeviceLimitError naming the purpose and both sizes. With a cap on the
+// bytes it holds (EngineOptions::device_memory), a buffer that would pass
+// it frees the cached buffers first, then throws DeviceLimitError naming
+// the cap. Not thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -56,7 +59,10 @@ class DeviceBuffer {
 
 class BufferPool {
  public:
-  BufferPool(cl::Context context, std::uint64_t max_alloc_bytes, std::uint64_t retain_limit);
+  // `cap_bytes`: most bytes of buffers alive at once (in use or cached); 0:
+  // none.
+  BufferPool(cl::Context context, std::uint64_t max_alloc_bytes, std::uint64_t retain_limit,
+             std::uint64_t cap_bytes = 0);
 
   // A read-write device buffer of at least `bytes` (at least one size class
   // even for 0 bytes, since OpenCL forbids empty buffers).
@@ -66,6 +72,8 @@ class BufferPool {
   void Trim();
 
   std::uint64_t free_bytes() const;
+  // Bytes of the buffers this pool made that are alive (in use or cached).
+  std::uint64_t live_bytes() const;
   std::uint64_t max_alloc_bytes() const { return max_alloc_bytes_; }
 
   static std::uint64_t SizeClass(std::uint64_t bytes);
@@ -73,6 +81,7 @@ class BufferPool {
  private:
   cl::Context context_;
   std::uint64_t max_alloc_bytes_;
+  std::uint64_t cap_bytes_ = 0;
   std::shared_ptr<DeviceBuffer::Home> home_;
 };
 

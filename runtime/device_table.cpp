@@ -12,11 +12,13 @@ TableResidency DefaultTableResidency(const Engine& engine) {
 }
 
 DeviceTableCache::DeviceTableCache(Engine& engine, std::uint64_t budget_bytes,
-                                   TableResidency residency, RowCount tablet_rows)
+                                   TableResidency residency, RowCount tablet_rows,
+                                   std::uint64_t tablet_bytes)
     : engine_(engine),
       budget_bytes_(budget_bytes),
       residency_(residency),
-      tablet_rows_(tablet_rows) {}
+      tablet_rows_(tablet_rows),
+      tablet_bytes_(tablet_bytes) {}
 
 void DeviceTableCache::SetTabletRowLimit(RowCount tablet_rows) {
   Clear();
@@ -27,7 +29,10 @@ RowCount DeviceTableCache::TabletRows(const Table& table) const {
   std::uint32_t widest = 1;
   for (const clq::Column& c : table.columns())
     widest = std::max(widest, c.type().width);
-  RowCount rows = engine_.info().max_alloc_bytes / widest;
+  const std::uint64_t most_bytes = tablet_bytes_ > 0
+                                       ? std::min(tablet_bytes_, engine_.info().max_alloc_bytes)
+                                       : engine_.info().max_alloc_bytes;
+  RowCount rows = most_bytes / widest;
   if (tablet_rows_ > 0) rows = std::min(rows, tablet_rows_);
   // Whole 32-row words keep selection bitmaps of different tablets apart.
   if (rows >= 64) rows -= rows % 32;

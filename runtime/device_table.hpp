@@ -56,9 +56,10 @@ TableResidency DefaultTableResidency(const Engine& engine);
 class DeviceTableCache {
  public:
   // `tablet_rows` caps the rows of a tablet (0: as many as the device's
-  // largest allocation holds).
+  // largest allocation holds), `tablet_bytes` the bytes of a tablet's widest
+  // column (0: the device's largest allocation).
   DeviceTableCache(Engine& engine, std::uint64_t budget_bytes, TableResidency residency,
-                   RowCount tablet_rows = 0);
+                   RowCount tablet_rows = 0, std::uint64_t tablet_bytes = 0);
 
   // Rows per tablet of `table` on this device.
   RowCount TabletRows(const Table& table) const;
@@ -108,6 +109,7 @@ class DeviceTableCache {
   std::uint64_t budget_bytes_;
   TableResidency residency_;
   RowCount tablet_rows_ = 0;
+  std::uint64_t tablet_bytes_ = 0;
   std::uint64_t resident_bytes_ = 0;
   std::uint64_t clock_ = 0;
   // Column() and Nulls(): the buffer of `key`, made from `host` (`width`

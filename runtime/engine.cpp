@@ -58,6 +58,12 @@ namespace {
 DeviceInfo AssumedInfo(DeviceInfo info, const EngineOptions& options) {
   if (options.assume_no_fp64) info.fp64 = false;
   if (options.assume_no_int64_atomics) info.int64_atomics = false;
+  // A device-memory cap: the device as if it had no more memory (OpenCL's
+  // own floor for the largest allocation is a quarter of global memory).
+  if (options.device_memory > 0) {
+    info.global_mem_bytes = std::min(info.global_mem_bytes, options.device_memory);
+    info.max_alloc_bytes = std::min(info.max_alloc_bytes, info.global_mem_bytes / 4);
+  }
   return info;
 }
 
@@ -101,10 +107,17 @@ Engine::Engine(const DeviceHandle& device, const EngineOptions& options)
   }
   build_report_.context_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  pool_ = BufferPool(context_, info_.max_alloc_bytes, RetainLimit(info_));
+  const bool capped = options.device_memory > 0;
+  pool_ = BufferPool(context_, info_.max_alloc_bytes, RetainLimit(info_),
+                     capped ? info_.global_mem_bytes : 0);
   BuildProgram();
-  tables_ = std::make_unique<DeviceTableCache>(*this, info_.global_mem_bytes / 2,
-                                               DefaultTableResidency(*this), options.tablet_rows);
+  // Under a cap, tables are copied in tablets of at most 1/16 of it, so that
+  // the few columns a step reads fit the half of it tables may hold, and
+  // evicted least recently used first: a table larger than the cap streams.
+  tables_ = std::make_unique<DeviceTableCache>(
+      *this, info_.global_mem_bytes / 2,
+      capped ? TableResidency::kCopy : DefaultTableResidency(*this), options.tablet_rows,
+      capped ? info_.global_mem_bytes / 16 : 0);
   try {
     result_pool_ = ResultPoolFor(info_, options_, context_, device_);
   } catch (const cl::Error& error) {

@@ -1,0 +1,59 @@
+// The device-memory cap from the command line (--device-memory SIZE, or
+// --option device_memory=SIZE): on PoCL, which then copies tables as a GPU
+// does, a table several times the cap streams through tablet by tablet for
+// filters and aggregates, with the answers of the uncapped run; a step
+// whose intermediates outgrow the cap fails with one message naming the
+// cap; a size below 1M is refused.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "tests/support/run_clq.hpp"
+
+namespace clq {
+namespace {
+
+using testing::RunClq;
+
+bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// 2M rows: each INT32 column is 8 MB, four times a 2M cap.
+constexpr const char* kAggregates =
+    "\"SELECT COUNT(*), SUM(unique1), MIN(unique2), MAX(unique2) FROM tenktup1 WHERE ten < 5 "
+    "AND unique2 % 7 <> 3; SELECT SUM(unique1 - unique2), MAX(onepercent * 3) FROM tenktup1\"";
+
+TEST(DeviceMemoryCliTest, AggregatesOverATableLargerThanTheCapStream) {
+  const auto free = RunClq(std::string("query --device pocl --rows 2M --format csv ") + kAggregates);
+  ASSERT_EQ(free.exit_code, 0) << free.output;
+  const auto capped = RunClq(
+      std::string("query --device pocl --rows 2M --device-memory 2M --format csv ") + kAggregates);
+  ASSERT_EQ(capped.exit_code, 0) << capped.output;
+  EXPECT_EQ(capped.output, free.output);
+  // The columns travelled in tablets, many per column: 8 MB each under a
+  // 2M cap whose tablets hold at most 128 KiB of the widest (CHAR(52)) column.
+  const auto profiled = RunClq(
+      "query --device pocl --rows 2M --device-memory 2M --profile \"SELECT SUM(unique1) FROM "
+      "tenktup1\"");
+  ASSERT_EQ(profiled.exit_code, 0) << profiled.output;
+  EXPECT_TRUE(Contains(profiled.output, "upload tenktup1.unique1  upload         802"))
+      << profiled.output;
+}
+
+TEST(DeviceMemoryCliTest, IntermediatesPastTheCapFailWithAMessage) {
+  const auto result = RunClq(
+      "query --device pocl --rows 2M --option device_memory=2M \"SELECT ten, COUNT(*) FROM "
+      "tenktup1 GROUP BY ten\"");
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  EXPECT_TRUE(Contains(result.output, "device-memory cap")) << result.output;
+}
+
+TEST(DeviceMemoryCliTest, ASizeBelowOneMebibyteIsRefused) {
+  const auto result = RunClq("query --device pocl --device-memory 12 \"SELECT 1\"");
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  EXPECT_TRUE(Contains(result.output, "device_memory")) << result.output;
+}
+
+}  // namespace
+}  // namespace clq
