@@ -47,11 +47,12 @@ enum class Kind : std::uint8_t {
   kBool,
   kUtf8,
   kLargeUtf8,
+  kUtf8View,  // "vu": 16-byte views, short strings inline, long ones in data buffers
   kNull,  // Arrow's null type: every value NULL, no buffers
 };
 
 bool IsText(Kind k) {
-  return k == Kind::kUtf8 || k == Kind::kLargeUtf8;
+  return k == Kind::kUtf8 || k == Kind::kLargeUtf8 || k == Kind::kUtf8View;
 }
 bool IsInteger(Kind k) {
   return k <= Kind::kUInt64;
@@ -70,12 +71,13 @@ std::string Describe(std::string_view format) {
   if (format.starts_with("tD") || format.starts_with("ti")) return "duration or interval";
   if (format == "e") return "float16";
   if (format == "z" || format == "Z" || format.starts_with("w:")) return "binary";
-  if (format == "vu" || format == "vz") return "string or binary view";
+  if (format == "vz") return "binary view";
   if (format.starts_with("+")) return "nested";
   return "unknown";
 }
 
 Kind KindOf(std::string_view format, std::string_view column) {
+  if (format == "vu") return Kind::kUtf8View;
   if (format.size() == 1) {
     switch (format[0]) {
       case 'c':
@@ -165,6 +167,7 @@ ColumnType StorageType(Kind k) {
       return ColumnType::Double();
     case Kind::kUtf8:
     case Kind::kLargeUtf8:
+    case Kind::kUtf8View:
       break;
   }
   return ColumnType::Char(1);  // the width is set from the values
@@ -262,8 +265,41 @@ std::int64_t IntegerAt(const ArrowArray& a, Kind k, std::int64_t element) {
   throw InternalError("not an integer Arrow type");
 }
 
+// A string view array's buffers (C Data interface): validity, the 16-byte
+// views, the variadic data buffers, and last the int64 sizes of the data
+// buffers. A view is an int32 length, then the string itself when it is at
+// most 12 bytes, else a 4-byte prefix, an int32 data buffer index and an
+// int32 offset into that buffer.
+constexpr std::int64_t kViewBytes = 16;
+constexpr std::int32_t kViewInline = 12;
+
+std::string_view ViewAt(const ArrowArray& a, std::int64_t element, const std::string& column) {
+  const char* view = static_cast<const char*>(a.buffers[1]) + element * kViewBytes;
+  std::int32_t length = 0;
+  std::memcpy(&length, view, sizeof length);
+  Require(length >= 0, column, "negative string view length");
+  if (length <= kViewInline) return {view + 4, static_cast<std::size_t>(length)};
+  std::int32_t buffer = 0;
+  std::int32_t offset = 0;
+  std::memcpy(&buffer, view + 8, sizeof buffer);
+  std::memcpy(&offset, view + 12, sizeof offset);
+  const std::int64_t data_buffers = a.n_buffers - 3;
+  Require(buffer >= 0 && buffer < data_buffers, column, "string view data buffer out of range");
+  Require(a.buffers[a.n_buffers - 1] != nullptr, column, "no string view buffer sizes");
+  std::int64_t size = 0;
+  std::memcpy(&size,
+              static_cast<const char*>(a.buffers[a.n_buffers - 1]) + buffer * sizeof(std::int64_t),
+              sizeof size);
+  Require(offset >= 0 && static_cast<std::int64_t>(offset) + length <= size, column,
+          "string view past its data buffer");
+  Require(a.buffers[2 + buffer] != nullptr, column, "no string data");
+  return {static_cast<const char*>(a.buffers[2 + buffer]) + offset,
+          static_cast<std::size_t>(length)};
+}
+
 std::string_view TextAt(const ArrowArray& a, Kind k, std::int64_t element,
                         const std::string& column) {
+  if (k == Kind::kUtf8View) return ViewAt(a, element, column);
   std::int64_t begin = 0;
   std::int64_t end = 0;
   if (k == Kind::kUtf8) {
@@ -300,6 +336,14 @@ void RefuseNaN(const std::byte* values, RowCount rows, const std::string& column
   }
 }
 
+// Whether an array of values of kind k has its layout's number of buffers:
+// validity and values, for strings also their characters; a string view
+// array has any number of data buffers and then their sizes.
+bool BufferCountFits(const ArrowArray& a, Kind k) {
+  if (k == Kind::kUtf8View) return a.n_buffers >= 3;
+  return a.n_buffers == (IsText(k) ? 3 : 2);
+}
+
 // Checks the buffers a column's arrays must have.
 void CheckChunk(const Chunk& chunk, const FieldType& type) {
   const ArrowArray& a = *chunk.array;
@@ -308,7 +352,8 @@ void CheckChunk(const Chunk& chunk, const FieldType& type) {
   Require(chunk.first - a.offset + chunk.rows <= a.length, column, "shorter than its batch");
   if (!type.index && type.values == Kind::kNull) return;  // no buffers to read
   const bool text = !type.index && IsText(type.values);
-  Require(a.n_buffers == (text ? 3 : 2), column, "wrong number of buffers");
+  Require(BufferCountFits(a, text ? type.values : Kind::kInt32), column,
+          "wrong number of buffers");
   if (chunk.rows == 0) return;
   Require(a.buffers != nullptr && a.buffers[1] != nullptr, column, "no data buffer");
   RequireValidity(a, column);
@@ -318,7 +363,7 @@ void CheckChunk(const Chunk& chunk, const FieldType& type) {
   Require(dictionary.length >= 0 && dictionary.offset >= 0, column,
           "negative dictionary length or offset");
   if (type.values == Kind::kNull || dictionary.length == 0) return;
-  Require(dictionary.n_buffers == (IsText(type.values) ? 3 : 2) && dictionary.buffers != nullptr &&
+  Require(BufferCountFits(dictionary, type.values) && dictionary.buffers != nullptr &&
               dictionary.buffers[1] != nullptr,
           column, "dictionary without values");
   RequireValidity(dictionary, column);

@@ -3,12 +3,12 @@
 //
 // Types: int8/int16/int32, uint8/uint16 and bool -> INT32; uint32 and int64
 // -> INT64; uint64 -> INT64 when every value fits (else an error naming the
-// value); float32/float64 -> DOUBLE; utf8, large_utf8 and dictionaries of
-// them -> CHAR(n), n the longest value (at least 1); null (Arrow's type of
-// nothing but NULLs) -> INT32, every row NULL (as an all-empty CSV column).
-// Anything else (a dictionary of dictionaries too) and any NaN at a row that
-// is not NULL (no clq table holds one) is refused with InvalidInputError
-// naming the column.
+// value); float32/float64 -> DOUBLE; utf8, large_utf8, utf8_view (Polars'
+// strings) and dictionaries of them -> CHAR(n), n the longest value (at
+// least 1); null (Arrow's type of nothing but NULLs) -> INT32, every row
+// NULL (as an all-empty CSV column). Anything else (a dictionary of
+// dictionaries too) and any NaN at a row that is not NULL (no clq table
+// holds one) is refused with InvalidInputError naming the column.
 //
 // NULLs: a clear validity bit (honouring the array's offset; a null count of
 // -1 means unknown, and no bitmap means no NULL) makes the row NULL, as does

@@ -20,7 +20,13 @@ Data, exactly as clq sees it:
     .test file; SCHEMA's types map INT/BIGINT/INTEGER to INTEGER, DOUBLE/REAL/
     FLOAT to REAL, CHAR/VARCHAR/TEXT to TEXT (without a schema, a column is
     INTEGER if every value is an integer, else REAL if every value is a
-    number, else TEXT, as clq's import infers).
+    number, else TEXT, as clq's import infers). NULLs as clq's CSV import
+    reads them (storage/csv.cpp): a field empty but for spaces is NULL in a
+    number column, quoted or not; in a TEXT column only an empty unquoted
+    field is NULL and `""` is the empty string; inference skips unquoted
+    blank fields (a column of nothing else is INTEGER); in a one-column file
+    an empty line after the header is a NULL row. (Python's csv module
+    cannot tell `""` from an empty field, so the records are split here.)
 
 Before that, docs/DESIGN.md's closed forms for N = 10,000 (first unique1 values,
 selection and join sizes, MIN/SUM(unique3) GROUP BY onePercent) are checked
@@ -222,7 +228,8 @@ def sqlite_type(clq_type):
     return "TEXT"
 
 
-def infer_type(values):
+def infer_type(fields):
+    """fields: (text, quoted) pairs of a column."""
     def is_int(v):
         return re.fullmatch(r"\s*[-+]?\d+\s*", v) is not None
 
@@ -233,17 +240,76 @@ def infer_type(values):
         except ValueError:
             return False
 
-    if values and all(is_int(v) for v in values):
+    values = [v for v, quoted in fields if quoted or v.strip(" \t") != ""]
+    if all(is_int(v) for v in values):
         return "INTEGER"
     if values and all(is_number(v) for v in values):
         return "REAL"
     return "TEXT"
 
 
+def csv_records(text):
+    """The records of a CSV text as lists of (text, quoted) fields, split as
+    clq's tokenizer splits them; an empty line is None."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    records, pos, n = [], 0, len(text)
+
+    def skip_line_end(p):
+        if text.startswith("\r\n", p):
+            return p + 2
+        return p + 1
+
+    while pos < n:
+        if text[pos] in "\r\n":
+            records.append(None)
+            pos = skip_line_end(pos)
+            continue
+        fields = []
+        while True:
+            if pos < n and text[pos] == '"':
+                pos += 1
+                value = []
+                while True:
+                    if pos >= n:
+                        raise SystemExit("unterminated quoted field")
+                    if text[pos] == '"':
+                        if text.startswith('""', pos):
+                            value.append('"')
+                            pos += 2
+                            continue
+                        pos += 1
+                        break
+                    value.append(text[pos])
+                    pos += 1
+                if pos < n and text[pos] not in ",\r\n":
+                    raise SystemExit("unexpected character after a closing quote")
+                fields.append(("".join(value), True))
+            else:
+                end = pos
+                while end < n and text[end] not in ",\r\n":
+                    end += 1
+                fields.append((text[pos:end], False))
+                pos = end
+            if pos < n and text[pos] == ",":
+                pos += 1
+                continue
+            if pos < n:
+                pos = skip_line_end(pos)
+            break
+        records.append(fields)
+    return records
+
+
 def load_csv(db, name, path, schema):
-    with open(path, newline="", encoding="utf-8-sig") as f:
-        rows = [r for r in csv.reader(f) if r]
-    header, data = rows[0], rows[1:]
+    with open(path, newline="", encoding="utf-8") as f:
+        records = csv_records(f.read())
+    while records and records[0] is None:
+        records.pop(0)
+    header = [v for v, _ in records[0]]
+    # Empty lines are skipped, but in a one-column file they are NULL rows.
+    data = [r if r is not None else [("", False)] for r in records[1:]
+            if r is not None or len(header) == 1]
     if schema:
         columns = []
         for part in schema.split(","):
@@ -254,12 +320,13 @@ def load_csv(db, name, path, schema):
     db.execute(f"DROP TABLE IF EXISTS {name}")
     db.execute(f"CREATE TABLE {name} (" + ", ".join(f'"{c}" {t}' for c, t in columns) + ")")
 
-    def convert(value, t):
-        if t == "INTEGER":
-            return int(value)
-        if t == "REAL":
-            return float(value)
-        return value
+    def convert(field, t):
+        value, quoted = field
+        if t == "TEXT":
+            return None if value == "" and not quoted else value
+        if value.strip(" \t") == "":
+            return None
+        return int(value) if t == "INTEGER" else float(value)
 
     db.executemany(f"INSERT INTO {name} VALUES ({', '.join('?' * len(columns))})",
                    [[convert(v, t) for v, (_, t) in zip(r, columns)] for r in data])

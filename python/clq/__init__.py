@@ -100,9 +100,13 @@ class Connection:
         elif hasattr(data, "arrow"):  # a DuckDB relation of a version without the protocol
             return self.register(name, data.arrow())
         else:
+            # A lazy frame (Polars' LazyFrame) is a plan: its data exists
+            # only once collected, and collecting is the caller's choice.
+            hint = "; collect() it first" if hasattr(data, "collect") else ""
             raise TypeError(
                 f"cannot register a {type(data).__name__}: it has neither __arrow_c_stream__ "
                 "nor __arrow_c_array__ (pyarrow, pandas >= 2.2, Polars and DuckDB objects do)"
+                + hint
             )
         return self
 

@@ -1,6 +1,7 @@
 // The Arrow C Data / C Stream layer (arrow/), against arrays built here by
 // hand as a producer would: each type's conversion, offsets, zero-copy,
-// several batches, dictionaries, the refusals (NaN, unsupported types,
+// several batches, dictionaries, string views, the refusals (NaN,
+// unsupported types, views outside their buffers,
 // dictionaries of dictionaries, uint64 past INT64) and that every struct
 // handed over is released exactly once, also on error; and a query result
 // exported and read back.
@@ -97,6 +98,46 @@ TEST(ArrowImportTest, StringsAndDictionariesBecomeChar) {
   EXPECT_EQ(t->column(1).StringAt(1), "red");
 }
 
+// Polars exports its strings as string views: short ones inline, long ones
+// in data buffers; alone, at offsets, with NULLs and as dictionary values
+// (Polars' categoricals).
+TEST(ArrowImportTest, StringViewsBecomeChar) {
+  TestBatch batch;
+  const std::string long_a = "thirteen-bytes";
+  const std::string long_b = "a longer string in the second data buffer";
+  auto s = StringViews("s", {"", "twelve bytes", long_a, "x", long_b, "null row, long enough"});
+  SetNulls(*s, {false, false, false, false, false, true});
+  auto dict = StringViews("", {"red", "a long dictionary value", "blue"}, 1);
+  auto indices = Fixed<std::uint32_t>("I", "colour", {2, 1, 0, 7, 0, 1});
+  indices->dictionary = dict;
+  SetNulls(*indices, {false, false, false, true, false, false});
+  batch.columns = {s, indices};
+  const TablePtr t = Import(batch);
+  ASSERT_EQ(t->rows(), 6u);
+  EXPECT_EQ(t->column(0).type(), ColumnType::Char(static_cast<std::uint32_t>(long_b.size())));
+  EXPECT_EQ(t->column(0).StringAt(0), "");
+  EXPECT_FALSE(t->column(0).IsNull(0));
+  EXPECT_EQ(t->column(0).StringAt(1), "twelve bytes");
+  EXPECT_EQ(t->column(0).StringAt(2), long_a);
+  EXPECT_EQ(t->column(0).StringAt(3), "x");
+  EXPECT_EQ(t->column(0).StringAt(4), long_b);
+  EXPECT_TRUE(t->column(0).IsNull(5));
+  EXPECT_EQ(t->column(1).type(), ColumnType::Char(23));
+  EXPECT_EQ(t->column(1).StringAt(0), "blue");
+  EXPECT_EQ(t->column(1).StringAt(1), "a long dictionary value");
+  EXPECT_EQ(t->column(1).StringAt(2), "red");
+  EXPECT_TRUE(t->column(1).IsNull(3));
+
+  // The batch's offset applies to the views too.
+  TestBatch shifted;
+  shifted.columns = {StringViews("s", {"skipped", long_a, "y"})};
+  shifted.offset = 1;
+  const TablePtr u = Import(shifted);
+  ASSERT_EQ(u->rows(), 2u);
+  EXPECT_EQ(u->column(0).StringAt(0), long_a);
+  EXPECT_EQ(u->column(0).StringAt(1), "y");
+}
+
 void ExpectRefused(TestBatch& batch, const std::string& message_part) {
   g_released = 0;
   batch.Wire();
@@ -152,6 +193,42 @@ TEST(ArrowImportTest, RefusesWhatClqCannotStore) {
 // A dictionary whose values are themselves dictionary-encoded: its values
 // are indices into the inner dictionary, not the column's values, so
 // reading them as values would give a wrong answer.
+// A view that points outside its data buffers is refused, not read; binary
+// views stay refused (CHAR holds text).
+TEST(ArrowImportTest, RefusesStringViewsOutsideTheirBuffers) {
+  const std::string long_a = "thirteen-bytes";
+  {
+    TestBatch batch;
+    auto s = StringViews("s", {"a", long_a});
+    const std::int32_t buffer = 2;  // of two data buffers
+    std::memcpy(s->values.data() + 16 + 8, &buffer, 4);
+    batch.columns = {s};
+    ExpectRefused(batch, "column 's': malformed Arrow array (string view data buffer out of range)");
+  }
+  {
+    TestBatch batch;
+    auto s = StringViews("s", {"a", long_a});
+    s->buffer_sizes[0] -= 1;  // the string's last byte is past the buffer's size
+    batch.columns = {s};
+    ExpectRefused(batch, "column 's': malformed Arrow array (string view past its data buffer)");
+  }
+  {
+    TestBatch batch;
+    auto s = StringViews("s", {"a"});
+    const std::int32_t length = -1;
+    std::memcpy(s->values.data(), &length, 4);
+    batch.columns = {s};
+    ExpectRefused(batch, "negative string view length");
+  }
+  {
+    TestBatch batch;
+    auto s = StringViews("s", {"a"});
+    s->format = "vz";
+    batch.columns = {s};
+    ExpectRefused(batch, "'s' has the Arrow type 'vz' (binary view)");
+  }
+}
+
 TEST(ArrowImportTest, RefusesDictionariesOfDictionaries) {
   TestBatch batch;
   auto inner = Fixed<std::int8_t>("c", "", {1, 0});

@@ -24,6 +24,8 @@ struct TestColumn {
   std::size_t values_shift = 0;      // where the aligned values start in `values`
   std::vector<std::int32_t> offsets;
   std::string chars;
+  std::vector<std::string> data_buffers;   // a string view array's long strings
+  std::vector<std::int64_t> buffer_sizes;  // and their sizes, its last buffer
   std::int64_t length = 0;
   std::int64_t offset = 0;
   std::int64_t null_count = 0;
@@ -71,6 +73,45 @@ inline std::shared_ptr<TestColumn> Strings(std::string name, const std::vector<s
   }
   c->length = static_cast<std::int64_t>(v.size());
   c->buffers = {nullptr, c->offsets.data(), c->chars.data()};
+  return c;
+}
+
+// A string view ("vu") column as Polars exports one: strings of at most
+// 12 bytes inline in their views, longer ones in `data_buffers` data
+// buffers (the i-th long string in buffer i % data_buffers, after a byte of
+// padding, so that offsets are not all zero).
+inline std::shared_ptr<TestColumn> StringViews(std::string name, const std::vector<std::string>& v,
+                                               std::size_t data_buffers = 2) {
+  auto c = std::make_shared<TestColumn>();
+  c->format = "vu";
+  c->name = std::move(name);
+  c->values.assign(v.size() * 16, 0);
+  c->data_buffers.assign(data_buffers, "");
+  std::size_t long_strings = 0;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    std::uint8_t* view = c->values.data() + i * 16;
+    const auto length = static_cast<std::int32_t>(v[i].size());
+    std::memcpy(view, &length, 4);
+    if (v[i].size() <= 12) {
+      std::memcpy(view + 4, v[i].data(), v[i].size());
+      continue;
+    }
+    const auto buffer = static_cast<std::int32_t>(long_strings++ % data_buffers);
+    std::string& data = c->data_buffers[static_cast<std::size_t>(buffer)];
+    data += '#';
+    const auto offset = static_cast<std::int32_t>(data.size());
+    data += v[i];
+    std::memcpy(view + 4, v[i].data(), 4);
+    std::memcpy(view + 8, &buffer, 4);
+    std::memcpy(view + 12, &offset, 4);
+  }
+  c->length = static_cast<std::int64_t>(v.size());
+  c->buffers = {nullptr, c->values.data()};
+  for (const std::string& data : c->data_buffers) {
+    c->buffers.push_back(data.data());
+    c->buffer_sizes.push_back(static_cast<std::int64_t>(data.size()));
+  }
+  c->buffers.push_back(c->buffer_sizes.data());
   return c;
 }
 
