@@ -4,7 +4,6 @@ from pyarrow, pandas and DuckDB, results out through pyarrow, pandas and
 DuckDB, Parquet files, and the errors. Integers must be identical, REAL
 within 1e-9 relative."""
 
-import os
 import random
 
 import duckdb
@@ -15,21 +14,6 @@ import pytest
 import clq
 from agree import assert_same_rows
 
-
-def _selectors():
-    chosen = os.environ.get("CLQ_TEST_DEVICES")
-    if chosen:
-        return [chosen]
-    return [d["selector"] for d in clq.devices()]
-
-
-@pytest.fixture(scope="module", params=_selectors())
-def con(request):
-    connection = clq.connect(request.param)
-    connection.fp64 = any(
-        d["fp64"] for d in clq.devices() if d["name"] == connection.device
-    )
-    return connection
 
 
 def _data(rows=5000, seed=7):

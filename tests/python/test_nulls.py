@@ -5,7 +5,6 @@ nullable columns, IS NULL, GROUP BY a nullable key, the aggregates, a join
 on a nullable key. Rows are compared unordered: DuckDB puts NULL last in
 ascending order, SQLite (whose semantics clq has) first."""
 
-import os
 import random
 
 import duckdb
@@ -15,19 +14,6 @@ import pytest
 import clq
 from agree import assert_same_rows
 
-
-def _selectors():
-    chosen = os.environ.get("CLQ_TEST_DEVICES")
-    if chosen:
-        return [chosen]
-    return [d["selector"] for d in clq.devices()]
-
-
-@pytest.fixture(scope="module", params=_selectors())
-def con(request):
-    connection = clq.connect(request.param)
-    connection.fp64 = any(d["fp64"] for d in clq.devices() if d["name"] == connection.device)
-    return connection
 
 
 def _maybe(rng, value, share=0.3):

@@ -7,7 +7,6 @@ run on clq and on DuckDB over the same data (DuckDB reads the frame's
 `to_arrow()`); rows are compared unordered, as DuckDB puts NULL last in
 ascending order and SQLite, whose semantics clq has, first."""
 
-import os
 import random
 
 import duckdb
@@ -19,19 +18,6 @@ from agree import assert_same_rows
 
 pl = pytest.importorskip("polars")
 
-
-def _selectors():
-    chosen = os.environ.get("CLQ_TEST_DEVICES")
-    if chosen:
-        return [chosen]
-    return [d["selector"] for d in clq.devices()]
-
-
-@pytest.fixture(scope="module", params=_selectors())
-def con(request):
-    connection = clq.connect(request.param)
-    connection.fp64 = any(d["fp64"] for d in clq.devices() if d["name"] == connection.device)
-    return connection
 
 
 def _maybe(rng, value, share=0.3):

@@ -13,6 +13,7 @@
 #include "common/errors.hpp"
 #include "common/hash.hpp"
 #include "storage/table_file.hpp"
+#include "tests/storage/table_file_bytes.hpp"
 #include "tests/support/temp_dir.hpp"
 
 namespace clq {
@@ -20,26 +21,9 @@ namespace {
 
 using testing::TempDir;
 
-std::vector<char> ReadBytes(const std::filesystem::path& path) {
-  std::ifstream file(path, std::ios::binary);
-  return std::vector<char>(std::istreambuf_iterator<char>(file), {});
-}
-
-void WriteBytes(const std::filesystem::path& path, const std::vector<char>& bytes) {
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  file.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
-
-void ExpectFileError(const std::filesystem::path& path, const std::string& problem) {
-  try {
-    const TablePtr table = ReadTableFile(path.string());
-    ADD_FAILURE() << "no error for " << problem << "; read " << table->rows() << " rows";
-  } catch (const FileError& e) {
-    const std::string message = e.what();
-    EXPECT_NE(message.find(path.string()), std::string::npos) << message;
-    EXPECT_NE(message.find(problem), std::string::npos) << message;
-  }
-}
+using testing::ExpectFileError;
+using testing::ReadBytes;
+using testing::WriteBytes;
 
 // Four rows: i INT32 (NULL at rows 2 and 4), s CHAR(2) (NULL at row 1),
 // d DOUBLE NOT NULL. Every name is one byte, which the offsets below use.

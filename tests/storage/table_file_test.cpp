@@ -12,6 +12,7 @@
 
 #include "common/errors.hpp"
 #include "common/hash.hpp"
+#include "tests/storage/table_file_bytes.hpp"
 #include "tests/support/temp_dir.hpp"
 #include "wisconsin/generator.hpp"
 
@@ -49,27 +50,9 @@ void ExpectSameTable(const Table& a, const Table& b) {
   }
 }
 
-std::vector<char> ReadBytes(const std::filesystem::path& path) {
-  std::ifstream file(path, std::ios::binary);
-  return std::vector<char>(std::istreambuf_iterator<char>(file), {});
-}
-
-void WriteBytes(const std::filesystem::path& path, const std::vector<char>& bytes) {
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  file.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
-
-// Expects a FileError whose message names the file and contains `problem`.
-void ExpectFileError(const std::filesystem::path& path, const std::string& problem) {
-  try {
-    ReadTableFile(path.string());
-    ADD_FAILURE() << "no error for " << problem;
-  } catch (const FileError& e) {
-    const std::string message = e.what();
-    EXPECT_NE(message.find(path.string()), std::string::npos) << message;
-    EXPECT_NE(message.find(problem), std::string::npos) << message;
-  }
-}
+using testing::ExpectFileError;
+using testing::ReadBytes;
+using testing::WriteBytes;
 
 TEST(TableFileTest, RoundTripOfEveryType) {
   TempDir dir;
