@@ -48,7 +48,7 @@ def _frame(rows=3000, seed=5):
 
 
 INTEGER_QUERIES = [
-    "SELECT COUNT(*), COUNT(k), COUNT(v), COUNT(small), COUNT(x), COUNT(s), COUNT(nothing) FROM t",
+    "SELECT COUNT(*), COUNT(k), COUNT(v), COUNT(small), COUNT(s), COUNT(nothing) FROM t",
     "SELECT SUM(k), SUM(v), MIN(v), MAX(v), SUM(small), MAX(small), SUM(nothing) FROM t",
     "SELECT k, COUNT(*), COUNT(v), SUM(v), MIN(small) FROM t GROUP BY k",
     "SELECT s, COUNT(*), SUM(k) FROM t GROUP BY s",
@@ -61,6 +61,7 @@ INTEGER_QUERIES = [
     "SELECT DISTINCT c FROM t",
 ]
 REAL_QUERIES = [
+    "SELECT COUNT(x) FROM t",
     "SELECT k, SUM(x), MIN(x), MAX(x), AVG(x) FROM t GROUP BY k",
     "SELECT COUNT(*), AVG(small), SUM(x) FROM t WHERE x > 0 OR x IS NULL",
 ]
