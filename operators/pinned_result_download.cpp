@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 
+#include "common/errors.hpp"
 #include "operators/kernel_args.hpp"
 #include "runtime/pinned_result_pool.hpp"
 
@@ -27,16 +28,30 @@ void Bind(cl::Kernel& kernel, const WidenArgs& a) {
   args.Done();
 }
 
-// Widens `rows` INT32 values into `target` and downloads them: in pieces as
-// large as the device's largest allocation, each widened into one device
-// buffer and read in one DMA.
-void WidenAndDownload(Engine& engine, const cl::Buffer& source, RowCount rows,
-                      std::int64_t* target) {
+// Most bytes of the device buffer an INT32 result is widened into, piece by
+// piece: large enough that each DMA runs at the pinned bandwidth, small
+// enough not to take a quarter of the device at the end of a query.
+constexpr std::uint64_t kWidenPieceBytes = std::uint64_t{256} << 20;
+
+// The device buffer `rows` INT32 values are widened into, in pieces of
+// `piece` rows; nullopt where the device (or its memory cap) has no room
+// for it: the result then takes the staging path, which needs none.
+std::optional<DeviceBuffer> WidenBuffer(Engine& engine, RowCount rows, RowCount& piece) {
   const std::uint64_t tile = engine.tuning().tile_size();
-  const RowCount limit =
-      std::max<RowCount>(engine.pool().max_alloc_bytes() / sizeof(std::int64_t) / tile, 1) * tile;
-  const RowCount piece = std::min(rows, limit);
-  const DeviceBuffer wide = engine.pool().Acquire(piece * sizeof(std::int64_t), "widened result");
+  const std::uint64_t bytes = std::min(engine.pool().max_alloc_bytes(), kWidenPieceBytes);
+  const RowCount limit = std::max<RowCount>(bytes / sizeof(std::int64_t) / tile, 1) * tile;
+  piece = std::min(rows, limit);
+  try {
+    return engine.pool().Acquire(piece * sizeof(std::int64_t), "widened result");
+  } catch (const DeviceLimitError&) {
+    return std::nullopt;
+  }
+}
+
+// Widens `rows` INT32 values into `target` through `wide` (`piece` rows at
+// a time), each piece read in one DMA.
+void WidenAndDownload(Engine& engine, const cl::Buffer& source, RowCount rows,
+                      const DeviceBuffer& wide, RowCount piece, std::int64_t* target) {
   cl::Kernel& kernel = engine.kernel(kWidenKernel);
   for (RowCount first = 0; first < rows; first += piece) {
     const RowCount n = std::min(piece, rows - first);
@@ -69,11 +84,17 @@ bool DownloadIntoPinnedResult(Engine& engine, ResultColumn& column, const Device
   const cl::Buffer& source = vector.values.get();
   if (column.type == sql::ValueType::kInteger &&
       (type == DataType::kInt32 || type == DataType::kInt64)) {
+    RowCount piece = 0;
+    std::optional<DeviceBuffer> wide;
+    if (type == DataType::kInt32) {
+      wide = WidenBuffer(engine, vector.size, piece);
+      if (!wide) return false;
+    }
     std::optional<ResultVector<std::int64_t>> values =
         PinnedVector<std::int64_t>(pool, vector.size);
     if (!values) return false;
     if (type == DataType::kInt32) {
-      WidenAndDownload(engine, source, vector.size, values->data());
+      WidenAndDownload(engine, source, vector.size, *wide, piece, values->data());
     } else {
       engine.Download(source, 0, vector.byte_size(), values->data(), "download result");
     }

@@ -122,8 +122,10 @@ QueryResult AggregateNode::Run(ExecutionContext& context) const {
   // The columns gathered for the aggregates, beside the rows' ids.
   std::uint64_t row_bytes = HeldRowIdBytesPerRow(select_, child_->shape());
   if (!in_place_)
-    for (const auto& [source, column] : gathered_)
-      row_bytes += select_.from.at(source).table->column(column).type().width;
+    for (const auto& [source, column] : gathered_) {
+      const Column& gathered = select_.from.at(source).table->column(column);
+      row_bytes += gathered.type().width + (gathered.nullable() ? 1 : 0);  // and its NULL map
+    }
   CheckRowBuffers(context, "the aggregates", rows.rows(), row_bytes);
   RowSet::Materialized input = rows.Materialize(context.query(), in_place_, gathered_);
   std::vector<sql::Value> aggregate_values(select_.aggregates.size());

@@ -29,12 +29,17 @@ std::unique_ptr<MappedHostBuffer> PinnedResultPool::Pin(std::uint64_t bytes) {
   } catch (const cl::Error&) {
     return nullptr;  // pinned memory is a limited resource
   }
-  if (reinterpret_cast<std::uintptr_t>(block->data()) % kBlockAlignment != 0) return nullptr;
+  if (reinterpret_cast<std::uintptr_t>(block->data()) % kBlockAlignment != 0) {
+    // The driver maps without the alignment results need; it will not
+    // change, so later results stage without trying again.
+    misaligned_.store(true, std::memory_order_relaxed);
+    return nullptr;
+  }
   return block;
 }
 
 void* PinnedResultPool::Take(std::uint64_t bytes) {
-  if (bytes < minimum_bytes_) return nullptr;
+  if (bytes < minimum_bytes_ || misaligned_.load(std::memory_order_relaxed)) return nullptr;
   const std::uint64_t rounded = (bytes + granule_bytes_ - 1) / granule_bytes_ * granule_bytes_;
   {
     const std::lock_guard lock(mutex_);
@@ -57,7 +62,7 @@ void* PinnedResultPool::Take(std::uint64_t bytes) {
     }
   }
   std::unique_ptr<MappedHostBuffer> block = Pin(rounded);
-  if (!block) {
+  if (!block && !misaligned_.load(std::memory_order_relaxed)) {
     // The free blocks may be what the driver ran short of (NVIDIA reserves
     // device memory for each): unpin them and try once more.
     Blocks unpinned;
@@ -71,8 +76,8 @@ void* PinnedResultPool::Take(std::uint64_t bytes) {
     if (unpinned.empty()) return nullptr;
     unpinned.clear();
     block = Pin(rounded);
-    if (!block) return nullptr;
   }
+  if (!block) return nullptr;
   const std::lock_guard lock(mutex_);
   ++stats_.pinned;
   stats_.lent_bytes += block->bytes();

@@ -16,6 +16,9 @@
 #include <utility>
 
 #include "arrow/arrow_export.hpp"
+#include "operators/device_vector.hpp"
+#include "operators/pinned_result_download.hpp"
+#include "operators/result_builder.hpp"
 #include "operators/query_result.hpp"
 #include "plan/query_executor.hpp"
 #include "runtime/engine.hpp"
@@ -209,6 +212,32 @@ TEST_P(PinnedResultDownloadTest, AResultOutlivesItsEngine) {
   EXPECT_EQ(CompareResults(expected, result), "");
   result = QueryResult();
   EXPECT_TRUE(pool.expired());
+}
+
+// Under a device-memory cap with no room left for the buffer INT32 values
+// are widened in, the result takes the staging path, with the same values.
+TEST_P(PinnedResultDownloadTest, NoRoomToWidenFallsBackToStaging) {
+  EngineOptions options = TestEngineOptions();
+  options.pinned_results = Choice::kOn;
+  options.device_memory = std::uint64_t{1} << 20;
+  Engine capped(TestDevice(GetParam()), options);
+  capped.set_result_pool(SmallPool(capped, 16 * kGranule));
+  std::vector<std::int32_t> values(40000);
+  for (std::size_t i = 0; i < values.size(); ++i)
+    values[i] = static_cast<std::int32_t>(i * 7919 % 100003) - 50000;
+  const DeviceVector vector = UploadValues(capped, ColumnType::Int32(), values);
+  // What the cap has left: less than the 256 KiB widening buffer.
+  std::vector<DeviceBuffer> held;
+  while (capped.pool().live_bytes() + (std::uint64_t{192} << 10) <= (std::uint64_t{1} << 20))
+    held.push_back(capped.pool().Acquire(std::uint64_t{128} << 10, "held"));
+  ResultColumn pinned;
+  pinned.type = sql::ValueType::kInteger;
+  EXPECT_FALSE(DownloadIntoPinnedResult(capped, pinned, vector));
+  const ResultColumn column = DownloadResultColumn(capped, "v", sql::ValueType::kInteger, vector);
+  ASSERT_EQ(column.integers.size(), values.size());
+  for (std::size_t i = 0; i < values.size(); ++i)
+    ASSERT_EQ(column.integers[i], values[i]) << i;
+  EXPECT_FALSE(capped.result_pool()->Lent(column.integers.data()));
 }
 
 // Arrow lends the pinned block itself, and the block lives while Arrow
