@@ -75,9 +75,14 @@ struct EngineOptions {
   // transfers, i.e. not CPUs).
   Choice pinned_results = Choice::kAuto;
   // Most bytes of freed pinned result blocks kept for reuse; nullopt: a
-  // quarter of the host's memory or of the device's, whichever is less
+  // quarter of `host_memory` or of the device's memory, whichever is less
   // (NVIDIA reserves device memory of each pinned block's size).
   std::optional<std::uint64_t> pinned_results_kept;
+  // The host memory pinned tables and kept result blocks are sized from:
+  // the edge sets what was available when the program started (a memory
+  // cgroup's limit included); kUnlimitedHostMemory: only the device's
+  // memory bounds them.
+  std::uint64_t host_memory = kUnlimitedHostMemory;
   // Treat the device as lacking fp64 (cl_khr_fp64) or 64-bit atomics
   // (cl_khr_int64_base_atomics) although it has them: its kernels are built
   // without them and the planner works around their absence as on such a

@@ -31,6 +31,7 @@ Options OptionsFromEnvironment(const std::vector<std::string>& settings) {
   options.engine.cache_directory = DefaultCacheDirectory();
   // Read once: the budget is what the machine had to give when clq started.
   options.query.host_memory = AvailableHostMemory();
+  options.engine.host_memory = options.query.host_memory;
   FromVariable(options, "CLQ_WG_SIZE", "wg_size");
   FromVariable(options, "CLQ_IPT", "ipt");
   FromVariable(options, "CLQ_KERNEL_PATHS", "kernel_paths");

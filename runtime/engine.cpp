@@ -1,6 +1,5 @@
 #include "runtime/engine.hpp"
 
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -79,13 +78,9 @@ std::shared_ptr<PinnedResultPool> ResultPoolFor(const DeviceInfo& info,
   if (options.pinned_results_kept) {
     kept = *options.pinned_results_kept;
   } else {
-    const long pages = sysconf(_SC_PHYS_PAGES);
-    const long page_bytes = sysconf(_SC_PAGE_SIZE);
-    const std::uint64_t memory =
-        pages > 0 && page_bytes > 0 ? std::uint64_t(pages) * std::uint64_t(page_bytes) : 0;
     // NVIDIA mirrors each pinned block in device memory, so free blocks kept
     // for reuse take device memory from the tables too.
-    kept = std::min(memory / 4, info.global_mem_bytes / 4);
+    kept = std::min(options.host_memory / 4, info.global_mem_bytes / 4);
   }
   return std::make_shared<PinnedResultPool>(context, device, kept);
 }

@@ -1,6 +1,5 @@
 #include "runtime/pinned_host_blocks.hpp"
 
-#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -66,10 +65,7 @@ HostBlockAllocator PinnedHostBlocks(const cl::Context& context, const cl::Comman
 
 HostBlockAllocator PinnedTableMemoryFor(Engine& engine, Choice choice) {
   if (!Decide(choice, DefaultTableResidency(engine) == TableResidency::kCopy)) return {};
-  const long pages = sysconf(_SC_PHYS_PAGES);
-  const long page_bytes = sysconf(_SC_PAGE_SIZE);
-  const std::uint64_t memory =
-      pages > 0 && page_bytes > 0 ? std::uint64_t(pages) * std::uint64_t(page_bytes) : 0;
+  const std::uint64_t memory = engine.options().host_memory;
   // NVIDIA's driver backs every CL_MEM_ALLOC_HOST_PTR buffer with device
   // memory of its size (the GPU memory in use grows by about the pinned
   // tables' size), so pinned tables take device memory beside the table
