@@ -16,7 +16,10 @@ namespace clq {
 
 class MappedHostBuffer {
  public:
-  MappedHostBuffer(const cl::Context& context, cl::CommandQueue queue, std::uint64_t bytes);
+  // `alignment` (a power of two): data() is aligned to it, the buffer made
+  // that much larger where the driver maps it less aligned (Oclgrind).
+  MappedHostBuffer(const cl::Context& context, cl::CommandQueue queue, std::uint64_t bytes,
+                   std::uint64_t alignment = 1);
   ~MappedHostBuffer();
   MappedHostBuffer(const MappedHostBuffer&) = delete;
   MappedHostBuffer& operator=(const MappedHostBuffer&) = delete;
@@ -27,7 +30,8 @@ class MappedHostBuffer {
  private:
   cl::CommandQueue queue_;
   cl::Buffer buffer_;
-  std::byte* data_ = nullptr;
+  std::byte* mapped_ = nullptr;  // what the driver mapped
+  std::byte* data_ = nullptr;    // mapped_, aligned up
   std::uint64_t bytes_;
 };
 

@@ -25,21 +25,15 @@ PinnedResultPool::~PinnedResultPool() = default;
 std::unique_ptr<MappedHostBuffer> PinnedResultPool::Pin(std::uint64_t bytes) {
   std::unique_ptr<MappedHostBuffer> block;
   try {
-    block = std::make_unique<MappedHostBuffer>(context_, queue_, bytes);
+    block = std::make_unique<MappedHostBuffer>(context_, queue_, bytes, kBlockAlignment);
   } catch (const cl::Error&) {
     return nullptr;  // pinned memory is a limited resource
-  }
-  if (reinterpret_cast<std::uintptr_t>(block->data()) % kBlockAlignment != 0) {
-    // The driver maps without the alignment results need; it will not
-    // change, so later results stage without trying again.
-    misaligned_.store(true, std::memory_order_relaxed);
-    return nullptr;
   }
   return block;
 }
 
 void* PinnedResultPool::Take(std::uint64_t bytes) {
-  if (bytes < minimum_bytes_ || misaligned_.load(std::memory_order_relaxed)) return nullptr;
+  if (bytes < minimum_bytes_) return nullptr;
   const std::uint64_t rounded = (bytes + granule_bytes_ - 1) / granule_bytes_ * granule_bytes_;
   {
     const std::lock_guard lock(mutex_);
@@ -62,7 +56,7 @@ void* PinnedResultPool::Take(std::uint64_t bytes) {
     }
   }
   std::unique_ptr<MappedHostBuffer> block = Pin(rounded);
-  if (!block && !misaligned_.load(std::memory_order_relaxed)) {
+  if (!block) {
     // The free blocks may be what the driver ran short of (NVIDIA reserves
     // device memory for each): unpin them and try once more.
     Blocks unpinned;

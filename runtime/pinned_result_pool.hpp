@@ -20,7 +20,6 @@
 // outlive queries, engines and, in Python, connections). Thread-safe.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <list>
 #include <memory>
@@ -82,9 +81,6 @@ class PinnedResultPool {
   std::uint64_t kept_bytes_;
   std::uint64_t minimum_bytes_;
   std::uint64_t granule_bytes_;
-  // The driver mapped a block without kBlockAlignment: no block is pinned
-  // again (results stage).
-  std::atomic<bool> misaligned_{false};
   mutable std::mutex mutex_;
   Blocks lent_;
   Blocks free_;  // least recently freed first

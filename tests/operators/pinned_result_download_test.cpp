@@ -64,15 +64,6 @@ class PinnedResultDownloadTest : public DeviceTest {
  protected:
   PinnedResultDownloadTest() { AddWisconsinTables(catalog_, kRows); }
 
-  // A driver whose mapped buffers are not 64-byte aligned (Oclgrind) gets
-  // no pinned block: results then take the staging path, which the other
-  // tests cover.
-  void SetUp() override {
-    const auto pool = SmallPool(engine(), 0);
-    void* block = pool->Take(kMinimum);
-    if (block == nullptr) GTEST_SKIP() << "this driver gives no aligned pinned block";
-    pool->Give(block);
-  }
 
   QueryResult Run(Engine& engine, const std::string& sql) {
     const sql::BoundStatement bound = sql::Bind(sql::Parse(sql), catalog_, sql);
