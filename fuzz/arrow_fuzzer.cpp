@@ -144,6 +144,7 @@ constexpr Format kFormats[] = {
     {"b", Layout::kBool, 0, Stored::kInt32},
     {"u", Layout::kText32, 0, Stored::kChar},
     {"U", Layout::kText64, 0, Stored::kChar},
+    {"vu", Layout::kView, 0, Stored::kChar},
     // Formats clq cannot store, each laid out as the specification says.
     {"tdD", Layout::kFixed, 4, Stored::kRefused},
     {"d:10,2", Layout::kFixed, 16, Stored::kRefused},
@@ -153,7 +154,6 @@ constexpr Format kFormats[] = {
     {"n", Layout::kNull, 0, Stored::kInt32},  // stored: every row NULL
     {"+s", Layout::kStruct, 0, Stored::kRefused},
     {"z", Layout::kText32, 0, Stored::kRefused},
-    {"vu", Layout::kView, 0, Stored::kRefused},
 };
 constexpr std::size_t kFormatCount = std::size(kFormats);
 constexpr std::size_t kIntegerFormats = 8;  // kFormats[0..8): the integer types
@@ -634,6 +634,18 @@ std::optional<Value> Expected(const Type& type, const ArrayNode& node, std::int6
       }
       if (v.text.size() > clq::kMaxCharWidth) {
         refusal = "a string longer than CHAR holds";
+        return std::nullopt;
+      }
+      return v;
+    }
+    case Layout::kView: {
+      // All inline here (MakeArray): length, then up to 12 bytes in the view.
+      std::int32_t length = 0;
+      std::memcpy(&length, node.At(1) + element * 16, 4);
+      v.text.assign(reinterpret_cast<const char*>(node.At(1)) + element * 16 + 4,
+                    static_cast<std::size_t>(length));
+      if (v.text.find('\0') != std::string::npos) {
+        refusal = "a NUL byte in a string";
         return std::nullopt;
       }
       return v;
