@@ -8,7 +8,24 @@
 namespace clq {
 namespace {
 
-void ReplaceValues(sql::Expr& e, const std::vector<std::optional<sql::Expr>>& values) {
+// A list subquery's values, each a constant (sql::Subquery::list).
+using ListValues = std::vector<std::optional<std::vector<sql::Expr>>>;
+
+void ReplaceValues(sql::Expr& e, const std::vector<std::optional<sql::Expr>>& values,
+                   const ListValues& lists) {
+  if (e.kind == sql::Expr::Kind::kInList && e.children.size() == 2 &&
+      e.children[1].kind == sql::Expr::Kind::kSubqueryValue && lists.at(e.children[1].index)) {
+    const std::vector<sql::Expr>& items = *lists[e.children[1].index];
+    ReplaceValues(e.children[0], values, lists);
+    if (items.empty()) {  // x IN (no rows) is false and NOT IN true, whatever x is
+      const std::size_t position = e.position;
+      e = sql::MakeConstant(sql::Value::Integer(e.negated ? 1 : 0), position);
+      return;
+    }
+    e.children.resize(1);
+    e.children.insert(e.children.end(), items.begin(), items.end());
+    return;
+  }
   if (e.kind == sql::Expr::Kind::kSubqueryValue) {
     const std::optional<sql::Expr>& value = values.at(e.index);
     CLQ_CHECK(value.has_value(), "a scalar subquery without a value");
@@ -18,7 +35,7 @@ void ReplaceValues(sql::Expr& e, const std::vector<std::optional<sql::Expr>>& va
     return;
   }
   for (sql::Expr& child : e.children)
-    ReplaceValues(child, values);
+    ReplaceValues(child, values, lists);
 }
 
 ColumnType StorageTypeOf(const ResultColumn& column) {
@@ -88,6 +105,7 @@ sql::BoundSelect MaterializeSubqueries(const sql::BoundSelect& select, const Sel
   sql::BoundSelect out = select;
   out.subqueries.clear();
   std::vector<std::optional<sql::Expr>> values(select.subqueries.size());
+  ListValues lists(select.subqueries.size());
   for (std::size_t i = 0; i < select.subqueries.size(); ++i) {
     const sql::Subquery& subquery = select.subqueries[i];
     const QueryResult result = run(*subquery.select);
@@ -99,6 +117,25 @@ sql::BoundSelect MaterializeSubqueries(const sql::BoundSelect& select, const Sel
       out.from[*subquery.source].table = ResultTable(result, placeholder.alias, names, host_memory);
       continue;
     }
+    if (subquery.list) {
+      if (result.rows > sql::kMaxSubqueryList)
+        throw InvalidInputError(
+            "a NOT IN (subquery), or an IN (subquery) that is not a condition ANDed at the top "
+            "of WHERE, may return at most " +
+            std::to_string(sql::kMaxSubqueryList) +
+            " rows (an anti join would take more; clq "
+            "has none yet); this one returned " +
+            std::to_string(result.rows));
+      std::vector<sql::Expr> items;
+      const ResultColumn& column = result.columns.at(0);
+      for (RowCount r = 0; r < result.rows; ++r) {
+        sql::Expr item = sql::MakeConstant(column.ValueAt(r), 0);
+        if (item.type == sql::ValueType::kInteger) item.logical = column.logical;
+        items.push_back(std::move(item));
+      }
+      lists[i] = std::move(items);
+      continue;
+    }
     if (result.rows > 1)
       throw InvalidInputError("a scalar subquery returned " + std::to_string(result.rows) +
                               " rows; it must return at most one");
@@ -108,16 +145,14 @@ sql::BoundSelect MaterializeSubqueries(const sql::BoundSelect& select, const Sel
     if (value.type == sql::ValueType::kInteger) value.logical = column.logical;
     values[i] = std::move(value);
   }
-  if (std::any_of(values.begin(), values.end(), [](const auto& v) { return v.has_value(); })) {
-    if (out.where) ReplaceValues(*out.where, values);
-    for (sql::Expr& key : out.group_keys)
-      ReplaceValues(key, values);
-    for (sql::Aggregate& a : out.aggregates)
-      if (a.argument) ReplaceValues(*a.argument, values);
-    if (out.having) ReplaceValues(*out.having, values);
-    for (sql::OutputColumn& o : out.outputs)
-      ReplaceValues(o.expr, values);
-  }
+  if (out.where) ReplaceValues(*out.where, values, lists);
+  for (sql::Expr& key : out.group_keys)
+    ReplaceValues(key, values, lists);
+  for (sql::Aggregate& a : out.aggregates)
+    if (a.argument) ReplaceValues(*a.argument, values, lists);
+  if (out.having) ReplaceValues(*out.having, values, lists);
+  for (sql::OutputColumn& o : out.outputs)
+    ReplaceValues(o.expr, values, lists);
   return out;
 }
 

@@ -120,7 +120,7 @@ void Print(const Expr& expr, std::string& out) {
         out += "COUNT(*)";
         return;
       }
-      out.append(AggregateName(expr.function)).append("(");
+      out.append(AggregateName(expr.function)).append(expr.distinct ? "(DISTINCT " : "(");
       PrintList(expr.children, 0, out);
       out += ")";
       return;

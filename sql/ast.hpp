@@ -75,6 +75,7 @@ struct Expr {
   AggregateFunction function = AggregateFunction::kCountStar;
   ValueType cast_type = ValueType::kInteger;
   bool negated = false;
+  bool distinct = false;  // kFunction: COUNT(DISTINCT x)
   std::vector<Expr> children;
 };
 

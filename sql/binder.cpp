@@ -49,7 +49,7 @@ BoundStatement Binder::BindStatement(const ast::Statement& statement) {
 }
 
 BoundSelect Binder::BindSelect(const ast::Select& original) {
-  const ast::Select select = Decorrelate(original);
+  const ast::Select select = Decorrelate(RewriteCountDistinct(original));
   ast_select_ = &select;
   BindFrom(select.from);
   BindWhere(select);

@@ -52,7 +52,7 @@ Expr Binder::BindExpr(const ast::Expr& expr, const ExprContext& context) {
     case ast::ExprKind::kInterval:
       throw SqlError("an INTERVAL can only be added to or subtracted from a DATE", expr.position);
     case ast::ExprKind::kSubquery:
-      return BindScalarSubquery(expr);
+      return BindScalarSubquery(expr, context);
     case ast::ExprKind::kExtract:
       return ExtractFromDate(BindExpr(expr.children.at(0), context), expr.name, expr.position);
     case ast::ExprKind::kColumn:

@@ -89,10 +89,12 @@ class Binder {
   // The select with its IN and EXISTS subqueries, and its correlated scalar
   // subqueries, turned into derived tables joined on their keys.
   ast::Select Decorrelate(const ast::Select& select);
+  // COUNT(DISTINCT x) as COUNT(x) over a derived table grouped by the keys and x.
+  ast::Select RewriteCountDistinct(const ast::Select& select);
   BoundSelect BindChild(const ast::Select& select) const;
   void BindDerived(const ast::TableRef& ref, const ast::Select& select,
                    const std::vector<std::string>& column_aliases, bool generated);
-  Expr BindScalarSubquery(const ast::Expr& expr);
+  Expr BindScalarSubquery(const ast::Expr& expr, const ExprContext& context);
   const ast::CommonTable* FindCommonTable(std::string_view name) const;
 
   // binder.cpp

@@ -125,30 +125,85 @@ BoundSelect Binder::BindChild(const ast::Select& select) const {
   return child.BindSelect(select);
 }
 
-Expr Binder::BindScalarSubquery(const ast::Expr& expr) {
-  if (expr.subquery_kind != ast::SubqueryKind::kScalar) {
-    const std::string what = expr.subquery_kind == ast::SubqueryKind::kExists
-                                 ? (expr.negated ? "NOT EXISTS" : "EXISTS")
-                                 : (expr.negated ? "NOT IN" : "IN");
-    if (expr.negated)
-      throw SqlError(what + " (subquery) is not supported yet (it needs an anti join)",
+Expr Binder::BindScalarSubquery(const ast::Expr& expr, const ExprContext& context) {
+  if (expr.subquery_kind == ast::SubqueryKind::kExists) {
+    // Not a top-level conjunct (or under NOT): uncorrelated, it is
+    // (SELECT COUNT(*) ...) > 0.
+    ast::Select counted = *expr.subquery;
+    ast::SelectItem count;
+    count.expr.kind = ast::ExprKind::kFunction;
+    count.expr.function = AggregateFunction::kCountStar;
+    count.expr.position = count.expr.op_position = expr.position;
+    count.position = expr.position;
+    counted.items = {std::move(count)};
+    counted.order_by.clear();
+    if (!counted.group_by.empty() || counted.having || counted.limit)
+      throw SqlError(
+          "EXISTS over a grouped or limited subquery is supported only as a condition "
+          "ANDed at the top of WHERE",
+          expr.op_position);
+    std::shared_ptr<BoundSelect> select;
+    try {
+      select = std::make_shared<BoundSelect>(BindChild(counted));
+    } catch (const SqlError& error) {
+      throw SqlError(std::string("EXISTS here must be uncorrelated (a correlated NOT EXISTS needs "
+                                 "an anti join, which clq does not have yet): ") +
+                         error.what(),
                      expr.op_position);
-    throw SqlError(what + " (subquery) is supported only as a condition ANDed at the top of WHERE",
+    }
+    Expr value;
+    value.kind = Expr::Kind::kSubqueryValue;
+    value.index = select_.subqueries.size();
+    value.type = ValueType::kInteger;
+    value.position = expr.position;
+    select_.subqueries.push_back(Subquery{std::move(select), std::nullopt});
+    return MakeBoolean(BinaryOp::kGreater, std::move(value), MakeConstant(Value::Integer(0), 0),
+                       expr.position);
+  }
+  std::shared_ptr<BoundSelect> select;
+  try {
+    select = std::make_shared<BoundSelect>(BindChild(*expr.subquery));
+  } catch (const SqlError& error) {
+    if (expr.subquery_kind != ast::SubqueryKind::kIn) throw;
+    throw SqlError(std::string(expr.negated ? "NOT IN" : "IN") +
+                       " (subquery) here must be uncorrelated (only a top-level IN becomes a "
+                       "join): " +
+                       error.what(),
                    expr.op_position);
   }
-  auto select = std::make_shared<BoundSelect>(BindChild(*expr.subquery));
   if (select->visible_outputs != 1)
-    throw SqlError(
-        "a scalar subquery must select one column, not " + std::to_string(select->visible_outputs),
-        expr.position);
+    throw SqlError("a scalar or IN subquery must select one column, not " +
+                       std::to_string(select->visible_outputs),
+                   expr.position);
   Expr value;
   value.kind = Expr::Kind::kSubqueryValue;
   value.index = select_.subqueries.size();
   value.type = select->outputs[0].expr.type;
   value.logical = select->outputs[0].expr.logical;
   value.position = expr.position;
-  select_.subqueries.push_back(Subquery{std::move(select), std::nullopt});
-  return value;
+  const bool list = expr.subquery_kind == ast::SubqueryKind::kIn;
+  select_.subqueries.push_back(Subquery{std::move(select), std::nullopt, list});
+  if (!list) return value;
+  // x [NOT] IN (subquery), as an IN list of the subquery's values.
+  Expr in;
+  in.kind = Expr::Kind::kInList;
+  in.type = ValueType::kInteger;
+  in.negated = expr.negated;
+  in.position = expr.position;
+  in.children.push_back(BindExpr(expr.children.at(0), context));
+  in.children.push_back(std::move(value));
+  TypeComparison(in.children, expr.op_position);
+  if (in.children[1].kind != Expr::Kind::kSubqueryValue)
+    throw SqlError(
+        "the subquery's values need another scale or type than the value they are "
+        "compared with; CAST one of them",
+        expr.op_position);
+  const ValueType a = in.children[0].type, b = in.children[1].type;
+  if (a != ValueType::kNull && b != ValueType::kNull &&
+      (a == ValueType::kText) != (b == ValueType::kText))
+    throw SqlError(std::string("cannot compare ") + ValueTypeName(a) + " with " + ValueTypeName(b),
+                   expr.op_position);
+  return in;
 }
 
 void Binder::BindDerived(const ast::TableRef& ref, const ast::Select& select,

@@ -148,7 +148,13 @@ struct BoundSelect;
 struct Subquery {
   std::shared_ptr<const BoundSelect> select;
   std::optional<std::size_t> source;  // a derived table: its index in BoundSelect::from
+  // A list: x [NOT] IN (subquery) where no join can do it (NOT IN, or under
+  // OR); its values replace the kSubqueryValue that is the kInList's second
+  // child (at most kMaxSubqueryList of them).
+  bool list = false;
 };
+
+inline constexpr std::uint64_t kMaxSubqueryList = 1024;
 
 struct BoundSelect {
   std::vector<TableRef> from;  // comma joins and JOIN ... ON, in statement order

@@ -309,10 +309,16 @@ ast::Expr Parser::ParseFunction() {
     throw SqlError("unknown function '" + name.value + "'", name.offset);
   expr.function = found->function;
   ExpectOperator("(");
-  if (IsKeyword("DISTINCT"))
-    Unsupported(Peek(), "DISTINCT inside aggregate functions is not supported");
-  AcceptKeyword("ALL");
+  if (IsKeyword("DISTINCT")) {
+    if (expr.function != AggregateFunction::kCount)
+      Unsupported(Peek(), "DISTINCT inside aggregate functions other than COUNT is not supported");
+    expr.distinct = true;
+    Advance();
+  } else {
+    AcceptKeyword("ALL");
+  }
   if (IsOperator("*")) {
+    if (expr.distinct) Unsupported(Peek(), "COUNT(DISTINCT *) is not supported");
     if (expr.function != AggregateFunction::kCount)
       Unsupported(Peek(), "'*' is only allowed in COUNT(*)");
     Advance();
