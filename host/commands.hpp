@@ -55,6 +55,8 @@ struct ImportCommandOptions {
   std::string out;
   std::string schema;
   std::string name;
+  std::string delimiter = ",";  // one byte, or \t for a tab
+  bool no_header = false;
   std::vector<std::string> settings;  // --option NAME=VALUE (host_memory)
 };
 void RunImportCommand(const ImportCommandOptions& options);

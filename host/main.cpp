@@ -146,10 +146,22 @@ void RegisterGenCommand(CLI::App& app) {
 
 void RegisterImportCommand(CLI::App& app) {
   auto options = std::make_shared<ImportCommandOptions>();
-  CLI::App* command = app.add_subcommand("import", "Convert a CSV file into a clq table file");
-  command->add_option("--csv", options->csv, "CSV file with a header row")
+  CLI::App* command =
+      app.add_subcommand("import", "Convert a CSV (or other delimited) file into a clq table file");
+  command
+      ->add_option("--csv", options->csv,
+                   "Delimited file, with a header row unless --no-header. A row may end with "
+                   "one extra delimiter (as dbgen's .tbl rows do): one empty last field beyond "
+                   "the columns is dropped")
       ->required()
       ->type_name("FILE");
+  command
+      ->add_option("--delimiter", options->delimiter,
+                   "The field delimiter, one byte, e.g. '|' or \\t for a tab (default ',')")
+      ->type_name("C");
+  command->add_flag("--no-header", options->no_header,
+                    "The file has no header row: every record is a row, and --schema, required, "
+                    "names the columns");
   command->add_option("--out,-o", options->out, "Table file to write")
       ->required()
       ->type_name("FILE");
