@@ -109,9 +109,11 @@ def import_clq(clq, tbl_dir, out_dir=None, tables=TABLES):
     paths = {}
     for table in tables:
         out = os.path.join(out_dir, f"{table}.clq")
-        subprocess.run([clq, "import", "--csv", os.path.join(tbl_dir, f"{table}.tbl"),
-                        "--out", out, "--name", table, "--delimiter", "|", "--no-header",
-                        "--schema", clq_schema(table)], check=True, stdout=subprocess.DEVNULL)
+        done = subprocess.run([clq, "import", "--csv", os.path.join(tbl_dir, f"{table}.tbl"),
+                               "--out", out, "--name", table, "--delimiter", "|", "--no-header",
+                               "--schema", clq_schema(table)], capture_output=True, text=True)
+        if done.returncode != 0:
+            raise RuntimeError(f"clq import of {table} failed: {done.stderr.strip()}")
         paths[table] = out
     return paths
 
