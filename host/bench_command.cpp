@@ -11,6 +11,7 @@
 #include "host/bench_report.hpp"
 #include "host/bench_runner.hpp"
 #include "host/bench_suites.hpp"
+#include "host/bench_tpch.hpp"
 #include "host/cli_common.hpp"
 #include "host/commands.hpp"
 #include "host/dataset_options.hpp"
@@ -69,12 +70,28 @@ void RunBenchCommand(const BenchCommandOptions& command) {
   if (!command.rows.empty()) options.rows = ParseRowList(command.rows);
   options.repeat = command.repeat;
   ParsePeers(command.peers, options);
+  if (options.suite == "tpch") {
+    if (!command.rows.empty())
+      throw InvalidInputError("--rows: the tpch suite's size is its tables' (--sf, --tpch-dir)");
+    // SQLite parses no date literals or intervals: the TPC-H queries' peer is
+    // DuckDB (scripts/peers/duckdb_peer.py --report).
+    options.sqlite_peer = false;
+    options.tpch_dir = command.tpch_dir;
+    options.tpch_scale_factor = command.sf;
+  } else if (!command.sf.empty() || !command.tpch_dir.empty()) {
+    throw InvalidInputError("--sf and --tpch-dir are for --suite tpch");
+  }
   options.check = command.check == "cpu";
   DeviceOptions device;
   device.selector = command.devices;
   device.no_cache = command.no_cache;
   device.settings = command.settings;
   options.query = ResolveOptions(device).query;
+  // The tpch suite's tables are checked before devices start.
+  if (options.suite == "tpch")
+    options.tpch_scale_factor =
+        OpenTpchData(options.tpch_dir, options.tpch_scale_factor, options.query.host_memory)
+            .scale_factor;
   std::vector<std::unique_ptr<Engine>> engines = OpenEngines(device, true);
   // The tables the run generates sit in pinned memory when a GPU is among the
   // devices (a cold run then uploads by DMA from host memory).

@@ -1,5 +1,6 @@
 #include "host/bench_report.hpp"
 
+#include <filesystem>
 #include <sstream>
 
 #include "clq_version.hpp"
@@ -91,7 +92,7 @@ std::string RenderBenchTable(const BenchReport& report) {
         row.push_back(r.status);
         for (int i = 0; i < 5; ++i)
           row.push_back("");
-        if (r.status == "error")
+        if (r.status == "error" || r.status == "refused")
           notes += "  " + c.query.id + " at " + std::to_string(c.rows) + " rows on " +
                    report.devices.at(r.device).info.PairSelector() + ": " + r.error + "\n";
       }
@@ -103,6 +104,9 @@ std::string RenderBenchTable(const BenchReport& report) {
   std::string out =
       "clq bench, suite " + report.options.suite + ", " + std::to_string(report.options.repeat) +
       " timed runs each (hot: tables resident; cold: tablets evicted first), " + report.date + "\n";
+  if (report.options.suite == "tpch")
+    out += "TPC-H SF " + report.options.tpch_scale_factor + ", tables of " +
+           report.options.tpch_dir + "\n";
   out += table.Render();
   out += "devices (copy bw: d2d-kernel copy GB/s, read + write, per size):\n";
   for (const BenchDevice& device : report.devices) {
@@ -112,7 +116,7 @@ std::string RenderBenchTable(const BenchReport& report) {
       out += " " + std::to_string(b.rows) + " rows " + FormatFixed(b.d2d_kernel_gbps, 1);
     out += "\n";
   }
-  if (!notes.empty()) out += "errors and differences:\n" + notes;
+  if (!notes.empty()) out += "errors, refusals and differences:\n" + notes;
   return out;
 }
 
@@ -167,8 +171,16 @@ std::string RenderBenchJson(const BenchReport& report) {
       .Key("date")
       .String(report.date)
       .Key("suite")
-      .String(report.options.suite)
-      .Key("repeat")
+      .String(report.options.suite);
+  if (report.options.suite == "tpch")
+    json.Key("tpch")
+        .BeginObject()
+        .Key("sf")
+        .String(report.options.tpch_scale_factor)
+        .Key("dir")
+        .String(std::filesystem::absolute(report.options.tpch_dir).string())
+        .EndObject();
+  json.Key("repeat")
       .UInt(report.options.repeat)
       .Key("real_relative_tolerance")
       .Double(kBenchRealTolerance)

@@ -73,6 +73,8 @@ struct BenchCommandOptions {
   std::string out;
   std::string peers = "cpu,sqlite";
   std::string check = "cpu";  // "cpu" or "none"
+  std::string sf;             // tpch: the scale factor; empty: the tables'
+  std::string tpch_dir;       // tpch: the directory of its clq table files
 };
 void RunBenchCommand(const BenchCommandOptions& options);
 

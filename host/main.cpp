@@ -187,7 +187,20 @@ void RegisterBenchCommand(CLI::App& app) {
                    "Table sizes N, comma-separated, e.g. 1K,1M (default: thesis 1K,10K,100K,1M; "
                    "wisconsin 1M)")
       ->type_name("N[,N...]");
-  command->add_option("--suite", options->suite, "thesis (default), wisconsin, general or all");
+  command->add_option("--suite", options->suite,
+                      "thesis (default), wisconsin, general, tpch (the 22 TPC-H queries over "
+                      "--tpch-dir's tables) or all (every suite but tpch)");
+  command
+      ->add_option("--tpch-dir", options->tpch_dir,
+                   "tpch: the directory of the 8 TPC-H tables as clq table files "
+                   "(scripts/tpch_data.sh SF DIR writes them)")
+      ->type_name("DIR");
+  command
+      ->add_option("--sf", options->sf,
+                   "tpch: the scale factor, checked against the tables (default: theirs); "
+                   "SQLite is no peer of tpch, DuckDB is: scripts/peers/duckdb_peer.py "
+                   "--report")
+      ->type_name("N");
   command->add_option("--queries", options->queries,
                       "Only these query ids of the suite, comma-separated, e.g. "
                       "L2_projection,L14_max (default: all)");

@@ -5,7 +5,10 @@ the same SQL, timed in DuckDB; prints one JSON object on stdout.
 
 Queries and sizes come from a `clq bench --format json` report (--report, so
 every query and table size is the one clq ran), or else the thesis suite at
---rows (tenktup2 with 0.6 N rows for the joins, as in clq). A run is
+--rows (tenktup2 with 0.6 N rows for the joins, as in clq). A report of
+`--suite tpch` names its directory: DuckDB loads the .tbl files beside its
+.clq files (scripts/tpch_data.sh writes both), with the same types
+(scripts/tpch_data.py), so both read the same rows. A run is
 execute + fetchnumpy() of the whole result (the result lands in host arrays,
 as clq's does; fetchall() when pandas, which fetchnumpy needs for TEXT, is
 missing: the JSON's "fetch" says which), median/min/max over --repeat runs after one warm-up. Tables
@@ -46,6 +49,9 @@ except ImportError:
 
 import wisconsin_data as wd  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import tpch_data  # noqa: E402
+
 try:  # DuckDB's fetchnumpy() needs pandas for TEXT columns
     import pandas  # noqa: F401
     FETCH = "fetchnumpy"
@@ -73,6 +79,25 @@ def parse_rows(text):
         mult = {"K": 1000, "M": 1000000, "G": 1000000000}.get(item[-1:].upper(), 1)
         out.append(int(item[:-1] if mult > 1 else item) * mult)
     return out
+
+
+def tpch_dir_of(args):
+    """The tpch directory of a --report of the tpch suite, else None."""
+    if not args.report:
+        return None
+    with open(args.report) as f:
+        report = json.load(f)
+    return report.get("tpch", {}).get("dir")
+
+
+def load_tpch(con, directory):
+    """The 8 TPC-H tables from directory's .tbl files."""
+    missing = [t for t in tpch_data.TABLES
+               if not os.path.exists(os.path.join(directory, f"{t}.tbl"))]
+    if missing:
+        sys.exit(f"{directory}: no {missing[0]}.tbl; scripts/tpch_data.sh SF DIR writes the "
+                 ".tbl files beside the .clq files DuckDB must read the same rows as")
+    tpch_data.duckdb_create_and_load(con, directory)
 
 
 def cases_from_args(args):
@@ -200,8 +225,13 @@ def main():
     if args.threads:
         con.execute(f"SET threads = {args.threads}")
     results, data = [], None
+    tpch_dir = tpch_dir_of(args)
+    if tpch_dir:
+        load_tpch(con, tpch_dir)
     for qid, sql, n, tables in cases_from_args(args):
-        if data is None or data.n != n:
+        if tpch_dir:
+            pass  # the TPC-H tables are loaded
+        elif data is None or data.n != n:
             data = Data(con, n, args.csv_dir, strings=not args.no_strings)
         record = {"query": qid, "rows": n, "sql": sql}
         if args.no_strings and needs_strings(sql):
@@ -209,7 +239,8 @@ def main():
             results.append(record)
             continue
         try:
-            data.prepare(tables)
+            if not tpch_dir:
+                data.prepare(tables)
             fetch(con, sql)  # warm-up
             runs = []
             for _ in range(args.repeat):
@@ -222,7 +253,8 @@ def main():
             record.update(status="error", error=str(e))
         results.append(record)
     threads = con.execute("SELECT current_setting('threads')").fetchone()[0]
-    print(json.dumps({"peer": "duckdb", "status": "ok", "version": duckdb.__version__,
+    extra = {"tpch_dir": tpch_dir} if tpch_dir else {}
+    print(json.dumps({"peer": "duckdb", "status": "ok", "version": duckdb.__version__, **extra,
                       "threads": threads, "fetch": FETCH, "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                       "results": results}, indent=1))
 
