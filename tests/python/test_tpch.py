@@ -195,3 +195,29 @@ def _expect_agreement(query, selector, result, expected, keys=None):
             pytest.skip(f"{query}: REAL values, which {selector} (no fp64) refuses")
     assert result.returncode == 0, f"{query} on {selector}:\n{output[-2000:]}"
     _assert_agree(query, expected, _rows(result.stdout), keys)
+
+
+@pytest.mark.parametrize("selector", _selectors())
+def test_tpch_bench_suite(tpch, selector):
+    """`clq bench --suite tpch` on the same tables: every query of SUPPORTED
+    runs, every other one is reported refused, and none fails the run."""
+    binary, tables, _ = tpch
+    directory = os.path.dirname(tables["lineitem"])
+    result = subprocess.run(
+        [binary, "bench", "--devices", selector, "--suite", "tpch", "--tpch-dir", directory,
+         "--sf", SF, "--repeat", "1", "--peers", "none", "--check", "none", "--format", "json"],
+        capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr[-2000:]
+    report = json.loads(result.stdout)
+    assert report["suite"] == "tpch" and report["tpch"]["sf"] == SF
+    assert [c["query"] for c in report["cases"]] == [f"Q{n}" for n in range(1, 23)]
+    for case in report["cases"]:
+        query = f"q{int(case['query'][1:]):02d}"
+        with open(os.path.join(QUERY_DIR, f"{query}.sql")) as f:
+            assert f.read().startswith(case["sql"])
+        (device,) = case["devices"]
+        if query in SUPPORTED:
+            assert device["status"] == "ok" or (
+                "fp64" in device.get("error", "") and not _fp64(selector)), (query, device)
+        else:
+            assert device["status"] == "refused" and device["error"], (query, device)
