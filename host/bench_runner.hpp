@@ -122,6 +122,7 @@ struct BenchCase {
   std::string reference_error;  // the CPU reference failed: nothing to compare with
   PeerResult cpu;
   PeerResult sqlite;
+  PeerResult duckdb;  // host/bench_duckdb.hpp
   std::vector<DeviceResult> devices;
 };
 
@@ -146,6 +147,7 @@ struct BenchReport {
   std::string date;  // UTC, ISO 8601
   std::vector<BenchDevice> devices;
   std::vector<BenchCase> cases;
+  std::string duckdb;  // "duckdb VERSION threads N" when the DuckDB peer ran
 };
 
 // The suites `options` runs ("all": thesis, then wisconsin).

@@ -211,9 +211,15 @@ void RegisterBenchCommand(CLI::App& app) {
   command->add_option("--out,-o", options->out, "Write the report to FILE");
   command
       ->add_option("--peers", options->peers,
-                   "Host peers, comma-separated: cpu (CPU reference), sqlite, none (default "
-                   "cpu,sqlite); agreement is always checked against the CPU reference")
+                   "Host peers, comma-separated: cpu (CPU reference), sqlite, duckdb "
+                   "(scripts/peers/duckdb_peer.py with $CLQ_PYTHON, on the same data after "
+                   "clq's runs), none (default cpu,sqlite; tpch: duckdb); agreement is "
+                   "always checked against the CPU reference")
       ->type_name("LIST");
+  command
+      ->add_option("--duckdb-threads", options->duckdb_threads,
+                   "Threads of the DuckDB peer (default: DuckDB's, every core)")
+      ->type_name("N");
   command
       ->add_option("--check", options->check,
                    "cpu (default): check every answer against the CPU reference; none: skip "

@@ -18,6 +18,11 @@ gives INTEGER / INTEGER clq's (SQLite's) truncating semantics.
 When duckdb or numpy is not importable it prints
 {"peer": "duckdb", "status": "skipped", "reason": ...} and exits 0.
 
+--lines prints, instead of JSON, one tab-separated line per result (query,
+rows, status, median, min and max ms, error), after a line
+"# duckdb VERSION threads N" (or "# skipped REASON"): what `clq bench
+--peers duckdb` reads when it runs this script on its own report.
+
   python3 scripts/peers/duckdb_peer.py --rows 1000000 --repeat 5
   python3 scripts/peers/duckdb_peer.py --report bench.json > duckdb.json
 """
@@ -34,7 +39,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 
 def skipped(reason):
-    print(json.dumps({"peer": "duckdb", "status": "skipped", "reason": reason}))
+    if "--lines" in sys.argv:
+        print(f"# skipped {reason}")
+    else:
+        print(json.dumps({"peer": "duckdb", "status": "skipped", "reason": reason}))
     sys.exit(0)
 
 
@@ -209,6 +217,8 @@ def main():
     parser.add_argument("--no-strings", action="store_true",
                         help="load only the 13 INT32 columns; queries that read a string column "
                              "or SELECT * are skipped")
+    parser.add_argument("--lines", action="store_true",
+                        help="print tab-separated lines instead of JSON (for clq bench)")
     parser.add_argument("--check-strings", type=int, metavar="N",
                         help="compare the SQL-built string columns of N rows with "
                              "wisconsin_data.table(N) and exit")
@@ -253,6 +263,14 @@ def main():
             record.update(status="error", error=str(e))
         results.append(record)
     threads = con.execute("SELECT current_setting('threads')").fetchone()[0]
+    if args.lines:
+        print(f"# duckdb {duckdb.__version__} threads {threads}")
+        for r in results:
+            times = ([f"{r[k]:.6f}" for k in ("median_ms", "min_ms", "max_ms")]
+                     if r["status"] == "ok" else ["", "", ""])
+            error = " ".join(str(r.get("error", r.get("reason", ""))).split())
+            print("\t".join([r["query"], str(r["rows"]), r["status"], *times, error]))
+        return
     extra = {"tpch_dir": tpch_dir} if tpch_dir else {}
     print(json.dumps({"peer": "duckdb", "status": "ok", "version": duckdb.__version__, **extra,
                       "threads": threads, "fetch": FETCH, "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
