@@ -2,6 +2,7 @@
 
 #include <cctype>
 
+#include "common/calendar.hpp"
 #include "sql/sql_literal.hpp"
 
 namespace clq::sql::ast {
@@ -38,7 +39,22 @@ void PrintList(const std::vector<Expr>& exprs, std::size_t first, std::string& o
 void Print(const Expr& expr, std::string& out) {
   switch (expr.kind) {
     case ExprKind::kLiteral:
+      if (expr.logical.is_date()) {
+        out.append("DATE '").append(FormatDate(expr.literal.integer)).append("'");
+        return;
+      }
       out += SqlLiteral(expr.literal);
+      return;
+    case ExprKind::kInterval:
+      out.append("INTERVAL '").append(std::to_string(expr.literal.integer)).append("' ");
+      out += expr.interval_unit == IntervalUnit::kDay     ? "DAY"
+             : expr.interval_unit == IntervalUnit::kMonth ? "MONTH"
+                                                          : "YEAR";
+      return;
+    case ExprKind::kExtract:
+      out.append("EXTRACT(").append(expr.name).append(" FROM ");
+      Print(expr.children[0], out);
+      out += ")";
       return;
     case ExprKind::kColumn:
       if (!expr.qualifier.empty()) {
@@ -84,7 +100,10 @@ void Print(const Expr& expr, std::string& out) {
     case ExprKind::kCast:
       out += "CAST(";
       Print(expr.children[0], out);
-      out.append(" AS ").append(ValueTypeName(expr.cast_type)).append(")");
+      out.append(" AS ")
+          .append(expr.logical.kind != Logical::kNone ? expr.logical.ToString()
+                                                      : ValueTypeName(expr.cast_type))
+          .append(")");
       return;
     case ExprKind::kFunction:
       if (expr.function == AggregateFunction::kCountStar) {

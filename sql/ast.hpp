@@ -27,7 +27,11 @@ enum class ExprKind : std::uint8_t {
   kIsNull,    // children[0]; negated for IS NOT NULL
   kCast,      // children[0] to cast_type (INTEGER or REAL)
   kFunction,  // an aggregate: function, children (none for COUNT(*))
+  kInterval,  // INTERVAL 'n' unit: literal (INTEGER n), interval_unit
+  kExtract,   // EXTRACT(name FROM children[0]); name is YEAR, MONTH or DAY
 };
+
+enum class IntervalUnit : std::uint8_t { kDay, kMonth, kYear };
 
 enum class UnaryOperator : std::uint8_t { kPlus, kMinus, kNot };
 
@@ -47,8 +51,13 @@ struct Expr {
 
   Value literal;
   bool integer_literal = false;  // kLiteral written as digits only (even if it overflowed to REAL)
-  std::string qualifier;         // kColumn: table or alias, empty when unqualified
-  std::string name;              // kColumn: column; kFunction: as written
+  // kLiteral: DATE 'yyyy-mm-dd' (INTEGER days), or a REAL written as digits
+  // with a point (kDecimal, its scaled value in literal.integer); kCast: the
+  // target when it is DATE or DECIMAL(p, s) (cast_type INTEGER).
+  LogicalType logical;
+  IntervalUnit interval_unit = IntervalUnit::kDay;
+  std::string qualifier;  // kColumn: table or alias, empty when unqualified
+  std::string name;       // kColumn: column; kFunction: as written
   UnaryOperator unary_op = UnaryOperator::kMinus;
   BinaryOp binary_op = BinaryOp::kAdd;
   AggregateFunction function = AggregateFunction::kCountStar;

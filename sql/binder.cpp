@@ -2,6 +2,7 @@
 
 #include "common/errors.hpp"
 #include "sql/binder_internal.hpp"
+#include "sql/common_conjuncts.hpp"
 #include "sql/name_suggestion.hpp"
 
 namespace clq::sql {
@@ -114,6 +115,7 @@ void Binder::BindWhere(const ast::Select& select) {
     both.children.push_back(std::move(condition));
     select_.where = std::move(both);
   }
+  if (select_.where) select_.where = FactorCommonConjuncts(std::move(*select_.where));
 }
 
 Expr Binder::BindCondition(const ast::Expr& condition, const ExprContext& context) {

@@ -39,6 +39,41 @@ struct Source {
   const Schema* schema = nullptr;
 };
 
+// binder_logical.cpp: DATE and DECIMAL made integer (or REAL) arithmetic.
+// What a bound expression is, for those rules: kDecimalLiteral is a REAL
+// constant written as digits with a point, exact where it meets a DECIMAL.
+enum class NumericKind : std::uint8_t {
+  kNull,
+  kInteger,
+  kReal,
+  kText,
+  kDate,
+  kDecimal,
+  kDecimalLiteral,
+};
+NumericKind NumericKindOf(const Expr& e);
+std::string NumericKindName(const Expr& e);  // "INTEGER", "DATE", "DECIMAL", ...
+// An INTEGER, DECIMAL or exact constant as a DECIMAL of `scale` (>= its own).
+Expr ToScaled(Expr e, int scale, std::size_t position);
+// A DECIMAL as REAL (its integer over 10^scale); other values unchanged.
+Expr ToReal(Expr e, std::size_t position);
+// A bound arithmetic kBinary whose operands may be DATE or DECIMAL, typed.
+Expr TypeArithmetic(Expr bound, std::size_t op_position);
+// The operands of one comparison (=, <, BETWEEN, IN), made comparable:
+// DATEs with DATEs (TEXT constants read as dates), DECIMALs at one scale.
+void TypeComparison(std::vector<Expr>& operands, std::size_t op_position);
+// DATE ± INTERVAL.
+Expr ApplyInterval(Expr date, const ast::Expr& interval, bool subtract, std::size_t op_position);
+// EXTRACT(YEAR|MONTH|DAY FROM date) as integer arithmetic on the days.
+Expr ExtractFromDate(Expr date, std::string_view field, std::size_t position);
+// CAST to DATE or DECIMAL(p, s) (`target`), or of a DATE or DECIMAL to
+// INTEGER (rounded half away from zero) or REAL (`type`).
+Expr CastLogical(Expr operand, ValueType type, LogicalType target, std::size_t position);
+// The logical type of an aggregate of a DATE or DECIMAL (SUM keeps the scale).
+void TypeAggregate(Aggregate& aggregate, std::size_t position);
+// A reference to AVG of a DECIMAL, divided by 10^scale (REAL).
+Expr AverageOfDecimal(Expr reference, const Aggregate& aggregate, std::size_t position);
+
 class Binder {
  public:
   Binder(Catalog& catalog, std::string_view sql);

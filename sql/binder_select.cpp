@@ -140,6 +140,7 @@ void Binder::BindOrderBy(const std::vector<ast::OrderItem>& items) {
     ref.kind = Expr::Kind::kOutputRef;
     ref.index = *target;
     ref.type = select_.outputs[*target].expr.type;
+    ref.logical = select_.outputs[*target].expr.logical;
     ref.position = term.position;
     select_.order_by.push_back(OrderKey{std::move(ref), item.descending});
   }
@@ -161,6 +162,7 @@ Expr Binder::RewriteOverGroups(Expr expr) const {
     ref.kind = Expr::Kind::kGroupRef;
     ref.index = i;
     ref.type = select_.group_keys[i].type;
+    ref.logical = select_.group_keys[i].logical;
     ref.position = expr.position;
     return ref;
   }

@@ -84,8 +84,14 @@ struct Expr {
 
   Kind kind = Kind::kConstant;
   ValueType type = ValueType::kNull;  // result type
-  std::size_t source = 0;             // kColumnRef: index into BoundSelect::from
-  std::size_t index = 0;              // kColumnRef: column of that table; k*Ref: the index
+  // What an INTEGER result means (DATE, DECIMAL(p, s)); none otherwise. The
+  // binder has made every operation on such values integer arithmetic, so
+  // only the edges read it. One exception: a REAL constant written as a
+  // decimal literal ("0.06") has kDecimal and holds its exact scaled value in
+  // constant.integer, which the binder uses where it meets a DECIMAL.
+  LogicalType logical;
+  std::size_t source = 0;  // kColumnRef: index into BoundSelect::from
+  std::size_t index = 0;   // kColumnRef: column of that table; k*Ref: the index
   Value constant;
   UnaryOp unary_op = UnaryOp::kNegate;
   BinaryOp binary_op = BinaryOp::kAdd;
@@ -107,6 +113,7 @@ struct Aggregate {
   std::optional<Expr> argument;  // none for COUNT(*)
   double quantile = 0.5;         // kQuantile: q in [0, 1]; kMedian: 0.5
   ValueType type = ValueType::kInteger;
+  LogicalType logical;  // SUM, MIN, MAX, MEDIAN, QUANTILE of a DATE or DECIMAL
   // Result types: COUNT -> INTEGER; SUM -> the argument's type; AVG -> REAL;
   // MIN, MAX, MEDIAN, QUANTILE -> the argument's type. Over no non-NULL input
   // every aggregate but COUNT yields NULL. MEDIAN/QUANTILE return the element

@@ -5,6 +5,7 @@
 #include <array>
 #include <utility>
 
+#include "common/decimal.hpp"
 #include "common/errors.hpp"
 #include "sql/parser.hpp"
 #include "sql/parser_internal.hpp"
@@ -227,6 +228,11 @@ ast::Expr Parser::ParsePrimary() {
       break;
     case TokenKind::kReal:
       expr.literal = Value::Real(token.real);
+      // Digits with a point are also an exact decimal, for DECIMAL operands.
+      if (const auto decimal = ReadDecimalLiteral(token.text)) {
+        expr.logical = LogicalType::Decimal(decimal->precision, decimal->scale);
+        expr.literal.integer = decimal->scaled;
+      }
       Advance();
       break;
     case TokenKind::kString:
@@ -245,6 +251,8 @@ ast::Expr Parser::ParsePrimary() {
     case TokenKind::kEnd:
       ExpectedExpression(token);
     case TokenKind::kIdentifier:
+      if (AtTypedLiteral()) return ParseTypedLiteral();
+      if (IsWord("EXTRACT") && IsOperator("(", 1)) return ParseExtract();
       if (IsOperator("(", 1)) return ParseFunction();
       expr.kind = ast::ExprKind::kColumn;
       expr.name = Advance().value;
@@ -333,9 +341,15 @@ ast::Expr Parser::ParseCast() {
     expr.cast_type = ValueType::kInteger;
   } else if (IsWord("REAL") || IsWord("FLOAT") || IsWord("DOUBLE")) {
     expr.cast_type = ValueType::kReal;
+  } else if (ParseLogicalCastType(expr)) {
+    ExpectOperator(")");
+    Finish(expr);
+    return expr;
   } else {
-    Unsupported(type, "CAST to " + type.value +
-                          " is not supported (only INTEGER, INT, BIGINT, REAL, DOUBLE, FLOAT)");
+    Unsupported(type,
+                "CAST to " + type.value +
+                    " is not supported (only INTEGER, INT, BIGINT, REAL, DOUBLE, FLOAT, DATE, "
+                    "DECIMAL(p,s))");
   }
   Advance();
   if (IdentifierEquals(type.value, "DOUBLE") && IsWord("PRECISION")) Advance();

@@ -53,6 +53,12 @@ class Parser {
   ast::Expr ParsePrimary();
   ast::Expr ParseFunction();
   ast::Expr ParseCast();
+  // parser_types.cpp: DATE 'x', INTERVAL 'n' unit, EXTRACT(field FROM x), and
+  // the DATE and DECIMAL(p, s) targets of CAST.
+  bool AtTypedLiteral() const;
+  ast::Expr ParseTypedLiteral();
+  ast::Expr ParseExtract();
+  bool ParseLogicalCastType(ast::Expr& cast);
   void ParseBetween(ast::Expr& between);
   void ParseInList(ast::Expr& in);
   void Finish(ast::Expr& expr) const;

@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "common/byte_size.hpp"
+#include "common/calendar.hpp"
+#include "common/decimal.hpp"
 #include "common/errors.hpp"
 #include "storage/table_file.hpp"
 
@@ -56,6 +58,15 @@ void AppendNumber(std::string& out, T value) {
 // back apart; a one-column row holding NULL is an empty line.
 void AppendValue(std::string& out, const Column& column, RowCount row) {
   if (column.IsNull(row)) return;
+  const LogicalType logical = column.type().logical;
+  if (logical.is_date()) {
+    out += FormatDate(column.int32s()[row]);
+    return;
+  }
+  if (logical.is_decimal()) {
+    out += FormatDecimal(column.int64s()[row], logical.scale);
+    return;
+  }
   switch (column.type().type) {
     case DataType::kInt32:
       AppendNumber(out, column.int32s()[row]);
@@ -444,6 +455,19 @@ class CsvImporter {
       return InvalidInputError(ValueContext(line, spec.name) + Quote(value) + " is not " +
                                (spec.type.is_integer() ? "an " : "a ") + spec.type.ToString());
     };
+    if (spec.type.logical.is_date()) {
+      const auto parsed = ParseDate(TrimSpaces(value));
+      if (!parsed) throw not_a();
+      builder.column_values<std::int32_t>(c)[row] = *parsed;
+      return;
+    }
+    if (spec.type.logical.is_decimal()) {
+      const auto parsed =
+          ParseDecimal(TrimSpaces(value), spec.type.logical.precision, spec.type.logical.scale);
+      if (!parsed) throw not_a();
+      builder.column_values<std::int64_t>(c)[row] = *parsed;
+      return;
+    }
     switch (spec.type.type) {
       case DataType::kInt32: {
         const auto parsed = ParseInteger(value);
@@ -496,6 +520,25 @@ std::optional<ColumnType> ParseTypeName(std::string_view type) {
   if (name == "DOUBLE" || name == "REAL" || name == "FLOAT" || name == "DOUBLEPRECISION")
     return ColumnType::Double();
   if (name == "TEXT" || name == "VARCHAR" || name == "STRING") return ColumnType::Char(0);
+  if (name == "DATE") return ColumnType::Date();
+  if (name.starts_with("DECIMAL(") || name.starts_with("NUMERIC(")) {
+    // DECIMAL(p, s) with 1 <= p <= 18 and 0 <= s <= p; DECIMAL(p) is scale 0.
+    if (!name.ends_with(')')) return std::nullopt;
+    const std::size_t open = name.find('(');
+    const std::string_view inside = std::string_view(name).substr(open + 1, name.size() - open - 2);
+    const std::size_t comma = inside.find(',');
+    auto number = [](std::string_view digits, unsigned& out) {
+      const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), out);
+      return error == std::errc() && end == digits.data() + digits.size();
+    };
+    unsigned precision = 0, scale = 0;
+    if (!number(inside.substr(0, comma), precision)) return std::nullopt;
+    if (comma != std::string_view::npos && !number(inside.substr(comma + 1), scale))
+      return std::nullopt;
+    if (precision < 1 || precision > kMaxDecimalPrecision || scale > precision) return std::nullopt;
+    return ColumnType::Decimal(static_cast<std::uint8_t>(precision),
+                               static_cast<std::uint8_t>(scale));
+  }
   for (std::string_view prefix : {"CHAR(", "VARCHAR(", "CHARACTER("}) {
     if (!name.starts_with(prefix) || !name.ends_with(')')) continue;
     const std::string_view digits =
@@ -608,7 +651,8 @@ Schema ParseSchema(std::string_view text) {
     const std::optional<ColumnType> type = ParseTypeName(type_text);
     if (!type)
       throw fail("column " + name + ": unknown type '" + std::string(type_text) +
-                 "' (use INT, BIGINT, DOUBLE, CHAR(n) with n from 1 to " +
+                 "' (use INT, BIGINT, DOUBLE, DATE, DECIMAL(p,s) with p from 1 to 18, "
+                 "CHAR(n) or VARCHAR(n) with n from 1 to " +
                  std::to_string(kMaxCharWidth) + ", or TEXT)");
     if (!names.insert(LowercaseIdentifier(name)).second)
       throw fail("two columns are named " + name);

@@ -14,7 +14,9 @@
 // lines are skipped, except after the header of a file of one column, where
 // an empty line is a row holding NULL (as the writer writes one); a UTF-8
 // byte order mark starting the text is ignored. Numbers may be surrounded by
-// spaces and have one sign; strings are taken verbatim. An empty field is
+// spaces and have one sign; DATE fields are YYYY-MM-DD; DECIMAL fields are
+// digits with at most one point (no exponent), rounded half away from zero to
+// the column's scale; strings are taken verbatim. An empty field is
 // NULL: in a numeric column a field empty but for spaces, quoted or not; in
 // a CHAR column an unquoted empty field, while a quoted one ("") is the empty
 // string, so that NULL and '' stay apart as in PostgreSQL's and DuckDB's CSV
@@ -56,7 +58,8 @@ std::string FormatCsv(const Table& table);
 
 // Parses "name TYPE, name TYPE, ...". Types (case-insensitive): INT, INT32 ->
 // INT32; BIGINT, INT64, INTEGER -> INT64 (INTEGER is SQLite's 64-bit type);
-// DOUBLE, REAL, FLOAT -> DOUBLE; CHAR(n), VARCHAR(n) -> CHAR(n); TEXT, VARCHAR
+// DOUBLE, REAL, FLOAT -> DOUBLE; DATE; DECIMAL(p,s), NUMERIC(p,s) (p <= 18;
+// DECIMAL(p) is scale 0); CHAR(n), VARCHAR(n) -> CHAR(n); TEXT, VARCHAR
 // -> ColumnType::Char(0), meaning CHAR as wide as the longest value. A name
 // may be double-quoted. Throws InvalidInputError.
 Schema ParseSchema(std::string_view text);

@@ -164,6 +164,7 @@ QueryResult ExecuteOnCpu(const sql::BoundSelect& select, std::uint64_t host_memo
     }
     result.columns.push_back(ToResultColumn(select.outputs[c].name, values, identity));
   }
+  SetLogicalTypes(OutputLogicalTypes(select), result);
   return result;
 }
 

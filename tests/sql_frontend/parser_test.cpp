@@ -216,7 +216,8 @@ TEST(ParserTest, UnsupportedConstructsPointAtTheirToken) {
       {"SELECT a FROM t WHERE a IS NOT DISTINCT FROM b", "DISTINCT",
        "only IS NULL and IS NOT NULL are supported"},
       {"SELECT CAST(a AS TEXT) FROM t", "TEXT",
-       "CAST to TEXT is not supported (only INTEGER, INT, BIGINT, REAL, DOUBLE, FLOAT)"},
+       "CAST to TEXT is not supported (only INTEGER, INT, BIGINT, REAL, DOUBLE, FLOAT, DATE, "
+       "DECIMAL(p,s))"},
       {"SELECT SUM(*) FROM t", "*", "'*' is only allowed in COUNT(*)"},
       {"SELECT COUNT() FROM t", "COUNT", "COUNT takes one argument or '*'"},
       {"SELECT MIN(a, b) FROM t", "MIN",
