@@ -58,7 +58,7 @@ TABLES = list(TPCH_SCHEMAS)
 
 # The types clq imports in place of those it does not have yet; empty once
 # clq has them all (then clq imports TPCH_SCHEMAS as they are).
-CLQ_PLACEHOLDERS = {"DATE": "CHAR(10)", "DECIMAL(15,2)": "DOUBLE"}
+CLQ_PLACEHOLDERS = {}
 
 
 def clq_type(sql_type):

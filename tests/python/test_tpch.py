@@ -38,7 +38,7 @@ QUERIES = [f"q{n:02d}" for n in range(1, 23)]
 
 # Queries expected to agree with DuckDB on every device (the others must be
 # refused with a clear error).
-SUPPORTED = set()
+SUPPORTED = {"q01", "q03", "q05", "q06", "q10", "q19"}
 
 # The result columns (0-based) of each query's ORDER BY, in order; a query
 # without one (a single row) is absent.
@@ -199,10 +199,21 @@ def test_tpch_table_imports_whole(tpch, selector, table):
     """Every value of every table as clq imported it equals DuckDB's reading
     of the same .tbl file (strings verbatim, with their spaces)."""
     binary, tables, peer = tpch
-    sql = f"select * from {table} order by {', '.join(TABLE_KEYS[table])}"
+    columns = ", ".join(name for name, _ in tpch_data.TPCH_SCHEMAS[table])
+    sql = f"select {columns} from {table} order by {', '.join(TABLE_KEYS[table])}"
     result = _run_clq(binary, tables, selector, sql=sql)
     keys = list(range(len(TABLE_KEYS[table])))
     _expect_agreement(table, selector, result, peer.execute(sql).fetchall(), keys)
+
+
+@pytest.mark.xfail(strict=True, reason="SELECT * gives DATE and DECIMAL columns as their "
+                   "stored integers (days, scaled values), not as dates and decimals")
+@pytest.mark.parametrize("selector", _selectors()[:1])
+def test_tpch_select_star_keeps_types(tpch, selector):
+    binary, tables, peer = tpch
+    sql = "select * from orders order by o_orderkey limit 5"
+    result = _run_clq(binary, tables, selector, sql=sql)
+    _expect_agreement("orders", selector, result, peer.execute(sql).fetchall(), [0])
 
 
 @pytest.mark.parametrize("selector", _selectors())
