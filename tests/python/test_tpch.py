@@ -240,14 +240,17 @@ def _expect_agreement(query, selector, result, expected, keys=None):
 
 @pytest.mark.parametrize("selector", _selectors())
 def test_tpch_bench_suite(tpch, selector):
-    """`clq bench --suite tpch` on the same tables: every query of SUPPORTED
-    runs, every other one is reported refused, and none fails the run."""
+    """`clq bench --suite tpch` on the same tables, DuckDB in the same run:
+    every query of SUPPORTED runs, every other one is reported refused, none
+    fails the run, and DuckDB ran each."""
     binary, tables, _ = tpch
     directory = os.path.dirname(tables["lineitem"])
     result = subprocess.run(
         [binary, "bench", "--devices", selector, "--suite", "tpch", "--tpch-dir", directory,
-         "--sf", SF, "--repeat", "1", "--peers", "none", "--check", "none", "--format", "json"],
-        capture_output=True, text=True, timeout=600)
+         "--sf", SF, "--repeat", "1", "--peers", "duckdb", "--duckdb-threads", "1", "--check",
+         "none", "--format", "json"],
+        capture_output=True, text=True, timeout=600,
+        env={**os.environ, "CLQ_PYTHON": sys.executable})
     assert result.returncode == 0, result.stderr[-2000:]
     report = json.loads(result.stdout)
     assert report["suite"] == "tpch" and report["tpch"]["sf"] == SF
@@ -256,6 +259,7 @@ def test_tpch_bench_suite(tpch, selector):
         query = f"q{int(case['query'][1:]):02d}"
         with open(os.path.join(QUERY_DIR, f"{query}.sql")) as f:
             assert f.read().startswith(case["sql"])
+        assert case["peers"]["duckdb"]["status"] == "ok", case["peers"]["duckdb"]
         (device,) = case["devices"]
         if query in SUPPORTED:
             assert device["status"] == "ok" or (
