@@ -51,6 +51,16 @@ void Print(const Expr& expr, std::string& out) {
              : expr.interval_unit == IntervalUnit::kMonth ? "MONTH"
                                                           : "YEAR";
       return;
+    case ExprKind::kSubquery:
+      out += "(";
+      if (expr.subquery_kind == SubqueryKind::kIn) {
+        Print(expr.children[0], out);
+        out += expr.negated ? " NOT IN " : " IN ";
+      } else if (expr.subquery_kind == SubqueryKind::kExists) {
+        out += expr.negated ? "NOT EXISTS " : "EXISTS ";
+      }
+      out.append("(").append(ToString(*expr.subquery)).append("))");
+      return;
     case ExprKind::kExtract:
       out.append("EXTRACT(").append(expr.name).append(" FROM ");
       Print(expr.children[0], out);
@@ -124,7 +134,15 @@ std::string Join(const std::vector<Expr>& exprs, std::size_t first) {
 }
 
 std::string TableRefToString(const TableRef& ref) {
-  return ref.alias ? ref.name + " AS " + *ref.alias : ref.name;
+  std::string text = ref.subquery ? "(" + ToString(*ref.subquery) + ")" : ref.name;
+  if (ref.alias) text += " AS " + *ref.alias;
+  if (!ref.column_aliases.empty()) {
+    text += "(";
+    for (std::size_t c = 0; c < ref.column_aliases.size(); ++c)
+      text += (c > 0 ? ", " : "") + ref.column_aliases[c];
+    text += ")";
+  }
+  return text;
 }
 
 }  // namespace
@@ -148,8 +166,25 @@ std::string ToString(const Expr& expr) {
 }
 
 std::string ToString(const Statement& statement) {
-  const Select& select = statement.select;
-  std::string text = statement.explain ? "EXPLAIN SELECT " : "SELECT ";
+  std::string text = statement.explain ? "EXPLAIN " : "";
+  for (std::size_t i = 0; i < statement.with.size(); ++i) {
+    const CommonTable& table = statement.with[i];
+    text += i == 0 ? "WITH " : ", ";
+    text += table.name;
+    if (!table.column_aliases.empty()) {
+      text += "(";
+      for (std::size_t c = 0; c < table.column_aliases.size(); ++c)
+        text += (c > 0 ? ", " : "") + table.column_aliases[c];
+      text += ")";
+    }
+    text += " AS (" + ToString(*table.select) + ")";
+  }
+  if (!statement.with.empty()) text += " ";
+  return text + ToString(statement.select);
+}
+
+std::string ToString(const Select& select) {
+  std::string text = "SELECT ";
   if (select.distinct) text += "DISTINCT ";
   for (std::size_t i = 0; i < select.items.size(); ++i) {
     const SelectItem& item = select.items[i];

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +17,8 @@
 #include "sql/bound.hpp"
 
 namespace clq::sql::ast {
+
+struct Select;
 
 enum class ExprKind : std::uint8_t {
   kLiteral,   // literal
@@ -29,6 +32,13 @@ enum class ExprKind : std::uint8_t {
   kFunction,  // an aggregate: function, children (none for COUNT(*))
   kInterval,  // INTERVAL 'n' unit: literal (INTEGER n), interval_unit
   kExtract,   // EXTRACT(name FROM children[0]); name is YEAR, MONTH or DAY
+  kSubquery,  // subquery_kind over `subquery`; kIn: children[0] IN (...); negated
+};
+
+enum class SubqueryKind : std::uint8_t {
+  kScalar,  // (SELECT ...): its one value
+  kExists,  // [NOT] EXISTS (SELECT ...)
+  kIn,      // x [NOT] IN (SELECT ...)
 };
 
 enum class IntervalUnit : std::uint8_t { kDay, kMonth, kYear };
@@ -56,8 +66,10 @@ struct Expr {
   // target when it is DATE or DECIMAL(p, s) (cast_type INTEGER).
   LogicalType logical;
   IntervalUnit interval_unit = IntervalUnit::kDay;
-  std::string qualifier;  // kColumn: table or alias, empty when unqualified
-  std::string name;       // kColumn: column; kFunction: as written
+  SubqueryKind subquery_kind = SubqueryKind::kScalar;
+  std::shared_ptr<const Select> subquery;  // kSubquery
+  std::string qualifier;                   // kColumn: table or alias, empty when unqualified
+  std::string name;                        // kColumn: column; kFunction: as written
   UnaryOperator unary_op = UnaryOperator::kMinus;
   BinaryOp binary_op = BinaryOp::kAdd;
   AggregateFunction function = AggregateFunction::kCountStar;
@@ -76,9 +88,12 @@ struct SelectItem {
 };
 
 struct TableRef {
-  std::string name;
+  std::string name;  // a table, or a WITH name; empty for a subquery
   std::optional<std::string> alias;
-  std::size_t position = 0;        // the table name
+  std::shared_ptr<const Select> subquery;   // FROM (SELECT ...) alias
+  std::vector<std::string> column_aliases;  // alias (a, b, ...): the subquery's column names
+  bool generated = false;    // made by the binder from an IN or EXISTS subquery (not in SELECT *)
+  std::size_t position = 0;  // the table name
   std::size_t alias_position = 0;  // the alias, else the table name
 };
 
@@ -105,8 +120,18 @@ struct Select {
   std::optional<Expr> offset;
 };
 
+// WITH name [(columns)] AS (SELECT ...): a derived table the statement's
+// FROM clauses may name.
+struct CommonTable {
+  std::string name;
+  std::vector<std::string> column_aliases;
+  std::shared_ptr<const Select> select;
+  std::size_t position = 0;
+};
+
 struct Statement {
   bool explain = false;
+  std::vector<CommonTable> with;
   Select select;
 };
 
@@ -116,5 +141,6 @@ std::string ToString(const Expr& expr);
 // The statement as normalised SQL, one clause after another, every
 // expression as above.
 std::string ToString(const Statement& statement);
+std::string ToString(const Select& select);
 
 }  // namespace clq::sql::ast

@@ -51,6 +51,8 @@ Expr Binder::BindExpr(const ast::Expr& expr, const ExprContext& context) {
     }
     case ast::ExprKind::kInterval:
       throw SqlError("an INTERVAL can only be added to or subtracted from a DATE", expr.position);
+    case ast::ExprKind::kSubquery:
+      return BindScalarSubquery(expr);
     case ast::ExprKind::kExtract:
       return ExtractFromDate(BindExpr(expr.children.at(0), context), expr.name, expr.position);
     case ast::ExprKind::kColumn:

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -37,6 +38,8 @@ struct Source {
   std::string alias;       // the alias, else the table name as written
   std::string table_name;  // as written
   const Schema* schema = nullptr;
+  bool derived = false;    // a subquery's rows (BoundSelect::subqueries), not a catalog table
+  bool generated = false;  // made from an IN or EXISTS subquery: not in SELECT *
 };
 
 // binder_logical.cpp: DATE and DECIMAL made integer (or REAL) arithmetic.
@@ -80,6 +83,18 @@ class Binder {
   BoundStatement BindStatement(const ast::Statement& statement);
 
  private:
+  BoundSelect BindSelect(const ast::Select& select);
+
+  // binder_subquery.cpp
+  // The select with its IN and EXISTS subqueries, and its correlated scalar
+  // subqueries, turned into derived tables joined on their keys.
+  ast::Select Decorrelate(const ast::Select& select);
+  BoundSelect BindChild(const ast::Select& select) const;
+  void BindDerived(const ast::TableRef& ref, const ast::Select& select,
+                   const std::vector<std::string>& column_aliases, bool generated);
+  Expr BindScalarSubquery(const ast::Expr& expr);
+  const ast::CommonTable* FindCommonTable(std::string_view name) const;
+
   // binder.cpp
   void BindFrom(const std::vector<ast::FromItem>& from);
   void BindWhere(const ast::Select& select);
@@ -116,6 +131,9 @@ class Binder {
 
   Catalog& catalog_;
   std::string_view sql_;
+  std::vector<ast::CommonTable> with_;  // WITH tables the FROM clauses may name
+  std::deque<Schema> derived_schemas_;  // of derived sources (Source::schema points here)
+  int generated_tables_ = 0;
   const ast::Select* ast_select_ = nullptr;
   std::vector<Source> sources_;
   BoundSelect select_;

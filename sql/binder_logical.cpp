@@ -235,6 +235,20 @@ Expr TypeArithmetic(Expr bound, std::size_t op_position) {
   const int pl = PrecisionOf(left), pr = PrecisionOf(right);
   bound.type = ValueType::kInteger;
   if (op == BinaryOp::kMultiply) {
+    // A literal's trailing zeros add scale but no value (0.0001000000 is
+    // 0.0001): dropped, so that a product keeps to 18 digits where it can.
+    auto normalise = [](Expr& e, int& scale) {
+      if (NumericKindOf(e) != NumericKind::kDecimalLiteral) return;
+      while (scale > 0 && e.constant.integer % 10 == 0) {
+        e.constant.integer /= 10;
+        --scale;
+      }
+      e.logical.scale = static_cast<std::uint8_t>(scale);
+    };
+    int left_scale = sl, right_scale = sr;
+    normalise(left, left_scale);
+    normalise(right, right_scale);
+    if (left_scale != sl || right_scale != sr) return TypeArithmetic(std::move(bound), op_position);
     if (sl + sr > kMaxDecimalPrecision)
       throw SqlError("the DECIMAL product has " + std::to_string(sl + sr) +
                          " digits after the point; clq's DECIMAL holds at most 18",

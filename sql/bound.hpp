@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -70,16 +71,17 @@ using LeafNamer = std::function<std::string(const Expr&)>;
 
 struct Expr {
   enum class Kind : std::uint8_t {
-    kColumnRef,     // source, column
-    kConstant,      // constant
-    kUnary,         // unary_op, children[0]
-    kBinary,        // binary_op, children[0], children[1]
-    kBetween,       // children: value, low, high; `negated` for NOT BETWEEN
-    kInList,        // children: value, then the list items; `negated` for NOT IN
-    kCast,          // children[0] to `type` (INTEGER or REAL)
-    kGroupRef,      // index into BoundSelect::group_keys
-    kAggregateRef,  // index into BoundSelect::aggregates
-    kOutputRef,     // index into BoundSelect::outputs
+    kColumnRef,      // source, column
+    kConstant,       // constant
+    kUnary,          // unary_op, children[0]
+    kBinary,         // binary_op, children[0], children[1]
+    kBetween,        // children: value, low, high; `negated` for NOT BETWEEN
+    kInList,         // children: value, then the list items; `negated` for NOT IN
+    kCast,           // children[0] to `type` (INTEGER or REAL)
+    kGroupRef,       // index into BoundSelect::group_keys
+    kAggregateRef,   // index into BoundSelect::aggregates
+    kOutputRef,      // index into BoundSelect::outputs
+    kSubqueryValue,  // index into BoundSelect::subqueries: a scalar subquery's value
   };
 
   Kind kind = Kind::kConstant;
@@ -135,10 +137,24 @@ struct OrderKey {
   bool descending = false;
 };
 
+struct BoundSelect;
+
+// A SELECT whose result the query reads, run before it: a derived table (a
+// subquery in FROM, a WITH table, or what an IN or EXISTS subquery became),
+// whose rows replace the placeholder table of from[*source]; or a scalar
+// subquery, whose one value replaces each kSubqueryValue of its index
+// (operators/subquery_materialize.hpp). Both are uncorrelated: the binder
+// turns correlated subqueries into derived tables joined on their keys.
+struct Subquery {
+  std::shared_ptr<const BoundSelect> select;
+  std::optional<std::size_t> source;  // a derived table: its index in BoundSelect::from
+};
+
 struct BoundSelect {
   std::vector<TableRef> from;  // comma joins and JOIN ... ON, in statement order
-  std::optional<Expr> where;   // WHERE and every ON condition, ANDed
-  bool aggregated = false;     // GROUP BY present, or an aggregate used
+  std::vector<Subquery> subqueries;
+  std::optional<Expr> where;  // WHERE and every ON condition, ANDed
+  bool aggregated = false;    // GROUP BY present, or an aggregate used
   std::vector<Expr> group_keys;
   std::vector<Aggregate> aggregates;  // each distinct aggregate once
   std::optional<Expr> having;

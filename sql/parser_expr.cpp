@@ -181,7 +181,12 @@ void Parser::ParseBetween(ast::Expr& between) {
 
 void Parser::ParseInList(ast::Expr& in) {
   if (!IsOperator("(")) Unsupported(Peek(), "expected a parenthesized list after IN");
-  if (IsKeyword("SELECT", 1)) Unsupported(Peek(1), "subqueries are not supported");
+  if (IsKeyword("SELECT", 1)) {
+    in.kind = ast::ExprKind::kSubquery;
+    in.subquery_kind = ast::SubqueryKind::kIn;
+    in.subquery = ParseSubquery();
+    return;
+  }
   Advance();
   if (IsOperator(")")) Unsupported(Peek(), "empty IN lists are not supported");
   do {
@@ -246,7 +251,14 @@ ast::Expr Parser::ParsePrimary() {
       }
       if (token.value == "CAST") return ParseCast();
       if (token.value == "CASE") Unsupported(token, "CASE expressions are not supported");
-      if (token.value == "EXISTS") Unsupported(token, "subqueries are not supported");
+      if (token.value == "EXISTS") {
+        expr.kind = ast::ExprKind::kSubquery;
+        expr.subquery_kind = ast::SubqueryKind::kExists;
+        Advance();
+        if (!IsOperator("(") || !IsKeyword("SELECT", 1)) SyntaxError(Peek(), "(SELECT ...)");
+        expr.subquery = ParseSubquery();
+        break;
+      }
       [[fallthrough]];
     case TokenKind::kEnd:
       ExpectedExpression(token);
@@ -264,7 +276,12 @@ ast::Expr Parser::ParsePrimary() {
       break;
     case TokenKind::kOperator: {
       if (token.text != "(") ExpectedExpression(token);
-      if (IsKeyword("SELECT", 1)) Unsupported(Peek(1), "subqueries are not supported");
+      if (IsKeyword("SELECT", 1)) {
+        expr.kind = ast::ExprKind::kSubquery;
+        expr.subquery_kind = ast::SubqueryKind::kScalar;
+        expr.subquery = ParseSubquery();
+        break;
+      }
       Advance();
       ast::Expr inner = ParseExpr();
       if (IsOperator(",")) Unsupported(Peek(), "row values are not supported");

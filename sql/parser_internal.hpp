@@ -59,6 +59,10 @@ class Parser {
   ast::Expr ParseTypedLiteral();
   ast::Expr ParseExtract();
   bool ParseLogicalCastType(ast::Expr& cast);
+  // Subqueries: WITH, derived tables' column names, "(SELECT ...)".
+  void ParseWith(ast::Statement& statement);
+  std::vector<std::string> ParseColumnAliases();
+  std::shared_ptr<const ast::Select> ParseSubquery();
   void ParseBetween(ast::Expr& between);
   void ParseInList(ast::Expr& in);
   void Finish(ast::Expr& expr) const;
