@@ -114,7 +114,8 @@ void EmitCsv(const Table& table, std::string& out, std::size_t flush_bytes, Flus
 // Splits CSV text into records. Fields stay valid until the next Next().
 class CsvTokenizer {
  public:
-  CsvTokenizer(std::string_view text, const std::string& source) : text_(text), source_(source) {
+  CsvTokenizer(std::string_view text, const std::string& source, char delimiter)
+      : text_(text), source_(source), delimiter_(delimiter), stops_{delimiter, '\r', '\n'} {
     if (text_.starts_with(kByteOrderMark)) text_.remove_prefix(kByteOrderMark.size());
   }
 
@@ -148,12 +149,12 @@ class CsvTokenizer {
       if (quoted_.back()) {
         ReadQuoted(field);
       } else {
-        const std::size_t end = text_.find_first_of(",\r\n", pos_);
+        const std::size_t end = text_.find_first_of(std::string_view(stops_, 3), pos_);
         const std::size_t stop = end == std::string_view::npos ? text_.size() : end;
         field.assign(text_.substr(pos_, stop - pos_));
         pos_ = stop;
       }
-      if (pos_ < text_.size() && text_[pos_] == ',') {
+      if (pos_ < text_.size() && text_[pos_] == delimiter_) {
         ++pos_;  // "a," ending the text still has a second, empty field
         continue;
       }
@@ -198,13 +199,16 @@ class CsvTokenizer {
       }
       break;
     }
-    if (pos_ < text_.size() && text_[pos_] != ',' && text_[pos_] != '\r' && text_[pos_] != '\n')
+    if (pos_ < text_.size() && text_[pos_] != delimiter_ && text_[pos_] != '\r' &&
+        text_[pos_] != '\n')
       throw InvalidInputError(source_ + " line " + std::to_string(line_) +
                               ": unexpected character after a closing quote");
   }
 
   std::string_view text_;
   const std::string& source_;
+  char delimiter_;
+  char stops_[3];  // the bytes that end an unquoted field
   std::size_t pos_ = 0;
   std::uint64_t line_ = 1;
   std::uint64_t record_line_ = 1;
@@ -213,6 +217,16 @@ class CsvTokenizer {
   std::size_t count_ = 0;
   bool keep_empty_lines_ = false;
 };
+
+// The fields of a record that hold columns when `columns` are expected: one
+// more, the last empty and unquoted, is a delimiter ending the record (as
+// dbgen's .tbl rows end), so `columns` of them count.
+std::size_t ColumnFields(const CsvTokenizer& records, std::size_t columns) {
+  const std::size_t fields = records.size();
+  if (fields == columns + 1 && records.field(fields - 1).empty() && !records.quoted(fields - 1))
+    return columns;
+  return fields;
+}
 
 // ---------------------------------------------------------------------------
 // Reading: values
@@ -319,8 +333,12 @@ struct ColumnStats {
 class CsvImporter {
  public:
   CsvImporter(std::string_view text, const std::string& source, std::optional<Schema> schema,
-              std::uint64_t host_memory)
-      : text_(text), source_(source), schema_(std::move(schema)), host_memory_(host_memory) {}
+              std::uint64_t host_memory, const CsvReadOptions& options)
+      : text_(text),
+        source_(source),
+        schema_(std::move(schema)),
+        host_memory_(host_memory),
+        options_(options) {}
 
   TablePtr Import(std::string table_name) {
     const RowCount rows = ScanRecords();
@@ -331,8 +349,8 @@ class CsvImporter {
                         FormatBytes(text_.size()) + " of " + source_ + " it is built from",
                     SaturatingAdd(TableBytes(*schema_, rows), text_.size()));
     TableBuilder builder(std::move(table_name), *schema_, rows, host_memory_);
-    CsvTokenizer records(text_, source_);
-    records.Next();  // the header
+    CsvTokenizer records(text_, source_, options_.delimiter);
+    if (options_.header) records.Next();
     if (schema_->size() == 1) records.KeepEmptyLines();
     for (RowCount row = 0; records.Next(); ++row) {
       for (std::size_t c = 0; c < schema_->size(); ++c)
@@ -344,11 +362,24 @@ class CsvImporter {
  private:
   // Pass 1: header, field counts, row count, types; fills in schema_.
   RowCount ScanRecords() {
-    CsvTokenizer records(text_, source_);
-    if (!records.Next()) throw InvalidInputError(source_ + ": empty file: no header row");
+    CsvTokenizer records(text_, source_, options_.delimiter);
+    if (!options_.header && !schema_)
+      throw InvalidInputError(source_ +
+                              ": without a header row the schema must name the columns "
+                              "(clq import --schema \"name TYPE, ...\")");
     std::vector<std::string> header;
-    for (std::size_t c = 0; c < records.size(); ++c)
-      header.push_back(records.field(c));
+    if (options_.header) {
+      if (!records.Next()) throw InvalidInputError(source_ + ": empty file: no header row");
+      // A header ending in a delimiter, as its rows may.
+      const std::size_t named =
+          records.size() > 1 ? ColumnFields(records, records.size() - 1) : records.size();
+      for (std::size_t c = 0; c < named; ++c)
+        header.push_back(records.field(c));
+    } else {
+      for (const ColumnSpec& spec : *schema_)
+        header.push_back(spec.name);
+    }
+    const char* const counted_by = options_.header ? " as in the header" : " as in the schema";
     const bool infer = !schema_.has_value();
     if (infer) {
       schema_.emplace();
@@ -372,10 +403,11 @@ class CsvImporter {
     RowCount rows = 0;
     if (header.size() == 1) records.KeepEmptyLines();
     while (records.Next()) {
-      if (records.size() != header.size())
+      if (ColumnFields(records, header.size()) != header.size())
         throw InvalidInputError(source_ + " line " + std::to_string(records.line()) + ": " +
                                 std::to_string(records.size()) + " fields, expected " +
-                                std::to_string(header.size()) + " as in the header");
+                                std::to_string(header.size()) + counted_by +
+                                " (or one more, empty, after a delimiter ending the line)");
       for (std::size_t c = 0; c < header.size(); ++c)
         stats[c].Add(records.field(c), records.quoted(c), records.line(), infer);
       ++rows;
@@ -472,6 +504,7 @@ class CsvImporter {
   const std::string& source_;
   std::optional<Schema> schema_;
   std::uint64_t host_memory_;
+  CsvReadOptions options_;
 };
 
 // ---------------------------------------------------------------------------
@@ -629,17 +662,21 @@ Schema ParseSchema(std::string_view text) {
 }
 
 TablePtr ImportCsv(const std::string& path, std::string table_name, std::optional<Schema> schema,
-                   std::uint64_t host_memory) {
+                   std::uint64_t host_memory, const CsvReadOptions& options) {
   std::error_code error;
   const std::uintmax_t size = std::filesystem::file_size(path, error);
   if (!error) CheckHostMemory(host_memory, "reading " + path + " whole", size);
   const std::string text = ReadWholeFile(path);
-  return ImportCsvText(text, path, std::move(table_name), std::move(schema), host_memory);
+  return ImportCsvText(text, path, std::move(table_name), std::move(schema), host_memory, options);
 }
 
 TablePtr ImportCsvText(std::string_view text, const std::string& source, std::string table_name,
-                       std::optional<Schema> schema, std::uint64_t host_memory) {
-  return CsvImporter(text, source, std::move(schema), host_memory).Import(std::move(table_name));
+                       std::optional<Schema> schema, std::uint64_t host_memory,
+                       const CsvReadOptions& options) {
+  if (options.delimiter == '"' || options.delimiter == '\r' || options.delimiter == '\n')
+    throw InvalidInputError("the delimiter cannot be a quote or a line break");
+  return CsvImporter(text, source, std::move(schema), host_memory, options)
+      .Import(std::move(table_name));
 }
 
 }  // namespace clq

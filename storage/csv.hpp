@@ -36,6 +36,17 @@
 
 namespace clq {
 
+// How delimited text is read (clq import's --delimiter and --no-header).
+// Whatever the delimiter, a record may end with one more: exactly one field
+// beyond the columns, empty and unquoted, is dropped (dbgen's .tbl rows end
+// with '|'), so such a record reads as one without it.
+struct CsvReadOptions {
+  char delimiter = ',';  // one byte; not a quote, CR or LF
+  // Whether the first non-empty record names the columns. Without one the
+  // schema is required and names them, and every record is a row.
+  bool header = true;
+};
+
 // Writes the table as CSV (through a temporary file, as WriteTableFile).
 void WriteCsvFile(const Table& table, const std::string& path);
 
@@ -63,13 +74,17 @@ Schema ParseSchema(std::string_view text);
 // The file is read whole, then the table built beside it: ResourceLimitError
 // when the file, or the table with the file, does not fit `host_memory`
 // (common/host_memory.hpp), each checked before it is allocated.
+// `options`: the delimiter, and whether there is a header (without one, the
+// schema is required).
 TablePtr ImportCsv(const std::string& path, std::string table_name,
                    std::optional<Schema> schema = std::nullopt,
-                   std::uint64_t host_memory = kUnlimitedHostMemory);
+                   std::uint64_t host_memory = kUnlimitedHostMemory,
+                   const CsvReadOptions& options = {});
 
 // The same, from CSV text; `source` names it in messages.
 TablePtr ImportCsvText(std::string_view text, const std::string& source, std::string table_name,
                        std::optional<Schema> schema = std::nullopt,
-                       std::uint64_t host_memory = kUnlimitedHostMemory);
+                       std::uint64_t host_memory = kUnlimitedHostMemory,
+                       const CsvReadOptions& options = {});
 
 }  // namespace clq
