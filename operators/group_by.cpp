@@ -299,8 +299,10 @@ GroupByPlan PlanGroupBy(const DeviceInfo& device, const DeviceTuning& tuning,
     return sort("more than " + std::to_string(HGB_MAX_KEYS) + " keys");
 
   // Direct: integer keys with known ranges and few images.
+  const RowCount direct_rows =
+      options.expected_rows != 0 ? std::min(options.expected_rows, max_rows) : max_rows;
   const std::uint64_t direct_limit = std::min<std::uint64_t>(
-      kDirectSlotsPerRow * max_rows + kDirectSlotsMinimum, HGB_GLOBAL_SLOT - 1);
+      kDirectSlotsPerRow * direct_rows + kDirectSlotsMinimum, HGB_GLOBAL_SLOT - 1);
   double images = 1;
   for (const GroupKeyInfo& key : keys) {
     if (!key.type.is_integer() || !key.range) {
@@ -361,7 +363,7 @@ GroupByPlan PlanGroupBy(const DeviceInfo& device, const DeviceTuning& tuning,
   // Without an estimate the table starts small and grows when it fills
   // (GroupBy).
   const RowCount expected = std::max<RowCount>(
-      1, std::min(estimated_groups.value_or(std::min(max_rows, kHashFirstGroups)), max_rows));
+      1, std::min(estimated_groups.value_or(std::min(max_rows, kHashFirstGroups)), direct_rows));
   std::uint64_t slots =
       options.hash_slots.value_or(std::bit_ceil(std::max<std::uint64_t>(2 * expected, 64)));
   CLQ_CHECK(std::has_single_bit(slots), "group by: hash slots not a power of two");
@@ -370,8 +372,12 @@ GroupByPlan PlanGroupBy(const DeviceInfo& device, const DeviceTuning& tuning,
                 " groups does not fit the device's memory");
   plan.table_slots = slots;
   plan.strategy = GroupByStrategy::kHash;
-  plan.reason = estimated_groups ? "about " + std::to_string(*estimated_groups) + " groups"
-                                 : "group count unknown, up to " + std::to_string(max_rows);
+  plan.reason = estimated_groups && *estimated_groups <= direct_rows
+                    ? "about " + std::to_string(*estimated_groups) + " groups"
+                : direct_rows < max_rows
+                    ? "group count unknown, about " + std::to_string(direct_rows) +
+                          " rows expected (up to " + std::to_string(max_rows) + ")"
+                    : "group count unknown, up to " + std::to_string(max_rows);
   return plan;
 }
 

@@ -90,6 +90,10 @@ struct GroupByOptions {
   // (operators/sorted_group_by.hpp), as on devices without 64-bit atomics
   // (implies kSort).
   bool fold_sorted = false;
+  // The rows the input is expected to have where max_rows is a loose bound
+  // (a join's is the product of its sides'); 0: max_rows. A direct table has
+  // a slot per key image whatever the rows, so its size is held to this.
+  RowCount expected_rows = 0;
 };
 
 struct GroupByPlan {

@@ -37,6 +37,11 @@ struct RowShape {
   std::size_t source = 0;  // kWholeTable and kRange
   RowCount max_rows = 0;   // an upper bound of the rows
   bool exact = true;       // max_rows is the number of rows
+  // The rows expected where max_rows is a loose bound (a join, which is
+  // expected to keep at most its larger side's rows, as a key-foreign key
+  // join does); 0: max_rows. Plans may size work by it that grows, never
+  // what must hold every row.
+  RowCount expected_rows = 0;
   bool implicit() const { return kind != Kind::kRowIds; }
 };
 

@@ -23,7 +23,8 @@ std::vector<const sql::Expr*> DistinctKeys(const sql::BoundSelect& select) {
 
 DistinctNode::DistinctNode(const Engine& engine, const QueryOptions& options,
                            const sql::BoundSelect& select, std::unique_ptr<RowNode> child)
-    : RowNode({RowShape::Kind::kRowIds, child->shape().source, child->shape().max_rows, false}),
+    : RowNode({RowShape::Kind::kRowIds, child->shape().source, child->shape().max_rows, false,
+               child->shape().expected_rows}),
       select_(select),
       options_(options),
       child_(std::move(child)) {
@@ -37,7 +38,8 @@ DistinctNode::DistinctNode(const Engine& engine, const QueryOptions& options,
   }
   keys_ = GroupInputs(engine, select, keys, child_->shape());
   AddKernelNames(keys_.Kernels(engine, options, select, child_->shape()));
-  plan_ = PlanGrouping(engine, keys_, keys.size(), {}, child_->shape().max_rows);
+  plan_ = PlanGrouping(engine, keys_, keys.size(), {}, child_->shape().max_rows,
+                       child_->shape().expected_rows);
   AddKernelNames(plan_.Kernels());
   row_bytes_ = EvaluatedBytesPerRow(keys_.types()) + kGroupBytesPerRow +
                (plan_.strategy == GroupByStrategy::kSort ? kSortBytesPerRow : 0) +

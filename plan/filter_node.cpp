@@ -40,7 +40,8 @@ std::string FilterNote(const Engine& engine, const QueryOptions& options,
 FilterNode::FilterNode(const Engine& engine, const QueryOptions& options,
                        const sql::BoundSelect& select, std::unique_ptr<RowNode> child,
                        const std::vector<sql::Expr>& conjuncts, std::string what)
-    : RowNode({RowShape::Kind::kRowIds, child->shape().source, child->shape().max_rows, false}),
+    : RowNode({RowShape::Kind::kRowIds, child->shape().source, child->shape().max_rows, false,
+               child->shape().expected_rows}),
       select_(select),
       child_(std::move(child)),
       what_(std::move(what)) {

@@ -182,7 +182,8 @@ GroupByNode::GroupByNode(const Engine& engine, const QueryOptions& options,
     info.operation = operations_[i];
     infos.push_back(info);
   }
-  plan_ = PlanGrouping(engine, inputs_, select.group_keys.size(), infos, shape.max_rows);
+  plan_ = PlanGrouping(engine, inputs_, select.group_keys.size(), infos, shape.max_rows,
+                       shape.expected_rows);
   AddKernelNames(plan_.Kernels());
   row_bytes_ = EvaluatedBytesPerRow(inputs_.types()) + kGroupBytesPerRow +
                (plan_.strategy == GroupByStrategy::kSort ? kSortBytesPerRow : 0) +

@@ -62,7 +62,8 @@ std::vector<VectorView> GroupInputs::Evaluate(QueryContext& context, RowSet& row
 }
 
 GroupByPlan PlanGrouping(const Engine& engine, const GroupInputs& inputs, std::size_t keys,
-                         const std::vector<GroupAggregateInfo>& aggregates, RowCount max_rows) {
+                         const std::vector<GroupAggregateInfo>& aggregates, RowCount max_rows,
+                         RowCount expected_rows) {
   std::vector<GroupKeyInfo> key_infos;
   double product = 1;
   for (std::size_t k = 0; k < keys; ++k) {
@@ -74,7 +75,10 @@ GroupByPlan PlanGrouping(const Engine& engine, const GroupInputs& inputs, std::s
   }
   std::optional<RowCount> estimate;
   if (product <= static_cast<double>(max_rows)) estimate = static_cast<RowCount>(product);
-  return PlanGroupBy(engine.info(), engine.tuning(), key_infos, aggregates, max_rows, estimate);
+  GroupByOptions options;
+  options.expected_rows = expected_rows;
+  return PlanGroupBy(engine.info(), engine.tuning(), key_infos, aggregates, max_rows, estimate,
+                     options);
 }
 
 }  // namespace clq

@@ -42,8 +42,10 @@ class GroupInputs {
 
 // The plan of a grouping by `keys` (positions in `inputs`) over at most
 // `max_rows` rows, the product of the integer keys' value counts as the
-// estimate of groups when every key has bounds.
+// estimate of groups when every key has bounds; `expected_rows` is the
+// RowShape's (GroupByOptions::expected_rows).
 GroupByPlan PlanGrouping(const Engine& engine, const GroupInputs& inputs, std::size_t keys,
-                         const std::vector<GroupAggregateInfo>& aggregates, RowCount max_rows);
+                         const std::vector<GroupAggregateInfo>& aggregates, RowCount max_rows,
+                         RowCount expected_rows);
 
 }  // namespace clq

@@ -8,6 +8,10 @@
 namespace clq {
 namespace {
 
+RowCount ExpectedRows(const RowShape& shape) {
+  return shape.expected_rows != 0 ? std::min(shape.expected_rows, shape.max_rows) : shape.max_rows;
+}
+
 RowCount ProductBound(RowCount a, RowCount b) {
   if (a != 0 && b > kMaxTableRows / a) return kMaxTableRows;
   return a * b;
@@ -33,7 +37,8 @@ HashJoinNode::HashJoinNode(const Engine& engine, const QueryOptions& options,
                            const sql::BoundSelect& select, std::unique_ptr<RowNode> left,
                            std::unique_ptr<RowNode> right, JoinEdge edge)
     : RowNode({RowShape::Kind::kRowIds, left->shape().source,
-               ProductBound(left->shape().max_rows, right->shape().max_rows), false}),
+               ProductBound(left->shape().max_rows, right->shape().max_rows), false,
+               std::max(ExpectedRows(left->shape()), ExpectedRows(right->shape()))}),
       select_(select),
       options_(options),
       left_(std::move(left)),

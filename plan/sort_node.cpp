@@ -10,7 +10,7 @@ namespace clq {
 SortNode::SortNode(const Engine& engine, const QueryOptions& options,
                    const sql::BoundSelect& select, std::unique_ptr<RowNode> child)
     : RowNode({RowShape::Kind::kRowIds, child->shape().source, child->shape().max_rows,
-               child->shape().exact}),
+               child->shape().exact, child->shape().expected_rows}),
       select_(select),
       options_(options),
       child_(std::move(child)) {
