@@ -145,6 +145,35 @@ inline int vm_compare_text(__global const uchar* value, uint width, __constant c
   return 0;
 }
 
+// Whether the CHAR value (NUL-padded to `width`, the padding not part of
+// it) matches the LIKE pattern: greedy, with one backtrack point, the last
+// '%' (sql/like_pattern.cpp has the same algorithm for the host).
+inline uchar vm_like_text(__global const uchar* value, uint width, __constant const uchar* pattern,
+                          uint length) {
+  uint n = 0;
+  while (n < width && value[n] != 0) ++n;
+  uint v = 0;
+  uint p = 0;
+  uint star = 0xffffffffu;
+  uint mark = 0;
+  while (v < n) {
+    if (p < length && pattern[p] == '%') {
+      star = ++p;
+      mark = v;
+    } else if (p < length && (pattern[p] == '_' || pattern[p] == value[v])) {
+      ++p;
+      ++v;
+    } else if (star != 0xffffffffu) {
+      p = star;
+      v = ++mark;
+    } else {
+      return 0;
+    }
+  }
+  while (p < length && pattern[p] == '%') ++p;
+  return p == length;
+}
+
 inline long vm_compare_result(int c, uint cmp) {
   switch (cmp) {
     case 0:
@@ -208,6 +237,7 @@ inline bool vm_is_real(uint op, uint kind) {
     case VM_IN_R:
       return true;
     case VM_STR_CMP:
+    case VM_STR_LIKE:
       return false;
     default: {
       const uint base = kind & VM_OPND_BASE_MASK;

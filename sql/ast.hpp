@@ -27,6 +27,9 @@ enum class ExprKind : std::uint8_t {
   kIsNull,    // children[0]; negated for IS NOT NULL
   kCast,      // children[0] to cast_type (INTEGER or REAL)
   kFunction,  // an aggregate: function, children (none for COUNT(*))
+  kCase,      // CASE [operand] WHEN c THEN v ... [ELSE e] END: children [operand,] c1, v1, ...
+              // [, e]; has_operand, has_else
+  kLike,      // children: value, pattern; negated for NOT LIKE
 };
 
 enum class UnaryOperator : std::uint8_t { kPlus, kMinus, kNot };
@@ -54,6 +57,8 @@ struct Expr {
   AggregateFunction function = AggregateFunction::kCountStar;
   ValueType cast_type = ValueType::kInteger;
   bool negated = false;
+  bool has_operand = false;  // kCase: the simple form, CASE x WHEN ...
+  bool has_else = false;     // kCase
   std::vector<Expr> children;
 };
 

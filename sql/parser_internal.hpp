@@ -53,6 +53,7 @@ class Parser {
   ast::Expr ParsePrimary();
   ast::Expr ParseFunction();
   ast::Expr ParseCast();
+  ast::Expr ParseCase();
   void ParseBetween(ast::Expr& between);
   void ParseInList(ast::Expr& in);
   void Finish(ast::Expr& expr) const;
