@@ -30,9 +30,15 @@ std::uint64_t TextBytes(const ResultColumn& column, RowCount rows) {
   return bytes;
 }
 
-const char* FormatOf(const ResultColumn& column, bool large_text) {
+// DATE as date32 (days) and DECIMAL(p, s) as decimal128(p, s): their values
+// are converted into buffers of the array (4 and 16 bytes a value).
+std::string FormatOf(const ResultColumn& column, bool large_text) {
   switch (column.type) {
     case sql::ValueType::kInteger:
+      if (column.logical.is_date()) return "tdD";
+      if (column.logical.is_decimal())
+        return "d:" + std::to_string(column.logical.precision) + "," +
+               std::to_string(column.logical.scale);
       return "l";
     case sql::ValueType::kReal:
       return "g";
@@ -108,6 +114,8 @@ struct ArrayHolder {
   std::vector<std::int32_t> offsets32;
   std::vector<std::int64_t> offsets64;
   std::vector<char> text;
+  std::vector<std::int32_t> dates;     // a DATE column's days
+  std::vector<std::int64_t> decimals;  // a DECIMAL column's values, two int64 words each
   std::vector<ArrowArray*> children;
 };
 
@@ -174,7 +182,23 @@ void ExportColumn(const std::shared_ptr<const Exported>& e, std::size_t c, Arrow
   holder->buffers.push_back(validity);
   switch (column.type) {
     case sql::ValueType::kInteger:
-      holder->buffers.push_back(rows > 0 ? column.integers.data() : kEmpty);
+      if (column.logical.is_date()) {
+        // Days of a DATE always fit 32 bits (the binder keeps them in range).
+        holder->dates.resize(rows);
+        for (RowCount r = 0; r < rows; ++r)
+          holder->dates[r] = static_cast<std::int32_t>(column.integers[r]);
+        holder->buffers.push_back(rows > 0 ? holder->dates.data() : kEmpty);
+      } else if (column.logical.is_decimal()) {
+        // Little-endian 128-bit two's complement: the value, then its sign.
+        holder->decimals.resize(2 * rows);
+        for (RowCount r = 0; r < rows; ++r) {
+          holder->decimals[2 * r] = column.integers[r];
+          holder->decimals[2 * r + 1] = column.integers[r] < 0 ? -1 : 0;
+        }
+        holder->buffers.push_back(rows > 0 ? holder->decimals.data() : kEmpty);
+      } else {
+        holder->buffers.push_back(rows > 0 ? column.integers.data() : kEmpty);
+      }
       break;
     case sql::ValueType::kReal:
       holder->buffers.push_back(rows > 0 ? column.reals.data() : kEmpty);

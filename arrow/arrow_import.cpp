@@ -1,6 +1,7 @@
 #include "arrow/arrow_import.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -47,8 +48,11 @@ enum class Kind : std::uint8_t {
   kBool,
   kUtf8,
   kLargeUtf8,
-  kUtf8View,  // "vu": 16-byte views, short strings inline, long ones in data buffers
-  kNull,  // Arrow's null type: every value NULL, no buffers
+  kUtf8View,    // "vu": 16-byte views, short strings inline, long ones in data buffers
+  kNull,        // Arrow's null type: every value NULL, no buffers
+  kDate32,      // "tdD": days since 1970-01-01, stored as DATE
+  kDecimal64,   // "d:p,s,64", stored as DECIMAL(p, s)
+  kDecimal128,  // "d:p,s" or "d:p,s,128": stored as DECIMAL when each value fits 64 bits
 };
 
 bool IsText(Kind k) {
@@ -78,6 +82,13 @@ std::string Describe(std::string_view format) {
 
 Kind KindOf(std::string_view format, std::string_view column) {
   if (format == "vu") return Kind::kUtf8View;
+  if (format == "tdD") return Kind::kDate32;
+  if (format.starts_with("d:")) {
+    if (format.ends_with(",64")) return Kind::kDecimal64;
+    const std::size_t commas =
+        static_cast<std::size_t>(std::count(format.begin(), format.end(), ','));
+    if (commas == 1 || format.ends_with(",128")) return Kind::kDecimal128;
+  }
   if (format.size() == 1) {
     switch (format[0]) {
       case 'c':
@@ -114,8 +125,9 @@ Kind KindOf(std::string_view format, std::string_view column) {
   }
   throw InvalidInputError("column " + Quoted(column) + " has the Arrow type '" +
                           std::string(format) + "' (" + Describe(format) +
-                          "), which clq cannot store yet (it stores INT32, INT64, DOUBLE and "
-                          "CHAR: Arrow integers, floats, bools and strings)");
+                          "), which clq cannot store yet (it stores INT32, INT64, DOUBLE, "
+                          "CHAR, DATE and DECIMAL: Arrow integers, floats, bools, strings, "
+                          "date32 and decimals)");
 }
 
 // One column's Arrow type: its values', and for a dictionary its indices'.
@@ -123,7 +135,29 @@ struct FieldType {
   std::string name;
   Kind values = Kind::kInt32;
   std::optional<Kind> index;  // a dictionary's index type
+  LogicalType logical;        // DATE for date32, DECIMAL(p, s) for decimals
 };
+
+// "d:p,s[,bits]" to DECIMAL(p, s); a precision past 18 is stored as 18, and
+// each value must then fit 64 bits (checked as it is read).
+LogicalType DecimalType(std::string_view format, const std::string& column) {
+  unsigned precision = 0, scale = 0;
+  const char* at = format.data() + 2;
+  const char* end = format.data() + format.size();
+  auto [p_end, p_error] = std::from_chars(at, end, precision);
+  bool ok = p_error == std::errc() && p_end < end && *p_end == ',';
+  if (ok) {
+    auto [s_end, s_error] = std::from_chars(p_end + 1, end, scale);
+    ok = s_error == std::errc() && (s_end == end || *s_end == ',');
+  }
+  if (!ok || precision == 0 || scale > precision || scale > kMaxDecimalPrecision)
+    throw InvalidInputError("column " + Quoted(column) + " has the Arrow decimal type '" +
+                            std::string(format) +
+                            "', which clq cannot store (it stores DECIMAL(p, s) with s <= 18)");
+  return LogicalType::Decimal(
+      static_cast<std::uint8_t>(std::min<unsigned>(precision, kMaxDecimalPrecision)),
+      static_cast<std::uint8_t>(scale));
+}
 
 FieldType ReadField(const ArrowSchema& field, std::size_t position) {
   FieldType t;
@@ -145,6 +179,10 @@ FieldType ReadField(const ArrowSchema& field, std::size_t position) {
   } else {
     t.values = KindOf(field.format, t.name);
   }
+  const char* values_format = field.dictionary != nullptr ? field.dictionary->format : field.format;
+  if (t.values == Kind::kDate32) t.logical = LogicalType::Date();
+  if (t.values == Kind::kDecimal64 || t.values == Kind::kDecimal128)
+    t.logical = DecimalType(values_format, t.name);
   return t;
 }
 
@@ -157,10 +195,13 @@ ColumnType StorageType(Kind k) {
     case Kind::kInt32:
     case Kind::kBool:
     case Kind::kNull:  // as a CSV column of nothing but NULLs
+    case Kind::kDate32:
       return ColumnType::Int32();
     case Kind::kUInt32:
     case Kind::kInt64:
     case Kind::kUInt64:
+    case Kind::kDecimal64:
+    case Kind::kDecimal128:
       return ColumnType::Int64();
     case Kind::kFloat32:
     case Kind::kFloat64:
@@ -184,7 +225,10 @@ std::size_t ValueWidth(Kind k) {
     case Kind::kInt32:
     case Kind::kUInt32:
     case Kind::kFloat32:
+    case Kind::kDate32:
       return 4;
+    case Kind::kDecimal128:
+      return 16;
     default:
       return 8;
   }
@@ -245,7 +289,19 @@ std::int64_t IntegerAt(const ArrowArray& a, Kind k, std::int64_t element) {
     case Kind::kUInt16:
       return static_cast<const std::uint16_t*>(data)[element];
     case Kind::kInt32:
+    case Kind::kDate32:
       return static_cast<const std::int32_t*>(data)[element];
+    case Kind::kDecimal64:
+      return static_cast<const std::int64_t*>(data)[element];
+    case Kind::kDecimal128: {
+      // Little-endian two's complement: fits 64 bits when the high word is
+      // the low word's sign.
+      const auto* words = static_cast<const std::int64_t*>(data) + 2 * element;
+      if (words[1] != (words[0] < 0 ? -1 : 0))
+        throw InvalidInputError(
+            "a decimal value needs more than 64 bits, past clq's DECIMAL (18 digits)");
+      return words[0];
+    }
     case Kind::kUInt32:
       return static_cast<const std::uint32_t*>(data)[element];
     case Kind::kInt64:
@@ -352,8 +408,7 @@ void CheckChunk(const Chunk& chunk, const FieldType& type) {
   Require(chunk.first - a.offset + chunk.rows <= a.length, column, "shorter than its batch");
   if (!type.index && type.values == Kind::kNull) return;  // no buffers to read
   const bool text = !type.index && IsText(type.values);
-  Require(BufferCountFits(a, text ? type.values : Kind::kInt32), column,
-          "wrong number of buffers");
+  Require(BufferCountFits(a, text ? type.values : Kind::kInt32), column, "wrong number of buffers");
   if (chunk.rows == 0) return;
   Require(a.buffers != nullptr && a.buffers[1] != nullptr, column, "no data buffer");
   RequireValidity(a, column);
@@ -467,7 +522,8 @@ std::shared_ptr<const ColumnData> CopyColumn(const std::vector<Chunk>& chunks,
     }
     return data;
   }
-  const ColumnType storage = StorageType(type.values);
+  ColumnType storage = StorageType(type.values);
+  storage.logical = type.logical;
   auto data = std::make_shared<ColumnData>(storage, rows);
   if (nulls != nullptr) std::memset(data->data(), 0, data->byte_size());
   for (const Chunk& chunk : chunks) {
@@ -556,7 +612,8 @@ TablePtr Build(std::string name, const ArrowSchema& schema, const std::vector<Ba
     std::shared_ptr<const ColumnData> data;
     const bool in_place_type =
         !type.index && (type.values == Kind::kInt32 || type.values == Kind::kInt64 ||
-                        type.values == Kind::kFloat64);
+                        type.values == Kind::kFloat64 || type.values == Kind::kDate32 ||
+                        type.values == Kind::kDecimal64);
     std::shared_ptr<ColumnData> nulls = NullMap(chunks[c], type, rows);
     if (in_place_type && batches.size() == 1 && rows > 0 && !nulls) {
       const Chunk& chunk = chunks[c][0];
@@ -564,8 +621,10 @@ TablePtr Build(std::string name, const ArrowSchema& schema, const std::vector<Ba
                            chunk.first * static_cast<std::int64_t>(ValueWidth(type.values));
       if (reinterpret_cast<std::uintptr_t>(values) % kHostBlockAlignment == 0) {
         if (type.values == Kind::kFloat64) RefuseNaN(values, rows, type.name);
-        data = std::make_shared<ColumnData>(StorageType(type.values), rows, values,
-                                            std::shared_ptr<void>(batches[0]));
+        ColumnType storage = StorageType(type.values);
+        storage.logical = type.logical;
+        data =
+            std::make_shared<ColumnData>(storage, rows, values, std::shared_ptr<void>(batches[0]));
       }
     }
     if (!data) data = CopyColumn(chunks[c], type, rows, nulls.get());

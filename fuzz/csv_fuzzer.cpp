@@ -2,10 +2,12 @@
 // runs on a file's bytes) and the schema strings of `clq import --schema`
 // (ParseSchema).
 //
-// Input: the first byte picks the mode. Even: the rest is the CSV text,
-// imported without a schema (every column's type inferred). Odd: the rest up
-// to the first LF is a schema string, the remainder the CSV text imported
-// with that schema.
+// Input: the first byte picks the mode. Bit 0 clear: the rest is the CSV
+// text, imported without a schema (every column's type inferred); set: the
+// rest up to the first LF is a schema string, the remainder the CSV text
+// imported with that schema. Bit 1: '|' delimits the fields instead of ','
+// (`clq import --delimiter '|'`); bit 2: the text has no header row
+// (`--no-header`, which needs the schema).
 //
 // The contract (storage/csv.hpp): an import returns a table or throws an
 // InvalidInputError naming the input. Anything else is a finding: an
@@ -113,10 +115,11 @@ void CheckRoundTrip(const clq::Table& table) {
   }
 }
 
-void Import(std::string_view csv, const std::optional<clq::Schema>& schema) {
+void Import(std::string_view csv, const std::optional<clq::Schema>& schema,
+            const clq::CsvReadOptions& options) {
   clq::TablePtr table;
   try {
-    table = clq::ImportCsvText(csv, kSource, "t", schema);
+    table = clq::ImportCsvText(csv, kSource, "t", schema, clq::kUnlimitedHostMemory, options);
   } catch (const clq::InternalError& e) {
     Finding(e.what());
   } catch (const clq::InvalidInputError& e) {
@@ -135,8 +138,11 @@ void Import(std::string_view csv, const std::optional<clq::Schema>& schema) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
   std::string_view input(reinterpret_cast<const char*>(data) + 1, size - 1);
+  clq::CsvReadOptions options;
+  if ((data[0] & 2) != 0) options.delimiter = '|';
+  options.header = (data[0] & 4) == 0;
   if ((data[0] & 1) == 0) {
-    Import(input, std::nullopt);
+    Import(input, std::nullopt, options);
     return 0;
   }
   const std::size_t line_end = input.find('\n');
@@ -153,6 +159,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const std::exception& e) {
     Finding(std::string("unexpected exception: ") + e.what());
   }
-  Import(input, schema);
+  Import(input, schema, options);
   return 0;
 }

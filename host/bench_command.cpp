@@ -8,12 +8,15 @@
 #include <sstream>
 
 #include "common/errors.hpp"
+#include "host/bench_duckdb.hpp"
 #include "host/bench_report.hpp"
 #include "host/bench_runner.hpp"
 #include "host/bench_suites.hpp"
+#include "host/bench_tpch.hpp"
 #include "host/cli_common.hpp"
 #include "host/commands.hpp"
 #include "host/dataset_options.hpp"
+#include "host/environment_options.hpp"
 #include "runtime/pinned_host_blocks.hpp"
 
 namespace clq {
@@ -40,20 +43,23 @@ std::vector<RowCount> ParseRowList(const std::string& text) {
   return rows;
 }
 
-void ParsePeers(const std::string& text, BenchOptions& options) {
-  options.cpu_peer = options.sqlite_peer = false;
+void ParsePeers(const std::string& text, BenchOptions& options, bool& duckdb) {
+  options.cpu_peer = options.sqlite_peer = duckdb = false;
   for (const std::string& peer : SplitList(text)) {
     if (peer == "cpu") {
       options.cpu_peer = true;
     } else if (peer == "sqlite") {
       options.sqlite_peer = true;
+    } else if (peer == "duckdb") {
+      duckdb = true;
     } else if (peer == "none") {
       continue;
-    } else if (peer == "duckdb" || peer == "cupy") {
+    } else if (peer == "cupy") {
       throw InvalidInputError("--peers: " + peer + " runs standalone: python3 scripts/peers/" +
                               peer + "_peer.py --rows N (prints JSON)");
     } else {
-      throw InvalidInputError("--peers: unknown peer '" + peer + "' (choose cpu, sqlite, none)");
+      throw InvalidInputError("--peers: unknown peer '" + peer +
+                              "' (choose cpu, sqlite, duckdb, none)");
     }
   }
 }
@@ -68,13 +74,32 @@ void RunBenchCommand(const BenchCommandOptions& command) {
   CheckBenchQueryIds(options);  // an unknown id fails before devices start too
   if (!command.rows.empty()) options.rows = ParseRowList(command.rows);
   options.repeat = command.repeat;
-  ParsePeers(command.peers, options);
+  bool duckdb = false;
+  ParsePeers(
+      command.peers.empty() ? (options.suite == "tpch" ? "duckdb" : "cpu,sqlite") : command.peers,
+      options, duckdb);
+  if (options.suite == "tpch") {
+    if (!command.rows.empty())
+      throw InvalidInputError("--rows: the tpch suite's size is its tables' (--sf, --tpch-dir)");
+    // SQLite parses no date literals or intervals: the TPC-H queries' peer is
+    // DuckDB (scripts/peers/duckdb_peer.py --report).
+    options.sqlite_peer = false;
+    options.tpch_dir = command.tpch_dir;
+    options.tpch_scale_factor = command.sf;
+  } else if (!command.sf.empty() || !command.tpch_dir.empty()) {
+    throw InvalidInputError("--sf and --tpch-dir are for --suite tpch");
+  }
   options.check = command.check == "cpu";
   DeviceOptions device;
   device.selector = command.devices;
   device.no_cache = command.no_cache;
   device.settings = command.settings;
   options.query = ResolveOptions(device).query;
+  // The tpch suite's tables are checked before devices start.
+  if (options.suite == "tpch")
+    options.tpch_scale_factor =
+        OpenTpchData(options.tpch_dir, options.tpch_scale_factor, options.query.host_memory)
+            .scale_factor;
   std::vector<std::unique_ptr<Engine>> engines = OpenEngines(device, true);
   // The tables the run generates sit in pinned memory when a GPU is among the
   // devices (a cold run then uploads by DMA from host memory).
@@ -82,7 +107,13 @@ void RunBenchCommand(const BenchCommandOptions& command) {
   for (const std::unique_ptr<Engine>& engine : engines)
     if (!pinned) pinned = PinnedTableMemoryFor(*engine, engine->options().pinned_tables);
   const ScopedHostBlockAllocator pinned_tables(std::move(pinned));
-  const BenchReport report = RunBench(engines, options);
+  BenchReport report = RunBench(engines, options);
+  if (duckdb) {
+    DuckdbPeerOptions peer;
+    peer.python = PythonInterpreter();
+    peer.threads = command.duckdb_threads;
+    RunDuckdbPeer(report, peer);
+  }
   std::string text;
   if (command.format == "json") {
     text = RenderBenchJson(report);

@@ -1,5 +1,6 @@
 #include "host/bench_report.hpp"
 
+#include <filesystem>
 #include <sstream>
 
 #include "clq_version.hpp"
@@ -64,11 +65,21 @@ void WritePeer(JsonWriter& json, const PeerResult& peer) {
   json.EndObject();
 }
 
+bool RanDuckdb(const BenchReport& report) {
+  for (const BenchCase& c : report.cases)
+    if (c.duckdb.status != "off") return true;
+  return false;
+}
+
 }  // namespace
 
 std::string RenderBenchTable(const BenchReport& report) {
-  TextTable table({"query", "rows", "device", "hot ms median [min-max]", "cold ms", "GB/s",
-                   "% copy bw", "vs CPU ref", "agrees", "CPU ref ms", "SQLite ms"});
+  const bool duckdb = RanDuckdb(report);
+  std::vector<std::string> header{"query",   "rows",       "device",    "hot ms median [min-max]",
+                                  "cold ms", "GB/s",       "% copy bw", "vs CPU ref",
+                                  "agrees",  "CPU ref ms", "SQLite ms"};
+  if (duckdb) header.push_back("DuckDB ms");
+  TextTable table(header);
   std::string notes;
   for (const BenchCase& c : report.cases) {
     for (const DeviceResult& r : c.devices) {
@@ -91,18 +102,22 @@ std::string RenderBenchTable(const BenchReport& report) {
         row.push_back(r.status);
         for (int i = 0; i < 5; ++i)
           row.push_back("");
-        if (r.status == "error")
+        if (r.status == "error" || r.status == "refused")
           notes += "  " + c.query.id + " at " + std::to_string(c.rows) + " rows on " +
                    report.devices.at(r.device).info.PairSelector() + ": " + r.error + "\n";
       }
       row.push_back(PeerCell(c.cpu));
       row.push_back(PeerCell(c.sqlite));
+      if (duckdb) row.push_back(PeerCell(c.duckdb));
       table.AddRow(std::move(row));
     }
   }
   std::string out =
       "clq bench, suite " + report.options.suite + ", " + std::to_string(report.options.repeat) +
       " timed runs each (hot: tables resident; cold: tablets evicted first), " + report.date + "\n";
+  if (report.options.suite == "tpch")
+    out += "TPC-H SF " + report.options.tpch_scale_factor + ", tables of " +
+           report.options.tpch_dir + "\n";
   out += table.Render();
   out += "devices (copy bw: d2d-kernel copy GB/s, read + write, per size):\n";
   for (const BenchDevice& device : report.devices) {
@@ -112,7 +127,8 @@ std::string RenderBenchTable(const BenchReport& report) {
       out += " " + std::to_string(b.rows) + " rows " + FormatFixed(b.d2d_kernel_gbps, 1);
     out += "\n";
   }
-  if (!notes.empty()) out += "errors and differences:\n" + notes;
+  if (!report.duckdb.empty()) out += "DuckDB peer: " + report.duckdb + "\n";
+  if (!notes.empty()) out += "errors, refusals and differences:\n" + notes;
   return out;
 }
 
@@ -120,7 +136,8 @@ std::string RenderBenchCsv(const BenchReport& report) {
   std::string out =
       "suite,query,rows,device,device_name,status,hot_median_ms,hot_min_ms,hot_max_ms,"
       "cold_median_ms,cold_min_ms,cold_max_ms,device_ms,bytes_read,bytes_output,gbps,"
-      "copy_gbps,copy_fraction,cpu_ms,speedup_vs_cpu,sqlite_ms,sqlite_status,agrees,error\n";
+      "copy_gbps,copy_fraction,cpu_ms,speedup_vs_cpu,sqlite_ms,sqlite_status,agrees,error,"
+      "duckdb_ms,duckdb_status\n";
   for (const BenchCase& c : report.cases) {
     for (const DeviceResult& r : c.devices) {
       const BenchDevice& device = report.devices.at(r.device);
@@ -150,7 +167,9 @@ std::string RenderBenchCsv(const BenchReport& report) {
           c.sqlite.status == "ok" ? Number(c.sqlite.time.median_ms) : "",
           c.sqlite.status,
           ok && r.checked ? (r.agrees ? "yes" : "no") : "",
-          ok ? r.mismatch : r.error};
+          ok ? r.mismatch : r.error,
+          c.duckdb.status == "ok" ? Number(c.duckdb.time.median_ms) : "",
+          c.duckdb.status};
       for (std::size_t i = 0; i < fields.size(); ++i)
         out += (i > 0 ? "," : "") + CsvField(fields[i]);
       out += "\n";
@@ -167,8 +186,17 @@ std::string RenderBenchJson(const BenchReport& report) {
       .Key("date")
       .String(report.date)
       .Key("suite")
-      .String(report.options.suite)
-      .Key("repeat")
+      .String(report.options.suite);
+  if (report.options.suite == "tpch")
+    json.Key("tpch")
+        .BeginObject()
+        .Key("sf")
+        .String(report.options.tpch_scale_factor)
+        .Key("dir")
+        .String(std::filesystem::absolute(report.options.tpch_dir).string())
+        .EndObject();
+  if (!report.duckdb.empty()) json.Key("duckdb").String(report.duckdb);
+  json.Key("repeat")
       .UInt(report.options.repeat)
       .Key("real_relative_tolerance")
       .Double(kBenchRealTolerance)
@@ -258,6 +286,8 @@ std::string RenderBenchJson(const BenchReport& report) {
     WritePeer(json, c.cpu);
     json.Key("sqlite");
     WritePeer(json, c.sqlite);
+    json.Key("duckdb");
+    WritePeer(json, c.duckdb);
     json.EndObject().Key("devices").BeginArray();
     for (const DeviceResult& r : c.devices) {
       json.BeginObject().Key("device").UInt(r.device).Key("status").String(r.status);

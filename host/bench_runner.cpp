@@ -12,6 +12,7 @@
 
 #include "common/errors.hpp"
 #include "host/bench_sqlite.hpp"
+#include "host/bench_tpch.hpp"
 #include "host/dataset_options.hpp"
 #include "operators/cpu_reference/cpu_executor.hpp"
 #include "plan/query_executor.hpp"
@@ -133,6 +134,17 @@ void Guarded(std::string& status, std::string& error, F&& body) {
     body();
   } catch (const DeviceLimitError& e) {
     status = IsUnsupported(e) ? "unsupported" : "error";
+    error = e.what();
+  } catch (const FileError& e) {
+    status = "error";
+    error = e.what();
+  } catch (const SqlError& e) {
+    // clq refuses the query: SQL it does not support, or a query outside what
+    // devices run (an InvalidInputError: the tables are the suite's own).
+    status = "refused";
+    error = e.what();
+  } catch (const InvalidInputError& e) {
+    status = "refused";
     error = e.what();
   } catch (const Error& e) {
     status = "error";
@@ -357,11 +369,108 @@ std::vector<BenchQuery> SelectedBenchQueries(const BenchOptions& options, std::s
   return queries;
 }
 
+namespace {
+
+// One query at one size on every device, with the peers.
+BenchCase RunCase(std::vector<std::unique_ptr<Engine>>& engines, const BenchOptions& options,
+                  const BenchQuery& query, RowCount n, Catalog& catalog, SqlitePeer& sqlite,
+                  const BenchReport& report, Progress& progress) {
+  BenchCase c;
+  c.query = query;
+  c.rows = n;
+  const std::string label = query.id + " at " + std::to_string(n) + " rows";
+  progress.Show(label + ": generating and binding");
+  sql::BoundStatement bound;
+  std::string status = "ok";
+  Guarded(status, c.reference_error,
+          [&] { bound = sql::Bind(sql::Parse(query.sql), catalog, query.sql); });
+  if (status != "ok") {
+    for (std::size_t d = 0; d < engines.size(); ++d, progress.Step()) {
+      DeviceResult failed;
+      failed.device = d;
+      failed.status = status;
+      failed.error = c.reference_error;
+      c.devices.push_back(std::move(failed));
+    }
+    return c;
+  }
+  const sql::BoundSelect& select = bound.select;
+  for (const sql::TableRef& ref : select.from)
+    c.tables.emplace_back(ref.table->name(), ref.table->rows());
+  QueryResult reference;
+  if (options.check || options.cpu_peer) {
+    progress.Show(label + ": CPU reference");
+    RunCpuReference(select, options, c, reference);
+  } else {
+    c.reference_error = "not checked (--check none)";
+  }
+  // Without a reference answer, assume every row is in the result (an upper bound).
+  RowCount result_rows = c.result_rows;
+  if (!c.reference_error.empty())
+    for (const sql::TableRef& ref : select.from)
+      result_rows = std::max(result_rows, ref.table->rows());
+  c.bytes_read = BytesRead(select, result_rows);
+  if (options.sqlite_peer) progress.Show(label + ": SQLite");
+  RunSqlite(select, options, sqlite, c);
+  const bool have_reference = c.reference_error.empty();
+  for (std::size_t d = 0; d < engines.size(); ++d, progress.Step()) {
+    DeviceResult r =
+        RunOnDevice(*engines[d], d, select, have_reference ? &reference : nullptr, options,
+                    progress, label + " on " + engines[d]->info().PairSelector());
+    if (!have_reference && r.status == "ok" && c.result_rows == 0 && c.bytes_output == 0) {
+      // Unchecked: the first device's answer sizes the bytes moved.
+      c.result_rows = r.result_rows;
+      c.bytes_output = r.result_bytes;
+      c.bytes_read = BytesRead(select, c.result_rows);
+    }
+    if (r.status == "ok" && r.hot.median_ms > 0) {
+      const double bytes = static_cast<double>(c.bytes_read + c.bytes_output);
+      r.gbps = bytes / (r.hot.median_ms * 1e6);
+      const double copy = report.devices[d].CopyGbps(n);
+      r.copy_fraction = copy > 0 ? r.gbps / copy : 0;
+      if (c.cpu.status == "ok") r.speedup_vs_cpu = c.cpu.time.median_ms / r.hot.median_ms;
+    }
+    c.devices.push_back(std::move(r));
+  }
+  return c;
+}
+
+void MeasureCopies(std::vector<std::unique_ptr<Engine>>& engines, const BenchOptions& options,
+                   RowCount n, BenchReport& report, const Progress& progress) {
+  for (std::size_t d = 0; d < engines.size(); ++d) {
+    progress.Show("copy bandwidth on " + engines[d]->info().PairSelector());
+    report.devices[d].bandwidth.push_back(MeasureCopy(*engines[d], n, options.repeat));
+  }
+}
+
+}  // namespace
+
 BenchReport RunBench(std::vector<std::unique_ptr<Engine>>& engines, const BenchOptions& options) {
   BenchReport report;
   report.options = options;
   report.date = UtcNow();
   CheckBenchQueryIds(options);
+  for (const auto& engine : engines)
+    report.devices.push_back({engine->info(),
+                              engine->tuning().Describe(),
+                              engine->tables().residency() == TableResidency::kCopy,
+                              {}});
+  if (options.suite == "tpch") {
+    // One size: the tables of the directory; N is the rows of lineitem.
+    TpchBenchData data =
+        OpenTpchData(options.tpch_dir, options.tpch_scale_factor, options.query.host_memory);
+    report.options.tpch_scale_factor = data.scale_factor;
+    const RowCount n = data.lineitem_rows;
+    report.sizes.push_back(n);
+    const std::vector<BenchQuery> queries = SelectedBenchQueries(options, "tpch", n);
+    Progress progress(queries.size() * engines.size());
+    MeasureCopies(engines, options, n, report, progress);
+    SqlitePeer sqlite;
+    for (const BenchQuery& query : queries)
+      report.cases.push_back(
+          RunCase(engines, options, query, n, data.catalog, sqlite, report, progress));
+    return report;
+  }
   const std::vector<std::string> suites = BenchSuitesOf(options);
   std::map<RowCount, std::vector<std::string>> plan;  // size -> suites run at it
   for (const std::string& suite : suites) {
@@ -375,82 +484,16 @@ BenchReport RunBench(std::vector<std::unique_ptr<Engine>>& engines, const BenchO
     for (const std::string& suite : size_suites)
       total += SelectedBenchQueries(options, suite, n).size() * engines.size();
   }
-  for (const auto& engine : engines)
-    report.devices.push_back({engine->info(),
-                              engine->tuning().Describe(),
-                              engine->tables().residency() == TableResidency::kCopy,
-                              {}});
 
   Progress progress(total);
   for (const auto& [n, size_suites] : plan) {
-    for (std::size_t d = 0; d < engines.size(); ++d) {
-      progress.Show("copy bandwidth on " + engines[d]->info().PairSelector());
-      report.devices[d].bandwidth.push_back(MeasureCopy(*engines[d], n, options.repeat));
-    }
+    MeasureCopies(engines, options, n, report, progress);
     SizeData data(n, options.query.host_memory);
     for (const std::string& suite : size_suites) {
       for (const BenchQuery& query : SelectedBenchQueries(options, suite, n)) {
-        BenchCase c;
-        c.query = query;
-        c.rows = n;
-        const std::string label = query.id + " at " + std::to_string(n) + " rows";
-        progress.Show(label + ": generating and binding");
-        sql::BoundStatement bound;
-        std::string status = "ok";
-        Guarded(status, c.reference_error, [&] {
-          bound =
-              sql::Bind(sql::Parse(query.sql), data.CatalogFor(query.tenktup2_fraction), query.sql);
-        });
-        if (status != "ok") {
-          for (std::size_t d = 0; d < engines.size(); ++d, progress.Step()) {
-            DeviceResult failed;
-            failed.device = d;
-            failed.status = "error";
-            failed.error = c.reference_error;
-            c.devices.push_back(std::move(failed));
-          }
-          report.cases.push_back(std::move(c));
-          continue;
-        }
-        const sql::BoundSelect& select = bound.select;
-        for (const sql::TableRef& ref : select.from)
-          c.tables.emplace_back(ref.table->name(), ref.table->rows());
-        QueryResult reference;
-        if (options.check || options.cpu_peer) {
-          progress.Show(label + ": CPU reference");
-          RunCpuReference(select, options, c, reference);
-        } else {
-          c.reference_error = "not checked (--check none)";
-        }
-        // Without a reference answer, assume every row is in the result (an upper bound).
-        RowCount result_rows = c.result_rows;
-        if (!c.reference_error.empty())
-          for (const sql::TableRef& ref : select.from)
-            result_rows = std::max(result_rows, ref.table->rows());
-        c.bytes_read = BytesRead(select, result_rows);
-        if (options.sqlite_peer) progress.Show(label + ": SQLite");
-        RunSqlite(select, options, data.SqliteFor(query.tenktup2_fraction), c);
-        const bool have_reference = c.reference_error.empty();
-        for (std::size_t d = 0; d < engines.size(); ++d, progress.Step()) {
-          DeviceResult r =
-              RunOnDevice(*engines[d], d, select, have_reference ? &reference : nullptr, options,
-                          progress, label + " on " + engines[d]->info().PairSelector());
-          if (!have_reference && r.status == "ok" && c.result_rows == 0 && c.bytes_output == 0) {
-            // Unchecked: the first device's answer sizes the bytes moved.
-            c.result_rows = r.result_rows;
-            c.bytes_output = r.result_bytes;
-            c.bytes_read = BytesRead(select, c.result_rows);
-          }
-          if (r.status == "ok" && r.hot.median_ms > 0) {
-            const double bytes = static_cast<double>(c.bytes_read + c.bytes_output);
-            r.gbps = bytes / (r.hot.median_ms * 1e6);
-            const double copy = report.devices[d].CopyGbps(n);
-            r.copy_fraction = copy > 0 ? r.gbps / copy : 0;
-            if (c.cpu.status == "ok") r.speedup_vs_cpu = c.cpu.time.median_ms / r.hot.median_ms;
-          }
-          c.devices.push_back(std::move(r));
-        }
-        report.cases.push_back(std::move(c));
+        const double fraction = query.tenktup2_fraction;
+        report.cases.push_back(RunCase(engines, options, query, n, data.CatalogFor(fraction),
+                                       data.SqliteFor(fraction), report, progress));
       }
     }
     // The next size uses new tables: free the device memory of these now.

@@ -36,8 +36,14 @@
 // when a table it reads has more than kSqliteRowLimit rows.
 //
 // A query the engine cannot run yet (DeviceLimitError "... not available in
-// this build yet") is "unsupported"; any other clq::Error or OpenCL error is
-// recorded with its message; neither stops the run. Blocking; one thread.
+// this build yet") is "unsupported"; one clq refuses (SqlError: SQL it does
+// not support; InvalidInputError but FileError: outside what devices run,
+// e.g. a cross join) "refused"; any other
+// clq::Error or OpenCL error is recorded with its message; none stops the
+// run. Blocking; one thread.
+//
+// The tpch suite runs once, on the tables of `tpch_dir` (host/bench_tpch.hpp);
+// its N is the rows of lineitem.
 #pragma once
 
 #include <cstdint>
@@ -66,7 +72,11 @@ struct BenchOptions {
   // Check each answer against the CPU reference (off: no agreement check,
   // for sizes where the single-threaded reference would take longest).
   bool check = true;
-  QueryOptions query;  // the planner's settings for every query
+  QueryOptions query;    // the planner's settings for every query
+  std::string tpch_dir;  // the tpch suite's clq table files
+  // The tpch suite's scale factor as given (checked against the tables), or
+  // empty: the report holds the one the tables have.
+  std::string tpch_scale_factor;
 };
 
 struct TimeStats {
@@ -77,8 +87,8 @@ struct TimeStats {
   static TimeStats Of(std::vector<double> runs_ms);
 };
 
-// status: "ok", "unsupported", "error", "off" (peer not requested),
-// "skipped (size)".
+// status: "ok", "unsupported", "refused", "error", "off" (peer not
+// requested), "skipped (size)".
 struct PeerResult {
   std::string status = "off";
   std::string error;
@@ -87,7 +97,7 @@ struct PeerResult {
 
 struct DeviceResult {
   std::size_t device = 0;     // index into BenchReport::devices
-  std::string status = "ok";  // "ok", "unsupported", "error"
+  std::string status = "ok";  // "ok", "unsupported", "refused", "error"
   std::string error;
   TimeStats hot;
   TimeStats cold;
@@ -112,6 +122,7 @@ struct BenchCase {
   std::string reference_error;  // the CPU reference failed: nothing to compare with
   PeerResult cpu;
   PeerResult sqlite;
+  PeerResult duckdb;  // host/bench_duckdb.hpp
   std::vector<DeviceResult> devices;
 };
 
@@ -136,6 +147,7 @@ struct BenchReport {
   std::string date;  // UTC, ISO 8601
   std::vector<BenchDevice> devices;
   std::vector<BenchCase> cases;
+  std::string duckdb;  // "duckdb VERSION threads N" when the DuckDB peer ran
 };
 
 // The suites `options` runs ("all": thesis, then wisconsin).

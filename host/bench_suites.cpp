@@ -1,8 +1,10 @@
 #include "host/bench_suites.hpp"
 
+#include <cctype>
 #include <cmath>
 
 #include "common/errors.hpp"
+#include "host/tpch_queries.hpp"
 
 namespace clq {
 namespace {
@@ -139,10 +141,33 @@ std::vector<BenchQuery> GeneralQueries(RowCount n) {
   };
 }
 
+// The TPC-H queries as tests/tpch/queries writes them: id "Q1" for q01.sql,
+// the title from its first line ("-- TPC-H Q1, pricing summary report
+// (...)"), the SQL without its final ';'.
+std::vector<BenchQuery> TpchQueries() {
+  std::vector<BenchQuery> queries;
+  for (const TpchQueryText& text : TpchQueryTexts()) {
+    const std::string_view name = text.name;
+    std::string sql = text.sql;
+    while (!sql.empty() &&
+           (std::isspace(static_cast<unsigned char>(sql.back())) != 0 || sql.back() == ';'))
+      sql.pop_back();
+    std::string title;
+    const std::string_view first_line = std::string_view(sql).substr(0, sql.find('\n'));
+    const std::size_t comma = first_line.find(", ");
+    if (first_line.starts_with("--") && comma != std::string_view::npos)
+      title = first_line.substr(comma + 2, first_line.find(" (") - comma - 2);
+    const std::size_t digits = name.find_first_not_of("q0");
+    queries.push_back(
+        {"tpch", "Q" + std::string(name.substr(digits)), std::move(title), std::move(sql), 1.0});
+  }
+  return queries;
+}
+
 }  // namespace
 
 const std::vector<std::string>& BenchSuiteNames() {
-  static const std::vector<std::string> names{"thesis", "wisconsin", "general", "all"};
+  static const std::vector<std::string> names{"thesis", "wisconsin", "general", "tpch", "all"};
   return names;
 }
 
@@ -150,6 +175,7 @@ std::vector<BenchQuery> BenchQueries(std::string_view suite, RowCount n) {
   if (suite == "thesis") return ThesisQueries();
   if (suite == "wisconsin") return WisconsinQueries(n);
   if (suite == "general") return GeneralQueries(n);
+  if (suite == "tpch") return TpchQueries();
   if (suite == "all") {
     std::vector<BenchQuery> queries = ThesisQueries();
     for (BenchQuery& q : WisconsinQueries(n))
@@ -159,7 +185,7 @@ std::vector<BenchQuery> BenchQueries(std::string_view suite, RowCount n) {
     return queries;
   }
   throw InvalidInputError("unknown suite '" + std::string(suite) +
-                          "' (choose thesis, wisconsin, general or all)");
+                          "' (choose thesis, wisconsin, general, tpch or all)");
 }
 
 std::vector<RowCount> DefaultBenchRows(std::string_view suite) {

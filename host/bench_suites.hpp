@@ -17,6 +17,9 @@
 //              aggregates or GROUP BY on top, a three-way and a many-to-many
 //              join, top-k, DISTINCT, OR / NOT / IN, REAL arithmetic, HAVING
 //              (default 1M rows).
+//   tpch       the 22 TPC-H queries of tests/tpch/queries (embedded at build
+//              time), ids Q1 .. Q22, over the tables of a directory of clq
+//              table files (scripts/tpch_data.sh); no size of its own.
 //
 // Pure data; thread-safe.
 #pragma once
@@ -30,7 +33,7 @@
 namespace clq {
 
 struct BenchQuery {
-  std::string suite;  // "thesis", "wisconsin" or "general"
+  std::string suite;  // "thesis", "wisconsin", "general" or "tpch"
   std::string id;     // short, unique within the suite: "L8_selection"
   std::string title;  // what it measures: "selection, 4 predicates, SELECT *"
   std::string sql;
@@ -40,10 +43,11 @@ struct BenchQuery {
   double tenktup2_fraction = 1.0;
 };
 
-// "thesis", "wisconsin", "general" and "all".
+// "thesis", "wisconsin", "general", "tpch" and "all" (every suite but tpch).
 const std::vector<std::string>& BenchSuiteNames();
 
-// The queries of `suite` ("all": thesis, wisconsin, general) for N rows. Throws
+// The queries of `suite` ("all": thesis, wisconsin, general) for N rows (tpch:
+// whatever N; its tables come from files). Throws
 // InvalidInputError naming the suites for an unknown name.
 std::vector<BenchQuery> BenchQueries(std::string_view suite, RowCount n);
 

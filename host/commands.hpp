@@ -55,6 +55,8 @@ struct ImportCommandOptions {
   std::string out;
   std::string schema;
   std::string name;
+  std::string delimiter = ",";  // one byte, or \t for a tab
+  bool no_header = false;
   std::vector<std::string> settings;  // --option NAME=VALUE (host_memory)
 };
 void RunImportCommand(const ImportCommandOptions& options);
@@ -69,8 +71,11 @@ struct BenchCommandOptions {
   std::uint32_t repeat = 5;
   std::string format = "table";
   std::string out;
-  std::string peers = "cpu,sqlite";
-  std::string check = "cpu";  // "cpu" or "none"
+  std::string peers;                 // empty: cpu,sqlite (tpch: cpu,duckdb)
+  std::uint32_t duckdb_threads = 0;  // 0: DuckDB's default
+  std::string check = "cpu";         // "cpu" or "none"
+  std::string sf;                    // tpch: the scale factor; empty: the tables'
+  std::string tpch_dir;              // tpch: the directory of its clq table files
 };
 void RunBenchCommand(const BenchCommandOptions& options);
 

@@ -1,4 +1,4 @@
-// `clq import`: converts a CSV file into a clq table file.
+// `clq import`: converts a CSV (or other delimited) file into a clq table file.
 #include <filesystem>
 #include <optional>
 #include <sstream>
@@ -13,12 +13,26 @@
 namespace clq {
 
 void RunImportCommand(const ImportCommandOptions& options) {
+  CsvReadOptions read;
+  if (options.delimiter == "\\t") {
+    read.delimiter = '\t';
+  } else if (options.delimiter.size() == 1 && options.delimiter != "\"" &&
+             options.delimiter != "\r" && options.delimiter != "\n") {
+    read.delimiter = options.delimiter[0];
+  } else {
+    throw InvalidInputError("--delimiter '" + options.delimiter +
+                            "': give one byte other than a quote or a line break (\\t for a tab)");
+  }
+  read.header = !options.no_header;
+  if (options.no_header && options.schema.empty())
+    throw InvalidInputError("--no-header needs --schema \"name TYPE, ...\" to name the columns");
   std::optional<Schema> schema;
   if (!options.schema.empty()) schema = ParseSchema(options.schema);
   const std::string name =
       options.name.empty() ? std::filesystem::path(options.csv).stem().string() : options.name;
-  const TablePtr table = ImportCsv(options.csv, name, std::move(schema),
-                                   OptionsFromEnvironment(options.settings).query.host_memory);
+  const TablePtr table =
+      ImportCsv(options.csv, name, std::move(schema),
+                OptionsFromEnvironment(options.settings).query.host_memory, read);
   WriteTableFile(*table, options.out);
   std::ostringstream summary;
   summary << table->name() << ": " << table->rows() << " rows (";

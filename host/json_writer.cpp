@@ -101,6 +101,12 @@ JsonWriter& JsonWriter::UInt(std::uint64_t value) {
   return *this;
 }
 
+JsonWriter& JsonWriter::Number(std::string_view digits) {
+  BeforeValue();
+  out_ += digits;
+  return *this;
+}
+
 JsonWriter& JsonWriter::Double(double value) {
   BeforeValue();
   if (std::isnan(value)) {

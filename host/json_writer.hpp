@@ -24,6 +24,8 @@ class JsonWriter {
   JsonWriter& Int(std::int64_t value);
   JsonWriter& UInt(std::uint64_t value);
   JsonWriter& Double(double value);
+  // A number already in JSON's syntax (a DECIMAL's exact digits).
+  JsonWriter& Number(std::string_view digits);
   JsonWriter& Bool(bool value);
   JsonWriter& Null();
 

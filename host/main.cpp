@@ -146,10 +146,22 @@ void RegisterGenCommand(CLI::App& app) {
 
 void RegisterImportCommand(CLI::App& app) {
   auto options = std::make_shared<ImportCommandOptions>();
-  CLI::App* command = app.add_subcommand("import", "Convert a CSV file into a clq table file");
-  command->add_option("--csv", options->csv, "CSV file with a header row")
+  CLI::App* command =
+      app.add_subcommand("import", "Convert a CSV (or other delimited) file into a clq table file");
+  command
+      ->add_option("--csv", options->csv,
+                   "Delimited file, with a header row unless --no-header. A row may end with "
+                   "one extra delimiter (as dbgen's .tbl rows do): one empty last field beyond "
+                   "the columns is dropped")
       ->required()
       ->type_name("FILE");
+  command
+      ->add_option("--delimiter", options->delimiter,
+                   "The field delimiter, one byte, e.g. '|' or \\t for a tab (default ',')")
+      ->type_name("C");
+  command->add_flag("--no-header", options->no_header,
+                    "The file has no header row: every record is a row, and --schema, required, "
+                    "names the columns");
   command->add_option("--out,-o", options->out, "Table file to write")
       ->required()
       ->type_name("FILE");
@@ -175,7 +187,20 @@ void RegisterBenchCommand(CLI::App& app) {
                    "Table sizes N, comma-separated, e.g. 1K,1M (default: thesis 1K,10K,100K,1M; "
                    "wisconsin 1M)")
       ->type_name("N[,N...]");
-  command->add_option("--suite", options->suite, "thesis (default), wisconsin, general or all");
+  command->add_option("--suite", options->suite,
+                      "thesis (default), wisconsin, general, tpch (the 22 TPC-H queries over "
+                      "--tpch-dir's tables) or all (every suite but tpch)");
+  command
+      ->add_option("--tpch-dir", options->tpch_dir,
+                   "tpch: the directory of the 8 TPC-H tables as clq table files "
+                   "(scripts/tpch_data.sh SF DIR writes them)")
+      ->type_name("DIR");
+  command
+      ->add_option("--sf", options->sf,
+                   "tpch: the scale factor, checked against the tables (default: theirs); "
+                   "SQLite is no peer of tpch, DuckDB is: scripts/peers/duckdb_peer.py "
+                   "--report")
+      ->type_name("N");
   command->add_option("--queries", options->queries,
                       "Only these query ids of the suite, comma-separated, e.g. "
                       "L2_projection,L14_max (default: all)");
@@ -186,9 +211,15 @@ void RegisterBenchCommand(CLI::App& app) {
   command->add_option("--out,-o", options->out, "Write the report to FILE");
   command
       ->add_option("--peers", options->peers,
-                   "Host peers, comma-separated: cpu (CPU reference), sqlite, none (default "
-                   "cpu,sqlite); agreement is always checked against the CPU reference")
+                   "Host peers, comma-separated: cpu (CPU reference), sqlite, duckdb "
+                   "(scripts/peers/duckdb_peer.py with $CLQ_PYTHON, on the same data after "
+                   "clq's runs), none (default cpu,sqlite; tpch: duckdb); agreement is "
+                   "always checked against the CPU reference")
       ->type_name("LIST");
+  command
+      ->add_option("--duckdb-threads", options->duckdb_threads,
+                   "Threads of the DuckDB peer (default: DuckDB's, every core)")
+      ->type_name("N");
   command
       ->add_option("--check", options->check,
                    "cpu (default): check every answer against the CPU reference; none: skip "

@@ -4,6 +4,8 @@
 #include <cstdio>
 
 #include "common/byte_size.hpp"
+#include "common/calendar.hpp"
+#include "common/decimal.hpp"
 #include "host/json_writer.hpp"
 #include "host/text_table.hpp"
 
@@ -83,6 +85,9 @@ std::string FormatValue(const ResultColumn& column, RowCount row) {
   if (column.type == sql::ValueType::kNull || column.IsNull(row)) return "NULL";
   switch (column.type) {
     case sql::ValueType::kInteger:
+      if (column.logical.is_date()) return FormatDate(column.integers[row]);
+      if (column.logical.is_decimal())
+        return FormatDecimal(column.integers[row], column.logical.scale);
       return std::to_string(column.integers[row]);
     case sql::ValueType::kReal:
       return FormatReal(column.reals[row]);
@@ -167,7 +172,13 @@ std::string FormatJson(const QueryResult& result, std::uint64_t host_memory) {
       }
       switch (c.type) {
         case sql::ValueType::kInteger:
-          json.Int(c.integers[r]);
+          if (c.logical.is_date()) {
+            json.String(FormatDate(c.integers[r]));
+          } else if (c.logical.is_decimal()) {
+            json.Number(FormatDecimal(c.integers[r], c.logical.scale));
+          } else {
+            json.Int(c.integers[r]);
+          }
           break;
         case sql::ValueType::kReal:
           json.Double(c.reals[r]);

@@ -84,6 +84,20 @@ sql::Value ResultColumn::ValueAt(RowCount row) const {
   return sql::Value::Null();
 }
 
+std::vector<LogicalType> OutputLogicalTypes(const sql::BoundSelect& select) {
+  std::vector<LogicalType> logical;
+  for (std::size_t i = 0; i < select.visible_outputs; ++i)
+    logical.push_back(select.outputs[i].expr.logical);
+  return logical;
+}
+
+void SetLogicalTypes(const std::vector<LogicalType>& logical, QueryResult& result) {
+  for (std::size_t i = 0; i < result.columns.size() && i < logical.size(); ++i) {
+    ResultColumn& column = result.columns[i];
+    if (column.type == sql::ValueType::kInteger) column.logical = logical[i];
+  }
+}
+
 namespace {
 
 std::string Describe(const sql::Value& v) {

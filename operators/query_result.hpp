@@ -82,9 +82,10 @@ using ResultVector = std::vector<T, UninitialisedAllocator<T>>;
 struct ResultColumn {
   std::string name;
   sql::ValueType type = sql::ValueType::kInteger;  // kNull: every value is NULL
-  ResultVector<std::int64_t> integers;             // kInteger
-  ResultVector<double> reals;                      // kReal
-  ResultVector<char> text;                         // kText: rows * text_width bytes
+  LogicalType logical;  // kInteger: DATE (days) or DECIMAL (scaled); see common/types.hpp
+  ResultVector<std::int64_t> integers;  // kInteger
+  ResultVector<double> reals;           // kReal
+  ResultVector<char> text;              // kText: rows * text_width bytes
   std::uint32_t text_width = 0;
   std::vector<std::uint8_t> nulls;  // empty: none NULL; else 1 per row, 1 = NULL
 
@@ -98,6 +99,12 @@ struct QueryResult {
   std::vector<ResultColumn> columns;
   RowCount rows = 0;
 };
+
+// The logical types of a query's visible outputs (sql::OutputColumn's
+// expr.logical), in order.
+std::vector<LogicalType> OutputLogicalTypes(const sql::BoundSelect& select);
+// Marks each INTEGER column of `result` with its output's logical type.
+void SetLogicalTypes(const std::vector<LogicalType>& logical, QueryResult& result);
 
 struct CompareOptions {
   bool ignore_row_order = false;          // compare as multisets (rowsort)

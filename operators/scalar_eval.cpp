@@ -142,6 +142,7 @@ Value EvaluateScalar(const Expr& e, const LeafResolver& resolve) {
     case Expr::Kind::kGroupRef:
     case Expr::Kind::kAggregateRef:
     case Expr::Kind::kOutputRef:
+    case Expr::Kind::kSubqueryValue:
       return resolve(e);
     case Expr::Kind::kUnary: {
       const Value v = EvaluateScalar(e.children[0], resolve);

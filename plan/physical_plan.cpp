@@ -34,7 +34,9 @@ ExecutionContext::NodeScope::~NodeScope() {
 
 PhysicalPlan::PhysicalPlan(const Engine& engine, const QueryOptions& options,
                            const sql::BoundSelect& select)
-    : options_(options), root_(BuildPhysicalPlan(engine, options, select)) {
+    : options_(options),
+      output_logical_(OutputLogicalTypes(select)),
+      root_(BuildPhysicalPlan(engine, options, select)) {
   const DeviceTuning& tuning = engine.tuning();
   device_line_ = "device: " + engine.info().name + " (" + engine.info().platform_name + "), " +
                  tuning.Describe() + ", tile " + std::to_string(tuning.tile_size()) + " rows";
@@ -63,7 +65,9 @@ QueryResult PhysicalPlan::Execute(Engine& engine, std::vector<KernelLaunch>* lau
       launches->push_back({node != nullptr ? node->id() : 0, std::string(kernel)});
     });
   }
-  return root_->Run(context);
+  QueryResult result = root_->Run(context);
+  SetLogicalTypes(output_logical_, result);
+  return result;
 }
 
 }  // namespace clq

@@ -47,6 +47,7 @@ class PhysicalPlan {
 
  private:
   QueryOptions options_;
+  std::vector<LogicalType> output_logical_;  // of each visible output
   std::string device_line_;
   std::unique_ptr<ResultNode> root_;
   std::vector<const PhysicalNode*> nodes_;

@@ -19,8 +19,9 @@ class QueryExecutor {
       : engine_(engine), options_(options) {}
 
   QueryResult Execute(const sql::BoundSelect& select);
-  // EXPLAIN: the plan Execute would run, with its kernels and programs.
-  std::string Explain(const sql::BoundSelect& select) const;
+  // EXPLAIN: the plan Execute would run, with its kernels and programs. A
+  // query's subqueries are run (their rows decide its plan) and explained.
+  std::string Explain(const sql::BoundSelect& select);
 
  private:
   Engine& engine_;

@@ -91,7 +91,7 @@ if [ "$mode" = test ]; then
   echo "== Python packages for the Python package's tests (build/pyenv)"
   [ -x build/pyenv/bin/python ] || python3 -m venv build/pyenv
   build/pyenv/bin/pip install -q --disable-pip-version-check nanobind pyarrow pandas duckdb pytest \
-    "dask[dataframe,distributed]" polars
+    "dask[dataframe,distributed]" polars tpchgen-cli==4.0.0
   cmake_extra=(-DCLQ_PYTHON=ON "-DPython_EXECUTABLE=$PWD/build/pyenv/bin/python")
 fi
 

@@ -2,6 +2,7 @@
 
 #include <cctype>
 
+#include "common/calendar.hpp"
 #include "sql/sql_literal.hpp"
 
 namespace clq::sql::ast {
@@ -38,7 +39,32 @@ void PrintList(const std::vector<Expr>& exprs, std::size_t first, std::string& o
 void Print(const Expr& expr, std::string& out) {
   switch (expr.kind) {
     case ExprKind::kLiteral:
+      if (expr.logical.is_date()) {
+        out.append("DATE '").append(FormatDate(expr.literal.integer)).append("'");
+        return;
+      }
       out += SqlLiteral(expr.literal);
+      return;
+    case ExprKind::kInterval:
+      out.append("INTERVAL '").append(std::to_string(expr.literal.integer)).append("' ");
+      out += expr.interval_unit == IntervalUnit::kDay     ? "DAY"
+             : expr.interval_unit == IntervalUnit::kMonth ? "MONTH"
+                                                          : "YEAR";
+      return;
+    case ExprKind::kSubquery:
+      out += "(";
+      if (expr.subquery_kind == SubqueryKind::kIn) {
+        Print(expr.children[0], out);
+        out += expr.negated ? " NOT IN " : " IN ";
+      } else if (expr.subquery_kind == SubqueryKind::kExists) {
+        out += expr.negated ? "NOT EXISTS " : "EXISTS ";
+      }
+      out.append("(").append(ToString(*expr.subquery)).append("))");
+      return;
+    case ExprKind::kExtract:
+      out.append("EXTRACT(").append(expr.name).append(" FROM ");
+      Print(expr.children[0], out);
+      out += ")";
       return;
     case ExprKind::kColumn:
       if (!expr.qualifier.empty()) {
@@ -84,7 +110,10 @@ void Print(const Expr& expr, std::string& out) {
     case ExprKind::kCast:
       out += "CAST(";
       Print(expr.children[0], out);
-      out.append(" AS ").append(ValueTypeName(expr.cast_type)).append(")");
+      out.append(" AS ")
+          .append(expr.logical.kind != Logical::kNone ? expr.logical.ToString()
+                                                      : ValueTypeName(expr.cast_type))
+          .append(")");
       return;
     case ExprKind::kLike:
       out += "(";
@@ -119,7 +148,7 @@ void Print(const Expr& expr, std::string& out) {
         out += "COUNT(*)";
         return;
       }
-      out.append(AggregateName(expr.function)).append("(");
+      out.append(AggregateName(expr.function)).append(expr.distinct ? "(DISTINCT " : "(");
       PrintList(expr.children, 0, out);
       out += ")";
       return;
@@ -133,7 +162,15 @@ std::string Join(const std::vector<Expr>& exprs, std::size_t first) {
 }
 
 std::string TableRefToString(const TableRef& ref) {
-  return ref.alias ? ref.name + " AS " + *ref.alias : ref.name;
+  std::string text = ref.subquery ? "(" + ToString(*ref.subquery) + ")" : ref.name;
+  if (ref.alias) text += " AS " + *ref.alias;
+  if (!ref.column_aliases.empty()) {
+    text += "(";
+    for (std::size_t c = 0; c < ref.column_aliases.size(); ++c)
+      text += (c > 0 ? ", " : "") + ref.column_aliases[c];
+    text += ")";
+  }
+  return text;
 }
 
 }  // namespace
@@ -157,8 +194,25 @@ std::string ToString(const Expr& expr) {
 }
 
 std::string ToString(const Statement& statement) {
-  const Select& select = statement.select;
-  std::string text = statement.explain ? "EXPLAIN SELECT " : "SELECT ";
+  std::string text = statement.explain ? "EXPLAIN " : "";
+  for (std::size_t i = 0; i < statement.with.size(); ++i) {
+    const CommonTable& table = statement.with[i];
+    text += i == 0 ? "WITH " : ", ";
+    text += table.name;
+    if (!table.column_aliases.empty()) {
+      text += "(";
+      for (std::size_t c = 0; c < table.column_aliases.size(); ++c)
+        text += (c > 0 ? ", " : "") + table.column_aliases[c];
+      text += ")";
+    }
+    text += " AS (" + ToString(*table.select) + ")";
+  }
+  if (!statement.with.empty()) text += " ";
+  return text + ToString(statement.select);
+}
+
+std::string ToString(const Select& select) {
+  std::string text = "SELECT ";
   if (select.distinct) text += "DISTINCT ";
   for (std::size_t i = 0; i < select.items.size(); ++i) {
     const SelectItem& item = select.items[i];

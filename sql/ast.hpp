@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +17,8 @@
 #include "sql/bound.hpp"
 
 namespace clq::sql::ast {
+
+struct Select;
 
 enum class ExprKind : std::uint8_t {
   kLiteral,   // literal
@@ -27,10 +30,21 @@ enum class ExprKind : std::uint8_t {
   kIsNull,    // children[0]; negated for IS NOT NULL
   kCast,      // children[0] to cast_type (INTEGER or REAL)
   kFunction,  // an aggregate: function, children (none for COUNT(*))
+  kInterval,  // INTERVAL 'n' unit: literal (INTEGER n), interval_unit
+  kExtract,   // EXTRACT(name FROM children[0]); name is YEAR, MONTH or DAY
+  kSubquery,  // subquery_kind over `subquery`; kIn: children[0] IN (...); negated
   kCase,      // CASE [operand] WHEN c THEN v ... [ELSE e] END: children [operand,] c1, v1, ...
               // [, e]; has_operand, has_else
   kLike,      // children: value, pattern; negated for NOT LIKE
 };
+
+enum class SubqueryKind : std::uint8_t {
+  kScalar,  // (SELECT ...): its one value
+  kExists,  // [NOT] EXISTS (SELECT ...)
+  kIn,      // x [NOT] IN (SELECT ...)
+};
+
+enum class IntervalUnit : std::uint8_t { kDay, kMonth, kYear };
 
 enum class UnaryOperator : std::uint8_t { kPlus, kMinus, kNot };
 
@@ -50,13 +64,21 @@ struct Expr {
 
   Value literal;
   bool integer_literal = false;  // kLiteral written as digits only (even if it overflowed to REAL)
-  std::string qualifier;         // kColumn: table or alias, empty when unqualified
-  std::string name;              // kColumn: column; kFunction: as written
+  // kLiteral: DATE 'yyyy-mm-dd' (INTEGER days), or a REAL written as digits
+  // with a point (kDecimal, its scaled value in literal.integer); kCast: the
+  // target when it is DATE or DECIMAL(p, s) (cast_type INTEGER).
+  LogicalType logical;
+  IntervalUnit interval_unit = IntervalUnit::kDay;
+  SubqueryKind subquery_kind = SubqueryKind::kScalar;
+  std::shared_ptr<const Select> subquery;  // kSubquery
+  std::string qualifier;                   // kColumn: table or alias, empty when unqualified
+  std::string name;                        // kColumn: column; kFunction: as written
   UnaryOperator unary_op = UnaryOperator::kMinus;
   BinaryOp binary_op = BinaryOp::kAdd;
   AggregateFunction function = AggregateFunction::kCountStar;
   ValueType cast_type = ValueType::kInteger;
   bool negated = false;
+  bool distinct = false;  // kFunction: COUNT(DISTINCT x)
   bool has_operand = false;  // kCase: the simple form, CASE x WHEN ...
   bool has_else = false;     // kCase
   std::vector<Expr> children;
@@ -72,9 +94,12 @@ struct SelectItem {
 };
 
 struct TableRef {
-  std::string name;
+  std::string name;  // a table, or a WITH name; empty for a subquery
   std::optional<std::string> alias;
-  std::size_t position = 0;        // the table name
+  std::shared_ptr<const Select> subquery;   // FROM (SELECT ...) alias
+  std::vector<std::string> column_aliases;  // alias (a, b, ...): the subquery's column names
+  bool generated = false;    // made by the binder from an IN or EXISTS subquery (not in SELECT *)
+  std::size_t position = 0;  // the table name
   std::size_t alias_position = 0;  // the alias, else the table name
 };
 
@@ -101,8 +126,18 @@ struct Select {
   std::optional<Expr> offset;
 };
 
+// WITH name [(columns)] AS (SELECT ...): a derived table the statement's
+// FROM clauses may name.
+struct CommonTable {
+  std::string name;
+  std::vector<std::string> column_aliases;
+  std::shared_ptr<const Select> select;
+  std::size_t position = 0;
+};
+
 struct Statement {
   bool explain = false;
+  std::vector<CommonTable> with;
   Select select;
 };
 
@@ -112,5 +147,6 @@ std::string ToString(const Expr& expr);
 // The statement as normalised SQL, one clause after another, every
 // expression as above.
 std::string ToString(const Statement& statement);
+std::string ToString(const Select& select);
 
 }  // namespace clq::sql::ast

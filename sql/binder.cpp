@@ -2,6 +2,7 @@
 
 #include "common/errors.hpp"
 #include "sql/binder_internal.hpp"
+#include "sql/common_conjuncts.hpp"
 #include "sql/name_suggestion.hpp"
 
 namespace clq::sql {
@@ -39,7 +40,16 @@ ExprContext Binder::Context(Clause clause) const {
 }
 
 BoundStatement Binder::BindStatement(const ast::Statement& statement) {
-  const ast::Select& select = statement.select;
+  with_ = statement.with;
+  BoundStatement bound;
+  bound.explain = statement.explain;
+  bound.select = BindSelect(statement.select);
+  bound.text = std::string(sql_);
+  return bound;
+}
+
+BoundSelect Binder::BindSelect(const ast::Select& original) {
+  const ast::Select select = Decorrelate(RewriteCountDistinct(original));
   ast_select_ = &select;
   BindFrom(select.from);
   BindWhere(select);
@@ -59,18 +69,23 @@ BoundStatement Binder::BindStatement(const ast::Statement& statement) {
 
   // Only now, with the statement known to be valid, materialise its tables.
   for (std::size_t i = 0; i < sources_.size(); ++i)
-    select_.from[i].table = catalog_.Get(sources_[i].table_name);
-
-  BoundStatement bound;
-  bound.explain = statement.explain;
-  bound.select = std::move(select_);
-  bound.text = std::string(sql_);
-  return bound;
+    if (!sources_[i].derived) select_.from[i].table = catalog_.Get(sources_[i].table_name);
+  ast_select_ = nullptr;
+  return std::move(select_);
 }
 
 void Binder::BindFrom(const std::vector<ast::FromItem>& from) {
   for (const ast::FromItem& item : from) {
     const ast::TableRef& ref = item.table;
+    if (ref.subquery) {
+      BindDerived(ref, *ref.subquery, ref.column_aliases, ref.generated);
+      continue;
+    }
+    if (const ast::CommonTable* common = FindCommonTable(ref.name)) {
+      BindDerived(ref, *common->select,
+                  ref.column_aliases.empty() ? common->column_aliases : ref.column_aliases, false);
+      continue;
+    }
     const Schema* schema = catalog_.FindSchema(ref.name);
     if (schema == nullptr) {
       throw SqlError("no table named '" + ref.name + "'" + DidYouMean(ref.name, catalog_.Names()),
@@ -114,6 +129,7 @@ void Binder::BindWhere(const ast::Select& select) {
     both.children.push_back(std::move(condition));
     select_.where = std::move(both);
   }
+  if (select_.where) select_.where = FactorCommonConjuncts(std::move(*select_.where));
 }
 
 Expr Binder::BindCondition(const ast::Expr& condition, const ExprContext& context) {

@@ -148,8 +148,17 @@ Expr Binder::BindLike(const ast::Expr& expr, const ExprContext& context) {
 
 Expr Binder::BindExpr(const ast::Expr& expr, const ExprContext& context) {
   switch (expr.kind) {
-    case ast::ExprKind::kLiteral:
-      return Constant(expr.literal, expr.position);
+    case ast::ExprKind::kLiteral: {
+      Expr constant = Constant(expr.literal, expr.position);
+      constant.logical = expr.logical;
+      return constant;
+    }
+    case ast::ExprKind::kInterval:
+      throw SqlError("an INTERVAL can only be added to or subtracted from a DATE", expr.position);
+    case ast::ExprKind::kSubquery:
+      return BindScalarSubquery(expr, context);
+    case ast::ExprKind::kExtract:
+      return ExtractFromDate(BindExpr(expr.children.at(0), context), expr.name, expr.position);
     case ast::ExprKind::kColumn:
       return BindColumn(expr, context);
     case ast::ExprKind::kUnary:
@@ -164,10 +173,11 @@ Expr Binder::BindExpr(const ast::Expr& expr, const ExprContext& context) {
       bound.type = ValueType::kInteger;
       bound.negated = expr.negated;
       bound.position = expr.position;
-      for (const ast::Expr& child : expr.children) {
+      for (const ast::Expr& child : expr.children)
         bound.children.push_back(BindExpr(child, context));
-        CheckComparable(bound.children.front().type, bound.children.back().type, expr.op_position);
-      }
+      TypeComparison(bound.children, expr.op_position);
+      for (const Expr& child : bound.children)
+        CheckComparable(bound.children.front().type, child.type, expr.op_position);
       return bound;
     }
     case ast::ExprKind::kIsNull: {
@@ -185,6 +195,14 @@ Expr Binder::BindExpr(const ast::Expr& expr, const ExprContext& context) {
       bound.type = expr.cast_type;
       bound.position = expr.position;
       bound.children.push_back(BindExpr(expr.children.at(0), context));
+      const NumericKind operand = NumericKindOf(bound.children[0]);
+      if (expr.logical.kind != Logical::kNone || operand == NumericKind::kDate ||
+          operand == NumericKind::kDecimal) {
+        Expr cast = CastLogical(std::move(bound.children[0]), expr.cast_type, expr.logical,
+                                expr.op_position);
+        cast.position = expr.position;
+        return cast;
+      }
       if (bound.children[0].type == ValueType::kText) {
         throw SqlError(
             std::string("CAST of TEXT to ") + ValueTypeName(expr.cast_type) + " is not supported",
@@ -221,6 +239,19 @@ Expr Binder::BindUnary(const ast::Expr& expr, const ExprContext& context) {
                                                        : Value::Integer(-value.integer),
                           expr.position);
         }
+        if (value.type == ValueType::kReal && child.logical.is_decimal()) {
+          Expr negated = Constant(Value::Real(-value.real), expr.position);
+          negated.constant.integer = -value.integer;
+          negated.logical = child.logical;
+          return negated;
+        }
+        if (value.type == ValueType::kInteger && child.logical.kind != Logical::kNone &&
+            value.integer != kMinInteger) {
+          if (child.logical.is_date()) throw SqlError("cannot apply '-' to DATE", expr.op_position);
+          Expr negated = Constant(Value::Integer(-value.integer), expr.position);
+          negated.logical = child.logical;
+          return negated;
+        }
         if (value.type == ValueType::kReal) {
           // -9223372036854775808 is the one integer literal whose magnitude
           // only fits once negated.
@@ -231,10 +262,12 @@ Expr Binder::BindUnary(const ast::Expr& expr, const ExprContext& context) {
         }
         if (value.type == ValueType::kNull) return Constant(Value::Null(), expr.position);
       }
+      if (child.logical.is_date()) throw SqlError("cannot apply '-' to DATE", expr.op_position);
       Expr bound;
       bound.kind = Expr::Kind::kUnary;
       bound.unary_op = UnaryOp::kNegate;
       bound.type = child.type;
+      bound.logical = child.logical;
       bound.position = expr.position;
       bound.children.push_back(std::move(child));
       return bound;
@@ -255,6 +288,20 @@ Expr Binder::BindUnary(const ast::Expr& expr, const ExprContext& context) {
 }
 
 Expr Binder::BindBinary(const ast::Expr& expr, const ExprContext& context) {
+  const ast::Expr& first = expr.children.at(0);
+  const ast::Expr& second = expr.children.at(1);
+  if (second.kind == ast::ExprKind::kInterval &&
+      (expr.binary_op == BinaryOp::kAdd || expr.binary_op == BinaryOp::kSubtract)) {
+    Expr date = ApplyInterval(BindExpr(first, context), second,
+                              expr.binary_op == BinaryOp::kSubtract, expr.op_position);
+    date.position = expr.position;
+    return date;
+  }
+  if (first.kind == ast::ExprKind::kInterval && expr.binary_op == BinaryOp::kAdd) {
+    Expr date = ApplyInterval(BindExpr(second, context), first, false, expr.op_position);
+    date.position = expr.position;
+    return date;
+  }
   Expr bound;
   bound.kind = Expr::Kind::kBinary;
   bound.binary_op = expr.binary_op;
@@ -277,8 +324,10 @@ Expr Binder::BindBinary(const ast::Expr& expr, const ExprContext& context) {
       throw SqlError(message, expr.op_position);
     }
     bound.type = IsLogical(op) ? ValueType::kInteger : ArithmeticType(left, right);
+    if (IsArithmetic(op)) return TypeArithmetic(std::move(bound), expr.op_position);
   } else {
-    CheckComparable(left, right, expr.op_position);
+    TypeComparison(bound.children, expr.op_position);
+    CheckComparable(bound.children[0].type, bound.children[1].type, expr.op_position);
     bound.type = ValueType::kInteger;
   }
   return bound;
@@ -337,6 +386,7 @@ Expr Binder::BindAggregate(const ast::Expr& expr, const ExprContext& context) {
   }
   if (expr.function == AggregateFunction::kQuantile)
     aggregate.quantile = BindQuantile(expr.children.at(1), inner);
+  TypeAggregate(aggregate, expr.position);
 
   std::size_t index = 0;
   while (index < select_.aggregates.size() &&
@@ -348,8 +398,9 @@ Expr Binder::BindAggregate(const ast::Expr& expr, const ExprContext& context) {
   ref.kind = Expr::Kind::kAggregateRef;
   ref.index = index;
   ref.type = select_.aggregates[index].type;
+  ref.logical = select_.aggregates[index].logical;
   ref.position = expr.position;
-  return ref;
+  return AverageOfDecimal(std::move(ref), select_.aggregates[index], expr.position);
 }
 
 double Binder::BindQuantile(const ast::Expr& q, const ExprContext& context) {

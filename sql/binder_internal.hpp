@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -45,7 +46,44 @@ struct Source {
   std::string alias;       // the alias, else the table name as written
   std::string table_name;  // as written
   const Schema* schema = nullptr;
+  bool derived = false;    // a subquery's rows (BoundSelect::subqueries), not a catalog table
+  bool generated = false;  // made from an IN or EXISTS subquery: not in SELECT *
 };
+
+// binder_logical.cpp: DATE and DECIMAL made integer (or REAL) arithmetic.
+// What a bound expression is, for those rules: kDecimalLiteral is a REAL
+// constant written as digits with a point, exact where it meets a DECIMAL.
+enum class NumericKind : std::uint8_t {
+  kNull,
+  kInteger,
+  kReal,
+  kText,
+  kDate,
+  kDecimal,
+  kDecimalLiteral,
+};
+NumericKind NumericKindOf(const Expr& e);
+std::string NumericKindName(const Expr& e);  // "INTEGER", "DATE", "DECIMAL", ...
+// An INTEGER, DECIMAL or exact constant as a DECIMAL of `scale` (>= its own).
+Expr ToScaled(Expr e, int scale, std::size_t position);
+// A DECIMAL as REAL (its integer over 10^scale); other values unchanged.
+Expr ToReal(Expr e, std::size_t position);
+// A bound arithmetic kBinary whose operands may be DATE or DECIMAL, typed.
+Expr TypeArithmetic(Expr bound, std::size_t op_position);
+// The operands of one comparison (=, <, BETWEEN, IN), made comparable:
+// DATEs with DATEs (TEXT constants read as dates), DECIMALs at one scale.
+void TypeComparison(std::vector<Expr>& operands, std::size_t op_position);
+// DATE ± INTERVAL.
+Expr ApplyInterval(Expr date, const ast::Expr& interval, bool subtract, std::size_t op_position);
+// EXTRACT(YEAR|MONTH|DAY FROM date) as integer arithmetic on the days.
+Expr ExtractFromDate(Expr date, std::string_view field, std::size_t position);
+// CAST to DATE or DECIMAL(p, s) (`target`), or of a DATE or DECIMAL to
+// INTEGER (rounded half away from zero) or REAL (`type`).
+Expr CastLogical(Expr operand, ValueType type, LogicalType target, std::size_t position);
+// The logical type of an aggregate of a DATE or DECIMAL (SUM keeps the scale).
+void TypeAggregate(Aggregate& aggregate, std::size_t position);
+// A reference to AVG of a DECIMAL, divided by 10^scale (REAL).
+Expr AverageOfDecimal(Expr reference, const Aggregate& aggregate, std::size_t position);
 
 class Binder {
  public:
@@ -53,6 +91,20 @@ class Binder {
   BoundStatement BindStatement(const ast::Statement& statement);
 
  private:
+  BoundSelect BindSelect(const ast::Select& select);
+
+  // binder_subquery.cpp
+  // The select with its IN and EXISTS subqueries, and its correlated scalar
+  // subqueries, turned into derived tables joined on their keys.
+  ast::Select Decorrelate(const ast::Select& select);
+  // COUNT(DISTINCT x) as COUNT(x) over a derived table grouped by the keys and x.
+  ast::Select RewriteCountDistinct(const ast::Select& select);
+  BoundSelect BindChild(const ast::Select& select) const;
+  void BindDerived(const ast::TableRef& ref, const ast::Select& select,
+                   const std::vector<std::string>& column_aliases, bool generated);
+  Expr BindScalarSubquery(const ast::Expr& expr, const ExprContext& context);
+  const ast::CommonTable* FindCommonTable(std::string_view name) const;
+
   // binder.cpp
   void BindFrom(const std::vector<ast::FromItem>& from);
   void BindWhere(const ast::Select& select);
@@ -91,6 +143,9 @@ class Binder {
 
   Catalog& catalog_;
   std::string_view sql_;
+  std::vector<ast::CommonTable> with_;  // WITH tables the FROM clauses may name
+  std::deque<Schema> derived_schemas_;  // of derived sources (Source::schema points here)
+  int generated_tables_ = 0;
   const ast::Select* ast_select_ = nullptr;
   std::vector<Source> sources_;
   BoundSelect select_;

@@ -45,6 +45,7 @@ Expr Binder::BindColumn(const ast::Expr& column, const ExprContext& context) {
     }
     bound.index = *index;
     bound.type = ValueTypeOf((*source.schema)[*index].type);
+    bound.logical = (*source.schema)[*index].type.logical;
     return bound;
   }
 
@@ -69,6 +70,7 @@ Expr Binder::BindColumn(const ast::Expr& column, const ExprContext& context) {
     bound.source = visible[0];
     bound.index = *FindColumn(*sources_[bound.source].schema, column.name);
     bound.type = ValueTypeOf((*sources_[bound.source].schema)[bound.index].type);
+    bound.logical = (*sources_[bound.source].schema)[bound.index].type.logical;
     return bound;
   }
   if (std::optional<Expr> alias = BindAlias(column, context)) return std::move(*alias);

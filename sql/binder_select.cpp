@@ -21,7 +21,7 @@ void Binder::BindSelectList(const std::vector<ast::SelectItem>& items) {
       case ast::SelectItem::Kind::kStar:
         if (sources_.empty()) throw SqlError("SELECT * requires a FROM clause", item.position);
         for (std::size_t s = 0; s < sources_.size(); ++s)
-          ExpandStar(s, item.position);
+          if (!sources_[s].generated) ExpandStar(s, item.position);
         break;
       case ast::SelectItem::Kind::kTableStar:
         ExpandStar(FindSource(item.qualifier, item.position, nullptr), item.position);
@@ -53,6 +53,7 @@ void Binder::ExpandStar(std::size_t source, std::size_t position) {
     column.source = source;
     column.index = c;
     column.type = ValueTypeOf(schema[c].type);
+    column.logical = schema[c].type.logical;
     column.position = position;
     select_.outputs.push_back(OutputColumn{schema[c].name, std::move(column)});
     output_aliases_.push_back(std::nullopt);
@@ -140,6 +141,7 @@ void Binder::BindOrderBy(const std::vector<ast::OrderItem>& items) {
     ref.kind = Expr::Kind::kOutputRef;
     ref.index = *target;
     ref.type = select_.outputs[*target].expr.type;
+    ref.logical = select_.outputs[*target].expr.logical;
     ref.position = term.position;
     select_.order_by.push_back(OrderKey{std::move(ref), item.descending});
   }
@@ -161,6 +163,7 @@ Expr Binder::RewriteOverGroups(Expr expr) const {
     ref.kind = Expr::Kind::kGroupRef;
     ref.index = i;
     ref.type = select_.group_keys[i].type;
+    ref.logical = select_.group_keys[i].logical;
     ref.position = expr.position;
     return ref;
   }

@@ -192,6 +192,9 @@ void Print(const Expr& expr, std::string& out, const LeafNamer* namer) {
     case Kind::kOutputRef:
       out.append("#o").append(std::to_string(expr.index));
       return;
+    case Kind::kSubqueryValue:
+      out.append("#s").append(std::to_string(expr.index));
+      return;
   }
 }
 

@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -70,16 +71,17 @@ using LeafNamer = std::function<std::string(const Expr&)>;
 
 struct Expr {
   enum class Kind : std::uint8_t {
-    kColumnRef,     // source, column
-    kConstant,      // constant
-    kUnary,         // unary_op, children[0]
-    kBinary,        // binary_op, children[0], children[1]
-    kBetween,       // children: value, low, high; `negated` for NOT BETWEEN
-    kInList,        // children: value, then the list items; `negated` for NOT IN
-    kCast,          // children[0] to `type` (INTEGER or REAL)
-    kGroupRef,      // index into BoundSelect::group_keys
-    kAggregateRef,  // index into BoundSelect::aggregates
-    kOutputRef,     // index into BoundSelect::outputs
+    kColumnRef,      // source, column
+    kConstant,       // constant
+    kUnary,          // unary_op, children[0]
+    kBinary,         // binary_op, children[0], children[1]
+    kBetween,        // children: value, low, high; `negated` for NOT BETWEEN
+    kInList,         // children: value, then the list items; `negated` for NOT IN
+    kCast,           // children[0] to `type` (INTEGER or REAL)
+    kGroupRef,       // index into BoundSelect::group_keys
+    kAggregateRef,   // index into BoundSelect::aggregates
+    kOutputRef,      // index into BoundSelect::outputs
+    kSubqueryValue,  // index into BoundSelect::subqueries: a scalar subquery's value
     // children: c1, v1, c2, v2, ..., e (always an ELSE, the NULL constant
     // when the SQL has none). The first ci that is true (not NULL, not 0)
     // gives vi, else e; a branch not chosen is not evaluated for that row
@@ -94,8 +96,14 @@ struct Expr {
 
   Kind kind = Kind::kConstant;
   ValueType type = ValueType::kNull;  // result type
-  std::size_t source = 0;             // kColumnRef: index into BoundSelect::from
-  std::size_t index = 0;              // kColumnRef: column of that table; k*Ref: the index
+  // What an INTEGER result means (DATE, DECIMAL(p, s)); none otherwise. The
+  // binder has made every operation on such values integer arithmetic, so
+  // only the edges read it. One exception: a REAL constant written as a
+  // decimal literal ("0.06") has kDecimal and holds its exact scaled value in
+  // constant.integer, which the binder uses where it meets a DECIMAL.
+  LogicalType logical;
+  std::size_t source = 0;  // kColumnRef: index into BoundSelect::from
+  std::size_t index = 0;   // kColumnRef: column of that table; k*Ref: the index
   Value constant;
   UnaryOp unary_op = UnaryOp::kNegate;
   BinaryOp binary_op = BinaryOp::kAdd;
@@ -117,6 +125,7 @@ struct Aggregate {
   std::optional<Expr> argument;  // none for COUNT(*)
   double quantile = 0.5;         // kQuantile: q in [0, 1]; kMedian: 0.5
   ValueType type = ValueType::kInteger;
+  LogicalType logical;  // SUM, MIN, MAX, MEDIAN, QUANTILE of a DATE or DECIMAL
   // Result types: COUNT -> INTEGER; SUM -> the argument's type; AVG -> REAL;
   // MIN, MAX, MEDIAN, QUANTILE -> the argument's type. Over no non-NULL input
   // every aggregate but COUNT yields NULL. MEDIAN/QUANTILE return the element
@@ -138,10 +147,30 @@ struct OrderKey {
   bool descending = false;
 };
 
+struct BoundSelect;
+
+// A SELECT whose result the query reads, run before it: a derived table (a
+// subquery in FROM, a WITH table, or what an IN or EXISTS subquery became),
+// whose rows replace the placeholder table of from[*source]; or a scalar
+// subquery, whose one value replaces each kSubqueryValue of its index
+// (operators/subquery_materialize.hpp). Both are uncorrelated: the binder
+// turns correlated subqueries into derived tables joined on their keys.
+struct Subquery {
+  std::shared_ptr<const BoundSelect> select;
+  std::optional<std::size_t> source;  // a derived table: its index in BoundSelect::from
+  // A list: x [NOT] IN (subquery) where no join can do it (NOT IN, or under
+  // OR); its values replace the kSubqueryValue that is the kInList's second
+  // child (at most kMaxSubqueryList of them).
+  bool list = false;
+};
+
+inline constexpr std::uint64_t kMaxSubqueryList = 1024;
+
 struct BoundSelect {
   std::vector<TableRef> from;  // comma joins and JOIN ... ON, in statement order
-  std::optional<Expr> where;   // WHERE and every ON condition, ANDed
-  bool aggregated = false;     // GROUP BY present, or an aggregate used
+  std::vector<Subquery> subqueries;
+  std::optional<Expr> where;  // WHERE and every ON condition, ANDed
+  bool aggregated = false;    // GROUP BY present, or an aggregate used
   std::vector<Expr> group_keys;
   std::vector<Aggregate> aggregates;  // each distinct aggregate once
   std::optional<Expr> having;

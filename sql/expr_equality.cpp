@@ -51,6 +51,7 @@ bool StructurallyEqual(const Expr& a, const Expr& b) {
     case Expr::Kind::kGroupRef:
     case Expr::Kind::kAggregateRef:
     case Expr::Kind::kOutputRef:
+    case Expr::Kind::kSubqueryValue:
       if (a.index != b.index) return false;
       break;
   }

@@ -89,8 +89,9 @@ ast::Statement Parser::ParseStatement() {
   ast::Statement statement;
   if (Peek().kind == TokenKind::kEnd) throw SqlError("empty statement", Peek().offset);
   statement.explain = AcceptKeyword("EXPLAIN");
+  if (IsWord("WITH")) ParseWith(statement);
   if (!IsKeyword("SELECT")) {
-    if (statement.explain) SyntaxError(Peek(), "SELECT");
+    if (statement.explain || !statement.with.empty()) SyntaxError(Peek(), "SELECT");
     Unsupported(Peek(), "only SELECT statements are supported");
   }
   statement.select = ParseSelect();
@@ -207,11 +208,63 @@ void Parser::ParseFrom(ast::Select& select) {
   }
 }
 
+// WITH name [(a, b)] AS (SELECT ...) [, ...]
+void Parser::ParseWith(ast::Statement& statement) {
+  Advance();
+  if (IsWord("RECURSIVE")) Unsupported(Peek(), "WITH RECURSIVE is not supported");
+  do {
+    ast::CommonTable table;
+    table.position = Peek().offset;
+    if (!IsIdentifier()) SyntaxError(Peek(), "a name for the WITH table");
+    table.name = Advance().value;
+    table.column_aliases = ParseColumnAliases();
+    ExpectKeyword("AS");
+    if (!IsOperator("(") || !IsKeyword("SELECT", 1)) SyntaxError(Peek(), "(SELECT ...)");
+    table.select = ParseSubquery();
+    statement.with.push_back(std::move(table));
+  } while (AcceptOperator(","));
+}
+
+// "(a, b, ...)" after a derived table's alias; none when no '(' follows.
+std::vector<std::string> Parser::ParseColumnAliases() {
+  std::vector<std::string> names;
+  if (!IsOperator("(")) return names;
+  Advance();
+  do {
+    if (!IsIdentifier()) SyntaxError(Peek(), "a column name");
+    names.push_back(Advance().value);
+  } while (AcceptOperator(","));
+  ExpectOperator(")");
+  return names;
+}
+
+// "(SELECT ...)": the parenthesised select, parsed one nesting level deeper.
+std::shared_ptr<const ast::Select> Parser::ParseSubquery() {
+  EnterNesting(Peek().offset);
+  ExpectOperator("(");
+  auto select = std::make_shared<ast::Select>(ParseSelect());
+  for (std::string_view set_operation : {"UNION", "INTERSECT", "EXCEPT"}) {
+    if (IsKeyword(set_operation))
+      Unsupported(Peek(), std::string(set_operation) + " is not supported");
+  }
+  ExpectOperator(")");
+  LeaveNesting();
+  return select;
+}
+
 ast::TableRef Parser::ParseTableRef() {
   const Token& token = Peek();
   if (IsOperator("(")) {
-    if (IsKeyword("SELECT", 1)) Unsupported(Peek(1), "subqueries are not supported");
-    Unsupported(token, "parenthesized joins are not supported");
+    if (!IsKeyword("SELECT", 1)) Unsupported(token, "parenthesized joins are not supported");
+    ast::TableRef ref;
+    ref.position = ref.alias_position = token.offset;
+    ref.subquery = ParseSubquery();
+    std::size_t alias_position = ref.position;
+    ref.alias = ParseAlias(alias_position);
+    if (!ref.alias) throw SqlError("a subquery in FROM needs an alias", token.offset);
+    ref.alias_position = alias_position;
+    ref.column_aliases = ParseColumnAliases();
+    return ref;
   }
   if (token.kind != TokenKind::kIdentifier) SyntaxError(token, "a table name");
   ast::TableRef ref;

@@ -5,6 +5,7 @@
 #include <array>
 #include <utility>
 
+#include "common/decimal.hpp"
 #include "common/errors.hpp"
 #include "sql/parser.hpp"
 #include "sql/parser_internal.hpp"
@@ -188,7 +189,12 @@ void Parser::ParseBetween(ast::Expr& between) {
 
 void Parser::ParseInList(ast::Expr& in) {
   if (!IsOperator("(")) Unsupported(Peek(), "expected a parenthesized list after IN");
-  if (IsKeyword("SELECT", 1)) Unsupported(Peek(1), "subqueries are not supported");
+  if (IsKeyword("SELECT", 1)) {
+    in.kind = ast::ExprKind::kSubquery;
+    in.subquery_kind = ast::SubqueryKind::kIn;
+    in.subquery = ParseSubquery();
+    return;
+  }
   Advance();
   if (IsOperator(")")) Unsupported(Peek(), "empty IN lists are not supported");
   do {
@@ -235,6 +241,11 @@ ast::Expr Parser::ParsePrimary() {
       break;
     case TokenKind::kReal:
       expr.literal = Value::Real(token.real);
+      // Digits with a point are also an exact decimal, for DECIMAL operands.
+      if (const auto decimal = ReadDecimalLiteral(token.text)) {
+        expr.logical = LogicalType::Decimal(decimal->precision, decimal->scale);
+        expr.literal.integer = decimal->scaled;
+      }
       Advance();
       break;
     case TokenKind::kString:
@@ -248,11 +259,20 @@ ast::Expr Parser::ParsePrimary() {
       }
       if (token.value == "CAST") return ParseCast();
       if (token.value == "CASE") return ParseCase();
-      if (token.value == "EXISTS") Unsupported(token, "subqueries are not supported");
+      if (token.value == "EXISTS") {
+        expr.kind = ast::ExprKind::kSubquery;
+        expr.subquery_kind = ast::SubqueryKind::kExists;
+        Advance();
+        if (!IsOperator("(") || !IsKeyword("SELECT", 1)) SyntaxError(Peek(), "(SELECT ...)");
+        expr.subquery = ParseSubquery();
+        break;
+      }
       [[fallthrough]];
     case TokenKind::kEnd:
       ExpectedExpression(token);
     case TokenKind::kIdentifier:
+      if (AtTypedLiteral()) return ParseTypedLiteral();
+      if (IsWord("EXTRACT") && IsOperator("(", 1)) return ParseExtract();
       if (IsOperator("(", 1)) return ParseFunction();
       expr.kind = ast::ExprKind::kColumn;
       expr.name = Advance().value;
@@ -264,7 +284,12 @@ ast::Expr Parser::ParsePrimary() {
       break;
     case TokenKind::kOperator: {
       if (token.text != "(") ExpectedExpression(token);
-      if (IsKeyword("SELECT", 1)) Unsupported(Peek(1), "subqueries are not supported");
+      if (IsKeyword("SELECT", 1)) {
+        expr.kind = ast::ExprKind::kSubquery;
+        expr.subquery_kind = ast::SubqueryKind::kScalar;
+        expr.subquery = ParseSubquery();
+        break;
+      }
       Advance();
       ast::Expr inner = ParseExpr();
       if (IsOperator(",")) Unsupported(Peek(), "row values are not supported");
@@ -292,10 +317,16 @@ ast::Expr Parser::ParseFunction() {
     throw SqlError("unknown function '" + name.value + "'", name.offset);
   expr.function = found->function;
   ExpectOperator("(");
-  if (IsKeyword("DISTINCT"))
-    Unsupported(Peek(), "DISTINCT inside aggregate functions is not supported");
-  AcceptKeyword("ALL");
+  if (IsKeyword("DISTINCT")) {
+    if (expr.function != AggregateFunction::kCount)
+      Unsupported(Peek(), "DISTINCT inside aggregate functions other than COUNT is not supported");
+    expr.distinct = true;
+    Advance();
+  } else {
+    AcceptKeyword("ALL");
+  }
   if (IsOperator("*")) {
+    if (expr.distinct) Unsupported(Peek(), "COUNT(DISTINCT *) is not supported");
     if (expr.function != AggregateFunction::kCount)
       Unsupported(Peek(), "'*' is only allowed in COUNT(*)");
     Advance();
@@ -369,9 +400,15 @@ ast::Expr Parser::ParseCast() {
     expr.cast_type = ValueType::kInteger;
   } else if (IsWord("REAL") || IsWord("FLOAT") || IsWord("DOUBLE")) {
     expr.cast_type = ValueType::kReal;
+  } else if (ParseLogicalCastType(expr)) {
+    ExpectOperator(")");
+    Finish(expr);
+    return expr;
   } else {
-    Unsupported(type, "CAST to " + type.value +
-                          " is not supported (only INTEGER, INT, BIGINT, REAL, DOUBLE, FLOAT)");
+    Unsupported(type,
+                "CAST to " + type.value +
+                    " is not supported (only INTEGER, INT, BIGINT, REAL, DOUBLE, FLOAT, DATE, "
+                    "DECIMAL(p,s))");
   }
   Advance();
   if (IdentifierEquals(type.value, "DOUBLE") && IsWord("PRECISION")) Advance();

@@ -53,6 +53,16 @@ class Parser {
   ast::Expr ParsePrimary();
   ast::Expr ParseFunction();
   ast::Expr ParseCast();
+  // parser_types.cpp: DATE 'x', INTERVAL 'n' unit, EXTRACT(field FROM x), and
+  // the DATE and DECIMAL(p, s) targets of CAST.
+  bool AtTypedLiteral() const;
+  ast::Expr ParseTypedLiteral();
+  ast::Expr ParseExtract();
+  bool ParseLogicalCastType(ast::Expr& cast);
+  // Subqueries: WITH, derived tables' column names, "(SELECT ...)".
+  void ParseWith(ast::Statement& statement);
+  std::vector<std::string> ParseColumnAliases();
+  std::shared_ptr<const ast::Select> ParseSubquery();
   ast::Expr ParseCase();
   void ParseBetween(ast::Expr& between);
   void ParseInList(ast::Expr& in);

@@ -102,6 +102,9 @@ PartitionPlan SplitForPartitions(std::string_view sql_text, Catalog& catalog,
   const BoundStatement bound = Bind(statement, catalog, sql_text);
   const BoundSelect& b = bound.select;
   const ast::Select& select = statement.select;
+  // A subquery would run on each partition's rows alone.
+  if (!b.subqueries.empty() || !statement.with.empty())
+    Refuse("subqueries and WITH tables are not supported (each partition would see its own rows)");
 
   std::size_t uses = 0;
   for (const ast::FromItem& from : select.from)

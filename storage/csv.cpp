@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "common/byte_size.hpp"
+#include "common/calendar.hpp"
+#include "common/decimal.hpp"
 #include "common/errors.hpp"
 #include "storage/table_file.hpp"
 
@@ -56,6 +58,15 @@ void AppendNumber(std::string& out, T value) {
 // back apart; a one-column row holding NULL is an empty line.
 void AppendValue(std::string& out, const Column& column, RowCount row) {
   if (column.IsNull(row)) return;
+  const LogicalType logical = column.type().logical;
+  if (logical.is_date()) {
+    out += FormatDate(column.int32s()[row]);
+    return;
+  }
+  if (logical.is_decimal()) {
+    out += FormatDecimal(column.int64s()[row], logical.scale);
+    return;
+  }
   switch (column.type().type) {
     case DataType::kInt32:
       AppendNumber(out, column.int32s()[row]);
@@ -103,7 +114,8 @@ void EmitCsv(const Table& table, std::string& out, std::size_t flush_bytes, Flus
 // Splits CSV text into records. Fields stay valid until the next Next().
 class CsvTokenizer {
  public:
-  CsvTokenizer(std::string_view text, const std::string& source) : text_(text), source_(source) {
+  CsvTokenizer(std::string_view text, const std::string& source, char delimiter)
+      : text_(text), source_(source), delimiter_(delimiter), stops_{delimiter, '\r', '\n'} {
     if (text_.starts_with(kByteOrderMark)) text_.remove_prefix(kByteOrderMark.size());
   }
 
@@ -137,12 +149,12 @@ class CsvTokenizer {
       if (quoted_.back()) {
         ReadQuoted(field);
       } else {
-        const std::size_t end = text_.find_first_of(",\r\n", pos_);
+        const std::size_t end = text_.find_first_of(std::string_view(stops_, 3), pos_);
         const std::size_t stop = end == std::string_view::npos ? text_.size() : end;
         field.assign(text_.substr(pos_, stop - pos_));
         pos_ = stop;
       }
-      if (pos_ < text_.size() && text_[pos_] == ',') {
+      if (pos_ < text_.size() && text_[pos_] == delimiter_) {
         ++pos_;  // "a," ending the text still has a second, empty field
         continue;
       }
@@ -187,13 +199,16 @@ class CsvTokenizer {
       }
       break;
     }
-    if (pos_ < text_.size() && text_[pos_] != ',' && text_[pos_] != '\r' && text_[pos_] != '\n')
+    if (pos_ < text_.size() && text_[pos_] != delimiter_ && text_[pos_] != '\r' &&
+        text_[pos_] != '\n')
       throw InvalidInputError(source_ + " line " + std::to_string(line_) +
                               ": unexpected character after a closing quote");
   }
 
   std::string_view text_;
   const std::string& source_;
+  char delimiter_;
+  char stops_[3];  // the bytes that end an unquoted field
   std::size_t pos_ = 0;
   std::uint64_t line_ = 1;
   std::uint64_t record_line_ = 1;
@@ -202,6 +217,16 @@ class CsvTokenizer {
   std::size_t count_ = 0;
   bool keep_empty_lines_ = false;
 };
+
+// The fields of a record that hold columns when `columns` are expected: one
+// more, the last empty and unquoted, is a delimiter ending the record (as
+// dbgen's .tbl rows end), so `columns` of them count.
+std::size_t ColumnFields(const CsvTokenizer& records, std::size_t columns) {
+  const std::size_t fields = records.size();
+  if (fields == columns + 1 && records.field(fields - 1).empty() && !records.quoted(fields - 1))
+    return columns;
+  return fields;
+}
 
 // ---------------------------------------------------------------------------
 // Reading: values
@@ -308,8 +333,12 @@ struct ColumnStats {
 class CsvImporter {
  public:
   CsvImporter(std::string_view text, const std::string& source, std::optional<Schema> schema,
-              std::uint64_t host_memory)
-      : text_(text), source_(source), schema_(std::move(schema)), host_memory_(host_memory) {}
+              std::uint64_t host_memory, const CsvReadOptions& options)
+      : text_(text),
+        source_(source),
+        schema_(std::move(schema)),
+        host_memory_(host_memory),
+        options_(options) {}
 
   TablePtr Import(std::string table_name) {
     const RowCount rows = ScanRecords();
@@ -320,8 +349,8 @@ class CsvImporter {
                         FormatBytes(text_.size()) + " of " + source_ + " it is built from",
                     SaturatingAdd(TableBytes(*schema_, rows), text_.size()));
     TableBuilder builder(std::move(table_name), *schema_, rows, host_memory_);
-    CsvTokenizer records(text_, source_);
-    records.Next();  // the header
+    CsvTokenizer records(text_, source_, options_.delimiter);
+    if (options_.header) records.Next();
     if (schema_->size() == 1) records.KeepEmptyLines();
     for (RowCount row = 0; records.Next(); ++row) {
       for (std::size_t c = 0; c < schema_->size(); ++c)
@@ -333,11 +362,24 @@ class CsvImporter {
  private:
   // Pass 1: header, field counts, row count, types; fills in schema_.
   RowCount ScanRecords() {
-    CsvTokenizer records(text_, source_);
-    if (!records.Next()) throw InvalidInputError(source_ + ": empty file: no header row");
+    CsvTokenizer records(text_, source_, options_.delimiter);
+    if (!options_.header && !schema_)
+      throw InvalidInputError(source_ +
+                              ": without a header row the schema must name the columns "
+                              "(clq import --schema \"name TYPE, ...\")");
     std::vector<std::string> header;
-    for (std::size_t c = 0; c < records.size(); ++c)
-      header.push_back(records.field(c));
+    if (options_.header) {
+      if (!records.Next()) throw InvalidInputError(source_ + ": empty file: no header row");
+      // A header ending in a delimiter, as its rows may.
+      const std::size_t named =
+          records.size() > 1 ? ColumnFields(records, records.size() - 1) : records.size();
+      for (std::size_t c = 0; c < named; ++c)
+        header.push_back(records.field(c));
+    } else {
+      for (const ColumnSpec& spec : *schema_)
+        header.push_back(spec.name);
+    }
+    const char* const counted_by = options_.header ? " as in the header" : " as in the schema";
     const bool infer = !schema_.has_value();
     if (infer) {
       schema_.emplace();
@@ -361,10 +403,11 @@ class CsvImporter {
     RowCount rows = 0;
     if (header.size() == 1) records.KeepEmptyLines();
     while (records.Next()) {
-      if (records.size() != header.size())
+      if (ColumnFields(records, header.size()) != header.size())
         throw InvalidInputError(source_ + " line " + std::to_string(records.line()) + ": " +
                                 std::to_string(records.size()) + " fields, expected " +
-                                std::to_string(header.size()) + " as in the header");
+                                std::to_string(header.size()) + counted_by +
+                                " (or one more, empty, after a delimiter ending the line)");
       for (std::size_t c = 0; c < header.size(); ++c)
         stats[c].Add(records.field(c), records.quoted(c), records.line(), infer);
       ++rows;
@@ -412,6 +455,19 @@ class CsvImporter {
       return InvalidInputError(ValueContext(line, spec.name) + Quote(value) + " is not " +
                                (spec.type.is_integer() ? "an " : "a ") + spec.type.ToString());
     };
+    if (spec.type.logical.is_date()) {
+      const auto parsed = ParseDate(TrimSpaces(value));
+      if (!parsed) throw not_a();
+      builder.column_values<std::int32_t>(c)[row] = *parsed;
+      return;
+    }
+    if (spec.type.logical.is_decimal()) {
+      const auto parsed =
+          ParseDecimal(TrimSpaces(value), spec.type.logical.precision, spec.type.logical.scale);
+      if (!parsed) throw not_a();
+      builder.column_values<std::int64_t>(c)[row] = *parsed;
+      return;
+    }
     switch (spec.type.type) {
       case DataType::kInt32: {
         const auto parsed = ParseInteger(value);
@@ -448,6 +504,7 @@ class CsvImporter {
   const std::string& source_;
   std::optional<Schema> schema_;
   std::uint64_t host_memory_;
+  CsvReadOptions options_;
 };
 
 // ---------------------------------------------------------------------------
@@ -463,6 +520,25 @@ std::optional<ColumnType> ParseTypeName(std::string_view type) {
   if (name == "DOUBLE" || name == "REAL" || name == "FLOAT" || name == "DOUBLEPRECISION")
     return ColumnType::Double();
   if (name == "TEXT" || name == "VARCHAR" || name == "STRING") return ColumnType::Char(0);
+  if (name == "DATE") return ColumnType::Date();
+  if (name.starts_with("DECIMAL(") || name.starts_with("NUMERIC(")) {
+    // DECIMAL(p, s) with 1 <= p <= 18 and 0 <= s <= p; DECIMAL(p) is scale 0.
+    if (!name.ends_with(')')) return std::nullopt;
+    const std::size_t open = name.find('(');
+    const std::string_view inside = std::string_view(name).substr(open + 1, name.size() - open - 2);
+    const std::size_t comma = inside.find(',');
+    auto number = [](std::string_view digits, unsigned& out) {
+      const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), out);
+      return error == std::errc() && end == digits.data() + digits.size();
+    };
+    unsigned precision = 0, scale = 0;
+    if (!number(inside.substr(0, comma), precision)) return std::nullopt;
+    if (comma != std::string_view::npos && !number(inside.substr(comma + 1), scale))
+      return std::nullopt;
+    if (precision < 1 || precision > kMaxDecimalPrecision || scale > precision) return std::nullopt;
+    return ColumnType::Decimal(static_cast<std::uint8_t>(precision),
+                               static_cast<std::uint8_t>(scale));
+  }
   for (std::string_view prefix : {"CHAR(", "VARCHAR(", "CHARACTER("}) {
     if (!name.starts_with(prefix) || !name.ends_with(')')) continue;
     const std::string_view digits =
@@ -575,7 +651,8 @@ Schema ParseSchema(std::string_view text) {
     const std::optional<ColumnType> type = ParseTypeName(type_text);
     if (!type)
       throw fail("column " + name + ": unknown type '" + std::string(type_text) +
-                 "' (use INT, BIGINT, DOUBLE, CHAR(n) with n from 1 to " +
+                 "' (use INT, BIGINT, DOUBLE, DATE, DECIMAL(p,s) with p from 1 to 18, "
+                 "CHAR(n) or VARCHAR(n) with n from 1 to " +
                  std::to_string(kMaxCharWidth) + ", or TEXT)");
     if (!names.insert(LowercaseIdentifier(name)).second)
       throw fail("two columns are named " + name);
@@ -585,17 +662,21 @@ Schema ParseSchema(std::string_view text) {
 }
 
 TablePtr ImportCsv(const std::string& path, std::string table_name, std::optional<Schema> schema,
-                   std::uint64_t host_memory) {
+                   std::uint64_t host_memory, const CsvReadOptions& options) {
   std::error_code error;
   const std::uintmax_t size = std::filesystem::file_size(path, error);
   if (!error) CheckHostMemory(host_memory, "reading " + path + " whole", size);
   const std::string text = ReadWholeFile(path);
-  return ImportCsvText(text, path, std::move(table_name), std::move(schema), host_memory);
+  return ImportCsvText(text, path, std::move(table_name), std::move(schema), host_memory, options);
 }
 
 TablePtr ImportCsvText(std::string_view text, const std::string& source, std::string table_name,
-                       std::optional<Schema> schema, std::uint64_t host_memory) {
-  return CsvImporter(text, source, std::move(schema), host_memory).Import(std::move(table_name));
+                       std::optional<Schema> schema, std::uint64_t host_memory,
+                       const CsvReadOptions& options) {
+  if (options.delimiter == '"' || options.delimiter == '\r' || options.delimiter == '\n')
+    throw InvalidInputError("the delimiter cannot be a quote or a line break");
+  return CsvImporter(text, source, std::move(schema), host_memory, options)
+      .Import(std::move(table_name));
 }
 
 }  // namespace clq

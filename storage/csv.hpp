@@ -14,7 +14,9 @@
 // lines are skipped, except after the header of a file of one column, where
 // an empty line is a row holding NULL (as the writer writes one); a UTF-8
 // byte order mark starting the text is ignored. Numbers may be surrounded by
-// spaces and have one sign; strings are taken verbatim. An empty field is
+// spaces and have one sign; DATE fields are YYYY-MM-DD; DECIMAL fields are
+// digits with at most one point (no exponent), rounded half away from zero to
+// the column's scale; strings are taken verbatim. An empty field is
 // NULL: in a numeric column a field empty but for spaces, quoted or not; in
 // a CHAR column an unquoted empty field, while a quoted one ("") is the empty
 // string, so that NULL and '' stay apart as in PostgreSQL's and DuckDB's CSV
@@ -34,6 +36,17 @@
 
 namespace clq {
 
+// How delimited text is read (clq import's --delimiter and --no-header).
+// Whatever the delimiter, a record may end with one more: exactly one field
+// beyond the columns, empty and unquoted, is dropped (dbgen's .tbl rows end
+// with '|'), so such a record reads as one without it.
+struct CsvReadOptions {
+  char delimiter = ',';  // one byte; not a quote, CR or LF
+  // Whether the first non-empty record names the columns. Without one the
+  // schema is required and names them, and every record is a row.
+  bool header = true;
+};
+
 // Writes the table as CSV (through a temporary file, as WriteTableFile).
 void WriteCsvFile(const Table& table, const std::string& path);
 
@@ -45,7 +58,8 @@ std::string FormatCsv(const Table& table);
 
 // Parses "name TYPE, name TYPE, ...". Types (case-insensitive): INT, INT32 ->
 // INT32; BIGINT, INT64, INTEGER -> INT64 (INTEGER is SQLite's 64-bit type);
-// DOUBLE, REAL, FLOAT -> DOUBLE; CHAR(n), VARCHAR(n) -> CHAR(n); TEXT, VARCHAR
+// DOUBLE, REAL, FLOAT -> DOUBLE; DATE; DECIMAL(p,s), NUMERIC(p,s) (p <= 18;
+// DECIMAL(p) is scale 0); CHAR(n), VARCHAR(n) -> CHAR(n); TEXT, VARCHAR
 // -> ColumnType::Char(0), meaning CHAR as wide as the longest value. A name
 // may be double-quoted. Throws InvalidInputError.
 Schema ParseSchema(std::string_view text);
@@ -60,13 +74,17 @@ Schema ParseSchema(std::string_view text);
 // The file is read whole, then the table built beside it: ResourceLimitError
 // when the file, or the table with the file, does not fit `host_memory`
 // (common/host_memory.hpp), each checked before it is allocated.
+// `options`: the delimiter, and whether there is a header (without one, the
+// schema is required).
 TablePtr ImportCsv(const std::string& path, std::string table_name,
                    std::optional<Schema> schema = std::nullopt,
-                   std::uint64_t host_memory = kUnlimitedHostMemory);
+                   std::uint64_t host_memory = kUnlimitedHostMemory,
+                   const CsvReadOptions& options = {});
 
 // The same, from CSV text; `source` names it in messages.
 TablePtr ImportCsvText(std::string_view text, const std::string& source, std::string table_name,
                        std::optional<Schema> schema = std::nullopt,
-                       std::uint64_t host_memory = kUnlimitedHostMemory);
+                       std::uint64_t host_memory = kUnlimitedHostMemory,
+                       const CsvReadOptions& options = {});
 
 }  // namespace clq

@@ -63,7 +63,16 @@ bool StoresNulls(const Column& column) {
          std::any_of(map, map + column.rows(), [](std::uint8_t n) { return n != 0; });
 }
 
+// Version 3 only where a column has a logical type, so that a table without
+// one is written as before and older clq versions still read it.
+std::uint32_t VersionFor(const Table& table) {
+  for (const Column& c : table.columns())
+    if (c.type().logical.kind != Logical::kNone) return kTableFileVersion;
+  return 2;
+}
+
 std::string EncodeHeader(const Table& table) {
+  const std::uint32_t version = VersionFor(table);
   std::string body;
   Append(body, static_cast<std::uint64_t>(table.rows()));
   AppendString(body, table.name());
@@ -73,9 +82,14 @@ std::string EncodeHeader(const Table& table) {
     Append(body, static_cast<std::uint8_t>(c.type().type));
     Append(body, c.type().width);
     Append(body, StoresNulls(c) ? kNullableFlag : std::uint8_t{0});
+    if (version >= 3) {
+      Append(body, static_cast<std::uint8_t>(c.type().logical.kind));
+      Append(body, c.type().logical.precision);
+      Append(body, c.type().logical.scale);
+    }
   }
   std::string header(kMagic, sizeof(kMagic));
-  Append(header, kTableFileVersion);
+  Append(header, version);
   Append(header, static_cast<std::uint32_t>(body.size()));
   header += body;
   Append(header, Checksum64(std::as_bytes(std::span(header.data(), header.size()))));
@@ -200,6 +214,26 @@ ColumnType ParseColumnType(HeaderParser& parser, const std::string& column) {
   return result;
 }
 
+// Version 3's logical type of a column: DATE on INT32, DECIMAL(p, s) with
+// 1 <= p <= 18 and s <= p on INT64, else none (all three bytes zero).
+LogicalType ParseLogicalType(HeaderParser& parser, const std::string& column,
+                             const ColumnType& type) {
+  const auto kind = parser.Read<std::uint8_t>("a column's logical type");
+  const auto precision = parser.Read<std::uint8_t>("a column's precision");
+  const auto scale = parser.Read<std::uint8_t>("a column's scale");
+  const std::string bytes =
+      std::to_string(kind) + ", " + std::to_string(precision) + ", " + std::to_string(scale);
+  if (kind == static_cast<std::uint8_t>(Logical::kNone) && precision == 0 && scale == 0) return {};
+  if (kind == static_cast<std::uint8_t>(Logical::kDate) && precision == 0 && scale == 0 &&
+      type.type == DataType::kInt32)
+    return LogicalType::Date();
+  if (kind == static_cast<std::uint8_t>(Logical::kDecimal) && precision >= 1 &&
+      precision <= kMaxDecimalPrecision && scale <= precision && type.type == DataType::kInt64)
+    return LogicalType::Decimal(precision, scale);
+  parser.Corrupt("column " + column + " of type " + type.ToString() +
+                 " has an invalid logical type (" + bytes + ")");
+}
+
 // Reads and checks everything before the column data; leaves `file` at the
 // first column. Also checks the file holds exactly the data the header
 // announces, so that nothing is allocated for a truncated file.
@@ -248,7 +282,7 @@ TableFileInfo ReadHeader(std::FILE* file, const std::string& path) {
     if (name.empty()) parser.Corrupt("column " + std::to_string(i + 1) + " has no name");
     if (!names.insert(LowercaseIdentifier(name)).second)
       parser.Corrupt("two columns are named " + name);
-    const ColumnType type = ParseColumnType(parser, name);
+    ColumnType type = ParseColumnType(parser, name);
     bool nullable = false;
     if (version >= 2) {
       const auto flags = parser.Read<std::uint8_t>("a column's flags");
@@ -256,6 +290,7 @@ TableFileInfo ReadHeader(std::FILE* file, const std::string& path) {
         parser.Corrupt("column " + name + " has unknown flags " + std::to_string(flags));
       nullable = (flags & kNullableFlag) != 0;
     }
+    if (version >= 3) type.logical = ParseLogicalType(parser, name, type);
     info.schema.push_back({std::move(name), type, nullable});
   }
   if (!parser.AtEnd()) parser.Corrupt("unexpected bytes after the last column description");

@@ -7,15 +7,18 @@
 //         16   header body: u64 row count; u32 name length, name bytes;
 //              u32 column count; per column: u32 name length, name bytes,
 //              u8 DataType, u32 width (bytes per value), u8 flags (bit 0:
-//              nullable; version 2 only)
+//              nullable; versions 2 and 3), u8 Logical, u8 precision, u8
+//              scale (DATE on INT32 and DECIMAL(p,s) on INT64; all zero for
+//              none; version 3 only)
 //     16 + H   u64 Checksum64 of bytes [0, 16 + H)
 //   then per column, in schema order: rows * width bytes of values (CHAR
 //   values NUL-padded), then u64 Checksum64 of those bytes; for a nullable
 //   column, then rows bytes of NULL map (1 = NULL, 0 = a value) and u64
 //   Checksum64 of them. Nothing follows.
 //
-// Writing always writes version 2; reading takes version 1 (no flags, no
-// NULL maps: every column NOT NULL) and version 2.
+// Writing writes version 3 where a column is DATE or DECIMAL, else version 2;
+// reading takes version 1 (no flags, no
+// NULL maps: every column NOT NULL), version 2 (no logical types) and 3.
 //
 // Reading validates every length against the file size before allocating,
 // so a missing, truncated, corrupt, foreign or newer file is a FileError that
@@ -42,7 +45,7 @@
 
 namespace clq {
 
-inline constexpr std::uint32_t kTableFileVersion = 2;
+inline constexpr std::uint32_t kTableFileVersion = 3;
 // The oldest version this clq reads.
 inline constexpr std::uint32_t kOldestTableFileVersion = 1;
 

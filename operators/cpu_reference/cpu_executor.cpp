@@ -13,6 +13,7 @@
 #include "operators/cpu_reference/cpu_from_where.hpp"
 #include "operators/cpu_reference/cpu_sort.hpp"
 #include "operators/cpu_reference/expression_eval.hpp"
+#include "operators/subquery_materialize.hpp"
 
 namespace clq {
 namespace {
@@ -85,6 +86,13 @@ ResultColumn ToResultColumn(const std::string& name, const ValueVector& v,
 //    are evaluated for every row, and the other outputs only for the rows
 //    OFFSET and LIMIT keep.
 QueryResult ExecuteOnCpu(const sql::BoundSelect& select, std::uint64_t host_memory) {
+  if (!select.subqueries.empty()) {
+    return ExecuteOnCpu(
+        MaterializeSubqueries(
+            select, [&](const sql::BoundSelect& s) { return ExecuteOnCpu(s, host_memory); },
+            host_memory),
+        host_memory);
+  }
   CLQ_CHECK(select.visible_outputs <= select.outputs.size(), "more visible outputs than outputs");
   CLQ_CHECK(!select.distinct || select.visible_outputs == select.outputs.size(),
             "hidden ORDER BY outputs with DISTINCT");
@@ -164,6 +172,7 @@ QueryResult ExecuteOnCpu(const sql::BoundSelect& select, std::uint64_t host_memo
     }
     result.columns.push_back(ToResultColumn(select.outputs[c].name, values, identity));
   }
+  SetLogicalTypes(OutputLogicalTypes(select), result);
   return result;
 }
 

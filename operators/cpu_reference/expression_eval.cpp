@@ -177,6 +177,8 @@ ValueVector EvaluateUntyped(const Expr& expr, const EvalContext& context) {
       return Reference(context.aggregates, expr.index, context, "aggregate");
     case Expr::Kind::kOutputRef:
       break;
+    case Expr::Kind::kSubqueryValue:
+      throw InternalError("a scalar subquery not replaced by its value");
   }
   throw InternalError("output reference outside ORDER BY");
 }

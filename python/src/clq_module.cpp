@@ -26,6 +26,7 @@
 
 #include "arrow/arrow_export.hpp"
 #include "arrow/arrow_import.hpp"
+#include "common/decimal.hpp"
 #include "common/errors.hpp"
 #include "host/cli_common.hpp"
 #include "plan/query_executor.hpp"
@@ -68,13 +69,29 @@ class PyResult {
     });
   }
 
+  // Rows as tuples: INTEGER as int, REAL as float, TEXT as str, DATE as
+  // datetime.date and DECIMAL as decimal.Decimal (exact), as DuckDB's
+  // fetchall gives them.
   nb::list FetchAll() const {
     nb::list rows;
+    nb::object from_ordinal, decimal;
+    for (const ResultColumn& c : result_->columns) {
+      if (c.logical.is_date() && !from_ordinal.is_valid())
+        from_ordinal = nb::module_::import_("datetime").attr("date").attr("fromordinal");
+      if (c.logical.is_decimal() && !decimal.is_valid())
+        decimal = nb::module_::import_("decimal").attr("Decimal");
+    }
+    // date.fromordinal counts days from 0001-01-01 (day 1); 1970-01-01 is 719163.
+    constexpr std::int64_t kOrdinalOfEpoch = 719163;
     for (RowCount r = 0; r < result_->rows; ++r) {
       nb::list row;
       for (const ResultColumn& c : result_->columns) {
         if (c.IsNull(r) || c.type == sql::ValueType::kNull) {
           row.append(nb::none());
+        } else if (c.type == sql::ValueType::kInteger && c.logical.is_date()) {
+          row.append(from_ordinal(c.integers[r] + kOrdinalOfEpoch));
+        } else if (c.type == sql::ValueType::kInteger && c.logical.is_decimal()) {
+          row.append(decimal(FormatDecimal(c.integers[r], c.logical.scale)));
         } else if (c.type == sql::ValueType::kInteger) {
           row.append(nb::int_(c.integers[r]));
         } else if (c.type == sql::ValueType::kReal) {

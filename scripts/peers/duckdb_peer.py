@@ -5,7 +5,10 @@ the same SQL, timed in DuckDB; prints one JSON object on stdout.
 
 Queries and sizes come from a `clq bench --format json` report (--report, so
 every query and table size is the one clq ran), or else the thesis suite at
---rows (tenktup2 with 0.6 N rows for the joins, as in clq). A run is
+--rows (tenktup2 with 0.6 N rows for the joins, as in clq). A report of
+`--suite tpch` names its directory: DuckDB loads the .tbl files beside its
+.clq files (scripts/tpch_data.sh writes both), with the same types
+(scripts/tpch_data.py), so both read the same rows. A run is
 execute + fetchnumpy() of the whole result (the result lands in host arrays,
 as clq's does; fetchall() when pandas, which fetchnumpy needs for TEXT, is
 missing: the JSON's "fetch" says which), median/min/max over --repeat runs after one warm-up. Tables
@@ -14,6 +17,11 @@ gives INTEGER / INTEGER clq's (SQLite's) truncating semantics.
 
 When duckdb or numpy is not importable it prints
 {"peer": "duckdb", "status": "skipped", "reason": ...} and exits 0.
+
+--lines prints, instead of JSON, one tab-separated line per result (query,
+rows, status, median, min and max ms, error), after a line
+"# duckdb VERSION threads N" (or "# skipped REASON"): what `clq bench
+--peers duckdb` reads when it runs this script on its own report.
 
   python3 scripts/peers/duckdb_peer.py --rows 1000000 --repeat 5
   python3 scripts/peers/duckdb_peer.py --report bench.json > duckdb.json
@@ -31,7 +39,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 
 def skipped(reason):
-    print(json.dumps({"peer": "duckdb", "status": "skipped", "reason": reason}))
+    if "--lines" in sys.argv:
+        print(f"# skipped {reason}")
+    else:
+        print(json.dumps({"peer": "duckdb", "status": "skipped", "reason": reason}))
     sys.exit(0)
 
 
@@ -45,6 +56,9 @@ except ImportError:
     skipped("duckdb is not importable (pip install duckdb)")
 
 import wisconsin_data as wd  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import tpch_data  # noqa: E402
 
 try:  # DuckDB's fetchnumpy() needs pandas for TEXT columns
     import pandas  # noqa: F401
@@ -73,6 +87,25 @@ def parse_rows(text):
         mult = {"K": 1000, "M": 1000000, "G": 1000000000}.get(item[-1:].upper(), 1)
         out.append(int(item[:-1] if mult > 1 else item) * mult)
     return out
+
+
+def tpch_dir_of(args):
+    """The tpch directory of a --report of the tpch suite, else None."""
+    if not args.report:
+        return None
+    with open(args.report) as f:
+        report = json.load(f)
+    return report.get("tpch", {}).get("dir")
+
+
+def load_tpch(con, directory):
+    """The 8 TPC-H tables from directory's .tbl files."""
+    missing = [t for t in tpch_data.TABLES
+               if not os.path.exists(os.path.join(directory, f"{t}.tbl"))]
+    if missing:
+        sys.exit(f"{directory}: no {missing[0]}.tbl; scripts/tpch_data.sh SF DIR writes the "
+                 ".tbl files beside the .clq files DuckDB must read the same rows as")
+    tpch_data.duckdb_create_and_load(con, directory)
 
 
 def cases_from_args(args):
@@ -184,6 +217,8 @@ def main():
     parser.add_argument("--no-strings", action="store_true",
                         help="load only the 13 INT32 columns; queries that read a string column "
                              "or SELECT * are skipped")
+    parser.add_argument("--lines", action="store_true",
+                        help="print tab-separated lines instead of JSON (for clq bench)")
     parser.add_argument("--check-strings", type=int, metavar="N",
                         help="compare the SQL-built string columns of N rows with "
                              "wisconsin_data.table(N) and exit")
@@ -200,8 +235,13 @@ def main():
     if args.threads:
         con.execute(f"SET threads = {args.threads}")
     results, data = [], None
+    tpch_dir = tpch_dir_of(args)
+    if tpch_dir:
+        load_tpch(con, tpch_dir)
     for qid, sql, n, tables in cases_from_args(args):
-        if data is None or data.n != n:
+        if tpch_dir:
+            pass  # the TPC-H tables are loaded
+        elif data is None or data.n != n:
             data = Data(con, n, args.csv_dir, strings=not args.no_strings)
         record = {"query": qid, "rows": n, "sql": sql}
         if args.no_strings and needs_strings(sql):
@@ -209,7 +249,8 @@ def main():
             results.append(record)
             continue
         try:
-            data.prepare(tables)
+            if not tpch_dir:
+                data.prepare(tables)
             fetch(con, sql)  # warm-up
             runs = []
             for _ in range(args.repeat):
@@ -222,7 +263,16 @@ def main():
             record.update(status="error", error=str(e))
         results.append(record)
     threads = con.execute("SELECT current_setting('threads')").fetchone()[0]
-    print(json.dumps({"peer": "duckdb", "status": "ok", "version": duckdb.__version__,
+    if args.lines:
+        print(f"# duckdb {duckdb.__version__} threads {threads}")
+        for r in results:
+            times = ([f"{r[k]:.6f}" for k in ("median_ms", "min_ms", "max_ms")]
+                     if r["status"] == "ok" else ["", "", ""])
+            error = " ".join(str(r.get("error", r.get("reason", ""))).split())
+            print("\t".join([r["query"], str(r["rows"]), r["status"], *times, error]))
+        return
+    extra = {"tpch_dir": tpch_dir} if tpch_dir else {}
+    print(json.dumps({"peer": "duckdb", "status": "ok", "version": duckdb.__version__, **extra,
                       "threads": threads, "fetch": FETCH, "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                       "results": results}, indent=1))
 

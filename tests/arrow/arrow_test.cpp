@@ -69,6 +69,28 @@ TEST(ArrowImportTest, FixedWidthColumnsInPlaceOrConverted) {
   (void)weak;
 }
 
+TEST(ArrowImportTest, DatesAndDecimalsKeepTheirTypes) {
+  TestBatch batch;
+  batch.columns = {
+      Fixed<std::int32_t>("tdD", "day", {10561, -1, 0}),
+      // decimal128(20, 2): value, sign word per row; read as DECIMAL(18, 2).
+      Fixed<std::int64_t>("d:20,2", "price", {2471035, 0, -5, -1, 0, 0}),
+      Fixed<std::int64_t>("d:12,4,64", "rate", {1, 2, 3}),
+  };
+  batch.columns[1]->length = 3;
+  const TablePtr t = Import(batch);
+  ASSERT_EQ(t->rows(), 3u);
+  EXPECT_EQ(t->column(0).type(), ColumnType::Date());
+  EXPECT_EQ(t->column(0).IntegerAt(0), 10561);
+  EXPECT_EQ(t->column(0).IntegerAt(1), -1);
+  EXPECT_EQ(t->column(1).type(), ColumnType::Decimal(18, 2));
+  EXPECT_EQ(t->column(1).IntegerAt(0), 2471035);
+  EXPECT_EQ(t->column(1).IntegerAt(1), -5);
+  EXPECT_EQ(t->column(1).IntegerAt(2), 0);
+  EXPECT_EQ(t->column(2).type(), ColumnType::Decimal(12, 4));
+  EXPECT_EQ(t->column(2).IntegerAt(2), 3);
+}
+
 TEST(ArrowImportTest, BatchAndChildOffsetsShiftTheRows) {
   TestBatch batch;
   batch.columns = {Fixed<std::int32_t>("i", "a", {1, 2, 3, 4, 5}, 1),
@@ -155,8 +177,15 @@ void ExpectRefused(TestBatch& batch, const std::string& message_part) {
 TEST(ArrowImportTest, RefusesWhatClqCannotStore) {
   {
     TestBatch batch;
-    batch.columns = {Fixed<std::int32_t>("tdD", "day", {1, 2})};
-    ExpectRefused(batch, "'day' has the Arrow type 'tdD' (date)");
+    batch.columns = {Fixed<std::int32_t>("tts", "at", {1, 2})};
+    ExpectRefused(batch, "'at' has the Arrow type 'tts' (time)");
+  }
+  {
+    // A decimal128 value past 64 bits: its high word is not the low word's sign.
+    TestBatch batch;
+    batch.columns = {Fixed<std::int64_t>("d:20,2", "big", {5, 0, 1, 1})};
+    batch.columns[0]->length = 2;
+    ExpectRefused(batch, "row 2: a decimal value needs more than 64 bits");
   }
   {
     TestBatch batch;
@@ -203,7 +232,8 @@ TEST(ArrowImportTest, RefusesStringViewsOutsideTheirBuffers) {
     const std::int32_t buffer = 2;  // of two data buffers
     std::memcpy(s->values.data() + 16 + 8, &buffer, 4);
     batch.columns = {s};
-    ExpectRefused(batch, "column 's': malformed Arrow array (string view data buffer out of range)");
+    ExpectRefused(batch,
+                  "column 's': malformed Arrow array (string view data buffer out of range)");
   }
   {
     TestBatch batch;

@@ -75,7 +75,7 @@ def test_parquet_messages(parquet, tmp_path):
     bad.write_bytes(b"not parquet at all")
     out = _clq(["--table", f"t={bad}", "SELECT 1"])
     assert out.returncode != 0 and "pyarrow could not read the Parquet file" in out.stderr
-    dates = tmp_path / "dates.parquet"
-    pq.write_table(pa.table({"d": pa.array([1], pa.date32())}), dates)
-    out = _clq(["--table", f"t={dates}", "SELECT 1"])
-    assert out.returncode != 0 and "(date)" in out.stderr
+    times = tmp_path / "times.parquet"
+    pq.write_table(pa.table({"d": pa.array([1], pa.timestamp("us"))}), times)
+    out = _clq(["--table", f"t={times}", "SELECT 1"])
+    assert out.returncode != 0 and "(timestamp)" in out.stderr

@@ -156,9 +156,9 @@ def test_polars_reads_clq_results(con):
 def test_what_clq_cannot_store_is_refused_by_name(con):
     import datetime
 
-    dates = pl.DataFrame({"day": [datetime.date(2024, 1, 1), None], "n": [1, 2]})
-    with pytest.raises(clq.InvalidInputError, match=r"'day' has the Arrow type 'tdD' \(date\)"):
-        con.register("dates", dates)
+    times = pl.DataFrame({"at": [datetime.datetime(2024, 1, 1, 12), None], "n": [1, 2]})
+    with pytest.raises(clq.InvalidInputError, match=r"'at' has the Arrow type 'ts.*' \(timestamp\)"):
+        con.register("times", times)
     binary = pl.DataFrame({"raw": pl.Series([b"ab", None], dtype=pl.Binary)})
     with pytest.raises(clq.InvalidInputError, match=r"'raw' has the Arrow type 'vz' \(binary view\)"):
         con.register("binary", binary)

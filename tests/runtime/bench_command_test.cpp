@@ -170,5 +170,30 @@ TEST(BenchCommandTest, BadArgumentsFailClearly) {
   EXPECT_EQ(format.exit_code, 2) << format.output;
 }
 
+// The tpch suite's arguments; its runs are tested where its data is made
+// (tests/python/test_tpch.py).
+TEST(BenchCommandTest, TpchArgumentsFailClearly) {
+  auto no_dir = RunClq("bench --suite tpch");
+  EXPECT_EQ(no_dir.exit_code, 1);
+  EXPECT_NE(no_dir.output.find("--suite tpch needs --tpch-dir DIR"), std::string::npos)
+      << no_dir.output;
+  auto missing = RunClq("bench --suite tpch --tpch-dir /nonexistent/tpch");
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_NE(missing.output.find("--tpch-dir /nonexistent/tpch: no region.clq"), std::string::npos)
+      << missing.output;
+  auto rows = RunClq("bench --suite tpch --tpch-dir /tmp --rows 1000");
+  EXPECT_EQ(rows.exit_code, 1);
+  EXPECT_NE(rows.output.find("the tpch suite's size is its tables'"), std::string::npos)
+      << rows.output;
+  auto sf = RunClq("bench --suite general --sf 1");
+  EXPECT_EQ(sf.exit_code, 1);
+  EXPECT_NE(sf.output.find("--sf and --tpch-dir are for --suite tpch"), std::string::npos)
+      << sf.output;
+  auto query = RunClq("bench --suite tpch --tpch-dir /tmp --queries Q23");
+  EXPECT_EQ(query.exit_code, 1);
+  EXPECT_NE(query.output.find("no query 'Q23' in the tpch suite"), std::string::npos)
+      << query.output;
+}
+
 }  // namespace
 }  // namespace clq

@@ -4,6 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
 #include "common/errors.hpp"
 #include "sql/binder.hpp"
 #include "sql/parser.hpp"
@@ -46,7 +50,32 @@ TEST(BenchSuitesTest, ThesisKeepsConstantsAndUsesSmallerTenktup2) {
 }
 
 TEST(BenchSuitesTest, UnknownSuiteThrows) {
-  EXPECT_THROW(BenchQueries("tpch", 1000), InvalidInputError);
+  EXPECT_THROW(BenchQueries("nosuch", 1000), InvalidInputError);
+}
+
+// The tpch suite is the files of tests/tpch/queries, embedded at build time.
+TEST(BenchSuitesTest, TpchIsTheQueryFiles) {
+  const std::vector<BenchQuery> queries = BenchQueries("tpch", 1000);
+  ASSERT_EQ(queries.size(), 22u);
+  const char* data = std::getenv("CLQ_TEST_DATA");
+  for (std::size_t i = 0; i < queries.size(); ++i) {
+    const BenchQuery& q = queries[i];
+    EXPECT_EQ(q.suite, "tpch");
+    EXPECT_EQ(q.id, "Q" + std::to_string(i + 1));
+    EXPECT_FALSE(q.title.empty()) << q.id;
+    EXPECT_FALSE(q.sql.ends_with(";")) << q.id;
+    if (data == nullptr) continue;
+    const std::string name = (i < 9 ? "q0" : "q") + std::to_string(i + 1) + ".sql";
+    std::ifstream file(std::string(data) + "/tpch/queries/" + name);
+    ASSERT_TRUE(file) << name;
+    std::stringstream text;
+    text << file.rdbuf();
+    EXPECT_TRUE(text.str().starts_with(q.sql)) << name;
+  }
+  EXPECT_EQ(queries[0].title, "pricing summary report");
+  // "all" stays the generated suites: tpch needs its tables' directory.
+  for (const BenchQuery& q : BenchQueries("all", 1000))
+    EXPECT_NE(q.suite, "tpch");
 }
 
 }  // namespace

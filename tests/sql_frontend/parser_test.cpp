@@ -37,6 +37,20 @@ std::size_t At(const std::string& sql, const std::string& needle) {
   return offset;
 }
 
+TEST(ParserTest, SubqueriesAndTypedLiterals) {
+  EXPECT_EQ(Normalise("WITH s (a, b) AS (SELECT x, y FROM t) SELECT a FROM s"),
+            "WITH s(a, b) AS (SELECT x, y FROM t) SELECT a FROM s");
+  EXPECT_EQ(
+      Normalise("SELECT a FROM (SELECT x FROM t) AS d (a), u WHERE u.k IN (SELECT k FROM v) "
+                "AND EXISTS (SELECT * FROM w WHERE w.k = u.k) AND a > (SELECT MAX(x) FROM t)"),
+      "SELECT a FROM (SELECT x FROM t) AS d(a), u WHERE (((u.k IN (SELECT k FROM v)) AND "
+      "(EXISTS (SELECT * FROM w WHERE (w.k = u.k)))) AND (a > ((SELECT MAX(x) FROM t))))");
+  EXPECT_EQ(ParseExpr("DATE '1998-12-01' - INTERVAL '90' DAY"),
+            "(DATE '1998-12-01' - INTERVAL '90' DAY)");
+  EXPECT_EQ(ParseExpr("EXTRACT(year FROM d)"), "EXTRACT(YEAR FROM d)");
+  EXPECT_EQ(ParseExpr("CAST(x AS DECIMAL(15, 2))"), "CAST(x AS DECIMAL(15,2))");
+}
+
 TEST(ParserTest, ArithmeticPrecedenceAndAssociativity) {
   EXPECT_EQ(ParseExpr("1 + 2 * 3"), "(1 + (2 * 3))");
   EXPECT_EQ(ParseExpr("1 * 2 + 3"), "((1 * 2) + 3)");
@@ -200,7 +214,7 @@ struct UnsupportedCase {
 TEST(ParserTest, UnsupportedConstructsPointAtTheirToken) {
   const std::vector<UnsupportedCase> cases = {
       {"INSERT INTO t VALUES (1)", "INSERT", "only SELECT statements are supported"},
-      {"WITH x AS (SELECT 1) SELECT 1", "WITH", "only SELECT statements are supported"},
+      {"WITH RECURSIVE x AS (SELECT 1) SELECT 1", "RECURSIVE", "WITH RECURSIVE is not supported"},
       {"SELECT a FROM t1 LEFT JOIN t2 ON t1.a = t2.a", "LEFT", "only inner joins are supported"},
       {"SELECT a FROM t1 LEFT OUTER JOIN t2 ON 1", "LEFT", "only inner joins are supported"},
       {"SELECT a FROM t1 RIGHT JOIN t2 ON 1", "RIGHT", "only inner joins are supported"},
@@ -212,13 +226,13 @@ TEST(ParserTest, UnsupportedConstructsPointAtTheirToken) {
       {"SELECT a FROM t UNION SELECT b FROM u", "UNION", "UNION is not supported"},
       {"SELECT a FROM t INTERSECT SELECT 1", "INTERSECT", "INTERSECT is not supported"},
       {"SELECT a FROM t EXCEPT SELECT 1", "EXCEPT", "EXCEPT is not supported"},
-      {"SELECT (SELECT 1) FROM t", "SELECT 1", "subqueries are not supported"},
-      {"SELECT a FROM t WHERE a IN (SELECT b FROM u)", "SELECT b", "subqueries are not supported"},
-      {"SELECT a FROM t WHERE EXISTS (SELECT 1)", "EXISTS", "subqueries are not supported"},
-      {"SELECT a FROM (SELECT 1)", "SELECT 1", "subqueries are not supported"},
+      {"SELECT a FROM (SELECT 1)", "(SELECT 1)", "a subquery in FROM needs an alias"},
+      {"SELECT a FROM t WHERE a IN (SELECT b FROM u UNION SELECT 1)", "UNION",
+       "UNION is not supported"},
       {"SELECT a FROM (t1 JOIN t2 ON 1)", "(t1", "parenthesized joins are not supported"},
-      {"SELECT COUNT(DISTINCT a) FROM t", "DISTINCT",
-       "DISTINCT inside aggregate functions is not supported"},
+      {"SELECT SUM(DISTINCT a) FROM t", "DISTINCT",
+       "DISTINCT inside aggregate functions other than COUNT is not supported"},
+      {"SELECT COUNT(DISTINCT *) FROM t", "*", "COUNT(DISTINCT *) is not supported"},
       {"SELECT SUM(a) OVER (PARTITION BY b) FROM t", "OVER", "window functions are not supported"},
       {"SELECT COUNT(*) FILTER (WHERE a) FROM t", "FILTER", "FILTER clauses are not supported"},
       {"SELECT a FROM t WINDOW w AS (ORDER BY a)", "WINDOW", "window functions are not supported"},
@@ -237,7 +251,8 @@ TEST(ParserTest, UnsupportedConstructsPointAtTheirToken) {
       {"SELECT a FROM t WHERE a IS NOT DISTINCT FROM b", "DISTINCT",
        "only IS NULL and IS NOT NULL are supported"},
       {"SELECT CAST(a AS TEXT) FROM t", "TEXT",
-       "CAST to TEXT is not supported (only INTEGER, INT, BIGINT, REAL, DOUBLE, FLOAT)"},
+       "CAST to TEXT is not supported (only INTEGER, INT, BIGINT, REAL, DOUBLE, FLOAT, DATE, "
+       "DECIMAL(p,s))"},
       {"SELECT SUM(*) FROM t", "*", "'*' is only allowed in COUNT(*)"},
       {"SELECT COUNT() FROM t", "COUNT", "COUNT takes one argument or '*'"},
       {"SELECT MIN(a, b) FROM t", "MIN",

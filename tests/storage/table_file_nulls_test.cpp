@@ -156,7 +156,7 @@ TEST(TableFileNullsTest, Version1FilesStillRead) {
     std::memcpy(copy.data() + 8, &v, 4);
     WriteBytes(path, copy);
     ExpectFileError(path, "unsupported table file version " + std::to_string(v) +
-                              " (this clq reads versions 1 to 2)");
+                              " (this clq reads versions 1 to 3)");
   }
 }
 

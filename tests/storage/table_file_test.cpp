@@ -161,7 +161,7 @@ TEST(TableFileTest, WrongMagicVersionAndTrailingBytes) {
   copy = bytes;
   copy[8] = 7;
   WriteBytes(path, copy);
-  ExpectFileError(path, "unsupported table file version 7 (this clq reads versions 1 to 2)");
+  ExpectFileError(path, "unsupported table file version 7 (this clq reads versions 1 to 3)");
 
   copy = bytes;
   copy.push_back('!');

@@ -1,0 +1,31 @@
+// Runs a query's subqueries before it (sql::Subquery): each derived table's
+// rows become a host table in place of its placeholder, each scalar
+// subquery's value a constant. Both executors (the device's and the CPU
+// reference) call this, each running the subqueries itself.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "operators/query_result.hpp"
+#include "sql/bound.hpp"
+#include "storage/table.hpp"
+
+namespace clq {
+
+using SelectRunner = std::function<QueryResult(const sql::BoundSelect&)>;
+
+// `select` with every subquery run by `run` and put in place; the copy has
+// no subqueries left. A scalar subquery of more than one row is an
+// InvalidInputError; of none, NULL.
+sql::BoundSelect MaterializeSubqueries(const sql::BoundSelect& select, const SelectRunner& run,
+                                       std::uint64_t host_memory);
+
+// A result as a table named `name`: INTEGER as INT64 (DATE as DATE, DECIMAL
+// as DECIMAL), REAL as DOUBLE, TEXT as CHAR as wide as its longest value,
+// a column of NULLs as INT32; NULLs kept in NULL maps.
+TablePtr ResultTable(const QueryResult& result, const std::string& name,
+                     const std::vector<std::string>& column_names, std::uint64_t host_memory);
+
+}  // namespace clq
