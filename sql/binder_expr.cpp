@@ -53,18 +53,28 @@ Expr Negated(Expr e) {
 
 }  // namespace
 
-ValueType CaseResultType(const std::vector<ValueType>& branches, std::size_t position) {
+ValueType CaseResultType(std::vector<Expr>& branches, std::size_t position) {
   bool text = false;
   bool integer = false;
   bool real = false;
-  for (const ValueType type : branches) {
-    text = text || type == ValueType::kText;
-    integer = integer || type == ValueType::kInteger;
-    real = real || type == ValueType::kReal;
+  for (const Expr& branch : branches) {
+    text = text || branch.type == ValueType::kText;
+    integer = integer || branch.type == ValueType::kInteger;
+    real = real || branch.type == ValueType::kReal;
   }
   if (text && (integer || real))
     throw SqlError("CASE branches mix TEXT with numbers, which is not supported", position);
   if (text) return ValueType::kText;
+  // DATE with DATE; DECIMAL branches at the largest scale (INTEGER ones
+  // scaled to it), or REAL where one branch is REAL: the rules of a
+  // comparison's operands.
+  TypeComparison(branches, position);
+  real = false;
+  integer = false;
+  for (const Expr& branch : branches) {
+    integer = integer || branch.type == ValueType::kInteger;
+    real = real || branch.type == ValueType::kReal;
+  }
   if (real) return ValueType::kReal;
   return integer ? ValueType::kInteger : ValueType::kNull;
 }
@@ -77,28 +87,42 @@ Expr Binder::BindCase(const ast::Expr& expr, const ExprContext& context) {
   std::optional<Expr> operand;
   if (expr.has_operand) operand = BindExpr(expr.children[i++], context);
   const std::size_t pairs_end = expr.children.size() - (expr.has_else ? 1 : 0);
-  std::vector<ValueType> branch_types;
+  // The THEN values and the ELSE, typed together below.
+  std::vector<Expr> values;
+  std::vector<Expr> conditions;
   for (; i + 1 < pairs_end; i += 2) {
     const ast::Expr& when = expr.children[i];
     Expr condition = BindExpr(when, context);
     if (operand) {
-      // CASE x WHEN a: the condition x = a.
+      // CASE x WHEN a: the condition x = a, DATE and DECIMAL operands
+      // brought to one scale as for any comparison.
       CheckComparable(operand->type, condition.type, when.position);
-      condition = MakeBoolean(BinaryOp::kEqual, *operand, std::move(condition), when.position);
+      std::vector<Expr> pair = {*operand, std::move(condition)};
+      TypeComparison(pair, when.position);
+      condition = MakeBoolean(BinaryOp::kEqual, std::move(pair[0]), std::move(pair[1]),
+                              when.position);
     } else if (condition.type == ValueType::kText) {
       throw SqlError("a CASE WHEN condition cannot be TEXT", when.position);
     }
-    bound.children.push_back(std::move(condition));
-    bound.children.push_back(BindExpr(expr.children[i + 1], context));
-    branch_types.push_back(bound.children.back().type);
+    conditions.push_back(std::move(condition));
+    values.push_back(BindExpr(expr.children[i + 1], context));
   }
-  if (expr.has_else) {
-    bound.children.push_back(BindExpr(expr.children.back(), context));
-  } else {
-    bound.children.push_back(Constant(Value::Null(), expr.position));
+  values.push_back(expr.has_else ? BindExpr(expr.children.back(), context)
+                                 : Constant(Value::Null(), expr.position));
+  bound.type = CaseResultType(values, expr.op_position);
+  for (std::size_t c = 0; c < conditions.size(); ++c) {
+    bound.children.push_back(std::move(conditions[c]));
+    bound.children.push_back(std::move(values[c]));
   }
-  branch_types.push_back(bound.children.back().type);
-  bound.type = CaseResultType(branch_types, expr.op_position);
+  bound.children.push_back(std::move(values.back()));
+  // A DATE or DECIMAL CASE: every value branch now has the same logical
+  // type but for its precision; the CASE takes the widest.
+  for (std::size_t c = 1; c <= bound.children.size(); c += 2) {
+    const Expr& value = bound.children[c < bound.children.size() ? c : bound.children.size() - 1];
+    if (value.type != bound.type || value.logical.kind == Logical::kNone) continue;
+    if (bound.logical.kind == Logical::kNone || value.logical.precision > bound.logical.precision)
+      bound.logical = value.logical;
+  }
   return bound;
 }
 
