@@ -28,6 +28,8 @@ SqlitePeer::SqlitePeer() {
     db_ = nullptr;
     throw InvalidInputError("SQLite: cannot open an in-memory database");
   }
+  // clq's LIKE is case-sensitive; SQLite's only so.
+  Execute("PRAGMA case_sensitive_like = ON");
 }
 
 SqlitePeer::~SqlitePeer() {

@@ -145,6 +145,57 @@ inline int vm_compare_text(__global const uchar* value, uint width, __constant c
   return 0;
 }
 
+// The first position from `v` where the CHAR value holds `first`, or where
+// it ends (its width, or its first NUL: the padding).
+inline uint vm_like_skip(__global const uchar* value, uint width, uint v, uchar first) {
+  while (v < width) {
+    const uchar c = value[v];
+    if (c == first || c == 0) break;
+    ++v;
+  }
+  return v;
+}
+
+// Whether the CHAR value (NUL-padded to `width`, the padding not part of
+// it) matches the LIKE pattern: greedy, with one backtrack point, the last
+// '%' (sql/like_pattern.cpp has the same algorithm for the host). After a
+// '%' followed by a literal byte, the positions where that byte is not are
+// skipped in one tight loop: each would fail there and backtrack.
+inline uchar vm_like_text(__global const uchar* value, uint width, __constant const uchar* pattern,
+                          uint length) {
+  uint v = 0;
+  uint p = 0;
+  uint star = 0xffffffffu;
+  uint mark = 0;
+  for (;;) {
+    const uchar c = v < width ? value[v] : 0;
+    if (c == 0) break;  // the value's end
+    if (p < length) {
+      const uchar q = pattern[p];
+      if (q == '%') {
+        star = ++p;
+        if (p < length && pattern[p] != '%' && pattern[p] != '_')
+          v = vm_like_skip(value, width, v, pattern[p]);
+        mark = v;
+        continue;
+      }
+      if (q == '_' || q == c) {
+        ++p;
+        ++v;
+        continue;
+      }
+    }
+    if (star == 0xffffffffu) return 0;
+    p = star;
+    v = mark + 1;
+    if (p < length && pattern[p] != '%' && pattern[p] != '_')
+      v = vm_like_skip(value, width, v, pattern[p]);
+    mark = v;
+  }
+  while (p < length && pattern[p] == '%') ++p;
+  return p == length;
+}
+
 inline long vm_compare_result(int c, uint cmp) {
   switch (cmp) {
     case 0:
@@ -208,6 +259,7 @@ inline bool vm_is_real(uint op, uint kind) {
     case VM_IN_R:
       return true;
     case VM_STR_CMP:
+    case VM_STR_LIKE:
       return false;
     default: {
       const uint base = kind & VM_OPND_BASE_MASK;

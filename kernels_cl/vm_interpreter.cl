@@ -136,7 +136,7 @@ inline void VM_NAME(vm_prefetch_next)(__constant const uint2* code, uint pc, uin
     const uint op = ins.x & 0xffu;
     const uint kind = (ins.x >> 8) & 0xffu;
     const uint base = kind & VM_OPND_BASE_MASK;
-    if (op == VM_KEEP || op == VM_STR_CMP) break;
+    if (op == VM_KEEP || op == VM_STR_CMP || op == VM_STR_LIKE || op == VM_CASE_BEGIN) break;
     if (base < VM_OPND_COL_I32) continue;
     const uint slot = op == VM_KEEP_CMP ? (ins.x >> 16) & 7u : ins.x >> 16;
     const uint width = (base == VM_OPND_COL_I32 || base == VM_OPND_COL_I32_R) ? 4u : 8u;
@@ -318,7 +318,7 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
     if (op == VM_LOAD)
       VM_NAME(vm_fetch)(kind, arg, ins.y, consts, slots, start, rows, track, acc, accn, stack,
                         stackn, &sp);
-    else if (op != VM_STR_CMP && op != VM_KEEP_CMP && fetched)
+    else if (op != VM_STR_CMP && op != VM_STR_LIKE && op != VM_KEEP_CMP && fetched)
       VM_NAME(vm_fetch)(kind, arg, ins.y, consts, slots, start, rows, track, opd, opn, stack,
                         stackn, &sp);
     switch (op) {
@@ -646,6 +646,83 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
             VM_FOR_ITEMS accn[k] = 0;
           }
         }
+        break;
+      }
+      case VM_STR_LIKE: {
+        const long descriptor = consts[ins.y];
+        const uint length = (uint)(descriptor & 0xffffffffl);
+        const uchar negated = (uchar)(descriptor >> 32);
+        __constant const uchar* pattern = (__constant const uchar*)(consts + ins.y + 1);
+        const uint slot = kind & ~(uint)VM_OPND_NULLABLE;
+        __global const uchar* column = vm_slot_values(slots, slot);
+        VM_RARE_ITEMS {
+          uchar m = 0;
+          if (VM_IN_TILE(k)) m = vm_like_text(column + VM_ROW(k) * (ulong)arg, arg, pattern, length);
+          acc[k] = m ^ negated;
+        }
+        if (track) {
+          if (kind & VM_OPND_NULLABLE) {
+            __global const uchar* z = vm_slot_nulls(slots, slot);
+            VM_FOR_ITEMS accn[k] = VM_IN_TILE(k) ? z[VM_ROW(k)] : 0;
+          } else {
+            VM_FOR_ITEMS accn[k] = 0;
+          }
+        }
+        break;
+      }
+      case VM_CASE_BEGIN: {
+        const uint b = sp * IPT;
+        VM_FOR_ITEMS {
+          stack[b + k] = pass[k];
+          stack[b + IPT + k] = 0;
+        }
+        if (track) VM_FOR_ITEMS {
+            stackn[b + k] = 0;
+            stackn[b + IPT + k] = 1;
+          }
+        sp += 2;
+        break;
+      }
+      case VM_CASE_WHEN: {
+        const uint b = sp * IPT;
+        if (track) {
+          VM_FOR_ITEMS {
+            stack[b + k] = pass[k];
+            pass[k] &= (uchar)(accn[k] == 0 && acc[k] != 0);
+          }
+        } else {
+          VM_FOR_ITEMS {
+            stack[b + k] = pass[k];
+            pass[k] &= (uchar)(acc[k] != 0);
+          }
+        }
+        sp += 1;
+        break;
+      }
+      case VM_CASE_THEN: {
+        sp -= 1;
+        const uint u = sp * IPT;
+        const uint r = u - IPT;
+        VM_FOR_ITEMS {
+          if (pass[k]) stack[r + k] = acc[k];
+        }
+        if (track) VM_FOR_ITEMS {
+            if (pass[k]) stackn[r + k] = accn[k];
+          }
+        VM_FOR_ITEMS pass[k] = (uchar)(stack[u + k] != 0) & (uchar)(pass[k] ^ 1u);
+        break;
+      }
+      case VM_CASE_END: {
+        const uint r = (sp - 1) * IPT;
+        const uint saved = r - IPT;
+        VM_FOR_ITEMS {
+          if (!pass[k]) acc[k] = stack[r + k];
+        }
+        if (track) VM_FOR_ITEMS {
+            if (!pass[k]) accn[k] = stackn[r + k];
+          }
+        VM_FOR_ITEMS pass[k] = (uchar)(stack[saved + k] != 0);
+        sp -= 2;
         break;
       }
       case VM_KEEP: {

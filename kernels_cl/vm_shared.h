@@ -126,7 +126,27 @@
  * the host's range analysis cannot rule NaN out (MayBeNaN), so the entry
  * then tracks NULLs. */
 #define VM_NAN_NULL 43
-#define VM_OPCODE_COUNT 44
+/* CASE WHEN c1 THEN v1 ... ELSE e END, lazily: an item evaluates a branch
+ * only where it chose it, so a branch it did not choose raises nothing for
+ * it (the machine raises only for items in `pass`). The code is
+ *   CASE_BEGIN  c1 CASE_WHEN v1 CASE_THEN  ...  e CASE_END
+ * CASE_BEGIN pushes the items in `pass` (restored by CASE_END) and the
+ * result so far (all NULL); `pass` holds the undecided items from then on.
+ * CASE_WHEN pushes them and keeps in `pass` those whose condition (the
+ * accumulator) is true; CASE_THEN pops them, stores the accumulator into the
+ * result where `pass`, and leaves in `pass` the undecided items the condition
+ * did not take. CASE_END takes the accumulator (the ELSE) where `pass`,
+ * the result elsewhere, and restores `pass`. No operand. */
+#define VM_CASE_BEGIN 44
+#define VM_CASE_WHEN 45
+#define VM_CASE_THEN 46
+#define VM_CASE_END 47
+/* The CHAR column in slot (operand kind field, with VM_OPND_NULLABLE) LIKE a
+ * pattern: argument = the column width; constants[word1] = pattern length |
+ * negated << 32, the pattern's bytes packed little-endian from
+ * constants[word1 + 1] ('%' any run of bytes, '_' one byte). */
+#define VM_STR_LIKE 48
+#define VM_OPCODE_COUNT 49
 
 /* A predicate made only of conjuncts that test an INT32 column without
  * NULLs, or its remainder by a constant, against constants also runs without

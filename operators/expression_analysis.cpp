@@ -136,7 +136,8 @@ std::optional<VmEntry::LeadingRange> ExpressionProgram::LeadingRangeOf(std::uint
     return std::nullopt;
   // The rest must start a conjunct afresh, as a program does.
   const std::uint32_t next = code_[begin + 1].s[0] & 0xFF;
-  if (next != VM_LOAD && next != VM_KEEP_CMP && next != VM_STR_CMP && next != VM_TAKE_PASS)
+  if (next != VM_LOAD && next != VM_KEEP_CMP && next != VM_STR_CMP && next != VM_STR_LIKE &&
+      next != VM_CASE_BEGIN && next != VM_TAKE_PASS)
     return std::nullopt;
   VmEntry::LeadingRange leading;
   leading.slot = arg & 7u;
@@ -244,6 +245,7 @@ bool ExpressionProgram::UsesRareOperations(std::size_t index) const {
       case VM_IN_I:
       case VM_IN_R:
       case VM_STR_CMP:
+      case VM_STR_LIKE:
       case VM_NAN_NULL:
         return true;
       case VM_ADD_I:
@@ -269,6 +271,7 @@ bool ExpressionProgram::IsNarrow(std::size_t index) const {
     switch (op) {
       case VM_IN_I:     // compares in 64 bits; its kind is not an operand
       case VM_STR_CMP:  // reads a CHAR column; its kind is the slot
+      case VM_STR_LIKE:
         continue;
       case VM_ADD_I:
       case VM_SUB_I:
@@ -296,6 +299,10 @@ bool ExpressionProgram::IsNarrow(std::size_t index) const {
       case VM_IS_NOT_NULL:
       case VM_KEEP:
       case VM_TAKE_PASS:
+      case VM_CASE_BEGIN:
+      case VM_CASE_WHEN:
+      case VM_CASE_THEN:
+      case VM_CASE_END:
         break;
       case VM_KEEP_CMP: {
         const std::uint32_t arg = code_[pc].s[0] >> 16;

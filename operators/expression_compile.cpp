@@ -16,8 +16,8 @@
 namespace clq {
 namespace {
 
-using expression_internal::IsArithmetic;
 using expression_internal::ComparisonIndex;
+using expression_internal::IsArithmetic;
 using expression_internal::IsComparison;
 using sql::BinaryOp;
 using sql::Expr;
@@ -78,6 +78,7 @@ bool ExpressionProgram::IsBoolean(const Expr& e) const {
       return !IsArithmetic(e.binary_op);
     case Expr::Kind::kBetween:
     case Expr::Kind::kInList:
+    case Expr::Kind::kLike:
       return true;
     default:
       return false;
@@ -130,6 +131,7 @@ int ExpressionProgram::StackNeed(const Expr& e) const {
   int need = 0;
   for (const Expr& child : e.children)
     need = std::max(need, StackNeed(child));
+  if (e.kind == Expr::Kind::kCase) return need + 3;  // saved items, result, undecided items
   return e.children.size() > 1 ? need + 1 : need;
 }
 
@@ -278,7 +280,8 @@ std::size_t ExpressionProgram::AddPredicate(const Expr& expr) {
 void ExpressionProgram::CheckEntryStart(const VmEntry& entry) const {
   CLQ_CHECK(entry.begin < entry.end, "empty expression program");
   const std::uint32_t op = code_[entry.begin].s[0] & 0xFF;
-  CLQ_CHECK(op == VM_LOAD || op == VM_KEEP_CMP || op == VM_STR_CMP || op == VM_TAKE_PASS,
+  CLQ_CHECK(op == VM_LOAD || op == VM_KEEP_CMP || op == VM_STR_CMP || op == VM_STR_LIKE ||
+                op == VM_TAKE_PASS || op == VM_CASE_BEGIN,
             "expression program starts by reading its accumulator");
 }
 
@@ -287,6 +290,10 @@ void ExpressionProgram::Compile(const Expr& e, Domain domain) {
     Emit(VM_LOAD, {VM_OPND_NULL, 0, 0});
     return;
   }
+  if (e.type == ValueType::kText && e.kind == Expr::Kind::kCase)
+    throw DeviceLimitError(
+        "CASE with TEXT results is supported on devices only compared with a "
+        "string literal");
   if (e.type == ValueType::kText && e.kind != Expr::Kind::kBinary)
     throw DeviceLimitError("TEXT values can only be compared on devices");
   const Domain natural = DomainOf(e.type);
@@ -350,11 +357,37 @@ void ExpressionProgram::Compile(const Expr& e, Domain domain) {
     case Expr::Kind::kCast:
       Compile(e.children[0], natural);
       break;
+    case Expr::Kind::kCase:
+      CompileCase(e, natural);
+      break;
+    case Expr::Kind::kLike:
+      CompileLike(e);
+      break;
     default:
       throw InternalError("expression kind " + std::to_string(static_cast<int>(e.kind)) +
                           " not mapped to columns before compilation");
   }
   if (natural != domain) Emit(domain == Domain::kReal ? VM_I2R : VM_R2I);
+}
+
+void ExpressionProgram::CompileCase(const Expr& e, Domain domain) {
+  // The machine's stack holds the saved items and the result for the whole
+  // CASE, and the undecided items while a THEN value runs.
+  depth_ += 2;
+  if (depth_ + 1 > VM_MAX_STACK)
+    throw DeviceLimitError("expression nests too deeply for the device expression machine");
+  Emit(VM_CASE_BEGIN);
+  for (std::size_t i = 0; i + 1 < e.children.size(); i += 2) {
+    CompileBoolean(e.children[i]);
+    Emit(VM_CASE_WHEN);
+    ++depth_;
+    Compile(e.children[i + 1], domain);
+    --depth_;
+    Emit(VM_CASE_THEN);
+  }
+  Compile(e.children.back(), domain);
+  Emit(VM_CASE_END);
+  depth_ -= 2;
 }
 
 void ExpressionProgram::CompileBoolean(const Expr& e) {

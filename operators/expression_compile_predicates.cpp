@@ -26,7 +26,6 @@ using sql::BinaryOp;
 using sql::Expr;
 using sql::ValueType;
 
-
 // Whether `code` can raise VM_STATUS_OVERFLOW: integer arithmetic the range
 // analysis could not prove safe (without NOCHECK or NARROW), or a 64-bit
 // division by a column (INT64_MIN / -1).
@@ -40,6 +39,25 @@ bool CanRaise(const std::vector<cl_uint2>& code) {
       return true;
   }
   return false;
+}
+
+// SQLite's BINARY collation: bytewise, a prefix before the longer string.
+bool TextComparisonHolds(const std::string& a, const std::string& b, BinaryOp op) {
+  const int c = a.compare(b);
+  switch (op) {
+    case BinaryOp::kEqual:
+      return c == 0;
+    case BinaryOp::kNotEqual:
+      return c != 0;
+    case BinaryOp::kLess:
+      return c < 0;
+    case BinaryOp::kLessEqual:
+      return c <= 0;
+    case BinaryOp::kGreater:
+      return c > 0;
+    default:
+      return c >= 0;
+  }
 }
 
 }  // namespace
@@ -63,6 +81,23 @@ void ExpressionProgram::CompileComparison(const Expr& e) {
     }
     if (left.type == ValueType::kNull || right.type == ValueType::kNull) {
       Emit(VM_LOAD, {VM_OPND_NULL, 0, 0});
+      return;
+    }
+    const bool left_literal = left.kind == Expr::Kind::kConstant;
+    const bool right_literal = right.kind == Expr::Kind::kConstant;
+    if (left.kind == Expr::Kind::kCase && right_literal) {
+      Compile(CaseComparedWith(left, right, e.binary_op), Domain::kInteger);
+      return;
+    }
+    if (right.kind == Expr::Kind::kCase && left_literal) {
+      Compile(CaseComparedWith(right, left, sql::MirroredComparison(e.binary_op)),
+              Domain::kInteger);
+      return;
+    }
+    if (left_literal && right_literal) {
+      Emit(VM_LOAD,
+           {VM_OPND_CONST, 0,
+            Constant(TextComparisonHolds(left.constant.text, right.constant.text, e.binary_op))});
       return;
     }
     throw DeviceLimitError(
@@ -110,6 +145,37 @@ void ExpressionProgram::CompileComparison(const Expr& e) {
   } else {
     CompileBinary(left, right, base + ComparisonIndex(e.binary_op), domain, commutative);
   }
+}
+
+Expr ExpressionProgram::CaseComparedWith(const Expr& case_expr, const Expr& literal,
+                                         BinaryOp op) const {
+  Expr out = case_expr;
+  out.type = ValueType::kInteger;
+  for (std::size_t i = 1; i <= out.children.size(); i += 2) {
+    Expr& branch = out.children[i < out.children.size() ? i : out.children.size() - 1];
+    if (branch.type == ValueType::kNull) continue;  // NULL compared is NULL
+    branch = sql::MakeBoolean(op, std::move(branch), literal, branch.position);
+  }
+  return out;
+}
+
+void ExpressionProgram::CompileLike(const Expr& e) {
+  const Expr& column = e.children.at(0);
+  if (column.kind != Expr::Kind::kColumnRef)
+    throw DeviceLimitError("LIKE is supported on devices only on a CHAR column");
+  const std::size_t index = mapper_(column.source, column.index);
+  std::uint32_t slot = Slot(index);
+  if (columns_[index].nullable) slot |= VM_OPND_NULLABLE;  // NULL where the column is
+  const std::string& text = e.constant.text;
+  const std::uint32_t descriptor = static_cast<std::uint32_t>(constants_.size());
+  constants_.push_back(static_cast<std::int64_t>(text.size()) |
+                       (static_cast<std::int64_t>(e.negated ? 1 : 0) << 32));
+  for (std::size_t i = 0; i < text.size(); i += 8) {
+    std::int64_t packed = 0;
+    std::memcpy(&packed, text.data() + i, std::min<std::size_t>(8, text.size() - i));
+    constants_.push_back(packed);
+  }
+  Emit(VM_STR_LIKE, {slot, columns_[index].type.width, descriptor});
 }
 
 void ExpressionProgram::CompileTextComparison(const Expr& column, const Expr& literal, int cmp,

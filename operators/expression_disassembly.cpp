@@ -14,13 +14,13 @@ namespace {
 
 const char* OpcodeName(std::uint32_t op) {
   static const char* const kNames[VM_OPCODE_COUNT] = {
-      "LOAD",     "PUSH",    "ADD_I",   "SUB_I", "MUL_I",     "DIV_I",       "MOD_I",
-      "ADD_R",    "SUB_R",   "MUL_R",   "DIV_R", "MOD_R",     "NEG_I",       "NEG_R",
-      "I2R",      "R2I",     "EQ_I",    "NE_I",  "LT_I",      "LE_I",        "GT_I",
-      "GE_I",     "EQ_R",    "NE_R",    "LT_R",  "LE_R",      "GT_R",        "GE_R",
-      "TRUTH_I",  "TRUTH_R", "NOT",     "AND",   "OR",        "IS_NULL",     "IS_NOT_NULL",
-      "IN_I",     "IN_R",    "STR_CMP", "KEEP",  "TAKE_PASS", "DIV_CONST_I", "MOD_CONST_I",
-      "KEEP_CMP", "NAN_NULL"};
+      "LOAD",     "PUSH",     "ADD_I",      "SUB_I",     "MUL_I",     "DIV_I",       "MOD_I",
+      "ADD_R",    "SUB_R",    "MUL_R",      "DIV_R",     "MOD_R",     "NEG_I",       "NEG_R",
+      "I2R",      "R2I",      "EQ_I",       "NE_I",      "LT_I",      "LE_I",        "GT_I",
+      "GE_I",     "EQ_R",     "NE_R",       "LT_R",      "LE_R",      "GT_R",        "GE_R",
+      "TRUTH_I",  "TRUTH_R",  "NOT",        "AND",       "OR",        "IS_NULL",     "IS_NOT_NULL",
+      "IN_I",     "IN_R",     "STR_CMP",    "KEEP",      "TAKE_PASS", "DIV_CONST_I", "MOD_CONST_I",
+      "KEEP_CMP", "NAN_NULL", "CASE_BEGIN", "CASE_WHEN", "CASE_THEN", "CASE_END",    "STR_LIKE"};
   return op < VM_OPCODE_COUNT ? kNames[op] : "?";
 }
 
@@ -58,6 +58,16 @@ std::string ExpressionProgram::Disassemble(
     if (op == VM_STR_CMP) {
       text += " slot " + std::to_string(kind & ~std::uint32_t{VM_OPND_NULLABLE}) + " width " +
               std::to_string(arg) + ((kind & VM_OPND_NULLABLE) ? " nullable" : "");
+    } else if (op == VM_STR_LIKE) {
+      const std::int64_t descriptor = constants_[code_[pc].s[1]];
+      std::string pattern(static_cast<std::size_t>(descriptor & 0xffffffff), '\0');
+      for (std::size_t i = 0; i < pattern.size(); ++i)
+        pattern[i] = static_cast<char>(
+            (static_cast<std::uint64_t>(constants_[code_[pc].s[1] + 1 + i / 8]) >> (8 * (i % 8))) &
+            0xFF);
+      text += " slot " + std::to_string(kind & ~std::uint32_t{VM_OPND_NULLABLE}) + " width " +
+              std::to_string(arg) + ((descriptor >> 32) != 0 ? " not" : "") + " like '" + pattern +
+              "'" + ((kind & VM_OPND_NULLABLE) ? " nullable" : "");
     } else if (op == VM_KEEP_CMP) {
       static const char* const kCompare[] = {"=", "<>", "<", "<=", ">", ">="};
       const std::uint32_t cmp = (arg >> 3) & 7;

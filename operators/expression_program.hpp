@@ -134,6 +134,12 @@ class ExpressionProgram {
   void CompileLogic(const sql::Expr& e);
   void CompileBetween(const sql::Expr& e);
   void CompileInList(const sql::Expr& e);
+  void CompileCase(const sql::Expr& e, Domain domain);
+  void CompileLike(const sql::Expr& e);
+  // `case_expr` (a TEXT CASE) compared with the string literal `literal`:
+  // the CASE of each branch compared with it.
+  sql::Expr CaseComparedWith(const sql::Expr& case_expr, const sql::Expr& literal,
+                             sql::BinaryOp op) const;
   void CompileTextComparison(const sql::Expr& column, const sql::Expr& literal, int cmp,
                              std::size_t position);
   // Emits `op` combining the accumulator (left) with `right`, evaluating

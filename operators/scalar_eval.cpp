@@ -6,6 +6,7 @@
 
 #include "common/errors.hpp"
 #include "operators/int_real_compare.hpp"
+#include "sql/like_pattern.hpp"
 
 namespace clq {
 namespace {
@@ -229,6 +230,25 @@ Value EvaluateScalar(const Expr& e, const LeafResolver& resolve) {
       int t = found ? 1 : (saw_null ? -1 : 0);
       if (e.negated && t >= 0) t = 1 - t;
       return FromTruth(t);
+    }
+    case Expr::Kind::kCase: {
+      // Lazy: only the chosen branch is evaluated.
+      std::size_t chosen = e.children.size() - 1;
+      for (std::size_t i = 0; i + 1 < e.children.size(); i += 2) {
+        if (Truth(EvaluateScalar(e.children[i], resolve)) == 1) {
+          chosen = i + 1;
+          break;
+        }
+      }
+      const Value v = EvaluateScalar(e.children[chosen], resolve);
+      if (e.type == ValueType::kReal && v.type == ValueType::kInteger)
+        return Value::Real(AsReal(v));
+      return v;
+    }
+    case Expr::Kind::kLike: {
+      const Value v = EvaluateScalar(e.children[0], resolve);
+      if (v.is_null()) return v;
+      return Boolean(sql::LikeMatches(v.text, e.constant.text) != e.negated);
     }
     case Expr::Kind::kCast: {
       const Value v = EvaluateScalar(e.children[0], resolve);

@@ -110,6 +110,22 @@ std::optional<IntRange> IntegerRangeOf(const Expr& e, const ColumnRangeFn& colum
       return kBoolean;
     case Expr::Kind::kCast:
       return child(0);  // INTEGER of INTEGER keeps its bounds; REAL children give nullopt
+    case Expr::Kind::kLike:
+      return kBoolean;
+    case Expr::Kind::kCase: {
+      // The union of the branches' bounds (THEN values and the ELSE; NULL
+      // branches add no value).
+      std::optional<IntRange> all;
+      const std::size_t n = e.children.size();
+      for (std::size_t i = 1; i <= n; i += 2) {
+        const std::size_t branch = i < n ? i : n - 1;
+        if (e.children[branch].type == ValueType::kNull) continue;
+        const auto r = child(branch);
+        if (!r) return std::nullopt;
+        all = all ? IntRange{std::min(all->min, r->min), std::max(all->max, r->max)} : *r;
+      }
+      return all ? all : kBoolean;
+    }
     default:
       return std::nullopt;
   }

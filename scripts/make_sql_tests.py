@@ -39,7 +39,10 @@ sorted non-NULL values, NULL when n = 0.
 Values are written one per line: NULL as NULL, the empty string as (empty),
 INTEGER in decimal, REAL with Python's repr (shortest round-trip text). A value
 whose SQLite type does not match the column's letter (I, R, T) is an error, so
-a typing difference between clq and SQLite is noticed here.
+a typing difference between clq and SQLite is noticed here (an INTEGER for an R
+column is written as REAL: SQLite keeps each row's branch type in a CASE that
+mixes INTEGER and REAL, which clq types REAL). LIKE runs with PRAGMA
+case_sensitive_like = ON, clq's semantics.
 """
 
 import argparse
@@ -359,6 +362,8 @@ def complete(path, clq, cache):
         if m:
             rows = int(m.group(1))
     db = sqlite3.connect(":memory:")
+    # clq's LIKE is case-sensitive (README, SQL); SQLite's only so.
+    db.execute("PRAGMA case_sensitive_like = ON")
     db.create_aggregate("median", 1, Median)
     db.create_aggregate("quantile", 2, Quantile)
     for table, csv_path in gen_wisconsin(clq, rows, cache).items():

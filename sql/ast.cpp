@@ -115,6 +115,34 @@ void Print(const Expr& expr, std::string& out) {
                                                       : ValueTypeName(expr.cast_type))
           .append(")");
       return;
+    case ExprKind::kLike:
+      out += "(";
+      Print(expr.children[0], out);
+      out += expr.negated ? " NOT LIKE " : " LIKE ";
+      Print(expr.children[1], out);
+      out += ")";
+      return;
+    case ExprKind::kCase: {
+      out += "CASE";
+      std::size_t i = 0;
+      if (expr.has_operand) {
+        out += " ";
+        Print(expr.children[i++], out);
+      }
+      const std::size_t pairs_end = expr.children.size() - (expr.has_else ? 1 : 0);
+      for (; i + 1 < pairs_end; i += 2) {
+        out += " WHEN ";
+        Print(expr.children[i], out);
+        out += " THEN ";
+        Print(expr.children[i + 1], out);
+      }
+      if (expr.has_else) {
+        out += " ELSE ";
+        Print(expr.children.back(), out);
+      }
+      out += " END";
+      return;
+    }
     case ExprKind::kFunction:
       if (expr.function == AggregateFunction::kCountStar) {
         out += "COUNT(*)";

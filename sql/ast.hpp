@@ -33,6 +33,9 @@ enum class ExprKind : std::uint8_t {
   kInterval,  // INTERVAL 'n' unit: literal (INTEGER n), interval_unit
   kExtract,   // EXTRACT(name FROM children[0]); name is YEAR, MONTH or DAY
   kSubquery,  // subquery_kind over `subquery`; kIn: children[0] IN (...); negated
+  kCase,      // CASE [operand] WHEN c THEN v ... [ELSE e] END: children [operand,] c1, v1, ...
+              // [, e]; has_operand, has_else
+  kLike,      // children: value, pattern; negated for NOT LIKE
 };
 
 enum class SubqueryKind : std::uint8_t {
@@ -76,6 +79,8 @@ struct Expr {
   ValueType cast_type = ValueType::kInteger;
   bool negated = false;
   bool distinct = false;  // kFunction: COUNT(DISTINCT x)
+  bool has_operand = false;  // kCase: the simple form, CASE x WHEN ...
+  bool has_else = false;     // kCase
   std::vector<Expr> children;
 };
 

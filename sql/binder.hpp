@@ -24,7 +24,9 @@
 // INTEGER, AVG REAL). Comparisons, logic, BETWEEN, IN and IS NULL are
 // INTEGER. TEXT compares only with TEXT (or NULL); arithmetic, logic and
 // CAST on TEXT are errors. A minus sign before a numeric literal is folded
-// into the constant (-9223372036854775808 is INTEGER, as in SQLite).
+// into the constant (-9223372036854775808 is INTEGER, as in SQLite). CASE
+// takes CaseResultType of its branches (binder_internal.hpp); LIKE is
+// INTEGER, its left side TEXT, its pattern a string literal.
 //
 // Tables are only materialised (Catalog::Get) once the whole statement has
 // bound without error, so a typo never generates a large table.

@@ -6,6 +6,7 @@
 #include "common/errors.hpp"
 #include "sql/binder_internal.hpp"
 #include "sql/expr_equality.hpp"
+#include "sql/like_pattern.hpp"
 
 namespace clq::sql::detail {
 namespace {
@@ -40,7 +41,134 @@ Expr Constant(Value value, std::size_t position) {
   return MakeConstant(std::move(value), position);
 }
 
+Expr Negated(Expr e) {
+  Expr bound;
+  bound.kind = Expr::Kind::kUnary;
+  bound.unary_op = UnaryOp::kNot;
+  bound.type = ValueType::kInteger;
+  bound.position = e.position;
+  bound.children.push_back(std::move(e));
+  return bound;
+}
+
 }  // namespace
+
+ValueType CaseResultType(std::vector<Expr>& branches, std::size_t position) {
+  bool text = false;
+  bool integer = false;
+  bool real = false;
+  for (const Expr& branch : branches) {
+    text = text || branch.type == ValueType::kText;
+    integer = integer || branch.type == ValueType::kInteger;
+    real = real || branch.type == ValueType::kReal;
+  }
+  if (text && (integer || real))
+    throw SqlError("CASE branches mix TEXT with numbers, which is not supported", position);
+  if (text) return ValueType::kText;
+  // DATE with DATE; DECIMAL branches at the largest scale (INTEGER ones
+  // scaled to it), or REAL where one branch is REAL: the rules of a
+  // comparison's operands.
+  TypeComparison(branches, position);
+  real = false;
+  integer = false;
+  for (const Expr& branch : branches) {
+    integer = integer || branch.type == ValueType::kInteger;
+    real = real || branch.type == ValueType::kReal;
+  }
+  if (real) return ValueType::kReal;
+  return integer ? ValueType::kInteger : ValueType::kNull;
+}
+
+Expr Binder::BindCase(const ast::Expr& expr, const ExprContext& context) {
+  Expr bound;
+  bound.kind = Expr::Kind::kCase;
+  bound.position = expr.position;
+  std::size_t i = 0;
+  std::optional<Expr> operand;
+  if (expr.has_operand) operand = BindExpr(expr.children[i++], context);
+  const std::size_t pairs_end = expr.children.size() - (expr.has_else ? 1 : 0);
+  // The THEN values and the ELSE, typed together below.
+  std::vector<Expr> values;
+  std::vector<Expr> conditions;
+  for (; i + 1 < pairs_end; i += 2) {
+    const ast::Expr& when = expr.children[i];
+    Expr condition = BindExpr(when, context);
+    if (operand) {
+      // CASE x WHEN a: the condition x = a, DATE and DECIMAL operands
+      // brought to one scale as for any comparison.
+      CheckComparable(operand->type, condition.type, when.position);
+      std::vector<Expr> pair = {*operand, std::move(condition)};
+      TypeComparison(pair, when.position);
+      condition = MakeBoolean(BinaryOp::kEqual, std::move(pair[0]), std::move(pair[1]),
+                              when.position);
+    } else if (condition.type == ValueType::kText) {
+      throw SqlError("a CASE WHEN condition cannot be TEXT", when.position);
+    }
+    conditions.push_back(std::move(condition));
+    values.push_back(BindExpr(expr.children[i + 1], context));
+  }
+  values.push_back(expr.has_else ? BindExpr(expr.children.back(), context)
+                                 : Constant(Value::Null(), expr.position));
+  bound.type = CaseResultType(values, expr.op_position);
+  for (std::size_t c = 0; c < conditions.size(); ++c) {
+    bound.children.push_back(std::move(conditions[c]));
+    bound.children.push_back(std::move(values[c]));
+  }
+  bound.children.push_back(std::move(values.back()));
+  // A DATE or DECIMAL CASE: every value branch now has the same logical
+  // type but for its precision; the CASE takes the widest.
+  for (std::size_t c = 1; c <= bound.children.size(); c += 2) {
+    const Expr& value = bound.children[c < bound.children.size() ? c : bound.children.size() - 1];
+    if (value.type != bound.type || value.logical.kind == Logical::kNone) continue;
+    if (bound.logical.kind == Logical::kNone || value.logical.precision > bound.logical.precision)
+      bound.logical = value.logical;
+  }
+  return bound;
+}
+
+Expr Binder::BindLike(const ast::Expr& expr, const ExprContext& context) {
+  Expr value = BindExpr(expr.children.at(0), context);
+  Expr pattern = BindExpr(expr.children.at(1), context);
+  const std::size_t position = expr.position;
+  if (value.type != ValueType::kText && value.type != ValueType::kNull)
+    throw SqlError(std::string("LIKE needs TEXT on its left, not ") + ValueTypeName(value.type),
+                   expr.op_position);
+  if (pattern.kind != Expr::Kind::kConstant ||
+      (pattern.type != ValueType::kText && pattern.type != ValueType::kNull))
+    throw SqlError("LIKE's pattern must be a string literal", expr.children[1].position);
+  if (value.type == ValueType::kNull || pattern.type == ValueType::kNull)
+    return Constant(Value::Null(), position);
+  const std::string& text = pattern.constant.text;
+  if (value.kind == Expr::Kind::kConstant) {
+    return Constant(Value::Integer(LikeMatches(value.constant.text, text) != expr.negated),
+                    position);
+  }
+  if (const std::optional<std::string> exact = LikeExactText(text)) {
+    return MakeBoolean(expr.negated ? BinaryOp::kNotEqual : BinaryOp::kEqual, std::move(value),
+                       Constant(Value::Text(*exact), position), position);
+  }
+  if (const std::optional<std::string> prefix = LikePrefix(text)) {
+    // value >= P AND value < P's upper bound: every string starting with P.
+    Expr at_least = MakeBoolean(BinaryOp::kGreaterEqual, value,
+                                Constant(Value::Text(*prefix), position), position);
+    Expr range = std::move(at_least);
+    if (const std::optional<std::string> upper = PrefixUpperBound(*prefix)) {
+      range = MakeBoolean(
+          BinaryOp::kAnd, std::move(range),
+          MakeBoolean(BinaryOp::kLess, value, Constant(Value::Text(*upper), position), position),
+          position);
+    }
+    return expr.negated ? Negated(std::move(range)) : range;
+  }
+  Expr bound;
+  bound.kind = Expr::Kind::kLike;
+  bound.type = ValueType::kInteger;
+  bound.negated = expr.negated;
+  bound.constant = pattern.constant;
+  bound.position = position;
+  bound.children.push_back(std::move(value));
+  return bound;
+}
 
 Expr Binder::BindExpr(const ast::Expr& expr, const ExprContext& context) {
   switch (expr.kind) {
@@ -108,6 +236,10 @@ Expr Binder::BindExpr(const ast::Expr& expr, const ExprContext& context) {
     }
     case ast::ExprKind::kFunction:
       return BindAggregate(expr, context);
+    case ast::ExprKind::kCase:
+      return BindCase(expr, context);
+    case ast::ExprKind::kLike:
+      return BindLike(expr, context);
   }
   throw InternalError("unknown expression kind");
 }

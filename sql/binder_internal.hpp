@@ -24,6 +24,16 @@ enum class Clause : std::uint8_t { kSelect, kWhere, kOn, kGroupBy, kHaving, kOrd
 
 const char* ClauseName(Clause clause);
 
+// The type of a CASE from its value branches (THEN values and ELSE), which
+// it may convert: NULL branches aside, all TEXT gives TEXT, all INTEGER
+// gives INTEGER, INTEGER with REAL gives REAL (the SQL standard's rule, and
+// DuckDB's; SQLite keeps each row's branch type instead, which for a
+// REAL-typed column is the same number); DATE and DECIMAL branches are
+// unified as a comparison's operands are (TypeComparison: DECIMALs and
+// INTEGERs at the largest scale, REAL when one is REAL); only NULLs give
+// NULL. TEXT with a number is an error at `position`.
+ValueType CaseResultType(std::vector<Expr>& branches, std::size_t position);
+
 // Where an expression is bound, which decides what it may contain.
 struct ExprContext {
   Clause clause = Clause::kSelect;
@@ -118,6 +128,8 @@ class Binder {
   Expr BindUnary(const ast::Expr& expr, const ExprContext& context);
   Expr BindBinary(const ast::Expr& expr, const ExprContext& context);
   Expr BindAggregate(const ast::Expr& expr, const ExprContext& context);
+  Expr BindCase(const ast::Expr& expr, const ExprContext& context);
+  Expr BindLike(const ast::Expr& expr, const ExprContext& context);
   double BindQuantile(const ast::Expr& q, const ExprContext& context);
 
   // binder_select.cpp

@@ -165,6 +165,24 @@ void Print(const Expr& expr, std::string& out, const LeafNamer* namer) {
       Print(expr.children.at(0), out, namer);
       out.append(" AS ").append(ValueTypeName(expr.type)).append(")");
       return;
+    case Kind::kCase:
+      out += "CASE";
+      for (std::size_t i = 0; i + 1 < expr.children.size(); i += 2) {
+        out += " WHEN ";
+        Print(expr.children[i], out, namer);
+        out += " THEN ";
+        Print(expr.children[i + 1], out, namer);
+      }
+      out += " ELSE ";
+      Print(expr.children.back(), out, namer);
+      out += " END";
+      return;
+    case Kind::kLike:
+      out += "(";
+      Print(expr.children.at(0), out, namer);
+      out.append(expr.negated ? " NOT LIKE " : " LIKE ").append(SqlLiteral(expr.constant));
+      out += ")";
+      return;
     case Kind::kGroupRef:
       out.append("#g").append(std::to_string(expr.index));
       return;

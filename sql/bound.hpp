@@ -82,6 +82,16 @@ struct Expr {
     kAggregateRef,   // index into BoundSelect::aggregates
     kOutputRef,      // index into BoundSelect::outputs
     kSubqueryValue,  // index into BoundSelect::subqueries: a scalar subquery's value
+    // children: c1, v1, c2, v2, ..., e (always an ELSE, the NULL constant
+    // when the SQL has none). The first ci that is true (not NULL, not 0)
+    // gives vi, else e; a branch not chosen is not evaluated for that row
+    // (it raises no error there), as in SQLite.
+    kCase,
+    // children[0] (TEXT) LIKE `constant` (the pattern, TEXT); `negated` for
+    // NOT LIKE. Case-sensitive, bytewise: '%' matches any run of bytes, '_'
+    // one byte (sql/like_pattern.hpp). Patterns without wildcards and
+    // prefix patterns are bound as comparisons instead.
+    kLike,
   };
 
   Kind kind = Kind::kConstant;

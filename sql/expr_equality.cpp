@@ -43,6 +43,10 @@ bool StructurallyEqual(const Expr& a, const Expr& b) {
       if (a.negated != b.negated) return false;
       break;
     case Expr::Kind::kCast:
+    case Expr::Kind::kCase:
+      break;
+    case Expr::Kind::kLike:
+      if (a.negated != b.negated || !SameValue(a.constant, b.constant)) return false;
       break;
     case Expr::Kind::kGroupRef:
     case Expr::Kind::kAggregateRef:

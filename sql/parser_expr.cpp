@@ -61,8 +61,7 @@ constexpr auto kFunctions = std::to_array<FunctionName>({
     {"QUANTILE", AggregateFunction::kQuantile},
 });
 
-constexpr auto kPatternOperators =
-    std::to_array<std::string_view>({"LIKE", "GLOB", "REGEXP", "MATCH"});
+constexpr auto kPatternOperators = std::to_array<std::string_view>({"GLOB", "REGEXP", "MATCH"});
 
 }  // namespace
 
@@ -132,6 +131,15 @@ ast::Expr Parser::ParseBinary(int min_precedence) {
         Advance();
         node.children.push_back(std::move(left));
         node.children.push_back(ParseBinary(precedence + 1));
+      } else if (token.value == "LIKE" || (token.value == "NOT" && IsKeyword("LIKE", 1))) {
+        if (kEqualityLevel < min_precedence) break;
+        node.kind = ast::ExprKind::kLike;
+        node.negated = AcceptKeyword("NOT");
+        node.op_position = Peek().offset;
+        ExpectKeyword("LIKE");
+        node.children.push_back(std::move(left));
+        node.children.push_back(ParseBinary(kEqualityLevel + 1));
+        if (IsWord("ESCAPE")) Unsupported(Peek(), "LIKE ... ESCAPE is not supported");
       } else if (token.value == "IS" || token.value == "IN" || token.value == "BETWEEN" ||
                  (token.value == "NOT" && (IsKeyword("IN", 1) || IsKeyword("BETWEEN", 1)))) {
         if (kEqualityLevel < min_precedence) break;
@@ -250,7 +258,7 @@ ast::Expr Parser::ParsePrimary() {
         break;
       }
       if (token.value == "CAST") return ParseCast();
-      if (token.value == "CASE") Unsupported(token, "CASE expressions are not supported");
+      if (token.value == "CASE") return ParseCase();
       if (token.value == "EXISTS") {
         expr.kind = ast::ExprKind::kSubquery;
         expr.subquery_kind = ast::SubqueryKind::kExists;
@@ -347,6 +355,34 @@ ast::Expr Parser::ParseFunction() {
 
   if (IsWord("OVER")) Unsupported(Peek(), "window functions are not supported");
   if (IsWord("FILTER")) Unsupported(Peek(), "FILTER clauses are not supported");
+  Finish(expr);
+  return expr;
+}
+
+ast::Expr Parser::ParseCase() {
+  NestingGuard guard(*this, Peek().offset);
+  ast::Expr expr;
+  expr.kind = ast::ExprKind::kCase;
+  expr.position = expr.op_position = Advance().offset;
+  if (!IsWord("WHEN")) {
+    expr.has_operand = true;
+    expr.children.push_back(ParseExpr());
+  }
+  if (!IsWord("WHEN")) SyntaxError(Peek(), "WHEN");
+  while (IsWord("WHEN")) {
+    Advance();
+    expr.children.push_back(ParseExpr());
+    if (!IsWord("THEN")) SyntaxError(Peek(), "THEN");
+    Advance();
+    expr.children.push_back(ParseExpr());
+  }
+  if (IsWord("ELSE")) {
+    Advance();
+    expr.has_else = true;
+    expr.children.push_back(ParseExpr());
+  }
+  if (!IsWord("END")) SyntaxError(Peek(), "END");
+  Advance();
   Finish(expr);
   return expr;
 }

@@ -63,6 +63,7 @@ class Parser {
   void ParseWith(ast::Statement& statement);
   std::vector<std::string> ParseColumnAliases();
   std::shared_ptr<const ast::Select> ParseSubquery();
+  ast::Expr ParseCase();
   void ParseBetween(ast::Expr& between);
   void ParseInList(ast::Expr& in);
   void Finish(ast::Expr& expr) const;

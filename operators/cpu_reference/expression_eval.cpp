@@ -4,6 +4,7 @@
 
 #include "common/errors.hpp"
 #include "operators/cpu_reference/expression_arith.hpp"
+#include "operators/cpu_reference/expression_case.hpp"
 #include "operators/cpu_reference/expression_logic.hpp"
 
 namespace clq::cpu_reference {
@@ -166,6 +167,10 @@ ValueVector EvaluateUntyped(const Expr& expr, const EvalContext& context) {
     case Expr::Kind::kCast:
       CLQ_CHECK(expr.children.size() == 1, "CAST without one operand");
       return Cast(Evaluate(expr.children[0], context), expr.type);
+    case Expr::Kind::kCase:
+      return EvaluateCase(expr, context);
+    case Expr::Kind::kLike:
+      return EvaluateLike(expr, context);
     case Expr::Kind::kGroupRef:
       return Reference(context.group_keys, expr.index, context, "group key");
     case Expr::Kind::kAggregateRef:

@@ -11,7 +11,8 @@
 // 64-bit integers): see expression_arith.hpp and expression_logic.hpp. Every
 // subexpression is evaluated for every row of the batch (no short-circuit),
 // so an integer overflow in any row raises InvalidInputError("integer
-// overflow") even where AND/OR would not need the value.
+// overflow") even where AND/OR would not need the value; CASE alone is lazy
+// (expression_case.hpp).
 #pragma once
 
 #include <cstddef>

@@ -26,6 +26,8 @@ class SqliteOracle {
  public:
   SqliteOracle() {
     if (sqlite3_open(":memory:", &db_) != SQLITE_OK) throw std::runtime_error("sqlite3_open");
+    // clq's LIKE is case-sensitive (sql/like_pattern.hpp), SQLite's only so.
+    Execute("PRAGMA case_sensitive_like = ON");
   }
   ~SqliteOracle() { sqlite3_close(db_); }
   SqliteOracle(const SqliteOracle&) = delete;
@@ -100,10 +102,16 @@ class SqliteOracle {
       return answer;
     }
     std::vector<std::vector<sql::Value>> columns(types.size());
+    // A CASE whose branches mix INTEGER and REAL is REAL in clq (the SQL
+    // standard's type, sql/binder_internal.hpp CaseResultType); SQLite keeps
+    // each row's branch type, so there an INTEGER stands for the REAL.
+    const bool has_case = sql.find("CASE") != std::string::npos;
     int rc;
     while ((rc = sqlite3_step(statement)) == SQLITE_ROW) {
       for (std::size_t c = 0; c < types.size(); ++c) {
-        const sql::Value v = ReadValue(statement, static_cast<int>(c));
+        sql::Value v = ReadValue(statement, static_cast<int>(c));
+        if (has_case && v.type == sql::ValueType::kInteger && types[c] == sql::ValueType::kReal)
+          v = sql::Value::Real(static_cast<double>(v.integer));
         if (!v.is_null() && v.type != types[c] && answer.error.empty()) {
           answer.error = "column " + std::to_string(c) + " is " + cpu_reference::TypeName(v.type) +
                          " in SQLite, " + cpu_reference::TypeName(types[c]) + " in the bound query";

@@ -31,6 +31,20 @@ std::string Expr::Sql() const {
     }
     case Kind::kCast:
       return "CAST(" + kids[0].Sql() + " AS " + text + ")";
+    case Kind::kCase: {
+      const bool simple = text.find('S') != std::string::npos;
+      const bool has_else = text.find('E') != std::string::npos;
+      std::string sql = "CASE";
+      std::size_t i = 0;
+      if (simple && !kids.empty()) sql += " " + kids[i++].Sql();
+      const std::size_t pairs_end = kids.size() - (has_else && !kids.empty() ? 1 : 0);
+      for (; i + 2 <= pairs_end; i += 2)
+        sql += " WHEN " + kids[i].Sql() + " THEN " + kids[i + 1].Sql();
+      if (has_else && !kids.empty()) sql += " ELSE " + kids.back().Sql();
+      return sql + " END";
+    }
+    case Kind::kLike:
+      return "(" + kids[0].Sql() + " " + text + "LIKE " + kids[1].Sql() + ")";
   }
   return "?";
 }

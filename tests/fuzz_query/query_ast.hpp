@@ -21,6 +21,10 @@ struct Expr {
     kIn,       // (kids[0] [NOT ]IN (kids[1..])); text: "" or "NOT "
     kCall,     // text(kids, ...): COUNT, SUM, ...; COUNT(*) has no kid
     kCast,     // CAST(kids[0] AS text)
+    // CASE [kids[0]] WHEN kids[i] THEN kids[i + 1] ... [ELSE kids.back()] END;
+    // text holds 'S' when kids[0] is the operand, 'E' when there is an ELSE
+    kCase,
+    kLike,  // (kids[0] [NOT ]LIKE kids[1]); text: "" or "NOT "
   };
   Kind kind = Kind::kLeaf;
   std::string text;

@@ -344,7 +344,68 @@ QueryGenerator::Gen QueryGenerator::Numeric(int depth) {
     }
     return g;
   }
+  if (roll < 97) return NumericCase(depth - 1);
   return {Predicate(depth - 1), Type::kInteger, true};  // a truth value as a number
+}
+
+QueryGenerator::Gen QueryGenerator::NumericCase(int depth) {
+  Gen g;
+  g.expr = {Expr::Kind::kCase, "", {}, false};
+  const bool simple = random_.Chance(0.3);
+  if (simple) {
+    g.expr.text += "S";
+    g.expr.kids.push_back(Numeric(depth).expr);
+  }
+  std::vector<std::size_t> values;
+  const std::int64_t whens = random_.Int(1, 3);
+  std::vector<Gen> branches;
+  for (std::int64_t i = 0; i < whens; ++i) {
+    g.expr.kids.push_back(simple ? Numeric(0).expr : Predicate(depth));
+    branches.push_back(Numeric(depth));
+    values.push_back(g.expr.kids.size());
+    g.expr.kids.push_back(branches.back().expr);
+  }
+  if (random_.Chance(0.7)) {
+    g.expr.text += "E";
+    branches.push_back(Numeric(depth));
+    values.push_back(g.expr.kids.size());
+    g.expr.kids.push_back(branches.back().expr);
+  }
+  bool real = false;
+  g.exact = true;
+  for (const Gen& b : branches) {
+    real = real || b.type == Type::kReal;
+    g.exact = g.exact && b.exact;
+  }
+  g.type = real ? Type::kReal : Type::kInteger;
+  if (real) {
+    for (std::size_t i = 0; i < branches.size(); ++i) {
+      if (branches[i].type == Type::kReal) continue;
+      Expr& kid = g.expr.kids[values[i]];
+      kid = {Expr::Kind::kCast, "REAL", {kid}, false};
+      if (ReadsWideInteger(kid)) g.exact = false;
+    }
+  }
+  return g;
+}
+
+// LIKE on a CHAR column (or a literal now and then) with a pattern of the
+// fuzz tables' texts cut and joined by wildcards.
+Expr QueryGenerator::LikePredicate() {
+  Gen value = TextOperand();
+  if (value.type != Type::kText) value = Column(AnySource(), "s");
+  static const std::vector<std::string> kPieces = {"a",    "b", "ab", "p", "e",  "fig",  "F",
+                                                   "rape", "i", "",   "z", "pl", "kiwi", "apple"};
+  static const std::vector<std::string> kWildcards = {"%", "_", "%%", "__", "%_", "_%", ""};
+  std::string pattern;
+  const std::int64_t parts = random_.Int(0, 4);
+  for (std::int64_t i = 0; i < parts; ++i)
+    pattern += random_.Chance(0.5) ? random_.Pick(kWildcards) : random_.Pick(kPieces);
+  Expr like{Expr::Kind::kLike,
+            random_.Chance(0.3) ? "NOT " : "",
+            {value.expr, Expr::Leaf(random_.Chance(0.03) ? "NULL" : "'" + pattern + "'")},
+            false};
+  return like;
 }
 
 QueryGenerator::Gen QueryGenerator::TextOperand() {
@@ -396,6 +457,7 @@ Expr QueryGenerator::Predicate(int depth) {
       in.kids.push_back(!text && random_.Chance(0.1) ? Expr::Leaf("NULL") : operand(0));
     return in;
   }
+  if (roll < 90) return LikePredicate();
   if (roll < 94) {
     return {Expr::Kind::kPostfix,
             random_.Chance(0.5) ? " IS NULL" : " IS NOT NULL",

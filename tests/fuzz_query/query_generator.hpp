@@ -1,7 +1,8 @@
 // Random queries over the fuzz tables (fuzz_tables.hpp), in every shape of
 // clq's SQL subset: filters with AND/OR/NOT/IN/BETWEEN/IS NULL and
 // comparisons, INTEGER and REAL arithmetic with overflow-prone constants,
-// CAST, aggregates, GROUP BY with HAVING, DISTINCT, ORDER BY (positions and
+// CAST, CASE (searched and simple, nested, with and without ELSE), LIKE
+// patterns on CHAR columns, aggregates, GROUP BY with HAVING, DISTINCT, ORDER BY (positions and
 // expressions) with LIMIT/OFFSET, joins of two or three tables (equalities,
 // shifted keys, now and then a cross product).
 //
@@ -10,7 +11,9 @@
 // addition (no REAL division, no extreme REALs), a LIMIT comes with an
 // ORDER BY over every output (ties cannot change the rows kept), GROUP BY
 // and ORDER BY never use a bare integer constant (SQLite reads it as a
-// position), TEXT is only compared with TEXT, and joins of large tables go
+// position), TEXT is only compared with TEXT, a CASE that mixes INTEGER and
+// REAL branches casts its INTEGER ones to REAL (SQLite would keep each row's
+// branch type, and integer division or overflow of it differ), and joins of large tables go
 // through the unique `id` column so that results stay small.
 #pragma once
 
@@ -50,6 +53,8 @@ class QueryGenerator {
   Gen NumericLeaf();
   Gen Numeric(int depth);
   Gen TextOperand();
+  Gen NumericCase(int depth);
+  Expr LikePredicate();
   Expr Predicate(int depth);
   Gen NewAggregate();
   Gen GroupKey();

@@ -43,6 +43,8 @@ std::vector<std::string> ExactQueries() {
       "t1.ten + t2.ten > 5",
       "SELECT SUM(unique1), SUM(unique2), SUM(two), SUM(four), SUM(ten), SUM(twenty), "
       "SUM(onePercent), SUM(tenPercent), SUM(twentyPercent * 2) FROM tenktup1",
+      "SELECT SUM(CASE WHEN ten < 5 THEN unique1 ELSE 0 END), COUNT(*) FROM tenktup1 WHERE "
+      "stringu1 LIKE '%A%x'",
   };
 }
 
@@ -149,6 +151,20 @@ TEST_P(PhysicalPlanTest, ExplainPrintsTheTree) {
     ASSERT_NE(found, std::string::npos) << line << "\n" << explain;
     at = found + 1;
   }
+}
+
+// CASE and a LIKE matcher run on the expression machine: their
+// instructions show in the bytecode EXPLAIN prints.
+TEST_P(PhysicalPlanTest, ExplainShowsCaseAndLikeInstructions) {
+  Catalog catalog;
+  AddWisconsinTables(catalog, kRows);
+  const std::string sql =
+      "SELECT ten, SUM(CASE WHEN two = 0 THEN unique1 WHEN four = 1 THEN 1 ELSE unique2 END) "
+      "FROM tenktup1 WHERE stringu1 NOT LIKE '%B_C%' GROUP BY ten";
+  const std::string explain = RunPlan(engine(), catalog, sql).value().explain;
+  for (const char* text : {"CASE_BEGIN", "CASE_WHEN", "CASE_THEN", "CASE_END",
+                           "STR_LIKE slot 0 width 52 not like '%B_C%'", "NOT LIKE '%B_C%'"})
+    EXPECT_NE(explain.find(text), std::string::npos) << text << "\n" << explain;
 }
 
 CLQ_INSTANTIATE_DEVICE_TESTS(PhysicalPlanTest);

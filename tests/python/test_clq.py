@@ -37,10 +37,16 @@ INTEGER_QUERIES = [
     ("SELECT k, big FROM t WHERE flag = 1 ORDER BY big DESC, k LIMIT 17", True),
     ("SELECT DISTINCT s FROM t", False),
     ("SELECT a.k, COUNT(*) FROM t a JOIN u b ON a.k = b.k GROUP BY a.k", False),
+    ("SELECT s, SUM(CASE WHEN k > 0 THEN small ELSE 0 END), COUNT(CASE WHEN big > 0 THEN 1 END) "
+     "FROM t WHERE s LIKE '%i%' OR s LIKE 'p%' GROUP BY s", False),
+    ("SELECT CASE k % 3 WHEN 0 THEN 'a' WHEN 1 THEN 'b' END = 'a', COUNT(*) FROM t "
+     "WHERE s NOT LIKE '_i%' AND s LIKE '%' GROUP BY 1", False),
 ]
 REAL_QUERIES = [
     ("SELECT k, SUM(x), MIN(x), AVG(x) FROM t GROUP BY k ORDER BY k", True),
     ("SELECT x * 2 + k FROM t WHERE x > 0 ORDER BY 1 LIMIT 25", True),
+    ("SELECT k, MAX(CASE WHEN x > 0 THEN x ELSE k END) FROM t WHERE s LIKE 'p%r' GROUP BY k "
+     "ORDER BY k", True),
 ]
 
 

@@ -78,6 +78,11 @@ EXACT_QUERIES = [
     "SELECT COUNT(*) FROM t WHERE qty IN (1, 2.00, 3.5, 24)",
     "SELECT COUNT(*) FROM t WHERE fine > price",
     "SELECT price + fine, price - qty, -price, price * 2, i * rate FROM t WHERE k = 1",
+    # CASE over DECIMAL and DATE branches: one scale (INTEGER branches scaled)
+    "SELECT k, SUM(CASE WHEN rate > 0.05 THEN price * (1 - rate) ELSE 0 END) FROM t GROUP BY k",
+    "SELECT CASE WHEN k < 3 THEN fine WHEN k < 5 THEN price ELSE i END FROM t WHERE k <> 6",
+    "SELECT k, MAX(CASE WHEN k = 2 THEN d ELSE dn END), MIN(CASE k WHEN 1 THEN dn END) FROM t GROUP BY k",
+    "SELECT COUNT(*) FROM t WHERE CASE rate WHEN 0.05 THEN qty WHEN 0.1 THEN 2 ELSE 0 END > 1.5",
     "SELECT price % 7, i + price FROM t WHERE k = 2",
     "SELECT k, SUM(fine), COUNT(fine), MIN(fine), MAX(fine) FROM t GROUP BY k",
     "SELECT rate, COUNT(*), SUM(qty) FROM t GROUP BY rate",

@@ -106,6 +106,18 @@ TEST(ParserTest, PrimariesFunctionsAndCasts) {
   EXPECT_EQ(ParseExpr("count + 1"), "(count + 1)");
 }
 
+TEST(ParserTest, CaseAndLike) {
+  EXPECT_EQ(ParseExpr("CASE WHEN a THEN 1 END"), "CASE WHEN a THEN 1 END");
+  EXPECT_EQ(ParseExpr("case when a > 1 then b + 1 when c then 2 else 3 end * 2"),
+            "(CASE WHEN (a > 1) THEN (b + 1) WHEN c THEN 2 ELSE 3 END * 2)");
+  EXPECT_EQ(ParseExpr("CASE a + 1 WHEN 1 THEN 'x' ELSE CASE WHEN b THEN 'y' END END"),
+            "CASE (a + 1) WHEN 1 THEN 'x' ELSE CASE WHEN b THEN 'y' END END");
+  EXPECT_EQ(ParseExpr("s LIKE 'a%' AND t NOT LIKE '_b'"),
+            "((s LIKE 'a%') AND (t NOT LIKE '_b'))");
+  EXPECT_EQ(ParseExpr("NOT s LIKE 'a'"), "(NOT (s LIKE 'a'))");
+  EXPECT_EQ(ParseExpr("s LIKE 'a' = 1"), "((s LIKE 'a') = 1)");
+}
+
 TEST(ParserTest, ExpressionSpansIncludeParentheses) {
   const ast::Statement statement = Parse("SELECT (a + 1) AS x, b*2 y FROM t");
   const ast::Expr& first = statement.select.items.at(0).expr;
@@ -159,6 +171,15 @@ TEST(ParserTest, SyntaxErrors) {
   EXPECT_EQ(ParseError("SELECT (1 + 2 FROM t"),
             std::make_pair(std::size_t{14},
                            std::string("syntax error at or near 'FROM' (expected ')')")));
+  EXPECT_EQ(ParseError("SELECT CASE a END FROM t"),
+            std::make_pair(std::size_t{14},
+                           std::string("syntax error at or near 'END' (expected WHEN)")));
+  EXPECT_EQ(ParseError("SELECT CASE WHEN a 1 END FROM t"),
+            std::make_pair(std::size_t{19},
+                           std::string("syntax error at or near '1' (expected THEN)")));
+  EXPECT_EQ(ParseError("SELECT CASE WHEN a THEN 1 FROM t"),
+            std::make_pair(std::size_t{26},
+                           std::string("syntax error at or near 'FROM' (expected END)")));
   EXPECT_EQ(ParseError("SELECT a b c FROM t"),
             std::make_pair(std::size_t{11}, std::string("syntax error at or near 'c'")));
   EXPECT_EQ(
@@ -217,9 +238,9 @@ TEST(ParserTest, UnsupportedConstructsPointAtTheirToken) {
       {"SELECT a FROM t WINDOW w AS (ORDER BY a)", "WINDOW", "window functions are not supported"},
       {"SELECT foo(a) FROM t", "foo", "unknown function 'foo'"},
       {"SELECT a + abs(b) FROM t", "abs", "unknown function 'abs'"},
-      {"SELECT CASE WHEN a THEN 1 END FROM t", "CASE", "CASE expressions are not supported"},
-      {"SELECT a FROM t WHERE s LIKE 'x%'", "LIKE", "LIKE is not supported"},
-      {"SELECT a FROM t WHERE s NOT LIKE 'x%'", "NOT", "NOT LIKE is not supported"},
+      {"SELECT a FROM t WHERE s LIKE 'x%' ESCAPE '!'", "ESCAPE",
+       "LIKE ... ESCAPE is not supported"},
+      {"SELECT a FROM t WHERE s NOT GLOB 'x*'", "NOT", "NOT GLOB is not supported"},
       {"SELECT a FROM t WHERE s GLOB 'x*'", "GLOB", "GLOB is not supported"},
       {"SELECT a || b FROM t", "||", "string concatenation (||) is not supported"},
       {"SELECT a & 1 FROM t", "&", "bitwise operators are not supported"},
