@@ -126,6 +126,33 @@ void DeferUnselectiveFilters(const sql::BoundSelect& select, SourcePlan& incomin
   joined_rows = std::min(joined_rows, incoming_rows);
 }
 
+// The distinct values a join key is estimated to take among `rows` rows: a
+// column's value range where it has one, capped by the rows of its table and
+// by `rows`; an expression is taken for unique.
+double EstimatedDistinct(const sql::BoundSelect& select, const ColumnRangeFn& ranges,
+                         const Expr& key, double rows) {
+  double distinct = rows;
+  if (key.kind == Expr::Kind::kColumnRef) {
+    distinct = static_cast<double>(select.from[key.source].table->rows());
+    if (const std::optional<IntRange> range = ranges(key))
+      distinct =
+          std::min(distinct, static_cast<double>(range->max) - static_cast<double>(range->min) + 1);
+  }
+  return std::max(1.0, std::min(distinct, rows));
+}
+
+// The rows of joining `joined_rows` rows (key `joined_key`) with `incoming`
+// (`incoming_rows` after its filters, key `incoming_key`): the textbook
+// |R| |S| / max(V(R, a), V(S, b)), which is the larger side's rows for a key
+// joined to a foreign key, and a product over few values for two foreign keys.
+double EstimatedJoinRows(const sql::BoundSelect& select, const ColumnRangeFn& ranges,
+                         const Expr& joined_key, double joined_rows, const Expr& incoming_key,
+                         double incoming_rows) {
+  const double distinct = std::max(EstimatedDistinct(select, ranges, joined_key, joined_rows),
+                                   EstimatedDistinct(select, ranges, incoming_key, incoming_rows));
+  return joined_rows * incoming_rows / distinct;
+}
+
 }  // namespace
 
 void ColumnsOf(const sql::Expr& e, std::vector<std::pair<std::size_t, std::size_t>>& out) {
@@ -235,7 +262,10 @@ QueryPlan PlanQuery(const sql::BoundSelect& select) {
   }
 
   // Greedy join order: start from the smallest filtered input, then repeatedly
-  // join the smallest table connected to what is joined so far.
+  // take the join whose output is estimated smallest (EstimatedJoinRows), the
+  // smaller incoming table on a tie. A join of two foreign keys (customers
+  // and suppliers of one nation) is left for last, as a filter, where a
+  // join through keys connects the same tables.
   if (select.from.size() > 1) {
     std::vector<bool> joined(select.from.size(), false);
     std::size_t start = 0;
@@ -248,16 +278,21 @@ QueryPlan PlanQuery(const sql::BoundSelect& select) {
     for (std::size_t step = 1; step < select.from.size(); ++step) {
       std::optional<std::size_t> best;
       double best_rows = 0;
+      double best_output = 0;
       for (std::size_t e = 0; e < candidate_edges.size(); ++e) {
         if (used[e]) continue;
         const JoinEdge& edge = candidate_edges[e];
         if (joined[edge.left_source] == joined[edge.right_source]) continue;
-        const std::size_t incoming =
-            joined[edge.left_source] ? edge.right_source : edge.left_source;
+        const bool left_joined = joined[edge.left_source];
+        const std::size_t incoming = left_joined ? edge.right_source : edge.left_source;
         const double rows = EstimatedRows(select, plan.sources[incoming]);
-        if (!best || rows < best_rows) {
+        const double output =
+            EstimatedJoinRows(select, column_ranges, left_joined ? edge.left_key : edge.right_key,
+                              joined_rows, left_joined ? edge.right_key : edge.left_key, rows);
+        if (!best || output < best_output || (output == best_output && rows < best_rows)) {
           best = e;
           best_rows = rows;
+          best_output = output;
         }
       }
       if (!best) {
@@ -275,6 +310,7 @@ QueryPlan PlanQuery(const sql::BoundSelect& select) {
       joined[edge.right_source] = true;
       DeferUnselectiveFilters(select, plan.sources[edge.right_source],
                               !key_checks[edge.right_source].empty(), joined_rows, plan);
+      joined_rows = std::max(joined_rows, best_output);
       plan.join_edges.push_back(std::move(edge));
     }
     // Edges not used to connect tables (cycles) are checked after the joins.
