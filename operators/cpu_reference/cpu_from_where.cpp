@@ -113,11 +113,15 @@ JoinedRows EvaluateFromWhere(const sql::BoundSelect& select, std::uint64_t host_
 
   // Join keys that can overflow are computed on every row its own filters
   // pass, whatever the join order (plan/query_plan.cpp does the same): the
-  // sides of an equality of two integer expressions of one table each.
+  // sides of an equality of two integer expressions of one table each (an
+  // INTEGER compared with a REAL is no join key there, only a filter of the
+  // joined rows).
   if (from.size() > 1) {
     for (const Conjunct& c : conjuncts) {
       if (c.left_sources.size() != 1 || c.right_sources.size() != 1 ||
-          c.left_sources[0] == c.right_sources[0])
+          c.left_sources[0] == c.right_sources[0] ||
+          c.expr->children[0].type != sql::ValueType::kInteger ||
+          c.expr->children[1].type != sql::ValueType::kInteger)
         continue;
       for (std::size_t side = 0; side < 2; ++side) {
         const Expr& key = c.expr->children[side];
