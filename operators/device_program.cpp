@@ -11,6 +11,22 @@ DeviceProgram::DeviceProgram(Engine& engine, const ExpressionProgram& program,
                              const QueryOptions& options)
     : program_(program), options_(options) {
   const auto& code = program.code();
+  // A device that caps a work-item's loop iterations (llvmpipe) cuts the
+  // interpreter short, silently, once the instructions times the items each
+  // runs over pass the cap: each instruction loops over the work-item's
+  // items a few times (operands, the operation, NULL flags), at most
+  // kItemLoopsPerInstruction.
+  constexpr std::uint64_t kItemLoopsPerInstruction = 4;
+  const std::uint32_t cap = engine.info().loop_iteration_limit;
+  if (cap != 0 &&
+      code.size() * kItemLoopsPerInstruction * engine.tuning().items_per_thread > cap)
+    throw DeviceLimitError("the expression program of " + std::to_string(code.size()) +
+                           " instructions is too long for device '" + engine.info().name +
+                           "', which caps a work-item's loops at " + std::to_string(cap) +
+                           " iterations (at most " +
+                           std::to_string(cap / (kItemLoopsPerInstruction *
+                                                 engine.tuning().items_per_thread)) +
+                           " instructions here)");
   const auto& constants = program.constants();
   code_ = engine.pool().Acquire(code.size() * sizeof(cl_uint2), "expression program");
   constants_ = engine.pool().Acquire(constants.size() * sizeof(cl_long), "expression constants");

