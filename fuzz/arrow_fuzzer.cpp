@@ -49,7 +49,7 @@
 // values or NULLs differ from what the producer put there (integers widened,
 // float32 widened exactly, bools 0 or 1, strings NUL-padded CHAR of the
 // longest one's width, zero bytes at NULL rows), a column not read in place where the importer
-// promises it (one batch of int32, int64 or float64, 64-byte aligned) or read in place from a batch
+// promises it (one batch of int32, int64, float64 or date32, 64-byte aligned) or read in place from a batch
 // already released, a struct handed over that is not released exactly once (a batch read in place
 // only when the table goes, the rest by the time the import returns or throws), a caller's struct
 // not marked released, or a stream called after an error or after its release.
@@ -119,7 +119,7 @@ enum class Layout : std::uint8_t {
   kNull,    // no buffers
   kStruct,  // validity, no children
 };
-enum class Stored : std::uint8_t { kRefused, kInt32, kInt64, kDouble, kChar };
+enum class Stored : std::uint8_t { kRefused, kInt32, kInt64, kDouble, kChar, kDate, kDecimal };
 
 struct Format {
   const char* format;
@@ -145,9 +145,11 @@ constexpr Format kFormats[] = {
     {"u", Layout::kText32, 0, Stored::kChar},
     {"U", Layout::kText64, 0, Stored::kChar},
     {"vu", Layout::kView, 0, Stored::kChar},
+    // date32 as DATE (the days as they are); decimal128(10, 2) as DECIMAL(10, 2),
+    // each value refused unless it fits 64 bits.
+    {"tdD", Layout::kFixed, 4, Stored::kDate, true},
+    {"d:10,2", Layout::kFixed, 16, Stored::kDecimal},
     // Formats clq cannot store, each laid out as the specification says.
-    {"tdD", Layout::kFixed, 4, Stored::kRefused},
-    {"d:10,2", Layout::kFixed, 16, Stored::kRefused},
     {"e", Layout::kFixed, 2, Stored::kRefused},
     {"tsu:", Layout::kFixed, 8, Stored::kRefused},
     {"w:4", Layout::kFixed, 4, Stored::kRefused},
@@ -597,6 +599,16 @@ std::optional<Value> Expected(const Type& type, const ArrayNode& node, std::int6
           refusal = "NaN";
           return std::nullopt;
         }
+      } else if (f.stored == Stored::kDecimal) {
+        // Little-endian 128 bits: the low word, then the high word, which
+        // must be the low word's sign for the value to fit 64 bits.
+        std::int64_t words[2];
+        std::memcpy(words, node.At(1) + element * 16, 16);
+        if (words[1] != (words[0] < 0 ? -1 : 0)) {
+          refusal = "a decimal past 64 bits";
+          return std::nullopt;
+        }
+        v.integer = words[0];
       } else {
         bool past = false;
         v.integer = ReadIntegerAt(node, f, element, past);
@@ -819,6 +831,12 @@ Outcome Predict(const Case& c) {
       case Stored::kDouble:
         o.types.push_back(clq::ColumnType::Double());
         break;
+      case Stored::kDate:
+        o.types.push_back(clq::ColumnType::Date());
+        break;
+      case Stored::kDecimal:
+        o.types.push_back(clq::ColumnType::Decimal(10, 2));
+        break;
       default: {
         std::size_t width = 1;
         for (const Value& v : o.values[i])
@@ -942,8 +960,8 @@ void CheckTable(const Case& c, const Outcome& o, const clq::Table& table,
   }
 }
 
-// Where each column must be read in place (single batch of int32, int64 or
-// float64 whose first value is 64-byte aligned), else null.
+// Where each column must be read in place (single batch of int32, int64,
+// float64 or date32 whose first value is 64-byte aligned), else null.
 std::vector<const std::byte*> InPlace(const Case& c, const Outcome& o) {
   std::vector<const std::byte*> where(c.types.size(), nullptr);
   if (c.batches.size() != 1 || o.rows == 0) return where;
@@ -951,7 +969,8 @@ std::vector<const std::byte*> InPlace(const Case& c, const Outcome& o) {
   for (std::size_t i = 0; i < c.types.size(); ++i) {
     const Type& t = *c.types[i];
     const std::string_view format = t.format->format;
-    if (t.dictionary || (format != "i" && format != "l" && format != "g")) continue;
+    if (t.dictionary || (format != "i" && format != "l" && format != "g" && format != "tdD"))
+      continue;
     // A column with a NULL is copied, its values at NULL rows zeroed.
     if (std::any_of(o.values[i].begin(), o.values[i].end(), [](const Value& v) { return v.null; }))
       continue;
