@@ -78,7 +78,7 @@ struct Expr {
   AggregateFunction function = AggregateFunction::kCountStar;
   ValueType cast_type = ValueType::kInteger;
   bool negated = false;
-  bool distinct = false;  // kFunction: COUNT(DISTINCT x)
+  bool distinct = false;     // kFunction: COUNT(DISTINCT x)
   bool has_operand = false;  // kCase: the simple form, CASE x WHEN ...
   bool has_else = false;     // kCase
   std::vector<Expr> children;

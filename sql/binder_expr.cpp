@@ -99,8 +99,8 @@ Expr Binder::BindCase(const ast::Expr& expr, const ExprContext& context) {
       CheckComparable(operand->type, condition.type, when.position);
       std::vector<Expr> pair = {*operand, std::move(condition)};
       TypeComparison(pair, when.position);
-      condition = MakeBoolean(BinaryOp::kEqual, std::move(pair[0]), std::move(pair[1]),
-                              when.position);
+      condition =
+          MakeBoolean(BinaryOp::kEqual, std::move(pair[0]), std::move(pair[1]), when.position);
     } else if (condition.type == ValueType::kText) {
       throw SqlError("a CASE WHEN condition cannot be TEXT", when.position);
     }
