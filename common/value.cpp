@@ -31,4 +31,20 @@ ValueType ValueTypeOf(ColumnType type) {
   throw InternalError("unknown column type");
 }
 
+ColumnType StoredTypeOf(ValueType type, LogicalType logical, std::uint32_t text_width) {
+  switch (type) {
+    case ValueType::kInteger:
+      if (logical.is_date()) return ColumnType::Date();
+      if (logical.is_decimal()) return ColumnType::Decimal(logical.precision, logical.scale);
+      return ColumnType::Int64();
+    case ValueType::kReal:
+      return ColumnType::Double();
+    case ValueType::kText:
+      return ColumnType::Char(text_width);
+    case ValueType::kNull:
+      break;
+  }
+  return ColumnType::Int32();
+}
+
 }  // namespace clq::sql

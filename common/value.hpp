@@ -17,6 +17,10 @@ const char* ValueTypeName(ValueType type);  // "NULL", "INTEGER", "REAL", "TEXT"
 
 // The SQL type of a stored column type.
 ValueType ValueTypeOf(ColumnType type);
+// The column type that stores values of `type` and `logical` (a derived
+// table's or a result's): INTEGER as INT64 (DATE as DATE, DECIMAL as its
+// DECIMAL), REAL as DOUBLE, TEXT as CHAR(text_width), NULL as INT32.
+ColumnType StoredTypeOf(ValueType type, LogicalType logical, std::uint32_t text_width);
 
 // A constant: a literal in the statement, or a value in a result.
 struct Value {

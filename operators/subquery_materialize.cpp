@@ -38,25 +38,13 @@ void ReplaceValues(sql::Expr& e, const std::vector<std::optional<sql::Expr>>& va
     ReplaceValues(child, values, lists);
 }
 
+// The stored type of a result column: CHAR as wide as its longest value.
 ColumnType StorageTypeOf(const ResultColumn& column) {
-  switch (column.type) {
-    case sql::ValueType::kInteger:
-      if (column.logical.is_date()) return ColumnType::Date();
-      if (column.logical.is_decimal())
-        return ColumnType::Decimal(column.logical.precision, column.logical.scale);
-      return ColumnType::Int64();
-    case sql::ValueType::kReal:
-      return ColumnType::Double();
-    case sql::ValueType::kText: {
-      std::size_t width = 1;
-      for (RowCount r = 0; r < column.rows(); ++r)
-        if (!column.IsNull(r)) width = std::max(width, column.TextAt(r).size());
-      return ColumnType::Char(static_cast<std::uint32_t>(width));
-    }
-    case sql::ValueType::kNull:
-      break;
-  }
-  return ColumnType::Int32();
+  std::size_t width = 1;
+  if (column.type == sql::ValueType::kText)
+    for (RowCount r = 0; r < column.rows(); ++r)
+      if (!column.IsNull(r)) width = std::max(width, column.TextAt(r).size());
+  return sql::StoredTypeOf(column.type, column.logical, static_cast<std::uint32_t>(width));
 }
 
 }  // namespace

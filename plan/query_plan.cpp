@@ -173,26 +173,12 @@ std::vector<std::size_t> SourcesOf(const Expr& expr) {
 }
 
 void SplitConjuncts(const Expr& expr, std::vector<Expr>& out) {
-  if (expr.kind == Expr::Kind::kBinary && expr.binary_op == sql::BinaryOp::kAnd) {
-    SplitConjuncts(expr.children[0], out);
-    SplitConjuncts(expr.children[1], out);
-  } else {
-    out.push_back(expr);
-  }
+  sql::SplitChain(expr, sql::BinaryOp::kAnd, out);
 }
 
 std::optional<Expr> AndAll(const std::vector<Expr>& conjuncts) {
   if (conjuncts.empty()) return std::nullopt;
-  Expr result = conjuncts[0];
-  for (std::size_t i = 1; i < conjuncts.size(); ++i) {
-    Expr both;
-    both.kind = Expr::Kind::kBinary;
-    both.type = sql::ValueType::kInteger;
-    both.binary_op = sql::BinaryOp::kAnd;
-    both.children = {std::move(result), conjuncts[i]};
-    result = std::move(both);
-  }
-  return result;
+  return sql::JoinChain(conjuncts, sql::BinaryOp::kAnd);
 }
 
 QueryPlan PlanQuery(const sql::BoundSelect& select) {

@@ -36,26 +36,17 @@ void Find(const ast::Expr& e, DistinctCounts& found) {
     Find(child, found);
 }
 
-ast::Expr Column(const std::string& table, const std::string& name, std::size_t position) {
-  ast::Expr e;
-  e.kind = ast::ExprKind::kColumn;
-  e.qualifier = table;
-  e.name = name;
-  e.position = e.op_position = e.end = position;
-  return e;
-}
-
 // `e` with each GROUP BY key (as written) read from the derived table, and
 // COUNT(DISTINCT x) as COUNT of its x column.
 ast::Expr Rewrite(const ast::Expr& e, const std::vector<std::string>& keys,
                   const std::string& table) {
   const std::string text = ast::ToString(e);
   for (std::size_t k = 0; k < keys.size(); ++k)
-    if (text == keys[k]) return Column(table, "__g" + std::to_string(k + 1), e.position);
+    if (text == keys[k]) return ColumnOf(table, "__g" + std::to_string(k + 1), e.position);
   if (e.kind == ast::ExprKind::kFunction && e.distinct) {
     ast::Expr count = e;
     count.distinct = false;
-    count.children = {Column(table, "__x", e.position)};
+    count.children = {ColumnOf(table, "__x", e.position)};
     return count;
   }
   ast::Expr out = e;
@@ -128,7 +119,7 @@ ast::Select Binder::RewriteCountDistinct(const ast::Select& select) {
     outer.items.push_back(std::move(rewritten));
   }
   for (std::size_t k = 0; k < select.group_by.size(); ++k)
-    outer.group_by.push_back(Column(table, "__g" + std::to_string(k + 1), select.position));
+    outer.group_by.push_back(ColumnOf(table, "__g" + std::to_string(k + 1), select.position));
   if (select.having) outer.having = Rewrite(*select.having, keys, table);
   for (const ast::OrderItem& item : select.order_by)
     outer.order_by.push_back({Rewrite(item.expr, keys, table), item.descending});

@@ -87,6 +87,11 @@ void TypeAggregate(Aggregate& aggregate, std::size_t position);
 // A reference to AVG of a DECIMAL, divided by 10^scale (REAL).
 Expr AverageOfDecimal(Expr reference, const Aggregate& aggregate, std::size_t position);
 
+// The syntax of `table.column`, at `position`: how the binder's rewrites
+// (binder_subquery.cpp, binder_count_distinct.cpp) read a derived table they
+// made.
+ast::Expr ColumnOf(const std::string& table, const std::string& column, std::size_t position);
+
 class Binder {
  public:
   Binder(Catalog& catalog, std::string_view sql);

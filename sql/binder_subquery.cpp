@@ -76,16 +76,6 @@ ast::Expr AndAll(std::vector<ast::Expr> parts) {
   return result;
 }
 
-ast::Expr ColumnOf(const std::string& table, const std::string& column, std::size_t position) {
-  ast::Expr e;
-  e.kind = ast::ExprKind::kColumn;
-  e.qualifier = table;
-  e.name = column;
-  e.position = e.op_position = position;
-  e.end = position;
-  return e;
-}
-
 ast::Expr Equality(ast::Expr left, ast::Expr right) {
   ast::Expr e;
   e.kind = ast::ExprKind::kBinary;
@@ -112,6 +102,15 @@ bool CountsRows(const ast::Expr& e) {
 }
 
 }  // namespace
+
+ast::Expr ColumnOf(const std::string& table, const std::string& column, std::size_t position) {
+  ast::Expr e;
+  e.kind = ast::ExprKind::kColumn;
+  e.qualifier = table;
+  e.name = column;
+  e.position = e.op_position = e.end = position;
+  return e;
+}
 
 const ast::CommonTable* Binder::FindCommonTable(std::string_view name) const {
   for (const ast::CommonTable& table : with_)
@@ -228,23 +227,7 @@ void Binder::BindDerived(const ast::TableRef& ref, const ast::Select& select,
                        ref.alias_position);
     // The placeholder's types; the rows come when the subquery runs (a CHAR's
     // width with them).
-    switch (e.type) {
-      case ValueType::kInteger:
-        spec.type = e.logical.is_date() ? ColumnType::Date()
-                    : e.logical.is_decimal()
-                        ? ColumnType::Decimal(e.logical.precision, e.logical.scale)
-                        : ColumnType::Int64();
-        break;
-      case ValueType::kReal:
-        spec.type = ColumnType::Double();
-        break;
-      case ValueType::kText:
-        spec.type = ColumnType::Char(1);
-        break;
-      case ValueType::kNull:
-        spec.type = ColumnType::Int32();
-        break;
-    }
+    spec.type = StoredTypeOf(e.type, e.logical, 1);
     spec.nullable = true;
     schema.push_back(std::move(spec));
   }

@@ -37,6 +37,24 @@ Expr MakeBoolean(BinaryOp op, Expr left, Expr right, std::size_t position) {
   return e;
 }
 
+void SplitChain(Expr expr, BinaryOp op, std::vector<Expr>& out) {
+  if (expr.kind == Expr::Kind::kBinary && expr.binary_op == op) {
+    SplitChain(std::move(expr.children[0]), op, out);
+    SplitChain(std::move(expr.children[1]), op, out);
+  } else {
+    out.push_back(std::move(expr));
+  }
+}
+
+Expr JoinChain(std::vector<Expr> parts, BinaryOp op) {
+  Expr result = std::move(parts.at(0));
+  for (std::size_t i = 1; i < parts.size(); ++i) {
+    const std::size_t position = result.position;
+    result = MakeBoolean(op, std::move(result), std::move(parts[i]), position);
+  }
+  return result;
+}
+
 BinaryOp MirroredComparison(BinaryOp op) {
   switch (op) {
     case BinaryOp::kLess:

@@ -7,24 +7,6 @@
 namespace clq::sql {
 namespace {
 
-void Split(Expr expr, BinaryOp op, std::vector<Expr>& out) {
-  if (expr.kind == Expr::Kind::kBinary && expr.binary_op == op) {
-    Split(std::move(expr.children[0]), op, out);
-    Split(std::move(expr.children[1]), op, out);
-  } else {
-    out.push_back(std::move(expr));
-  }
-}
-
-Expr Join(std::vector<Expr> parts, BinaryOp op) {
-  Expr result = std::move(parts[0]);
-  for (std::size_t i = 1; i < parts.size(); ++i) {
-    const std::size_t position = result.position;
-    result = MakeBoolean(op, std::move(result), std::move(parts[i]), position);
-  }
-  return result;
-}
-
 bool CannotRaise(const Expr& e) {
   if (e.kind == Expr::Kind::kCast) return false;
   if (e.kind == Expr::Kind::kBinary && e.binary_op != BinaryOp::kAnd &&
@@ -53,10 +35,10 @@ bool SameConjunct(const Expr& a, const Expr& b) {
 // OR is implied by the common conjuncts).
 std::optional<Expr> Factor(Expr disjunction, std::vector<Expr>& common) {
   std::vector<Expr> branches;
-  Split(std::move(disjunction), BinaryOp::kOr, branches);
+  SplitChain(std::move(disjunction), BinaryOp::kOr, branches);
   std::vector<std::vector<Expr>> conjuncts(branches.size());
   for (std::size_t b = 0; b < branches.size(); ++b)
-    Split(std::move(branches[b]), BinaryOp::kAnd, conjuncts[b]);
+    SplitChain(std::move(branches[b]), BinaryOp::kAnd, conjuncts[b]);
   std::vector<Expr> shared;
   for (const Expr& candidate : conjuncts[0]) {
     if (!CannotRaise(candidate)) continue;
@@ -83,12 +65,12 @@ std::optional<Expr> Factor(Expr disjunction, std::vector<Expr>& common) {
       if (!is_shared) kept.push_back(std::move(c));
     }
     if (kept.empty()) implied = true;
-    if (!kept.empty()) rest.push_back(Join(std::move(kept), BinaryOp::kAnd));
+    if (!kept.empty()) rest.push_back(JoinChain(std::move(kept), BinaryOp::kAnd));
   }
   for (Expr& s : shared)
     common.push_back(std::move(s));
   if (implied || rest.empty()) return std::nullopt;
-  return Join(std::move(rest), BinaryOp::kOr);
+  return JoinChain(std::move(rest), BinaryOp::kOr);
 }
 
 }  // namespace
@@ -96,7 +78,7 @@ std::optional<Expr> Factor(Expr disjunction, std::vector<Expr>& common) {
 Expr FactorCommonConjuncts(Expr condition) {
   const Expr original = condition;  // returned as it is when no OR shares a conjunct
   std::vector<Expr> conjuncts;
-  Split(std::move(condition), BinaryOp::kAnd, conjuncts);
+  SplitChain(std::move(condition), BinaryOp::kAnd, conjuncts);
   std::vector<Expr> out;
   bool changed = false;
   for (Expr& c : conjuncts) {
@@ -116,7 +98,7 @@ Expr FactorCommonConjuncts(Expr condition) {
     if (rest) out.push_back(std::move(*rest));
   }
   if (!changed) return original;
-  return Join(std::move(out), BinaryOp::kAnd);
+  return JoinChain(std::move(out), BinaryOp::kAnd);
 }
 
 }  // namespace clq::sql
