@@ -61,8 +61,6 @@ struct ColumnType {
   static constexpr ColumnType Decimal(std::uint8_t precision, std::uint8_t scale) {
     return {DataType::kInt64, 8, LogicalType::Decimal(precision, scale)};
   }
-  // The same storage without the logical type: what devices see.
-  ColumnType Physical() const { return {type, width, {}}; }
 
   bool is_integer() const { return type == DataType::kInt32 || type == DataType::kInt64; }
   bool is_numeric() const { return type != DataType::kChar; }
