@@ -87,6 +87,8 @@ void CollectColumns(const sql::Expr& expr, std::set<std::pair<std::size_t, std::
 std::uint64_t BytesRead(const sql::BoundSelect& select, RowCount result_rows) {
   std::set<std::pair<std::size_t, std::size_t>> scanned;
   if (select.where) CollectColumns(*select.where, scanned);
+  for (const sql::TableRef& ref : select.from)
+    if (ref.on) CollectColumns(*ref.on, scanned);
   for (const sql::Expr& key : select.group_keys)
     CollectColumns(key, scanned);
   for (const sql::Aggregate& a : select.aggregates)

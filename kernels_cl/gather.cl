@@ -97,3 +97,27 @@ KERNEL void gather_iota(__global uint* target, ulong n, uint first) {
     if (i < n) target[i] = first + (uint)i;
   }
 }
+
+// A LEFT JOIN's rows without a match carry this row id of its table: they
+// gather nothing (no tablet holds it) and read as NULL.
+#define GATHER_NO_ROW 0xFFFFFFFFu
+
+// After a gather by `ids`: the rows of id GATHER_NO_ROW made NULL, their
+// value zeroed (so that NULLs hash and compare alike wherever the value is
+// read); with `all`, the other rows' NULL flags cleared too (a column
+// without a NULL map of its own).
+KERNEL void gather_null_missing(__global const uint* ids, ulong n, uint all,
+                                __global uchar* nulls, __global uchar* values, uint width) {
+  const ulong start = tile_start();
+  for (uint k = 0; k < IPT; ++k) {
+    const ulong i = tile_item(start, k);
+    if (i < n) {
+      if (ids[i] == GATHER_NO_ROW) {
+        nulls[i] = 1;
+        for (uint b = 0; b < width; ++b) values[i * width + b] = 0;
+      } else if (all) {
+        nulls[i] = 0;
+      }
+    }
+  }
+}

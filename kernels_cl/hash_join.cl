@@ -402,3 +402,43 @@ KERNEL void hash_join_unique_write(__global const uint* matches, ulong n,
     out_probe[base + j] = probe_rows[j];
   }
 }
+
+// LEFT JOIN: the joined side's rows that matched nothing (host side:
+// operators/join_unmatched.cpp). First matched[p] = 1 for every matched
+// position (the host zeroes `matched`; a row matched twice is written twice
+// with the same value).
+KERNEL void hash_join_mark_matched(__global const uint* positions, ulong n,
+                                   __global uchar* matched) {
+  const ulong start = tile_start();
+  for (uint k = 0; k < IPT; ++k) {
+    const ulong i = tile_item(start, k);
+    if (i < n) matched[positions[i]] = 1;
+  }
+}
+
+// Then the rows not matched as a selection bitmap over `rows` rows, one work
+// item per 32-row word, with each tile's count (TILE rows a tile, as
+// vm_filter writes them; the host zeroes tile_counts) for selection_scatter.
+KERNEL void hash_join_unmatched_bits(__global const uchar* matched, ulong rows,
+                                     __global uint* bits, __global uint* tile_counts) {
+  const ulong words = (rows + 31) / 32;
+  const ulong start = tile_start();
+  for (uint k = 0; k < IPT; ++k) {
+    const ulong w = tile_item(start, k);
+    if (w >= words) continue;
+    uint word = 0;
+    for (uint b = 0; b < 32; ++b) {
+      const ulong row = w * 32 + b;
+      if (row < rows && matched[row] == 0) word |= 1u << b;
+    }
+    bits[w] = word;
+    if (word == 0) continue;
+    const ulong first_tile = (w * 32) / TILE, last_tile = (w * 32 + 31) / TILE;
+    if (first_tile == last_tile) {
+      atomic_add(&tile_counts[first_tile], popcount(word));
+    } else {
+      for (uint b = 0; b < 32; ++b)
+        if ((word >> b) & 1u) atomic_inc(&tile_counts[(w * 32 + b) / TILE]);
+    }
+  }
+}

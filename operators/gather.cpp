@@ -107,18 +107,58 @@ std::string GatherBufferKernel(std::uint32_t width) {
   return width == 4 ? "gather_u32" : width == 8 ? "gather_u64" : "gather_bytes";
 }
 
-KernelSet GatherKernels(const std::vector<VmInputColumn>& columns, bool together) {
+KernelSet GatherKernels(const std::vector<VmInputColumn>& columns, bool together,
+                        bool missing_rows) {
   KernelSet kernels;
   for (const VmInputColumn& column : columns) {
     kernels.Add(together && column.type.width == 4 ? "gather_u32_columns"
                                                    : GatherBufferKernel(column.type.width));
     if (column.nullable) kernels.Add(GatherBufferKernel(1));
+    if (missing_rows) kernels.Add("gather_null_missing");
   }
   return kernels;
 }
 
+namespace {
+
+// gather_null_missing (kernels_cl/gather.cl), in order.
+struct GatherNullMissingArgs {
+  cl::Buffer ids;
+  cl_ulong n = 0;
+  cl_uint all = 0;
+  cl::Buffer nulls;
+  cl::Buffer values;
+  cl_uint width = 0;
+};
+
+void Bind(cl::Kernel& kernel, const GatherNullMissingArgs& a) {
+  KernelArgs args(kernel);
+  args.Add(a.ids).Add(a.n).Add(a.all).Add(a.nulls).Add(a.values).Add(a.width);
+  args.Done();
+}
+
+// Gives `result` (gathered by `ids`) a NULL map when it has none, and makes
+// the rows of id kNoRow NULL.
+void NullMissingRows(Engine& engine, const RowIds& ids, DeviceVector& result) {
+  const bool all = !result.has_nulls();
+  if (all) result.nulls = engine.pool().Acquire(ids.size, "gathered NULL map");
+  if (ids.size == 0) return;
+  cl::Kernel& kernel = engine.kernel("gather_null_missing");
+  Bind(kernel, GatherNullMissingArgs{
+                   .ids = ids.ids.get(),
+                   .n = ids.size,
+                   .all = all ? 1u : 0u,
+                   .nulls = result.nulls.get(),
+                   .values = result.values.get(),
+                   .width = result.type.width,
+               });
+  engine.Launch(kernel, engine.TilesFor(ids.size), "gather");
+}
+
+}  // namespace
+
 DeviceVector GatherColumn(Engine& engine, Relation& relation, std::size_t column,
-                          const RowIds& ids) {
+                          const RowIds& ids, bool missing_rows) {
   const VmInputColumn input = relation.column(column);
   DeviceVector result = AllocateVector(engine, input.type, ids.size, "gathered column");
   result.range = input.range;  // a subset of the rows keeps within the column's bounds
@@ -133,18 +173,19 @@ DeviceVector GatherColumn(Engine& engine, Relation& relation, std::size_t column
                    result.nulls.get());
     }
   }
+  if (missing_rows) NullMissingRows(engine, ids, result);
   return result;
 }
 
 std::vector<DeviceVector> GatherColumns(Engine& engine, Relation& relation,
-                                        const std::vector<std::size_t>& columns,
-                                        const RowIds& ids) {
+                                        const std::vector<std::size_t>& columns, const RowIds& ids,
+                                        bool missing_rows) {
   std::vector<DeviceVector> results(columns.size());
   std::vector<std::size_t> narrow;  // positions in `columns` of 4-byte columns
   for (std::size_t i = 0; i < columns.size(); ++i) {
     const VmInputColumn input = relation.column(columns[i]);
     if (input.type.width != 4) {
-      results[i] = GatherColumn(engine, relation, columns[i], ids);
+      results[i] = GatherColumn(engine, relation, columns[i], ids, missing_rows);
       continue;
     }
     results[i] = AllocateVector(engine, input.type, ids.size, "gathered column");
@@ -152,7 +193,12 @@ std::vector<DeviceVector> GatherColumns(Engine& engine, Relation& relation,
     if (input.nullable) results[i].nulls = engine.pool().Acquire(ids.size, "gathered NULL map");
     narrow.push_back(i);
   }
-  if (ids.size == 0 || narrow.empty()) return results;
+  if (ids.size == 0 || narrow.empty()) {
+    if (missing_rows)
+      for (const std::size_t i : narrow)
+        NullMissingRows(engine, ids, results[i]);
+    return results;
+  }
   cl::Kernel& kernel = engine.kernel("gather_u32_columns");
   const std::vector<Tablet> tablets = relation.tablets();
   for (std::size_t t = 0; t < tablets.size(); ++t) {
@@ -183,6 +229,9 @@ std::vector<DeviceVector> GatherColumns(Engine& engine, Relation& relation,
                    results[i].nulls.get());
     }
   }
+  if (missing_rows)
+    for (const std::size_t i : narrow)
+      NullMissingRows(engine, ids, results[i]);
   return results;
 }
 

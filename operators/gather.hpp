@@ -14,19 +14,28 @@
 
 namespace clq {
 
-// result[i] = relation.column[ids[i]] (values and NULL map).
+// The row id of a LEFT JOIN's table where a row found no match
+// (GATHER_NO_ROW in kernels_cl/gather.cl).
+inline constexpr cl_uint kNoRow = 0xFFFFFFFFu;
+
+// result[i] = relation.column[ids[i]] (values and NULL map). With
+// `missing_rows` (the ids may hold kNoRow: a LEFT JOIN's table), the result
+// always has a NULL map, and those rows are NULL (gather_null_missing).
 DeviceVector GatherColumn(Engine& engine, Relation& relation, std::size_t column,
-                          const RowIds& ids);
+                          const RowIds& ids, bool missing_rows = false);
 
 // GatherColumn of several columns by the same ids, in `columns` order.
 // 4-byte columns go through gather_u32_columns, up to 8 per launch, so the
 // ids are read once per 8 columns rather than once per column.
 std::vector<DeviceVector> GatherColumns(Engine& engine, Relation& relation,
-                                        const std::vector<std::size_t>& columns, const RowIds& ids);
+                                        const std::vector<std::size_t>& columns, const RowIds& ids,
+                                        bool missing_rows = false);
 
 // The kernels GatherColumn (`together` false) or GatherColumns (true)
-// launch for columns of these types, with NULL maps or not.
-KernelSet GatherKernels(const std::vector<VmInputColumn>& columns, bool together);
+// launch for columns of these types (as their relation holds them), with
+// NULL maps or not, and `missing_rows` or not.
+KernelSet GatherKernels(const std::vector<VmInputColumn>& columns, bool together,
+                        bool missing_rows = false);
 
 // The kernel GatherBuffer launches for values of `width` bytes.
 std::string GatherBufferKernel(std::uint32_t width);

@@ -292,6 +292,43 @@ RowIds Select(QueryContext& context, Relation& relation, const DeviceProgram& pr
   return result;
 }
 
+RowIds SelectedPositions(QueryContext& context, const cl::Buffer& bits, const cl::Buffer& tile_counts,
+                         RowCount rows) {
+  Engine& engine = context.engine();
+  if (rows == 0) return AllocateRowIds(engine, 0, "selected positions");
+  const std::uint64_t tiles = engine.TilesFor(rows);
+  DeviceBuffer total = engine.pool().Acquire(sizeof(cl_uint), "selection total");
+  ExclusiveScan(engine, tile_counts, tiles, tile_counts, &total.get());
+  cl_uint selected = 0;
+  engine.Download(total.get(), 0, sizeof(cl_uint), &selected, "selection counts");
+  context.CheckStatus();
+  RowIds result = AllocateRowIds(engine, selected, "selected positions");
+  if (selected == 0) return result;
+  cl::Kernel& scatter = engine.kernel("selection_scatter");
+  Bind(scatter, SelectionScatterArgs{
+                    .bits = bits,
+                    .rows = rows,
+                    .tile_offsets = tile_counts,
+                    .row_base = 0,
+                    .row_ids = result.ids.get(),
+                    .out_base = 0,
+                    .selected = selected,
+                    .tiles = static_cast<cl_uint>(tiles),
+                    .tiles_per_group = kScatterTilesPerGroup,
+                });
+  engine.Launch(scatter, engine.GroupsFor(tiles, kScatterTilesPerGroup), "scatter");
+  return result;
+}
+
+KernelSet SelectedPositionsKernels(const Engine& engine, RowCount rows, bool exact) {
+  KernelSet kernels;
+  if (rows == 0) return kernels;
+  kernels.Add(ExclusiveScanKernels(engine, engine.TilesFor(rows), exact));
+  // No row selected: no scatter.
+  kernels.AddWhenNeeded("selection_scatter");
+  return kernels;
+}
+
 KernelSet SelectionKernels(const Engine& engine, const QueryOptions& options,
                            const ExpressionProgram& program, std::size_t entry_index,
                            RowCount tablet_rows, bool exact) {

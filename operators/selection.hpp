@@ -49,6 +49,17 @@ KernelSet SelectionKernels(const Engine& engine, const QueryOptions& options,
                            const ExpressionProgram& program, std::size_t entry,
                            RowCount tablet_rows, bool exact);
 
+// The positions of the set bits of `bits` over `rows` rows (one tablet,
+// bit r of word r / 32), in order, from each tile's count of them in
+// `tile_counts` (as FilterTablet leaves them; scanned here in place). Blocks
+// for the one read of their total.
+RowIds SelectedPositions(QueryContext& context, const cl::Buffer& bits, const cl::Buffer& tile_counts,
+                         RowCount rows);
+
+// The kernels SelectedPositions launches over at most (`exact`: exactly)
+// `rows` rows.
+KernelSet SelectedPositionsKernels(const Engine& engine, RowCount rows, bool exact);
+
 // Number of rows where the predicate is true, without producing row ids.
 RowCount CountWhere(QueryContext& context, Relation& relation, const DeviceProgram& program,
                     std::size_t predicate_entry);

@@ -134,6 +134,8 @@ sql::BoundSelect MaterializeSubqueries(const sql::BoundSelect& select, const Sel
     values[i] = std::move(value);
   }
   if (out.where) ReplaceValues(*out.where, values, lists);
+  for (sql::TableRef& ref : out.from)
+    if (ref.on) ReplaceValues(*ref.on, values, lists);
   for (sql::Expr& key : out.group_keys)
     ReplaceValues(key, values, lists);
   for (sql::Aggregate& a : out.aggregates)

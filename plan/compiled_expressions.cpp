@@ -28,8 +28,27 @@ ExpressionProgram EmptyProgram(const sql::BoundSelect& select, bool in_place, st
     });
   }
   for (const auto& [from, column] : gathered)
-    columns.push_back(TableVmColumn(*select.from.at(from).table, column));
+    columns.push_back(GatheredVmColumn(select, from, column));
   return ExpressionProgram(std::move(columns), RowSet::GatheredMapper(gathered));
+}
+
+VmInputColumn GatheredVmColumn(const sql::BoundSelect& select, std::size_t source,
+                               std::size_t column) {
+  VmInputColumn input = TableVmColumn(*select.from.at(source).table, column);
+  if (select.from[source].outer) input.nullable = true;
+  return input;
+}
+
+KernelSet GatheredColumnKernels(const sql::BoundSelect& select,
+                                const std::vector<std::pair<std::size_t, std::size_t>>& columns,
+                                bool together) {
+  std::vector<VmInputColumn> plain, outer;
+  for (const auto& [source, column] : columns)
+    (select.from.at(source).outer ? outer : plain)
+        .push_back(TableVmColumn(*select.from[source].table, column));
+  KernelSet kernels = GatherKernels(plain, together);
+  kernels.Add(GatherKernels(outer, together, true));
+  return kernels;
 }
 
 namespace {
@@ -40,14 +59,6 @@ std::vector<std::pair<std::size_t, std::size_t>> ColumnsRead(
   for (const sql::Expr* e : exprs)
     ColumnsOf(*e, read);
   return read;
-}
-
-std::vector<VmInputColumn> TableColumns(
-    const sql::BoundSelect& select, const std::vector<std::pair<std::size_t, std::size_t>>& read) {
-  std::vector<VmInputColumn> columns;
-  for (const auto& [source, column] : read)
-    columns.push_back(TableVmColumn(*select.from.at(source).table, column));
-  return columns;
 }
 
 // Rows per tablet of a step's input: the table's tablets in place, else one
@@ -65,7 +76,7 @@ KernelSet MaterializeKernels(const sql::BoundSelect& select, RowShape shape,
                              const std::vector<std::pair<std::size_t, std::size_t>>& gathered) {
   KernelSet kernels;
   if (shape.kind == RowShape::Kind::kRange && !gathered.empty()) kernels.Add("gather_iota");
-  kernels.Add(GatherKernels(TableColumns(select, gathered), false));
+  kernels.Add(GatheredColumnKernels(select, gathered, false));
   return kernels;
 }
 
@@ -132,7 +143,7 @@ std::vector<ValueVectorType> ValueVectorTypes(const sql::BoundSelect& select,
   for (std::size_t i = 0; i < values.exprs.size(); ++i) {
     const sql::Expr& e = *values.exprs[i];
     if (e.kind != sql::Expr::Kind::kColumnRef) continue;
-    const VmInputColumn column = TableVmColumn(*select.from.at(e.source).table, e.index);
+    const VmInputColumn column = GatheredVmColumn(select, e.source, e.index);
     types[i] = {column.type, column.nullable};
   }
   for (const CompiledValues::Batch& batch : values.batches) {
@@ -163,11 +174,10 @@ KernelSet ValuesKernels(const Engine& engine, const QueryOptions& options,
   KernelSet kernels;
   if (shape.max_rows == 0) return kernels;
   if (!shape.implicit()) {
-    std::vector<VmInputColumn> plain;
+    std::vector<std::pair<std::size_t, std::size_t>> plain;
     for (const sql::Expr* e : values.exprs)
-      if (e->kind == sql::Expr::Kind::kColumnRef)
-        plain.push_back(TableVmColumn(*select.from.at(e->source).table, e->index));
-    kernels.Add(GatherKernels(plain, true));
+      if (e->kind == sql::Expr::Kind::kColumnRef) plain.emplace_back(e->source, e->index);
+    kernels.Add(GatheredColumnKernels(select, plain, true));
   }
   for (const CompiledValues::Batch& batch : values.batches) {
     if (!batch.in_place) kernels.Add(MaterializeKernels(select, shape, batch.gathered));

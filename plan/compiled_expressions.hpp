@@ -117,6 +117,18 @@ std::string QualifiedColumnName(const sql::BoundSelect& select, std::size_t sour
 // An expression's text with qualified column names.
 std::string ExpressionText(const sql::BoundSelect& select, const sql::Expr& e);
 
+// Column `column` of FROM entry `source` as rows gathered by id read it: a
+// LEFT JOIN's table's columns are nullable (a row without a match reads
+// NULL; RowSet gives them NULL maps), whatever the table holds.
+VmInputColumn GatheredVmColumn(const sql::BoundSelect& select, std::size_t source,
+                               std::size_t column);
+
+// The kernels that gather `columns` ((source, column) pairs) by row id, one
+// at a time (`together` false) or together (RowSet::Evaluate's plain columns).
+KernelSet GatheredColumnKernels(const sql::BoundSelect& select,
+                                const std::vector<std::pair<std::size_t, std::size_t>>& columns,
+                                bool together);
+
 // The disassembly of a program, slots named by column, indented by 4.
 std::string ProgramListing(const sql::BoundSelect& select, const ExpressionProgram& program,
                            bool in_place, std::size_t source,

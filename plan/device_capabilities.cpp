@@ -37,6 +37,8 @@ std::optional<std::string> FirstReal(const sql::BoundSelect& select) {
     return std::nullopt;
   };
   if (auto text = in(select.where)) return text;
+  for (const sql::TableRef& ref : select.from)
+    if (auto text = in(ref.on)) return text;
   for (const Expr& key : select.group_keys)
     if (auto text = in(key)) return text;
   for (const sql::Aggregate& a : select.aggregates)

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "operators/gather.hpp"
+#include "operators/join_unmatched.hpp"
 
 namespace clq {
 namespace {
@@ -37,8 +38,10 @@ HashJoinNode::HashJoinNode(const Engine& engine, const QueryOptions& options,
                            const sql::BoundSelect& select, std::unique_ptr<RowNode> left,
                            std::unique_ptr<RowNode> right, JoinEdge edge)
     : RowNode({RowShape::Kind::kRowIds, left->shape().source,
-               ProductBound(left->shape().max_rows, right->shape().max_rows), false,
-               std::max(ExpectedRows(left->shape()), ExpectedRows(right->shape()))}),
+               // A LEFT JOIN keeps every left row at least once.
+               std::max(ProductBound(left->shape().max_rows, right->shape().max_rows),
+                        edge.outer ? left->shape().max_rows : RowCount{0}),
+               false, std::max(ExpectedRows(left->shape()), ExpectedRows(right->shape()))}),
       select_(select),
       options_(options),
       left_(std::move(left)),
@@ -68,6 +71,8 @@ HashJoinNode::HashJoinNode(const Engine& engine, const QueryOptions& options,
   // positions for a whole table).
   if (!left_->shape().implicit() || !right_->shape().implicit())
     AddKernelNames({GatherBufferKernel(4)});
+  if (edge_.outer)
+    AddKernelNames(AppendUnmatchedKernels(engine, left_->shape().max_rows, left_->shape().exact));
 }
 
 ColumnType HashJoinNode::KeyType(const Key& key, const sql::Expr& expr) const {
@@ -76,8 +81,8 @@ ColumnType HashJoinNode::KeyType(const Key& key, const sql::Expr& expr) const {
 }
 
 std::string HashJoinNode::Describe() const {
-  return ExpressionText(select_, edge_.left_key) + " = " +
-         ExpressionText(select_, edge_.right_key) +
+  return std::string(edge_.outer ? "LEFT JOIN " : "") + ExpressionText(select_, edge_.left_key) +
+         " = " + ExpressionText(select_, edge_.right_key) +
          " (the smaller side builds: " + left_builds_.Describe() + ")";
 }
 
@@ -128,8 +133,15 @@ RowSet HashJoinNode::Run(ExecutionContext& context) const {
   RowIds& left_positions = left_builds ? joined.build_positions : joined.probe_positions;
   RowIds& right_positions = left_builds ? joined.probe_positions : joined.build_positions;
   incoming.Reorder(context.query(), right_positions);
-  rows.Join(context.query(), left_positions, edge_.right_source,
-            incoming.TakeIds(edge_.right_source));
+  RowIds right_rows = incoming.TakeIds(edge_.right_source);
+  if (edge_.outer) {
+    // The left rows without a match follow, once each, with no right row.
+    RowIds positions = std::move(left_positions);
+    AppendUnmatched(context.query(), rows.rows(), positions, right_rows);
+    rows.Join(context.query(), positions, edge_.right_source, std::move(right_rows));
+    return rows;
+  }
+  rows.Join(context.query(), left_positions, edge_.right_source, std::move(right_rows));
   return rows;
 }
 

@@ -54,7 +54,7 @@ OutputNode::OutputNode(const Engine& engine, const QueryOptions& options,
   AddChild(child_.get());
   const RowShape& shape = child_->shape();
   std::vector<const sql::Expr*> computed;
-  std::vector<VmInputColumn> may_gather;
+  std::vector<std::pair<std::size_t, std::size_t>> may_gather, device_gather;
   device_row_bytes_ = HeldRowIdBytesPerRow(select, shape);
   for (std::size_t o = 0; o < select.visible_outputs; ++o) {
     const sql::Expr& e = select.outputs[o].expr;
@@ -66,14 +66,21 @@ OutputNode::OutputNode(const Engine& engine, const QueryOptions& options,
       ++host_columns_;
     } else if (e.kind == sql::Expr::Kind::kColumnRef) {
       ++gathered_columns_;
-      if (options.host_gather != Choice::kOn)
-        may_gather.push_back(TableVmColumn(*select.from.at(e.source).table, e.index));
+      // A LEFT JOIN's table's rows without a match are made NULL on the
+      // device: its columns never gather on the host.
+      if (select.from.at(e.source).outer) {
+        device_gather.emplace_back(e.source, e.index);
+      } else if (options.host_gather != Choice::kOn) {
+        may_gather.emplace_back(e.source, e.index);
+      }
     } else {
       computed.push_back(&e);
     }
   }
   // Gathered on the device unless the rows turn out few (host_gather auto).
-  AddKernelNames(GatherKernels(may_gather, true), options.host_gather == Choice::kAuto);
+  AddKernelNames(GatheredColumnKernels(select, may_gather, true),
+                 options.host_gather == Choice::kAuto);
+  AddKernelNames(GatheredColumnKernels(select, device_gather, true));
   computed_ = CompileValues(select, computed, shape);
   AddKernelNames(ValuesKernels(engine, options, select, computed_, shape));
   // Large gathered or computed results, into pinned blocks.
@@ -143,7 +150,8 @@ QueryResult OutputNode::Run(ExecutionContext& context) const {
       const auto [source, begin] = *rows.range();
       const Column& column = select_.from[source].table->column(out.expr.index);
       result.columns[o] = HostResultColumn(out.name, out.expr.type, column, begin, rows.rows());
-    } else if (GatherOnHost(engine, context.options(), *select_.from[out.expr.source].table,
+    } else if (!select_.from[out.expr.source].outer &&
+               GatherOnHost(engine, context.options(), *select_.from[out.expr.source].table,
                             out.expr.index, rows.rows())) {
       const std::size_t source = out.expr.source;
       if (!host_ids[source]) host_ids[source] = DownloadRowIds(engine, rows.Ids(source));

@@ -7,6 +7,7 @@
 #include "common/errors.hpp"
 #include "kernels_cl/vm_shared.h"
 #include "operators/value_range.hpp"
+#include "plan/compiled_expressions.hpp"
 
 namespace clq {
 namespace {
@@ -116,7 +117,8 @@ void DeferUnselectiveFilters(const sql::BoundSelect& select, SourcePlan& incomin
   const double table_rows = static_cast<double>(select.from[incoming.source].table->rows());
   const double kept = EstimatedSelectivity(select, incoming.filters);
   const double incoming_rows = table_rows * kept;
-  if (!incoming.filters.empty() && !keys_may_raise && kept >= kMostRows &&
+  if (!incoming.filters.empty() && !keys_may_raise && !select.from[incoming.source].outer &&
+      kept >= kMostRows &&
       joined_rows <= kFewJoinedRows * table_rows) {
     incoming.deferred_selectivity = kept;
     for (Expr& f : incoming.filters)
@@ -181,6 +183,50 @@ std::optional<Expr> AndAll(const std::vector<Expr>& conjuncts) {
   return sql::JoinChain(conjuncts, sql::BinaryOp::kAnd);
 }
 
+namespace {
+
+// A LEFT JOIN's ON as its edge (an integer equality with one table before
+// it) and its own table's filters; anything else is refused by name.
+JoinEdge PlanOuterJoin(const sql::BoundSelect& select, std::size_t source, QueryPlan& plan) {
+  std::vector<Expr> conjuncts;
+  SplitConjuncts(*select.from[source].on, conjuncts);
+  std::optional<JoinEdge> edge;
+  for (Expr& c : conjuncts) {
+    const std::vector<std::size_t> sources = SourcesOf(c);
+    if (sources.empty() || (sources.size() == 1 && sources[0] == source)) {
+      plan.sources[source].filters.push_back(std::move(c));
+      continue;
+    }
+    if (!edge && sources.size() == 2 && c.kind == Expr::Kind::kBinary &&
+        c.binary_op == sql::BinaryOp::kEqual) {
+      const std::vector<std::size_t> left = SourcesOf(c.children[0]);
+      const std::vector<std::size_t> right = SourcesOf(c.children[1]);
+      if (left.size() == 1 && right.size() == 1 && left[0] != right[0] &&
+          (left[0] == source || right[0] == source) && IsJoinKeyType(c.children[0]) &&
+          IsJoinKeyType(c.children[1])) {
+        const bool right_is_joined = right[0] == source;
+        edge = JoinEdge{right_is_joined ? left[0] : right[0], source,
+                        right_is_joined ? c.children[0] : c.children[1],
+                        right_is_joined ? c.children[1] : c.children[0], true};
+        continue;
+      }
+    }
+    throw InvalidInputError(
+        "LEFT JOIN " + select.from[source].alias +
+        ": its ON may hold one equality of integer expressions with a table before it and "
+        "conditions on " +
+        select.from[source].alias + " alone; this condition is neither, or a second equality: " +
+        ExpressionText(select, c));
+  }
+  if (!edge)
+    throw InvalidInputError("LEFT JOIN " + select.from[source].alias +
+                            ": its ON needs an equality of integer expressions with a table "
+                            "before it");
+  return *edge;
+}
+
+}  // namespace
+
 QueryPlan PlanQuery(const sql::BoundSelect& select) {
   QueryPlan plan;
   plan.select = &select;
@@ -207,6 +253,8 @@ QueryPlan PlanQuery(const sql::BoundSelect& select) {
   for (std::size_t position = 0; position < conjuncts.size(); ++position) {
     Expr& c = conjuncts[position];
     const std::vector<std::size_t> sources = SourcesOf(c);
+    const bool reads_outer = std::any_of(sources.begin(), sources.end(),
+                                         [&](std::size_t s) { return select.from[s].outer; });
     if (sources.size() == 2 && c.kind == Expr::Kind::kBinary &&
         c.binary_op == sql::BinaryOp::kEqual) {
       const std::vector<std::size_t> left = SourcesOf(c.children[0]);
@@ -220,12 +268,20 @@ QueryPlan PlanQuery(const sql::BoundSelect& select) {
     }
     if (select.from.size() > 1 && MayOverflow(c, column_ranges)) {
       may_raise.emplace_back(position, std::move(c));
-    } else if (sources.size() <= 1) {
+    } else if (sources.size() <= 1 && !reads_outer) {
       // Constant conjuncts (no table) filter the first source: same rows either way.
       plan.sources[sources.empty() ? 0 : sources[0]].filters.push_back(std::move(c));
     } else {
       plan.residual.push_back(std::move(c));
     }
+  }
+
+  // LEFT JOINs: each one's edge and filters from its ON.
+  std::vector<std::optional<JoinEdge>> outer_edges(select.from.size());
+  for (std::size_t s = 0; s < select.from.size(); ++s) {
+    if (!select.from[s].outer) continue;
+    CLQ_CHECK(s > 0 && select.from[s].on, "a LEFT JOIN without a left side or ON");
+    outer_edges[s] = PlanOuterJoin(select, s, plan);
   }
 
   // A join key that can overflow is computed, and raises, on every row of its
@@ -234,7 +290,13 @@ QueryPlan PlanQuery(const sql::BoundSelect& select) {
   // can join; a NULL key joins nothing). Computed only on the rows reaching
   // its join, it would raise or not depending on which joins ran first.
   std::vector<std::vector<Expr>> key_checks(select.from.size());
-  for (const JoinEdge& edge : candidate_edges) {
+  std::vector<const JoinEdge*> all_edges;
+  for (const JoinEdge& edge : candidate_edges)
+    all_edges.push_back(&edge);
+  for (const std::optional<JoinEdge>& edge : outer_edges)
+    if (edge) all_edges.push_back(&*edge);
+  for (const JoinEdge* edge_pointer : all_edges) {
+    const JoinEdge& edge = *edge_pointer;
     for (const auto& [source, key] : {std::pair{edge.left_source, &edge.left_key},
                                       std::pair{edge.right_source, &edge.right_key}}) {
       if (!MayOverflow(*key, column_ranges)) continue;
@@ -254,9 +316,10 @@ QueryPlan PlanQuery(const sql::BoundSelect& select) {
   // join through keys connects the same tables.
   if (select.from.size() > 1) {
     std::vector<bool> joined(select.from.size(), false);
-    std::size_t start = 0;
+    std::size_t start = 0;  // never a LEFT JOIN's table: the first FROM entry is none
     for (std::size_t s = 1; s < select.from.size(); ++s)
-      if (EstimatedRows(select, plan.sources[s]) < EstimatedRows(select, plan.sources[start]))
+      if (!select.from[s].outer &&
+          EstimatedRows(select, plan.sources[s]) < EstimatedRows(select, plan.sources[start]))
         start = s;
     joined[start] = true;
     double joined_rows = EstimatedRows(select, plan.sources[start]);
@@ -271,6 +334,7 @@ QueryPlan PlanQuery(const sql::BoundSelect& select) {
         if (joined[edge.left_source] == joined[edge.right_source]) continue;
         const bool left_joined = joined[edge.left_source];
         const std::size_t incoming = left_joined ? edge.right_source : edge.left_source;
+        if (select.from[incoming].outer) continue;  // joins only through its ON
         const double rows = EstimatedRows(select, plan.sources[incoming]);
         const double output =
             EstimatedJoinRows(select, column_ranges, left_joined ? edge.left_key : edge.right_key,
@@ -280,6 +344,28 @@ QueryPlan PlanQuery(const sql::BoundSelect& select) {
           best_rows = rows;
           best_output = output;
         }
+      }
+      // A LEFT JOIN whose table before it is joined, when no inner join
+      // is estimated smaller (its output keeps at least every joined row).
+      std::optional<std::size_t> best_outer;
+      double best_outer_output = 0;
+      for (std::size_t s = 0; s < select.from.size(); ++s) {
+        if (!outer_edges[s] || joined[s] || !joined[outer_edges[s]->left_source]) continue;
+        const double output = std::max(
+            joined_rows,
+            EstimatedJoinRows(select, column_ranges, outer_edges[s]->left_key, joined_rows,
+                              outer_edges[s]->right_key, EstimatedRows(select, plan.sources[s])));
+        if (!best_outer || output < best_outer_output) {
+          best_outer = s;
+          best_outer_output = output;
+        }
+      }
+      if (best_outer && (!best || best_outer_output < best_output)) {
+        const std::size_t s = *best_outer;
+        joined[s] = true;
+        joined_rows = std::max(joined_rows, best_outer_output);
+        plan.join_edges.push_back(*outer_edges[s]);
+        continue;
       }
       if (!best) {
         throw InvalidInputError(

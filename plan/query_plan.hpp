@@ -16,7 +16,11 @@
 //  - an incoming table's filters that keep most of its rows (>= 50%), joining
 //    few rows (<= 25% of its own), move past the join into the residual;
 //  - a single-table aggregate without GROUP BY fuses its filter into the
-//    aggregation pass (one read of the columns).
+//    aggregation pass (one read of the columns);
+//  - a LEFT JOIN's ON is one integer equality with a table before it (its
+//    edge, which joins it only once that table is joined, never as the
+//    joined side of another edge) and conditions on its own table (its
+//    filters); the WHERE's conjuncts that read it run after its join.
 #pragma once
 
 #include <cstddef>
@@ -43,6 +47,9 @@ struct JoinEdge {
   std::size_t right_source = 0;
   sql::Expr left_key;   // reads only left_source
   sql::Expr right_key;  // reads only right_source
+  // LEFT JOIN of right_source: a joined row that no row of it matches is kept
+  // once, with right_source's columns NULL.
+  bool outer = false;
 };
 
 enum class AggregationMode { kNone, kUngrouped, kGrouped };

@@ -44,8 +44,10 @@ std::vector<std::vector<const sql::Expr*>> BatchByColumns(
 
 RowSet::RowSet(Engine& engine, const std::vector<sql::TableRef>& from, std::size_t start)
     : engine_(engine), joined_(from.size(), false), start_(start), ids_(from.size()) {
-  for (const sql::TableRef& ref : from)
+  for (const sql::TableRef& ref : from) {
     tables_.push_back(std::make_unique<TableRelation>(engine, ref.table));
+    outer_.push_back(ref.outer);
+  }
   joined_.at(start) = true;
   rows_ = TableRows(start);
 }
@@ -138,7 +140,8 @@ RowSet::Materialized RowSet::Materialize(
   }
   result.gathered = std::make_unique<VectorRelation>();
   for (const auto& [source, column] : columns) {
-    DeviceVector values = GatherColumn(engine_, *tables_.at(source), column, Ids(source));
+    DeviceVector values =
+        GatherColumn(engine_, *tables_.at(source), column, Ids(source), outer_.at(source));
     result.gathered->Add(tables_[source]->column_name(column), std::move(values));
   }
   if (columns.empty()) {
@@ -203,6 +206,12 @@ std::vector<DeviceVector> RowSet::Evaluate(QueryContext& context, const Compiled
                      begin - range_begin_, end - begin, "column copy");
       }
     }
+    if (outer_.at(e.source) && !v.has_nulls()) {
+      // Typed nullable, as a LEFT JOIN's table's columns are (none NULL here).
+      const RowCount words_bytes = (rows_ + 3) / 4 * 4;  // Fill writes 32-bit patterns
+      v.nulls = engine_.pool().Acquire(words_bytes, "column copy NULL map");
+      engine_.Fill(v.nulls.get(), 0, 0, words_bytes, "column copy");
+    }
     results[i] = std::move(v);
   }
   // Columns of one table are gathered together: its ids are read once per
@@ -212,7 +221,7 @@ std::vector<DeviceVector> RowSet::Evaluate(QueryContext& context, const Compiled
     for (const std::size_t i : positions)
       columns.push_back(exprs[i]->index);
     std::vector<DeviceVector> gathered_values =
-        GatherColumns(engine_, *tables_.at(source), columns, Ids(source));
+        GatherColumns(engine_, *tables_.at(source), columns, Ids(source), outer_.at(source));
     for (std::size_t j = 0; j < positions.size(); ++j)
       results[positions[j]] = std::move(gathered_values[j]);
   }

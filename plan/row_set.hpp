@@ -58,7 +58,7 @@ class RowSet {
   void Filter(QueryContext& context, const CompiledPredicate& predicate);
   // Replaces the set by joined rows: `left_positions` index this set,
   // `right_rows` are row ids of the new source `source` (already in its
-  // table's row-id space).
+  // table's row-id space; kNoRow for a LEFT JOIN's row without a match).
   void Join(QueryContext& context, const RowIds& left_positions, std::size_t source,
             RowIds right_rows);
   // Restricts a single-source set to the given base-table row ids.
@@ -93,6 +93,9 @@ class RowSet {
   Engine& engine_;
   std::vector<std::unique_ptr<TableRelation>> tables_;
   std::vector<bool> joined_;
+  // LEFT JOIN tables: their row ids may be kNoRow (operators/gather.hpp),
+  // and their gathered columns always have NULL maps.
+  std::vector<bool> outer_;
   std::size_t start_ = 0;
   // While implicit_, the set is rows [range_begin_, range_begin_ + rows_) of
   // source start_ and ids_ is empty; Ids() materialises them.

@@ -106,6 +106,7 @@ struct TableRef {
 struct FromItem {
   TableRef table;
   std::optional<Expr> on;  // JOIN ... ON; none for the first table and comma joins
+  bool left_outer = false;  // LEFT [OUTER] JOIN: the sources before it keep unmatched rows
 };
 
 struct OrderItem {

@@ -112,7 +112,13 @@ void Binder::BindWhere(const ast::Select& select) {
     if (!select.from[i].on) continue;
     ExprContext context = Context(Clause::kOn);
     context.visible_sources = i + 1;
-    conditions.push_back(BindCondition(*select.from[i].on, context));
+    Expr condition = BindCondition(*select.from[i].on, context);
+    if (select.from[i].left_outer) {
+      select_.from.at(i).outer = true;
+      select_.from.at(i).on = FactorCommonConjuncts(std::move(condition));
+    } else {
+      conditions.push_back(std::move(condition));
+    }
   }
   if (select.where) conditions.push_back(BindCondition(*select.where, Context(Clause::kWhere)));
   for (Expr& condition : conditions) {

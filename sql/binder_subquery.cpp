@@ -9,11 +9,22 @@
 //   a < (SELECT agg FROM ... WHERE i = o AND w)
 //                                          -> join (SELECT i AS __k1, agg AS __v ... WHERE w
 //                                             GROUP BY i) d ON o = d.__k1, and a < d.__v
+//   NOT EXISTS (SELECT ... WHERE i = o AND w)
+//                                          -> LEFT JOIN (SELECT DISTINCT i AS __k1 ... WHERE w) d
+//                                             ON o = d.__k1, and d.__k1 IS NULL (an anti join)
+//   [NOT] EXISTS (... WHERE i = o AND j <> p AND w)
+//                                          -> [LEFT] JOIN (SELECT i AS __k1, MIN(j) AS __min,
+//                                             MAX(j) AS __max ... WHERE w AND j IS NOT NULL
+//                                             GROUP BY i) d ON o = d.__k1, and
+//                                             EXISTS: d.__min <> p OR d.__max <> p;
+//                                             NOT EXISTS: d.__k1 IS NULL OR (d.__min = p AND
+//                                             d.__max = p) OR p IS NULL
 // DISTINCT keeps a semi join from multiplying rows. Each must be a conjunct
 // of the WHERE clause's top level, where dropping a row without a match is
 // what the predicate does; a correlation must be an equality of an inner and
-// an outer expression. Where those do not hold (NOT IN, NOT EXISTS, COUNT of
-// a correlated group, a correlation under OR) the binder says so.
+// an outer expression (and, in [NOT] EXISTS, at most one inequality <>).
+// Where those do not hold (a correlated NOT IN, COUNT of a correlated
+// group, a correlation under OR) the binder says so.
 #include <algorithm>
 
 #include "common/errors.hpp"
@@ -76,10 +87,10 @@ ast::Expr AndAll(std::vector<ast::Expr> parts) {
   return result;
 }
 
-ast::Expr Equality(ast::Expr left, ast::Expr right) {
+ast::Expr Binary(BinaryOp op, ast::Expr left, ast::Expr right) {
   ast::Expr e;
   e.kind = ast::ExprKind::kBinary;
-  e.binary_op = BinaryOp::kEqual;
+  e.binary_op = op;
   e.position = left.position;
   e.op_position = left.position;
   e.end = std::max(left.end, right.end);
@@ -87,6 +98,41 @@ ast::Expr Equality(ast::Expr left, ast::Expr right) {
   e.children.push_back(std::move(left));
   e.children.push_back(std::move(right));
   return e;
+}
+
+ast::Expr Equality(ast::Expr left, ast::Expr right) {
+  return Binary(BinaryOp::kEqual, std::move(left), std::move(right));
+}
+
+ast::Expr IsNull(ast::Expr value, bool negated) {
+  ast::Expr e;
+  e.kind = ast::ExprKind::kIsNull;
+  e.negated = negated;
+  e.position = e.op_position = value.position;
+  e.end = value.end;
+  e.height = value.height + 1;
+  e.children.push_back(std::move(value));
+  return e;
+}
+
+ast::Expr Aggregate(AggregateFunction function, ast::Expr argument) {
+  ast::Expr e;
+  e.kind = ast::ExprKind::kFunction;
+  e.function = function;
+  e.position = e.op_position = argument.position;
+  e.end = argument.end;
+  e.height = argument.height + 1;
+  e.children.push_back(std::move(argument));
+  return e;
+}
+
+// A correlated NOT EXISTS: `NOT EXISTS (...)` at the top of a WHERE.
+const ast::Expr* NotExistsSubquery(const ast::Expr& c) {
+  if (c.kind != ast::ExprKind::kUnary || c.unary_op != ast::UnaryOperator::kNot) return nullptr;
+  const ast::Expr& child = c.children.at(0);
+  if (child.kind != ast::ExprKind::kSubquery || child.subquery_kind != ast::SubqueryKind::kExists)
+    return nullptr;
+  return &child;
 }
 
 bool HasAggregate(const ast::Expr& e) {
@@ -145,8 +191,8 @@ Expr Binder::BindScalarSubquery(const ast::Expr& expr, const ExprContext& contex
     try {
       select = std::make_shared<BoundSelect>(BindChild(counted));
     } catch (const SqlError& error) {
-      throw SqlError(std::string("EXISTS here must be uncorrelated (a correlated NOT EXISTS needs "
-                                 "an anti join, which clq does not have yet): ") +
+      throw SqlError(std::string("EXISTS here must be uncorrelated (only an [NOT] EXISTS ANDed at "
+                                 "the top of WHERE becomes a join): ") +
                          error.what(),
                      expr.op_position);
     }
@@ -248,6 +294,7 @@ ast::Select Binder::Decorrelate(const ast::Select& original) {
   SplitAnd(*original.where, conjuncts);
   auto is_subquery_conjunct = [](const ast::Expr& c) {
     if (c.kind == ast::ExprKind::kSubquery) return c.subquery_kind != ast::SubqueryKind::kScalar;
+    if (NotExistsSubquery(c)) return true;
     return c.kind == ast::ExprKind::kBinary && c.children.size() == 2 &&
            (c.children[0].kind == ast::ExprKind::kSubquery ||
             c.children[1].kind == ast::ExprKind::kSubquery);
@@ -306,8 +353,11 @@ ast::Select Binder::Decorrelate(const ast::Select& original) {
   // (inner = outer) becomes a key of the derived table.
   struct Correlated {
     std::vector<ast::Expr> inner_keys, outer_keys, inner_where, outer_where;
+    // An [NOT] EXISTS's one `inner <> outer` correlation, if any.
+    std::optional<ast::Expr> inner_other, outer_other;
   };
-  auto split_correlation = [&](const ast::Select& inner, const ast::Expr& at) {
+  auto split_correlation = [&](const ast::Select& inner, const ast::Expr& at,
+                               bool allow_not_equal) {
     Correlated out;
     if (!inner.where) return out;
     const Scope scope = scope_of(inner);
@@ -337,31 +387,76 @@ ast::Select Binder::Decorrelate(const ast::Select& original) {
           continue;
         }
       }
+      if (allow_not_equal && !out.inner_other && part->kind == ast::ExprKind::kBinary &&
+          part->binary_op == BinaryOp::kNotEqual) {
+        const unsigned left = side_of(part->children[0], scope, side_of);
+        const unsigned right = side_of(part->children[1], scope, side_of);
+        if ((left == kInner && right == kOuter) || (left == kOuter && right == kInner)) {
+          out.inner_other = part->children[left == kInner ? 0 : 1];
+          out.outer_other = part->children[left == kInner ? 1 : 0];
+          continue;
+        }
+      }
       throw SqlError(
-          "a correlated subquery's condition must be an equality of an inner and an outer "
-          "expression, ANDed with the others (this one is not)",
+          std::string("a correlated subquery's condition must be an equality of an inner and an "
+                      "outer expression") +
+              (allow_not_equal ? " (or, once in an EXISTS, an inequality <>)" : "") +
+              ", ANDed with the others (this one is not)",
           part->position != 0 ? part->position : at.position);
     }
     return out;
   };
 
-  auto add_derived = [&](ast::Select inner, const Correlated& correlation,
-                         std::size_t position) -> std::string {
+  // An [NOT] EXISTS correlated by `i <> o` too: per key, the least and the
+  // greatest non-NULL i (as __min, __max), since a NULL i differs from
+  // nothing.
+  auto min_max_of = [](ast::Select inner, Correlated& correlation) {
+    const ast::Expr& value = *correlation.inner_other;
+    inner.distinct = false;
+    inner.items.clear();
+    for (const auto& [function, name] : {std::pair{AggregateFunction::kMin, "__min"},
+                                         std::pair{AggregateFunction::kMax, "__max"}}) {
+      ast::SelectItem item;
+      item.expr = Aggregate(function, value);
+      item.expr.name = function == AggregateFunction::kMin ? "MIN" : "MAX";
+      item.alias = name;
+      item.position = value.position;
+      inner.items.push_back(std::move(item));
+    }
+    inner.group_by = correlation.inner_keys;
+    correlation.inner_where.push_back(IsNull(value, true));
+    return inner;
+  };
+  auto differs = [](const std::string& alias, const ast::Expr& outer, std::size_t at) {
+    return Binary(BinaryOp::kOr, Binary(BinaryOp::kNotEqual, ColumnOf(alias, "__min", at), outer),
+                  Binary(BinaryOp::kNotEqual, ColumnOf(alias, "__max", at), outer));
+  };
+
+  // Joins the derived table `inner` (its keys added as __k1, __k2, ...) on
+  // the correlation's keys: in the WHERE, or as a LEFT JOIN's ON (`outer`).
+  auto add_derived = [&](ast::Select inner, const Correlated& correlation, std::size_t position,
+                         bool outer = false) -> std::string {
     const std::string alias = "__sq" + std::to_string(++generated_tables_);
+    std::vector<ast::Expr> on;
+    std::vector<ast::Expr>& conditions = outer ? on : where;
     for (std::size_t k = 0; k < correlation.inner_keys.size(); ++k) {
       ast::SelectItem item;
       item.expr = correlation.inner_keys[k];
       item.alias = "__k" + std::to_string(k + 1);
       item.position = position;
       inner.items.push_back(std::move(item));
-      where.push_back(Equality(correlation.outer_keys[k],
-                               ColumnOf(alias, "__k" + std::to_string(k + 1), position)));
+      conditions.push_back(Equality(correlation.outer_keys[k],
+                                    ColumnOf(alias, "__k" + std::to_string(k + 1), position)));
     }
     inner.where.reset();
     if (!correlation.inner_where.empty()) inner.where = AndAll(correlation.inner_where);
     for (const ast::Expr& e : correlation.outer_where)
-      where.push_back(e);
+      conditions.push_back(e);
     ast::FromItem from;
+    if (outer) {
+      from.left_outer = true;
+      from.on = AndAll(std::move(on));
+    }
     from.table.name = alias;
     from.table.alias = alias;
     from.table.position = from.table.alias_position = position;
@@ -384,7 +479,7 @@ ast::Select Binder::Decorrelate(const ast::Select& original) {
           });
       if (sub.limit)
         throw SqlError("LIMIT in an IN or EXISTS subquery is not supported", c.position);
-      Correlated correlation = split_correlation(sub, c);
+      Correlated correlation = split_correlation(sub, c, exists);
       if (aggregated && !correlation.inner_keys.empty())
         throw SqlError(
             "a correlated subquery with GROUP BY or aggregates under IN or EXISTS "
@@ -411,8 +506,60 @@ ast::Select Binder::Decorrelate(const ast::Select& original) {
         value.alias = "__k0";
         inner.items.push_back(std::move(value));
       }
+      if (correlation.inner_other) {
+        // EXISTS (... AND i <> o): some row of the key has an i other
+        // than o, which its least or its greatest i shows.
+        ast::Select grouped = min_max_of(std::move(inner), correlation);
+        const std::string alias = add_derived(std::move(grouped), correlation, c.position);
+        where.push_back(differs(alias, *correlation.outer_other, c.position));
+        continue;
+      }
       const std::string alias = add_derived(std::move(inner), correlation, c.position);
       if (!exists) where.push_back(Equality(c.children[0], ColumnOf(alias, "__k0", c.position)));
+      continue;
+    }
+    if (const ast::Expr* not_exists = NotExistsSubquery(c)) {
+      // NOT EXISTS, correlated: a LEFT JOIN with the keys that have rows
+      // (an anti join), keeping the rows that found none. Uncorrelated, it
+      // stays a COUNT(*) subquery (BindScalarSubquery).
+      const ast::Select& sub = *not_exists->subquery;
+      Correlated correlation = split_correlation(sub, *not_exists, true);
+      if (correlation.inner_keys.empty()) {
+        if (correlation.inner_other)
+          throw SqlError(
+              "a NOT EXISTS correlated by <> alone is not supported (it needs an equality too)",
+              not_exists->position);
+        where.push_back(c);
+        continue;
+      }
+      if (sub.limit || !sub.group_by.empty() || sub.having ||
+          std::any_of(sub.items.begin(), sub.items.end(), [](const ast::SelectItem& i) {
+            return i.kind == ast::SelectItem::Kind::kExpr && HasAggregate(i.expr);
+          }))
+        throw SqlError(
+            "a correlated NOT EXISTS over GROUP BY, aggregates or LIMIT is not supported",
+            not_exists->position);
+      ast::Select inner = sub;
+      inner.items.clear();
+      inner.order_by.clear();
+      const std::size_t at = not_exists->position;
+      if (correlation.inner_other) {
+        // No row of the key, or all of its i equal to o (a NULL o differs
+        // from nothing).
+        ast::Select grouped = min_max_of(std::move(inner), correlation);
+        const std::string alias = add_derived(std::move(grouped), correlation, at, true);
+        std::vector<ast::Expr> same;
+        same.push_back(Equality(ColumnOf(alias, "__min", at), *correlation.outer_other));
+        same.push_back(Equality(ColumnOf(alias, "__max", at), *correlation.outer_other));
+        where.push_back(Binary(BinaryOp::kOr,
+                               Binary(BinaryOp::kOr, IsNull(ColumnOf(alias, "__k1", at), false),
+                                      AndAll(std::move(same))),
+                               IsNull(*correlation.outer_other, false)));
+        continue;
+      }
+      inner.distinct = true;
+      const std::string alias = add_derived(std::move(inner), correlation, at, true);
+      where.push_back(IsNull(ColumnOf(alias, "__k1", at), false));
       continue;
     }
     if (c.kind == ast::ExprKind::kBinary && c.children.size() == 2 &&
@@ -422,7 +569,7 @@ ast::Select Binder::Decorrelate(const ast::Select& original) {
                                                                       : -1;
       if (at >= 0 && c.children[at].subquery_kind == ast::SubqueryKind::kScalar) {
         const ast::Select& sub = *c.children[at].subquery;
-        Correlated correlation = split_correlation(sub, c.children[at]);
+        Correlated correlation = split_correlation(sub, c.children[at], false);
         if (!correlation.inner_keys.empty()) {
           if (sub.items.size() != 1 || sub.items[0].kind != ast::SelectItem::Kind::kExpr ||
               !HasAggregate(sub.items[0].expr) || !sub.group_by.empty() || sub.having || sub.limit)

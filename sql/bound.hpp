@@ -141,6 +141,11 @@ struct Aggregate {
 struct TableRef {
   TablePtr table;
   std::string alias;  // the name the statement uses for it (alias, else table name)
+  // LEFT JOIN: the rows of the sources before it are kept when no row of this
+  // one meets `on` (its columns are then NULL). `on` reads this source and
+  // those before it; an inner join's ON is part of the WHERE instead.
+  bool outer = false;
+  std::optional<Expr> on = std::nullopt;
 };
 
 struct OutputColumn {
@@ -175,7 +180,7 @@ inline constexpr std::uint64_t kMaxSubqueryList = 1024;
 struct BoundSelect {
   std::vector<TableRef> from;  // comma joins and JOIN ... ON, in statement order
   std::vector<Subquery> subqueries;
-  std::optional<Expr> where;  // WHERE and every ON condition, ANDed
+  std::optional<Expr> where;  // WHERE and every inner join's ON condition, ANDed
   bool aggregated = false;    // GROUP BY present, or an aggregate used
   std::vector<Expr> group_keys;
   std::vector<Aggregate> aggregates;  // each distinct aggregate once

@@ -192,10 +192,14 @@ void Parser::ParseFrom(ast::Select& select) {
       select.from.push_back(std::move(item));
       continue;
     }
-    for (std::string_view kind : {"LEFT", "RIGHT", "FULL", "CROSS", "NATURAL"}) {
-      if (IsKeyword(kind)) Unsupported(Peek(), "only inner joins are supported");
+    for (std::string_view kind : {"RIGHT", "FULL", "CROSS", "NATURAL"}) {
+      if (IsKeyword(kind)) Unsupported(Peek(), "only inner joins and LEFT JOIN are supported");
     }
-    if (AcceptKeyword("INNER")) {
+    if (AcceptKeyword("LEFT")) {
+      if (IsWord("OUTER")) Advance();
+      ExpectKeyword("JOIN");
+      item.left_outer = true;
+    } else if (AcceptKeyword("INNER")) {
       ExpectKeyword("JOIN");
     } else if (!AcceptKeyword("JOIN")) {
       break;

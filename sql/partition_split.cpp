@@ -112,6 +112,13 @@ PartitionPlan SplitForPartitions(std::string_view sql_text, Catalog& catalog,
   if (uses != 1)
     Refuse("the partitioned table " + std::string(partitioned_table) +
            " must appear exactly once in FROM (it appears " + std::to_string(uses) + " times)");
+  // A LEFT JOIN's kept row without matches would appear once per partition
+  // of its joined table.
+  for (const ast::FromItem& from : select.from)
+    if (from.left_outer && IdentifierEquals(from.table.name, partitioned_table))
+      Refuse("the partitioned table " + std::string(partitioned_table) +
+             " cannot be the right side of a LEFT JOIN (a row without matches would appear "
+             "once per partition)");
 
   PartitionPlan plan;
   plan.limit = b.limit;

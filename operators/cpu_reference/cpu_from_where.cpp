@@ -107,8 +107,28 @@ JoinedRows EvaluateFromWhere(const sql::BoundSelect& select, std::uint64_t host_
   for (Conjunct& c : conjuncts) {
     if (c.sources.size() > 1 || c.after_joins) continue;
     const std::size_t s = c.sources.empty() ? 0 : c.sources[0];
+    if (from[s].outer) continue;  // NULL-extended rows must meet it too: after the join
     tables[s] = FilterRows(from, tables[s], *c.expr);
     c.applied = true;
+  }
+  // A LEFT JOIN's ON: conjuncts of its own table filter it first; equalities
+  // with the tables before it are hash keys; the rest is tested per pair.
+  std::vector<std::vector<Conjunct>> on_conjuncts(from.size());
+  bool any_outer = false;
+  for (std::size_t s = 0; s < from.size(); ++s) {
+    if (!from[s].outer) continue;
+    any_outer = true;
+    CLQ_CHECK(s > 0 && from[s].on.has_value(), "a LEFT JOIN without a left side or ON");
+    std::vector<const Expr*> on_parts;
+    SplitConjuncts(*from[s].on, on_parts);
+    for (const Expr* part : on_parts) {
+      Conjunct c = Analyze(*part, false, column_ranges);
+      if (c.sources.size() == 1 && c.sources[0] == s) {
+        tables[s] = FilterRows(from, tables[s], *c.expr);
+        continue;
+      }
+      on_conjuncts[s].push_back(std::move(c));
+    }
   }
 
   // Join keys that can overflow are computed on every row its own filters
@@ -119,7 +139,8 @@ JoinedRows EvaluateFromWhere(const sql::BoundSelect& select, std::uint64_t host_
   if (from.size() > 1) {
     for (const Conjunct& c : conjuncts) {
       if (c.left_sources.size() != 1 || c.right_sources.size() != 1 ||
-          c.left_sources[0] == c.right_sources[0] ||
+          c.left_sources[0] == c.right_sources[0] || from[c.left_sources[0]].outer ||
+          from[c.right_sources[0]].outer ||
           c.expr->children[0].type != sql::ValueType::kInteger ||
           c.expr->children[1].type != sql::ValueType::kInteger)
         continue;
@@ -137,16 +158,30 @@ JoinedRows EvaluateFromWhere(const sql::BoundSelect& select, std::uint64_t host_
   joined[0] = true;
   JoinedRows rows = std::move(tables[0]);
   for (std::size_t step = 1; step < from.size(); ++step) {
-    const std::size_t next = ChooseNext(conjuncts, joined);
+    // With a LEFT JOIN, tables join in statement order: each LEFT JOIN keeps
+    // the rows of every table before it.
+    const std::size_t next = any_outer ? step : ChooseNext(conjuncts, joined);
     std::vector<JoinKey> keys;
-    for (Conjunct& c : conjuncts) {
-      if (std::optional<JoinKey> key = AsJoinKey(c, joined, next)) {
-        keys.push_back(*key);
-        c.applied = true;
+    if (from[next].outer) {
+      std::vector<const Expr*> conditions;
+      for (Conjunct& c : on_conjuncts[next]) {
+        if (std::optional<JoinKey> key = AsJoinKey(c, joined, next)) {
+          keys.push_back(*key);
+        } else {
+          conditions.push_back(c.expr);
+        }
       }
+      rows = LeftJoin(from, rows, tables[next], keys, conditions, host_memory);
+    } else {
+      for (Conjunct& c : conjuncts) {
+        if (std::optional<JoinKey> key = AsJoinKey(c, joined, next)) {
+          keys.push_back(*key);
+          c.applied = true;
+        }
+      }
+      rows = keys.empty() ? CrossJoin(rows, tables[next], host_memory)
+                          : HashJoin(from, rows, tables[next], keys, host_memory);
     }
-    rows = keys.empty() ? CrossJoin(rows, tables[next], host_memory)
-                        : HashJoin(from, rows, tables[next], keys, host_memory);
     joined[next] = true;
     for (Conjunct& c : conjuncts) {
       if (c.applied || c.after_joins || !AllJoined(c, joined)) continue;

@@ -12,11 +12,14 @@
 namespace clq::cpu_reference {
 namespace {
 
+// kNoPosition gathers kNoRow: a LEFT JOIN's kept row without a match.
+constexpr Position kNoPosition = ~Position{0};
+
 std::vector<RowIndex> GatherRows(const std::vector<RowIndex>& rows,
                                  std::span<const Position> positions) {
   std::vector<RowIndex> result(positions.size());
   for (std::size_t i = 0; i < positions.size(); ++i)
-    result[i] = rows[positions[i]];
+    result[i] = positions[i] == kNoPosition ? kNoRow : rows[positions[i]];
   return result;
 }
 
@@ -132,9 +135,15 @@ JoinedRows FilterRows(const std::vector<sql::TableRef>& from, const JoinedRows& 
   return SelectRows(rows, kept);
 }
 
-JoinedRows HashJoin(const std::vector<sql::TableRef>& from, const JoinedRows& left,
-                    const JoinedRows& right, const std::vector<JoinKey>& keys,
-                    std::uint64_t host_memory) {
+namespace {
+
+// The matching pairs of a hash join on `keys` (see HashJoin), as positions
+// into `left` and `right`, in left order and, within a left row, in right
+// order.
+void MatchPairs(const std::vector<sql::TableRef>& from, const JoinedRows& left,
+                const JoinedRows& right, const std::vector<JoinKey>& keys,
+                std::uint64_t host_memory, std::vector<Position>& left_positions,
+                std::vector<Position>& right_positions) {
   CLQ_CHECK(!keys.empty(), "hash join without keys");
   const std::vector<ValueVector> build_keys = EvaluateKeys(ContextOf(from, right), keys, false);
   const std::vector<std::uint64_t> build_hashes = HashRows(build_keys, right.size);
@@ -143,8 +152,6 @@ JoinedRows HashJoin(const std::vector<sql::TableRef>& from, const JoinedRows& le
     if (!AnyNull(build_keys, b)) table.Insert(build_hashes[b], b);
 
   // Probe a batch of left rows at a time, so that probe keys stay in cache.
-  std::vector<Position> left_positions;
-  std::vector<Position> right_positions;
   for (std::size_t begin = 0; begin < left.size; begin += kBatchRows) {
     const std::size_t count = std::min(kBatchRows, left.size - begin);
     const std::vector<ValueVector> probe_keys =
@@ -162,15 +169,12 @@ JoinedRows HashJoin(const std::vector<sql::TableRef>& from, const JoinedRows& le
       });
     }
   }
-  CheckJoinedRows(host_memory, left_positions.size(), left.sources.size() + right.sources.size());
-  return Combine(left, right, left_positions, right_positions);
 }
 
-JoinedRows CrossJoin(const JoinedRows& left, const JoinedRows& right, std::uint64_t host_memory) {
+void AllPairs(const JoinedRows& left, const JoinedRows& right, std::uint64_t host_memory,
+              std::vector<Position>& left_positions, std::vector<Position>& right_positions) {
   CheckJoinedRows(host_memory, SaturatingMultiply(left.size, right.size),
                   left.sources.size() + right.sources.size());
-  std::vector<Position> left_positions;
-  std::vector<Position> right_positions;
   left_positions.reserve(left.size * right.size);
   right_positions.reserve(left.size * right.size);
   for (std::size_t p = 0; p < left.size; ++p) {
@@ -179,6 +183,77 @@ JoinedRows CrossJoin(const JoinedRows& left, const JoinedRows& right, std::uint6
       right_positions.push_back(b);
     }
   }
+}
+
+}  // namespace
+
+JoinedRows HashJoin(const std::vector<sql::TableRef>& from, const JoinedRows& left,
+                    const JoinedRows& right, const std::vector<JoinKey>& keys,
+                    std::uint64_t host_memory) {
+  std::vector<Position> left_positions;
+  std::vector<Position> right_positions;
+  MatchPairs(from, left, right, keys, host_memory, left_positions, right_positions);
+  CheckJoinedRows(host_memory, left_positions.size(), left.sources.size() + right.sources.size());
+  return Combine(left, right, left_positions, right_positions);
+}
+
+JoinedRows LeftJoin(const std::vector<sql::TableRef>& from, const JoinedRows& left,
+                    const JoinedRows& right, const std::vector<JoinKey>& keys,
+                    const std::vector<const sql::Expr*>& conditions, std::uint64_t host_memory) {
+  std::vector<Position> left_positions;
+  std::vector<Position> right_positions;
+  if (keys.empty()) {
+    AllPairs(left, right, host_memory, left_positions, right_positions);
+  } else {
+    MatchPairs(from, left, right, keys, host_memory, left_positions, right_positions);
+  }
+  // The pairs that meet the rest of ON, still in left order.
+  if (!conditions.empty()) {
+    CheckJoinedRows(host_memory, left_positions.size(),
+                    left.sources.size() + right.sources.size());
+    const JoinedRows pairs = Combine(left, right, left_positions, right_positions);
+    JoinedRows current = pairs;
+    std::vector<Position> kept(pairs.size);
+    std::iota(kept.begin(), kept.end(), Position{0});
+    for (const sql::Expr* condition : conditions) {
+      std::vector<Position> true_at;
+      for (std::size_t begin = 0; begin < current.size; begin += kBatchRows) {
+        const std::size_t count = std::min(kBatchRows, current.size - begin);
+        AppendTruePositions(Evaluate(*condition, ContextOf(from, current, begin, count)), begin,
+                            true_at);
+      }
+      current = SelectRows(current, true_at);
+      for (std::size_t i = 0; i < true_at.size(); ++i)
+        true_at[i] = kept[true_at[i]];
+      kept = std::move(true_at);
+    }
+    std::vector<Position> kept_left, kept_right;
+    for (const Position k : kept) {
+      kept_left.push_back(left_positions[k]);
+      kept_right.push_back(right_positions[k]);
+    }
+    left_positions = std::move(kept_left);
+    right_positions = std::move(kept_right);
+  }
+  // Every left row in order: its matches, or itself once with no right row.
+  std::vector<Position> out_left, out_right;
+  std::size_t next = 0;
+  for (std::size_t p = 0; p < left.size; ++p) {
+    if (next < left_positions.size() && left_positions[next] == p) {
+      for (; next < left_positions.size() && left_positions[next] == p; ++next)
+        AppendMatch(out_left, out_right, p, right_positions[next], host_memory);
+    } else {
+      AppendMatch(out_left, out_right, p, kNoPosition, host_memory);
+    }
+  }
+  CheckJoinedRows(host_memory, out_left.size(), left.sources.size() + right.sources.size());
+  return Combine(left, right, out_left, out_right);
+}
+
+JoinedRows CrossJoin(const JoinedRows& left, const JoinedRows& right, std::uint64_t host_memory) {
+  std::vector<Position> left_positions;
+  std::vector<Position> right_positions;
+  AllPairs(left, right, host_memory, left_positions, right_positions);
   return Combine(left, right, left_positions, right_positions);
 }
 

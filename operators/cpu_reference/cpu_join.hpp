@@ -58,6 +58,16 @@ JoinedRows HashJoin(const std::vector<sql::TableRef>& from, const JoinedRows& le
                     const JoinedRows& right, const std::vector<JoinKey>& keys,
                     std::uint64_t host_memory = kUnlimitedHostMemory);
 
+// LEFT JOIN of `left` with `right` (rows of one source): each left row with
+// every right row whose `keys` are equal (none: every right row) and where
+// every one of `conditions` is true; a left row with no such right row is
+// kept once, its right row kNoRow (its columns read as NULL). Left order,
+// then right order. Held to `host_memory` as HashJoin is.
+JoinedRows LeftJoin(const std::vector<sql::TableRef>& from, const JoinedRows& left,
+                    const JoinedRows& right, const std::vector<JoinKey>& keys,
+                    const std::vector<const sql::Expr*>& conditions,
+                    std::uint64_t host_memory = kUnlimitedHostMemory);
+
 // Every pair of a left row and a right row; ResourceLimitError, before
 // anything is allocated, when they do not fit `host_memory`.
 JoinedRows CrossJoin(const JoinedRows& left, const JoinedRows& right,

@@ -153,7 +153,7 @@ bool TrySimpleFilter(const std::vector<sql::TableRef>& from, const JoinedRows& r
   const Column& column = table.column(form->column->index);
   if (ColumnValueType(column.type()) != form->column->type) return false;
   // NULL compares to nothing: the general evaluator's three-valued logic.
-  if (column.nullable()) return false;
+  if (column.nullable() || from[form->column->source].outer) return false;
   const std::span<const RowIndex> table_rows(
       rows.table_rows[static_cast<std::size_t>(k - rows.sources.begin())]);
 

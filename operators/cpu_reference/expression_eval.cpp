@@ -29,30 +29,33 @@ ValueVector LoadColumn(const Expr& expr, const EvalContext& context) {
     case DataType::kInt32: {
       const std::span<const std::int32_t> values = column.int32s();
       for (std::size_t i = 0; i < n; ++i)
-        r.integers[i] = values[rows[i]];
+        r.integers[i] = rows[i] == kNoRow ? 0 : values[rows[i]];
       break;
     }
     case DataType::kInt64: {
       const std::span<const std::int64_t> values = column.int64s();
       for (std::size_t i = 0; i < n; ++i)
-        r.integers[i] = values[rows[i]];
+        r.integers[i] = rows[i] == kNoRow ? 0 : values[rows[i]];
       break;
     }
     case DataType::kDouble: {
       const std::span<const double> values = column.doubles();
       for (std::size_t i = 0; i < n; ++i)
-        r.reals[i] = values[rows[i]];
+        r.reals[i] = rows[i] == kNoRow ? 0.0 : values[rows[i]];
       break;
     }
     case DataType::kChar:
       for (std::size_t i = 0; i < n; ++i)
-        r.texts[i] = column.StringAt(rows[i]);
+        if (rows[i] != kNoRow) r.texts[i] = column.StringAt(rows[i]);
       break;
   }
   // A NULL row's value is 0 or empty already, as a ValueVector's NULLs are.
   if (const std::uint8_t* nulls = column.null_map()) {
     for (std::size_t i = 0; i < n; ++i)
-      r.nulls[i] = nulls[rows[i]];
+      r.nulls[i] = rows[i] == kNoRow ? 1 : nulls[rows[i]];
+  } else if ((*context.from)[expr.source].outer) {
+    for (std::size_t i = 0; i < n; ++i)
+      r.nulls[i] = rows[i] == kNoRow ? 1 : 0;
   }
   return r;
 }

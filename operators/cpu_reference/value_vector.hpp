@@ -21,6 +21,9 @@ namespace clq::cpu_reference {
 
 // A row of a base table (clq tables hold fewer than 2^32 rows).
 using RowIndex = std::uint32_t;
+// The row of a LEFT JOIN's table where a kept row found no match: its
+// columns read as NULL.
+inline constexpr RowIndex kNoRow = 0xFFFFFFFFu;
 // A position in an intermediate result (joined rows, groups, output rows),
 // which may exceed 2^32 for large joins.
 using Position = std::size_t;

@@ -45,6 +45,9 @@ std::vector<std::string> ExactQueries() {
       "SUM(onePercent), SUM(tenPercent), SUM(twentyPercent * 2) FROM tenktup1",
       "SELECT SUM(CASE WHEN ten < 5 THEN unique1 ELSE 0 END), COUNT(*) FROM tenktup1 WHERE "
       "stringu1 LIKE '%A%x'",
+      // Matched and unmatched rows, NULL-extended columns out.
+      "SELECT t1.unique2, t2.ten, t2.stringu1 FROM tenktup1 t1 LEFT JOIN tenktup2 t2 ON "
+      "t1.unique1 = t2.unique2 AND t2.unique1 < 7000",
   };
 }
 
@@ -58,6 +61,12 @@ std::vector<std::string> AllQueries() {
   queries.push_back("SELECT unique2 FROM tenktup1 LIMIT 10 OFFSET 5");
   queries.push_back("SELECT DISTINCT 1 FROM tenktup1");
   queries.push_back("SELECT unique1 FROM tenktup1 ORDER BY 1 + 1 LIMIT 3");
+  queries.push_back(
+      "SELECT t1.ten, COUNT(t2.unique1) FROM tenktup1 t1 LEFT JOIN tenktup2 t2 ON t1.unique1 = "
+      "t2.unique2 + 5 AND t2.four = 1 WHERE t2.two IS NULL OR t1.two = 0 GROUP BY t1.ten");
+  queries.push_back(
+      "SELECT COUNT(*) FROM tenktup1 t1 WHERE NOT EXISTS (SELECT * FROM onektup o WHERE "
+      "o.unique1 = t1.unique2 AND o.four <> t1.four)");
   return queries;
 }
 
@@ -150,6 +159,29 @@ TEST_P(PhysicalPlanTest, ExplainPrintsTheTree) {
     const std::size_t found = explain.find("\n" + line, at);
     ASSERT_NE(found, std::string::npos) << line << "\n" << explain;
     at = found + 1;
+  }
+}
+
+// A LEFT JOIN's ON other than one equality with a table before it and
+// conditions on its own table is refused by name (the CPU reference runs any).
+TEST_P(PhysicalPlanTest, LeftJoinOnRefusesWhatItCannotJoin) {
+  Catalog catalog;
+  AddWisconsinTables(catalog, kRows);
+  for (const std::string sql : {
+           "SELECT COUNT(*) FROM tenktup1 t1 LEFT JOIN tenktup2 t2 ON t1.unique1 < t2.unique1",
+           "SELECT COUNT(*) FROM tenktup1 t1 LEFT JOIN tenktup2 t2 ON t1.unique1 = t2.unique1 "
+           "AND t1.two = 0",
+           "SELECT COUNT(*) FROM tenktup1 t1 LEFT JOIN tenktup2 t2 ON t1.unique1 = t2.unique1 "
+           "AND t1.unique2 = t2.unique2",
+       }) {
+    const sql::BoundStatement bound = sql::Bind(sql::Parse(sql), catalog, sql);
+    try {
+      const PhysicalPlan plan(engine(), {}, bound.select);
+      ADD_FAILURE() << sql << ": planned";
+    } catch (const InvalidInputError& error) {
+      EXPECT_NE(std::string(error.what()).find("LEFT JOIN t2"), std::string::npos)
+          << error.what();
+    }
   }
 }
 
