@@ -383,10 +383,12 @@ Expr Binder::BindAggregate(const ast::Expr& expr, const ExprContext& context) {
         // engines read TEXT only in comparisons, so a nullable CHAR column
         // is counted as `column >= ''`: true for every string, NULL exactly
         // where the column is.
+        // A LEFT JOIN's table's columns are nullable whatever it holds.
         if (type == ValueType::kText && aggregate.argument->kind == Expr::Kind::kColumnRef &&
-            (*sources_.at(aggregate.argument->source).schema)
-                .at(aggregate.argument->index)
-                .nullable) {
+            ((*sources_.at(aggregate.argument->source).schema)
+                 .at(aggregate.argument->index)
+                 .nullable ||
+             select_.from.at(aggregate.argument->source).outer)) {
           const std::size_t position = aggregate.argument->position;
           aggregate.argument = MakeBoolean(BinaryOp::kGreaterEqual, std::move(*aggregate.argument),
                                            MakeConstant(Value::Text(""), position), position);

@@ -136,11 +136,19 @@ JoinedRows EvaluateFromWhere(const sql::BoundSelect& select, std::uint64_t host_
   // sides of an equality of two integer expressions of one table each (an
   // INTEGER compared with a REAL is no join key there, only a filter of the
   // joined rows).
+  // A LEFT JOIN's ON equalities likewise (its table's own rows are those
+  // its ON's conditions on it alone pass).
   if (from.size() > 1) {
-    for (const Conjunct& c : conjuncts) {
+    std::vector<const Conjunct*> equalities;
+    for (const Conjunct& c : conjuncts)
+      equalities.push_back(&c);
+    for (const std::vector<Conjunct>& on : on_conjuncts)
+      for (const Conjunct& c : on)
+        equalities.push_back(&c);
+    for (const Conjunct* equality : equalities) {
+      const Conjunct& c = *equality;
       if (c.left_sources.size() != 1 || c.right_sources.size() != 1 ||
-          c.left_sources[0] == c.right_sources[0] || from[c.left_sources[0]].outer ||
-          from[c.right_sources[0]].outer ||
+          c.left_sources[0] == c.right_sources[0] ||
           c.expr->children[0].type != sql::ValueType::kInteger ||
           c.expr->children[1].type != sql::ValueType::kInteger)
         continue;

@@ -22,6 +22,8 @@ const std::vector<std::string> kDeviceRejections = {
     "are not supported on devices",
     "only comparisons of a CHAR column with a string literal are supported on devices",
     "not available in this build yet",
+    "its ON may hold one equality",
+    "its ON needs an equality",
 };
 
 bool Contains(const std::string& text, const std::string& part) {

@@ -65,8 +65,13 @@ std::string Query::Sql() const {
   for (std::size_t i = 0; i < items.size(); ++i)
     sql += (i > 0 ? ", " : "") + items[i].Sql() + " AS c" + std::to_string(i);
   sql += " FROM ";
-  for (std::size_t i = 0; i < from.size(); ++i)
-    sql += (i > 0 ? ", " : "") + from[i];
+  for (std::size_t i = 0; i < from.size(); ++i) {
+    if (i > 0 && i + 1 == from.size() && left_join_on) {
+      sql += " LEFT JOIN " + from[i] + " ON " + left_join_on->Sql();
+    } else {
+      sql += (i > 0 ? ", " : "") + from[i];
+    }
+  }
   if (!where.empty()) sql += " WHERE " + Conjunction(where);
   for (std::size_t i = 0; i < group_by.size(); ++i)
     sql += (i == 0 ? " GROUP BY " : ", ") + group_by[i].Sql();

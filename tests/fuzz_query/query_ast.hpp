@@ -44,6 +44,9 @@ struct Query {
   bool distinct = false;
   std::vector<Expr> items;        // the select list (visible outputs)
   std::vector<std::string> from;  // "t0 AS a0"
+  // The last FROM entry is LEFT JOINed on this (its other entries are
+  // comma joins); none: it is a comma join too.
+  std::optional<Expr> left_join_on;
   std::vector<Expr> where;        // conjuncts, join equalities included
   std::vector<Expr> group_by;
   std::vector<Expr> having;         // conjuncts

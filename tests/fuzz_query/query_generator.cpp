@@ -82,16 +82,30 @@ void QueryGenerator::GenerateFrom() {
     const double product =
         static_cast<double>(tables_[t].rows) * static_cast<double>(tables_[chosen[other]].rows);
     if (product <= 20000 && random_.Chance(0.1)) continue;  // a cross product
+    Expr condition;
     if (product > 40000) {
       // Through the unique id: at most as many rows as the other side.
       Expr key = Column(other, random_.Pick(kIntegerColumns).c_str()).expr;
       if (random_.Chance(0.3))
         key = Binary("+", key, Expr::Leaf(std::to_string(random_.Int(0, 5))));
       Expr id = Column(i, "id").expr;
-      query_.where.push_back(random_.Chance(0.5) ? Binary("=", id, key) : Binary("=", key, id));
+      condition = random_.Chance(0.5) ? Binary("=", id, key) : Binary("=", key, id);
+    } else {
+      condition = JoinCondition(other, i);
+    }
+    if (i + 1 == count && random_.Chance(0.3)) {
+      // A LEFT JOIN of the last table, now and then with a condition on it
+      // alone in its ON (which limits its matches, not the rows kept).
+      if (random_.Chance(0.4)) {
+        Expr own = Binary(random_.Pick(std::vector<std::string>{"<", ">", "<>"}),
+                          Column(i, random_.Pick(kIntegerColumns).c_str()).expr,
+                          Expr::Leaf(std::to_string(random_.Int(-10, 10))));
+        condition = Binary("AND", condition, own);
+      }
+      query_.left_join_on = condition;
       continue;
     }
-    query_.where.push_back(JoinCondition(other, i));
+    query_.where.push_back(condition);
   }
   const std::int64_t predicates = random_.Int(0, 3);
   for (std::int64_t p = 0; p < predicates; ++p)

@@ -92,6 +92,13 @@ std::vector<Query> Candidates(const Query& q) {
   for (std::size_t i = 0; i < q.from.size(); ++i) {
     Query c = q;
     c.from.erase(c.from.begin() + static_cast<std::ptrdiff_t>(i));
+    if (i + 1 == q.from.size()) c.left_join_on.reset();
+    add(c);
+  }
+  if (q.left_join_on) {
+    Query c = q;
+    c.left_join_on.reset();
+    c.where.push_back(*q.left_join_on);  // an inner join of the same tables
     add(c);
   }
   for (std::size_t i = 0; i < q.items.size(); ++i) {
