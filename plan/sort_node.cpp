@@ -1,6 +1,8 @@
 #include "plan/sort_node.hpp"
 
+#include "common/errors.hpp"
 #include "operators/gather.hpp"
+#include "operators/scalar_eval.hpp"
 #include "operators/sort.hpp"
 #include "plan/row_buffers.hpp"
 #include "sql/expr_equality.hpp"
@@ -19,7 +21,10 @@ SortNode::SortNode(const Engine& engine, const QueryOptions& options,
   std::vector<const sql::Expr*> computed;
   for (const sql::OrderKey& key : select.order_by) {
     const sql::Expr& e = select.outputs.at(key.expr.index).expr;
-    if (!sql::ContainsKind(e, sql::Expr::Kind::kColumnRef)) continue;  // orders nothing
+    if (!sql::ContainsKind(e, sql::Expr::Kind::kColumnRef)) {
+      constant_keys_.push_back(&e);
+      continue;
+    }
     keys_.push_back(&e);
     descending_.push_back(key.descending);
     in_place_.push_back(e.kind == sql::Expr::Kind::kColumnRef &&
@@ -82,6 +87,12 @@ std::string SortNode::Programs() const {
 RowSet SortNode::Run(ExecutionContext& context) const {
   RowSet rows = child_->Run(context);
   const ExecutionContext::NodeScope scope(context, *this);
+  if (rows.rows() > 0) {
+    for (const sql::Expr* key : constant_keys_)
+      (void)EvaluateScalar(*key, [](const sql::Expr&) -> sql::Value {
+        throw InternalError("a column in an ORDER BY key that reads none");
+      });
+  }
   if (keys_.empty() || rows.rows() == 0) return rows;
   CheckRowBuffers(context, top_k_ ? "ORDER BY with LIMIT" : "ORDER BY", rows.rows(), row_bytes_);
   // Evaluated even for one row, which needs no order: a key that overflows

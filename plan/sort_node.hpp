@@ -26,6 +26,9 @@ class SortNode : public RowNode {
   QueryOptions options_;
   std::unique_ptr<RowNode> child_;
   std::vector<const sql::Expr*> keys_;
+  // Keys that read no column: they order nothing, but are computed once when
+  // there is a row, so that one that overflows raises as on every row.
+  std::vector<const sql::Expr*> constant_keys_;
   std::vector<bool> in_place_;  // by key: read where it lies
   CompiledValues computed_;     // the other keys
   std::vector<bool> descending_;
