@@ -157,8 +157,8 @@ void NullMissingRows(Engine& engine, const RowIds& ids, DeviceVector& result) {
 
 }  // namespace
 
-DeviceVector GatherColumn(Engine& engine, Relation& relation, std::size_t column,
-                          const RowIds& ids, bool missing_rows) {
+DeviceVector GatherColumn(Engine& engine, Relation& relation, std::size_t column, const RowIds& ids,
+                          bool missing_rows) {
   const VmInputColumn input = relation.column(column);
   DeviceVector result = AllocateVector(engine, input.type, ids.size, "gathered column");
   result.range = input.range;  // a subset of the rows keeps within the column's bounds

@@ -35,7 +35,9 @@ void Bind(cl::Kernel& kernel, const UnmatchedBitsArgs& a) {
 }
 
 // `bytes` rounded up to whole 32-bit words (Engine::Fill's pattern).
-std::uint64_t WordBytes(std::uint64_t bytes) { return (bytes + 3) / 4 * 4; }
+std::uint64_t WordBytes(std::uint64_t bytes) {
+  return (bytes + 3) / 4 * 4;
+}
 
 RowIds Concatenate(Engine& engine, const RowIds& first, const RowIds& second, const char* purpose) {
   RowIds result = AllocateRowIds(engine, first.size + second.size, purpose);
@@ -62,7 +64,8 @@ RowIds UnmatchedPositions(QueryContext& context, const RowIds& matched_positions
   const std::uint64_t words = (rows + 31) / 32;
   const std::uint64_t tiles = engine.TilesFor(rows);
   DeviceBuffer bits = engine.pool().Acquire(words * sizeof(cl_uint), "unmatched bitmap");
-  DeviceBuffer tile_counts = engine.pool().Acquire(tiles * sizeof(cl_uint), "unmatched tile counts");
+  DeviceBuffer tile_counts =
+      engine.pool().Acquire(tiles * sizeof(cl_uint), "unmatched tile counts");
   engine.Fill(tile_counts.get(), 0, 0, tiles * sizeof(cl_uint), "unmatched tile counts");
   cl::Kernel& unmatched = engine.kernel("hash_join_unmatched_bits");
   Bind(unmatched, UnmatchedBitsArgs{.matched = matched.get(),

@@ -292,8 +292,8 @@ RowIds Select(QueryContext& context, Relation& relation, const DeviceProgram& pr
   return result;
 }
 
-RowIds SelectedPositions(QueryContext& context, const cl::Buffer& bits, const cl::Buffer& tile_counts,
-                         RowCount rows) {
+RowIds SelectedPositions(QueryContext& context, const cl::Buffer& bits,
+                         const cl::Buffer& tile_counts, RowCount rows) {
   Engine& engine = context.engine();
   if (rows == 0) return AllocateRowIds(engine, 0, "selected positions");
   const std::uint64_t tiles = engine.TilesFor(rows);

@@ -91,9 +91,9 @@ ResultColumn AggregateColumn(Engine& engine, const sql::Aggregate& a, bool wide,
 
 // Whether every visible output is a group key or an aggregate as it is,
 // with nothing to evaluate, filter, order or cut.
-bool OutputsAreColumns(const sql::BoundSelect& select) {
-  if (select.having || select.distinct || !select.order_by.empty() || select.limit ||
-      select.offset > 0)
+bool OutputsAreColumns(const sql::BoundSelect& select, bool having_done = false) {
+  if ((select.having && !having_done) || select.distinct || !select.order_by.empty() ||
+      select.limit || select.offset > 0)
     return false;
   for (std::size_t o = 0; o < select.visible_outputs; ++o) {
     const sql::Expr& e = select.outputs[o].expr;
@@ -185,6 +185,12 @@ GroupByNode::GroupByNode(const Engine& engine, const QueryOptions& options,
   plan_ = PlanGrouping(engine, inputs_, select.group_keys.size(), infos, shape.max_rows,
                        shape.expected_rows);
   AddKernelNames(plan_.Kernels());
+  having_ = GroupHaving::Plan(
+      engine, options, select,
+      std::vector<ValueVectorType>(inputs_.types().begin(),
+                                   inputs_.types().begin() + select.group_keys.size()),
+      operations_, shape.max_rows);
+  if (having_) AddKernelNames(having_->kernels());
   row_bytes_ = EvaluatedBytesPerRow(inputs_.types()) + kGroupBytesPerRow +
                (plan_.strategy == GroupByStrategy::kSort ? kSortBytesPerRow : 0) +
                HeldRowIdBytesPerRow(select, shape);
@@ -205,9 +211,10 @@ std::string GroupByNode::Describe() const {
     aggregates += (aggregates.empty() ? "" : ", ") + std::string(sql::AggregateName(a.function)) +
                   "(" + (a.argument ? ExpressionText(select_, *a.argument) : "*") + ")";
   return keys + ": " + (aggregates.empty() ? "no aggregates" : aggregates) + "; " +
-         plan_.Describe() + "; groups in order of first appearance; then on the host: " +
-         (select_.having ? "HAVING, " : "") + "outputs" + (select_.distinct ? ", DISTINCT" : "") +
-         (select_.order_by.empty() ? "" : ", ORDER BY") +
+         plan_.Describe() + "; groups in order of first appearance; then " +
+         (having_ ? "HAVING on the device, and on the host: " : "on the host: ") +
+         (select_.having && !having_ ? "HAVING, " : "") + "outputs" +
+         (select_.distinct ? ", DISTINCT" : "") + (select_.order_by.empty() ? "" : ", ORDER BY") +
          (select_.limit || select_.offset ? ", LIMIT" : "");
 }
 
@@ -216,6 +223,7 @@ std::string GroupByNode::Programs() const {
   for (const CompiledValues::Batch& batch : inputs_.computed().batches)
     text += ValuesListing("group keys and aggregate arguments", select_, batch,
                           child_->shape().source, options_);
+  if (having_) text += having_->Listing(select_);
   return text;
 }
 
@@ -238,8 +246,12 @@ QueryResult GroupByNode::Run(ExecutionContext& context) const {
     }
     specs.push_back(spec);
   }
-  const GroupByResult groups = GroupBy(context.query(), plan_, keys, specs, rows.rows());
+  GroupByResult groups = GroupBy(context.query(), plan_, keys, specs, rows.rows());
   context.query().CheckStatus();
+  if (having_) {
+    having_->Filter(context.query(), keys, groups);
+    context.query().CheckStatus();
+  }
   context.query().CheckHostMemory(
       "the GROUP BY result (" + std::to_string(groups.groups) + " groups)",
       SaturatingMultiply(groups.groups, group_bytes_));
@@ -257,7 +269,7 @@ QueryResult GroupByNode::Run(ExecutionContext& context) const {
         specs[i].operation == VM_AGG_SUM_R && a.argument && a.argument->type != ValueType::kReal;
     aggregate_columns.push_back(AggregateColumn(engine, a, wide, out, groups.groups));
   }
-  if (OutputsAreColumns(select_)) {
+  if (OutputsAreColumns(select_, having_.has_value())) {
     // Each output a group key or an aggregate, nothing else to evaluate: the
     // columns are the result.
     // A column is moved into its last output (copied before that: an output
@@ -290,7 +302,8 @@ QueryResult GroupByNode::Run(ExecutionContext& context) const {
   for (std::size_t i = 0; i < aggregate_columns.size(); ++i)
     for (RowCount g = 0; g < groups.groups; ++g)
       aggregate_values[i].push_back(aggregate_columns[i].ValueAt(g));
-  return FinishGroupedRows(select_, key_values, aggregate_values, groups.groups);
+  return FinishGroupedRows(select_, key_values, aggregate_values, groups.groups,
+                           !having_.has_value());
 }
 
 }  // namespace clq

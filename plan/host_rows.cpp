@@ -12,7 +12,7 @@ namespace clq {
 QueryResult FinishGroupedRows(const sql::BoundSelect& select,
                               const std::vector<std::vector<sql::Value>>& keys,
                               const std::vector<std::vector<sql::Value>>& aggregates,
-                              std::size_t groups) {
+                              std::size_t groups, bool apply_having) {
   using Row = std::vector<sql::Value>;
   std::vector<Row> rows;
   for (std::size_t g = 0; g < groups; ++g) {
@@ -21,7 +21,7 @@ QueryResult FinishGroupedRows(const sql::BoundSelect& select,
       if (leaf.kind == sql::Expr::Kind::kAggregateRef) return aggregates.at(leaf.index)[g];
       throw InternalError("unexpected reference in a grouped output");
     };
-    if (select.having && !IsTrue(EvaluateScalar(*select.having, resolve))) continue;
+    if (apply_having && select.having && !IsTrue(EvaluateScalar(*select.having, resolve))) continue;
     Row row;
     for (const sql::OutputColumn& out : select.outputs)
       row.push_back(EvaluateScalar(out.expr, resolve));

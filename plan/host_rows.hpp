@@ -13,9 +13,10 @@
 namespace clq {
 
 // keys[i][g]: group key i of group g; aggregates[j][g]: aggregate j of group g.
+// `apply_having` false: the groups already passed HAVING (on the device).
 QueryResult FinishGroupedRows(const sql::BoundSelect& select,
                               const std::vector<std::vector<sql::Value>>& keys,
                               const std::vector<std::vector<sql::Value>>& aggregates,
-                              std::size_t groups);
+                              std::size_t groups, bool apply_having = true);
 
 }  // namespace clq

@@ -118,8 +118,7 @@ void DeferUnselectiveFilters(const sql::BoundSelect& select, SourcePlan& incomin
   const double kept = EstimatedSelectivity(select, incoming.filters);
   const double incoming_rows = table_rows * kept;
   if (!incoming.filters.empty() && !keys_may_raise && !select.from[incoming.source].outer &&
-      kept >= kMostRows &&
-      joined_rows <= kFewJoinedRows * table_rows) {
+      kept >= kMostRows && joined_rows <= kFewJoinedRows * table_rows) {
     incoming.deferred_selectivity = kept;
     for (Expr& f : incoming.filters)
       plan.residual.push_back(std::move(f));
@@ -215,8 +214,8 @@ JoinEdge PlanOuterJoin(const sql::BoundSelect& select, std::size_t source, Query
         "LEFT JOIN " + select.from[source].alias +
         ": its ON may hold one equality of integer expressions with a table before it and "
         "conditions on " +
-        select.from[source].alias + " alone; this condition is neither, or a second equality: " +
-        ExpressionText(select, c));
+        select.from[source].alias +
+        " alone; this condition is neither, or a second equality: " + ExpressionText(select, c));
   }
   if (!edge)
     throw InvalidInputError("LEFT JOIN " + select.from[source].alias +
@@ -351,10 +350,10 @@ QueryPlan PlanQuery(const sql::BoundSelect& select) {
       double best_outer_output = 0;
       for (std::size_t s = 0; s < select.from.size(); ++s) {
         if (!outer_edges[s] || joined[s] || !joined[outer_edges[s]->left_source]) continue;
-        const double output = std::max(
-            joined_rows,
-            EstimatedJoinRows(select, column_ranges, outer_edges[s]->left_key, joined_rows,
-                              outer_edges[s]->right_key, EstimatedRows(select, plan.sources[s])));
+        const double output =
+            std::max(joined_rows, EstimatedJoinRows(select, column_ranges, outer_edges[s]->left_key,
+                                                    joined_rows, outer_edges[s]->right_key,
+                                                    EstimatedRows(select, plan.sources[s])));
         if (!best_outer || output < best_outer_output) {
           best_outer = s;
           best_outer_output = output;

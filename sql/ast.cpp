@@ -235,7 +235,8 @@ std::string ToString(const Select& select) {
     if (i == 0) {
       text += " FROM " + TableRefToString(item.table);
     } else if (item.on) {
-      text += std::string(item.left_outer ? " LEFT" : "") + " JOIN " + TableRefToString(item.table) + " ON " + ToString(*item.on);
+      text += std::string(item.left_outer ? " LEFT" : "") + " JOIN " +
+              TableRefToString(item.table) + " ON " + ToString(*item.on);
     } else {
       text += ", " + TableRefToString(item.table);
     }

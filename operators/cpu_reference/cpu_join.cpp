@@ -209,8 +209,7 @@ JoinedRows LeftJoin(const std::vector<sql::TableRef>& from, const JoinedRows& le
   }
   // The pairs that meet the rest of ON, still in left order.
   if (!conditions.empty()) {
-    CheckJoinedRows(host_memory, left_positions.size(),
-                    left.sources.size() + right.sources.size());
+    CheckJoinedRows(host_memory, left_positions.size(), left.sources.size() + right.sources.size());
     const JoinedRows pairs = Combine(left, right, left_positions, right_positions);
     JoinedRows current = pairs;
     std::vector<Position> kept(pairs.size);

@@ -179,8 +179,7 @@ TEST_P(PhysicalPlanTest, LeftJoinOnRefusesWhatItCannotJoin) {
       const PhysicalPlan plan(engine(), {}, bound.select);
       ADD_FAILURE() << sql << ": planned";
     } catch (const InvalidInputError& error) {
-      EXPECT_NE(std::string(error.what()).find("LEFT JOIN t2"), std::string::npos)
-          << error.what();
+      EXPECT_NE(std::string(error.what()).find("LEFT JOIN t2"), std::string::npos) << error.what();
     }
   }
 }

@@ -112,8 +112,7 @@ TEST(ParserTest, CaseAndLike) {
             "(CASE WHEN (a > 1) THEN (b + 1) WHEN c THEN 2 ELSE 3 END * 2)");
   EXPECT_EQ(ParseExpr("CASE a + 1 WHEN 1 THEN 'x' ELSE CASE WHEN b THEN 'y' END END"),
             "CASE (a + 1) WHEN 1 THEN 'x' ELSE CASE WHEN b THEN 'y' END END");
-  EXPECT_EQ(ParseExpr("s LIKE 'a%' AND t NOT LIKE '_b'"),
-            "((s LIKE 'a%') AND (t NOT LIKE '_b'))");
+  EXPECT_EQ(ParseExpr("s LIKE 'a%' AND t NOT LIKE '_b'"), "((s LIKE 'a%') AND (t NOT LIKE '_b'))");
   EXPECT_EQ(ParseExpr("NOT s LIKE 'a'"), "(NOT (s LIKE 'a'))");
   EXPECT_EQ(ParseExpr("s LIKE 'a' = 1"), "((s LIKE 'a') = 1)");
 }
@@ -174,9 +173,9 @@ TEST(ParserTest, SyntaxErrors) {
   EXPECT_EQ(ParseError("SELECT CASE a END FROM t"),
             std::make_pair(std::size_t{14},
                            std::string("syntax error at or near 'END' (expected WHEN)")));
-  EXPECT_EQ(ParseError("SELECT CASE WHEN a 1 END FROM t"),
-            std::make_pair(std::size_t{19},
-                           std::string("syntax error at or near '1' (expected THEN)")));
+  EXPECT_EQ(
+      ParseError("SELECT CASE WHEN a 1 END FROM t"),
+      std::make_pair(std::size_t{19}, std::string("syntax error at or near '1' (expected THEN)")));
   EXPECT_EQ(ParseError("SELECT CASE WHEN a THEN 1 FROM t"),
             std::make_pair(std::size_t{26},
                            std::string("syntax error at or near 'FROM' (expected END)")));
@@ -215,10 +214,13 @@ TEST(ParserTest, UnsupportedConstructsPointAtTheirToken) {
   const std::vector<UnsupportedCase> cases = {
       {"INSERT INTO t VALUES (1)", "INSERT", "only SELECT statements are supported"},
       {"WITH RECURSIVE x AS (SELECT 1) SELECT 1", "RECURSIVE", "WITH RECURSIVE is not supported"},
-      {"SELECT a FROM t1 RIGHT JOIN t2 ON 1", "RIGHT", "only inner joins and LEFT JOIN are supported"},
-      {"SELECT a FROM t1 FULL JOIN t2 ON 1", "FULL", "only inner joins and LEFT JOIN are supported"},
+      {"SELECT a FROM t1 RIGHT JOIN t2 ON 1", "RIGHT",
+       "only inner joins and LEFT JOIN are supported"},
+      {"SELECT a FROM t1 FULL JOIN t2 ON 1", "FULL",
+       "only inner joins and LEFT JOIN are supported"},
       {"SELECT a FROM t1 CROSS JOIN t2", "CROSS", "only inner joins and LEFT JOIN are supported"},
-      {"SELECT a FROM t1 NATURAL JOIN t2", "NATURAL", "only inner joins and LEFT JOIN are supported"},
+      {"SELECT a FROM t1 NATURAL JOIN t2", "NATURAL",
+       "only inner joins and LEFT JOIN are supported"},
       {"SELECT a FROM t1 JOIN t2 USING (a)", "USING", "JOIN ... USING is not supported; use ON"},
       {"SELECT a FROM t1 JOIN t2 WHERE 1", "WHERE", "JOIN requires an ON condition"},
       {"SELECT a FROM t UNION SELECT b FROM u", "UNION", "UNION is not supported"},
