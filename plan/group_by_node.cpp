@@ -185,12 +185,12 @@ GroupByNode::GroupByNode(const Engine& engine, const QueryOptions& options,
   plan_ = PlanGrouping(engine, inputs_, select.group_keys.size(), infos, shape.max_rows,
                        shape.expected_rows);
   AddKernelNames(plan_.Kernels());
-  having_ = GroupHaving::Plan(
+  selection_ = GroupSelection::Plan(
       engine, options, select,
       std::vector<ValueVectorType>(inputs_.types().begin(),
                                    inputs_.types().begin() + select.group_keys.size()),
       operations_, shape.max_rows);
-  if (having_) AddKernelNames(having_->kernels());
+  if (selection_) AddKernelNames(selection_->kernels());
   row_bytes_ = EvaluatedBytesPerRow(inputs_.types()) + kGroupBytesPerRow +
                (plan_.strategy == GroupByStrategy::kSort ? kSortBytesPerRow : 0) +
                HeldRowIdBytesPerRow(select, shape);
@@ -212,8 +212,9 @@ std::string GroupByNode::Describe() const {
                   "(" + (a.argument ? ExpressionText(select_, *a.argument) : "*") + ")";
   return keys + ": " + (aggregates.empty() ? "no aggregates" : aggregates) + "; " +
          plan_.Describe() + "; groups in order of first appearance; then " +
-         (having_ ? "HAVING on the device, and on the host: " : "on the host: ") +
-         (select_.having && !having_ ? "HAVING, " : "") + "outputs" +
+         (selection_ ? "on the device: " + selection_->Describe() + "; on the host: "
+                     : "on the host: ") +
+         (select_.having && !(selection_ && selection_->having()) ? "HAVING, " : "") + "outputs" +
          (select_.distinct ? ", DISTINCT" : "") + (select_.order_by.empty() ? "" : ", ORDER BY") +
          (select_.limit || select_.offset ? ", LIMIT" : "");
 }
@@ -223,7 +224,7 @@ std::string GroupByNode::Programs() const {
   for (const CompiledValues::Batch& batch : inputs_.computed().batches)
     text += ValuesListing("group keys and aggregate arguments", select_, batch,
                           child_->shape().source, options_);
-  if (having_) text += having_->Listing(select_);
+  if (selection_) text += selection_->Listing(select_);
   return text;
 }
 
@@ -248,8 +249,8 @@ QueryResult GroupByNode::Run(ExecutionContext& context) const {
   }
   GroupByResult groups = GroupBy(context.query(), plan_, keys, specs, rows.rows());
   context.query().CheckStatus();
-  if (having_) {
-    having_->Filter(context.query(), keys, groups);
+  if (selection_) {
+    selection_->Apply(context.query(), keys, groups);
     context.query().CheckStatus();
   }
   context.query().CheckHostMemory(
@@ -269,7 +270,7 @@ QueryResult GroupByNode::Run(ExecutionContext& context) const {
         specs[i].operation == VM_AGG_SUM_R && a.argument && a.argument->type != ValueType::kReal;
     aggregate_columns.push_back(AggregateColumn(engine, a, wide, out, groups.groups));
   }
-  if (OutputsAreColumns(select_, having_.has_value())) {
+  if (OutputsAreColumns(select_, selection_ && selection_->having())) {
     // Each output a group key or an aggregate, nothing else to evaluate: the
     // columns are the result.
     // A column is moved into its last output (copied before that: an output
@@ -303,7 +304,7 @@ QueryResult GroupByNode::Run(ExecutionContext& context) const {
     for (RowCount g = 0; g < groups.groups; ++g)
       aggregate_values[i].push_back(aggregate_columns[i].ValueAt(g));
   return FinishGroupedRows(select_, key_values, aggregate_values, groups.groups,
-                           !having_.has_value());
+                           !(selection_ && selection_->having()));
 }
 
 }  // namespace clq

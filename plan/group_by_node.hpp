@@ -10,7 +10,7 @@
 #pragma once
 
 #include "operators/group_by.hpp"
-#include "plan/group_having.hpp"
+#include "plan/group_selection.hpp"
 #include "plan/group_inputs.hpp"
 #include "plan/physical_node.hpp"
 
@@ -36,7 +36,9 @@ class GroupByNode : public ResultNode {
   std::vector<std::optional<std::size_t>> argument_of_;
   std::vector<std::uint32_t> operations_;  // by aggregate: its device operation
   GroupByPlan plan_;
-  std::optional<GroupHaving> having_;  // HAVING on the device; none: on the host
+  // The groups HAVING and ORDER BY ... LIMIT keep, on the device; none: the
+  // host filters, orders and cuts every group.
+  std::optional<GroupSelection> selection_;
   // Device buffers per input row, and host bytes per group (its keys and
   // aggregates downloaded, and as host values when the outputs need more).
   std::uint64_t row_bytes_ = 0, group_bytes_ = 0;

@@ -1,0 +1,386 @@
+#include "plan/group_selection.hpp"
+
+#include <algorithm>
+
+#include "common/errors.hpp"
+#include "kernels_cl/vm_shared.h"
+#include "operators/device_program.hpp"
+#include "operators/gather.hpp"
+#include "operators/projection.hpp"
+#include "operators/relation.hpp"
+#include "operators/selection.hpp"
+
+namespace clq {
+namespace {
+
+using sql::AggregateFunction;
+using sql::Expr;
+using sql::ValueType;
+
+// How the device holds aggregate `a` (device operation `operation`) where
+// its count is not 0: COUNT as the counts; an INTEGER result of a 64-bit
+// total or extreme, and a REAL MIN or MAX, as the values; anything else
+// only as the host turns it into SQL values.
+enum class Held : std::uint8_t { kNo, kCounts, kValues };
+Held HeldOnDevice(const sql::Aggregate& a, std::uint32_t operation) {
+  if (a.type == ValueType::kNull) return Held::kNo;
+  if (a.function == AggregateFunction::kCountStar || a.function == AggregateFunction::kCount)
+    return Held::kCounts;
+  if (a.function == AggregateFunction::kAvg || a.function == AggregateFunction::kMedian ||
+      a.function == AggregateFunction::kQuantile)
+    return Held::kNo;
+  if (a.type == ValueType::kInteger)
+    return operation == VM_AGG_SUM_R || operation == VM_AGG_MIN_R || operation == VM_AGG_MAX_R
+               ? Held::kNo
+               : Held::kValues;
+  // REAL: MIN and MAX are input values; a SUM may be NaN, which the host
+  // turns into NULL.
+  if (a.type == ValueType::kReal && (operation == VM_AGG_MIN_R || operation == VM_AGG_MAX_R))
+    return Held::kValues;
+  return Held::kNo;
+}
+
+// Whether evaluating `e` can raise no error (no arithmetic): the host then
+// need not evaluate it on the groups the device leaves out.
+bool CannotRaise(const Expr& e) {
+  switch (e.kind) {
+    case Expr::Kind::kBinary:
+      switch (e.binary_op) {
+        case sql::BinaryOp::kAdd:
+        case sql::BinaryOp::kSubtract:
+        case sql::BinaryOp::kMultiply:
+        case sql::BinaryOp::kDivide:
+        case sql::BinaryOp::kModulo:
+          return false;
+        default:
+          break;
+      }
+      break;
+    case Expr::Kind::kUnary:
+      if (e.unary_op == sql::UnaryOp::kNegate) return false;
+      break;
+    case Expr::Kind::kCast:
+      if (e.type != ValueType::kReal) return false;  // REAL to INTEGER may not fit
+      break;
+    default:
+      break;
+  }
+  return std::all_of(e.children.begin(), e.children.end(), CannotRaise);
+}
+
+Expr ColumnRef(std::size_t column, ValueType type) {
+  Expr e;
+  e.kind = Expr::Kind::kColumnRef;
+  e.source = 0;
+  e.index = column;
+  e.type = type;
+  return e;
+}
+
+// `from` at `ids` (values and NULL map); empty stays empty.
+DeviceVector Gathered(Engine& engine, const DeviceVector& from, const RowIds& ids,
+                      const char* purpose) {
+  if (from.size == 0) return AllocateVector(engine, from.type, 0, purpose);
+  DeviceVector to = AllocateVector(engine, from.type, ids.size, purpose);
+  to.range = from.range;
+  if (ids.size == 0) return to;
+  GatherBuffer(engine, from.values.get(), from.type.width, 0, from.size, ids, to.values.get());
+  if (from.has_nulls()) {
+    to.nulls = engine.pool().Acquire(ids.size, purpose);
+    GatherBuffer(engine, from.nulls.get(), 1, 0, from.size, ids, to.nulls.get());
+  }
+  return to;
+}
+
+}  // namespace
+
+std::optional<GroupSelection> GroupSelection::Plan(const Engine& engine,
+                                                   const QueryOptions& options,
+                                                   const sql::BoundSelect& select,
+                                                   const std::vector<ValueVectorType>& key_types,
+                                                   const std::vector<std::uint32_t>& operations,
+                                                   RowCount max_groups) {
+  std::vector<Column> columns;
+  std::vector<VmInputColumn> inputs;
+  const auto column_of = [&](Column::Kind kind, std::size_t index, VmInputColumn input) {
+    for (std::size_t c = 0; c < columns.size(); ++c)
+      if (columns[c].kind == kind && columns[c].index == index) return c;
+    columns.push_back({kind, index});
+    inputs.push_back(std::move(input));
+    return columns.size() - 1;
+  };
+  // An expression over the groups as one over the relation's columns;
+  // nullopt when it reads an aggregate the device does not hold.
+  const auto rewrite = [&](const Expr& e, auto&& self) -> std::optional<Expr> {
+    if (e.kind == Expr::Kind::kGroupRef) {
+      const ValueVectorType& type = key_types.at(e.index);
+      Expr ref =
+          ColumnRef(column_of(Column::Kind::kKey, e.index, {type.type, type.nullable}), e.type);
+      ref.logical = e.logical;
+      return ref;
+    }
+    if (e.kind == Expr::Kind::kAggregateRef) {
+      const sql::Aggregate& a = select.aggregates.at(e.index);
+      const Held form = HeldOnDevice(a, operations.at(e.index));
+      if (form == Held::kNo) return std::nullopt;
+      Expr counts =
+          ColumnRef(column_of(Column::Kind::kCounts, e.index, VmInputColumn(ColumnType::Int64())),
+                    ValueType::kInteger);
+      if (form == Held::kCounts) return counts;
+      const ColumnType values_type =
+          a.type == ValueType::kReal ? ColumnType::Double() : ColumnType::Int64();
+      Expr values =
+          ColumnRef(column_of(Column::Kind::kValues, e.index, VmInputColumn(values_type)), a.type);
+      // No non-NULL input: NULL (the values are undefined there).
+      Expr chosen;
+      chosen.kind = Expr::Kind::kCase;
+      chosen.type = a.type;
+      chosen.logical = e.logical;
+      chosen.position = e.position;
+      chosen.children.push_back(sql::MakeBoolean(sql::BinaryOp::kNotEqual, std::move(counts),
+                                                 sql::MakeConstant(sql::Value::Integer(0), 0),
+                                                 e.position));
+      chosen.children.push_back(std::move(values));
+      chosen.children.push_back(sql::MakeConstant(sql::Value::Null(), e.position));
+      return chosen;
+    }
+    Expr copy = e;
+    for (Expr& child : copy.children) {
+      std::optional<Expr> rewritten = self(child, self);
+      if (!rewritten) return std::nullopt;
+      child = std::move(*rewritten);
+    }
+    return copy;
+  };
+  const auto new_program = [&] {
+    return ExpressionProgram(inputs, [](std::size_t source, std::size_t column) {
+      CLQ_CHECK(source == 0, "a program over the groups reads another relation");
+      return column;
+    });
+  };
+
+  // HAVING, where it reads groups (else it is one value for all: the host's).
+  std::optional<Expr> having;
+  if (select.having) {
+    having = rewrite(*select.having, rewrite);
+    if (having && columns.empty()) having.reset();
+    if (!having) columns.clear(), inputs.clear();
+  }
+  if (having) {
+    // Evaluated whole for every group, as the host evaluates it: a
+    // predicate's conjuncts would each skip the groups an earlier one
+    // rejected, where the host raises an error a later one makes.
+    Expr whole;
+    whole.kind = Expr::Kind::kCase;
+    whole.type = ValueType::kInteger;
+    whole.position = having->position;
+    whole.children.push_back(std::move(*having));
+    whole.children.push_back(sql::MakeConstant(sql::Value::Integer(1), whole.position));
+    whole.children.push_back(sql::MakeConstant(sql::Value::Integer(0), whole.position));
+    having = std::move(whole);
+  }
+  if (having) {
+    ExpressionProgram probe = new_program();
+    try {
+      (void)probe.AddPredicate(*having);
+    } catch (const DeviceLimitError&) {
+      having.reset();
+      columns.clear();
+      inputs.clear();
+    }
+  }
+  const bool having_on_host = select.having && !having;
+
+  // ORDER BY ... LIMIT, or a LIMIT alone: only where the host would keep the
+  // same rows (no DISTINCT, HAVING done) and would raise on no group left
+  // out (outputs without arithmetic).
+  std::optional<RowCount> limit;
+  std::vector<Expr> order_keys;
+  if (select.limit && !select.distinct && !having_on_host &&
+      std::all_of(select.outputs.begin(), select.outputs.end(),
+                  [](const sql::OutputColumn& o) { return CannotRaise(o.expr); })) {
+    limit = select.offset + *select.limit;
+    const std::vector<Column> columns_before = columns;
+    const std::vector<VmInputColumn> inputs_before = inputs;
+    for (const sql::OrderKey& key : select.order_by) {
+      std::optional<Expr> rewritten = rewrite(select.outputs.at(key.expr.index).expr, rewrite);
+      if (!rewritten) {
+        limit.reset();
+        break;
+      }
+      order_keys.push_back(std::move(*rewritten));
+    }
+    if (limit && !order_keys.empty() && *limit > 0) {
+      ExpressionProgram probe = new_program();
+      try {
+        for (const Expr& key : order_keys)
+          (void)probe.AddValue(key);
+      } catch (const DeviceLimitError&) {
+        limit.reset();
+      }
+      if (columns.empty()) order_keys.clear();  // constant keys keep the order
+    } else {
+      order_keys.clear();
+    }
+    if (!limit) {
+      columns = columns_before;
+      inputs = inputs_before;
+      order_keys.clear();
+    }
+  }
+  if (!having && !limit) return std::nullopt;
+
+  GroupSelection planned(new_program());
+  planned.columns_ = std::move(columns);
+  planned.limit_ = limit;
+  if (having) planned.having_entry_ = planned.program_.AddPredicate(*having);
+  std::vector<TopKKey> top_k_keys;
+  for (std::size_t k = 0; k < order_keys.size(); ++k) {
+    const std::size_t entry = planned.program_.AddValue(order_keys[k]);
+    const VmEntry& vm_entry = planned.program_.entry(entry);
+    planned.order_entries_.push_back(entry);
+    planned.descending_.push_back(select.order_by[k].descending);
+    top_k_keys.push_back(
+        {ProjectedType(vm_entry), vm_entry.may_be_null, select.order_by[k].descending});
+  }
+  KernelSet& kernels = planned.kernels_;
+  for (const Column& c : planned.columns_) {
+    if (c.kind != Column::Kind::kKey) continue;
+    kernels.AddWhenNeeded(GatherBufferKernel(key_types.at(c.index).type.width));
+    if (key_types.at(c.index).nullable) kernels.AddWhenNeeded(GatherBufferKernel(1));
+  }
+  if (planned.having_entry_)
+    kernels.Add(SelectionKernels(engine, options, planned.program_, *planned.having_entry_,
+                                 max_groups, false),
+                true);
+  if (!top_k_keys.empty()) {
+    for (const std::size_t entry : planned.order_entries_)
+      kernels.AddWhenNeeded(ProjectKernel(planned.program_, entry, options));
+    planned.top_k_ = PlanTopK(engine.info(), engine.tuning(), top_k_keys, max_groups, *limit);
+    kernels.Add(planned.top_k_->Kernels(engine, false), true);
+  } else if (limit) {
+    kernels.AddWhenNeeded("gather_iota");  // the first groups
+  }
+  // The kept groups' first rows, keys and aggregates.
+  kernels.AddWhenNeeded(GatherBufferKernel(4));
+  kernels.AddWhenNeeded(GatherBufferKernel(8));
+  kernels.AddWhenNeeded(GatherBufferKernel(1));
+  for (const Column& c : planned.columns_)
+    if (c.kind == Column::Kind::kKey)
+      kernels.AddWhenNeeded(GatherBufferKernel(key_types.at(c.index).type.width));
+  return planned;
+}
+
+std::string GroupSelection::Describe() const {
+  std::string text = having_entry_ ? "HAVING" : "";
+  if (limit_) {
+    text += text.empty() ? "" : ", ";
+    text += top_k_ ? "ORDER BY ... LIMIT: " + top_k_->Describe()
+                   : "LIMIT: the first " + std::to_string(*limit_) + " groups";
+  }
+  return text;
+}
+
+std::string GroupSelection::Listing(const sql::BoundSelect& select) const {
+  if (columns_.empty()) return "";
+  const std::string lines = program_.Disassemble([&](std::size_t column) {
+    const Column& c = columns_.at(column);
+    if (c.kind == Column::Kind::kKey) return "group key " + std::to_string(c.index + 1);
+    const sql::Aggregate& a = select.aggregates.at(c.index);
+    return std::string(c.kind == Column::Kind::kCounts ? "count of " : "") +
+           sql::AggregateName(a.function) + "(" +
+           (a.argument ? ExpressionText(select, *a.argument) : "*") + ")";
+  });
+  std::string text = "  over the groups (HAVING, ORDER BY keys):\n";
+  for (std::size_t at = 0; at < lines.size();) {
+    std::size_t end = lines.find('\n', at);
+    if (end == std::string::npos) end = lines.size();
+    text += "    " + lines.substr(at, end - at) + "\n";
+    at = end + 1;
+  }
+  return text;
+}
+
+void GroupSelection::Apply(QueryContext& context, const std::vector<VectorView>& keys,
+                           GroupByResult& groups) const {
+  if (groups.groups == 0) return;
+  Engine& engine = context.engine();
+  VectorRelation relation;
+  // The aggregates' vectors the relation holds: moved in, moved back out.
+  std::vector<std::optional<std::size_t>> values_at(groups.aggregates.size()),
+      counts_at(groups.aggregates.size());
+  for (std::size_t c = 0; c < columns_.size(); ++c) {
+    const Column& column = columns_[c];
+    switch (column.kind) {
+      case Column::Kind::kKey: {
+        const VectorView& key = keys.at(column.index);
+        DeviceVector picked = AllocateVector(engine, key.type, groups.groups, "group keys");
+        GatherBuffer(engine, key.values, key.type.width, 0, key.size, groups.first_positions,
+                     picked.values.get());
+        if (key.has_nulls()) {
+          picked.nulls = engine.pool().Acquire(groups.groups, "group key NULL map");
+          GatherBuffer(engine, key.nulls, 1, 0, key.size, groups.first_positions,
+                       picked.nulls.get());
+        }
+        relation.Add("key", std::move(picked));
+        break;
+      }
+      case Column::Kind::kValues:
+        values_at[column.index] = c;
+        relation.Add("values", std::move(groups.aggregates.at(column.index).values));
+        break;
+      case Column::Kind::kCounts:
+        counts_at[column.index] = c;
+        relation.Add("counts", std::move(groups.aggregates.at(column.index).counts));
+        break;
+    }
+  }
+  // Keeps the groups at `ids`, in that order: the relation's rows and the
+  // aggregates it does not hold.
+  const auto keep = [&](const RowIds& ids) {
+    VectorRelation kept;
+    for (std::size_t c = 0; c < columns_.size(); ++c)
+      kept.Add(relation.column_name(c), Gathered(engine, relation.vector(c), ids, "kept groups"));
+    relation = std::move(kept);
+    for (std::size_t i = 0; i < groups.aggregates.size(); ++i) {
+      GroupAggregateOutput& out = groups.aggregates[i];
+      if (!values_at[i]) out.values = Gathered(engine, out.values, ids, "group aggregate values");
+      if (!counts_at[i]) out.counts = Gathered(engine, out.counts, ids, "group aggregate counts");
+    }
+    RowIds first = AllocateRowIds(engine, ids.size, "group first positions");
+    if (ids.size > 0)
+      GatherBuffer(engine, groups.first_positions.ids.get(), 4, 0, groups.groups, ids,
+                   first.ids.get());
+    groups.first_positions = std::move(first);
+    groups.groups = ids.size;
+  };
+  std::optional<DeviceProgram> program;
+  if (having_entry_ || top_k_) program.emplace(engine, program_, context.options());
+  if (having_entry_) keep(Select(context, relation, *program, *having_entry_));
+  if (limit_ && groups.groups > 0) {
+    if (top_k_) {
+      std::vector<DeviceVector> vectors;
+      std::vector<SortKey> sort_keys;
+      for (const std::size_t entry : order_entries_)
+        vectors.push_back(Project(context, relation, *program, entry));
+      for (std::size_t k = 0; k < vectors.size(); ++k)
+        sort_keys.push_back({View(vectors[k]), descending_[k]});
+      context.CheckStatus();
+      keep(TopK(context, *top_k_, sort_keys, groups.groups).positions);
+    } else if (*limit_ < groups.groups) {
+      RowIds first = AllocateRowIds(engine, *limit_, "first groups");
+      if (*limit_ > 0) {
+        cl::Kernel& iota = engine.kernel("gather_iota");
+        Bind(iota, GatherIotaArgs{.target = first.ids.get(), .n = *limit_, .first = 0});
+        engine.Launch(iota, engine.TilesFor(*limit_), "first groups");
+      }
+      keep(first);
+    }
+  }
+  for (std::size_t i = 0; i < groups.aggregates.size(); ++i) {
+    if (values_at[i]) groups.aggregates[i].values = relation.Take(*values_at[i]);
+    if (counts_at[i]) groups.aggregates[i].counts = relation.Take(*counts_at[i]);
+  }
+}
+
+}  // namespace clq
