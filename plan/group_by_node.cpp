@@ -250,8 +250,9 @@ QueryResult GroupByNode::Run(ExecutionContext& context) const {
   GroupByResult groups = GroupBy(context.query(), plan_, keys, specs, rows.rows());
   context.query().CheckStatus();
   if (selection_) {
-    selection_->Apply(context.query(), keys, groups);
+    std::optional<QueryResult> result = selection_->Apply(context.query(), keys, groups);
     context.query().CheckStatus();
+    if (result) return std::move(*result);
   }
   context.query().CheckHostMemory(
       "the GROUP BY result (" + std::to_string(groups.groups) + " groups)",

@@ -8,6 +8,7 @@
 #include "operators/gather.hpp"
 #include "operators/projection.hpp"
 #include "operators/relation.hpp"
+#include "operators/result_builder.hpp"
 #include "operators/selection.hpp"
 
 namespace clq {
@@ -19,15 +20,22 @@ using sql::ValueType;
 
 // How the device holds aggregate `a` (device operation `operation`) where
 // its count is not 0: COUNT as the counts; an INTEGER result of a 64-bit
-// total or extreme, and a REAL MIN or MAX, as the values; anything else
-// only as the host turns it into SQL values.
-enum class Held : std::uint8_t { kNo, kCounts, kValues };
+// total or extreme, and a REAL MIN or MAX, as the values; an AVG of
+// integers as values over counts; anything else only as the host turns it
+// into SQL values.
+enum class Held : std::uint8_t { kNo, kCounts, kValues, kAverage };
 Held HeldOnDevice(const sql::Aggregate& a, std::uint32_t operation) {
   if (a.type == ValueType::kNull) return Held::kNo;
   if (a.function == AggregateFunction::kCountStar || a.function == AggregateFunction::kCount)
     return Held::kCounts;
-  if (a.function == AggregateFunction::kAvg || a.function == AggregateFunction::kMedian ||
-      a.function == AggregateFunction::kQuantile)
+  // An AVG of integers: its total (INT64, or summed as doubles) over its
+  // count, divided as the host divides; of REALs the total may be NaN.
+  if (a.function == AggregateFunction::kAvg)
+    return a.argument && a.argument->type == ValueType::kInteger &&
+                   (operation == VM_AGG_SUM_I || operation == VM_AGG_SUM_R)
+               ? Held::kAverage
+               : Held::kNo;
+  if (a.function == AggregateFunction::kMedian || a.function == AggregateFunction::kQuantile)
     return Held::kNo;
   if (a.type == ValueType::kInteger)
     return operation == VM_AGG_SUM_R || operation == VM_AGG_MIN_R || operation == VM_AGG_MAX_R
@@ -127,10 +135,32 @@ std::optional<GroupSelection> GroupSelection::Plan(const Engine& engine,
           ColumnRef(column_of(Column::Kind::kCounts, e.index, VmInputColumn(ColumnType::Int64())),
                     ValueType::kInteger);
       if (form == Held::kCounts) return counts;
-      const ColumnType values_type =
-          a.type == ValueType::kReal ? ColumnType::Double() : ColumnType::Int64();
+      const bool doubles = a.type == ValueType::kReal &&
+                           !(form == Held::kAverage && operations.at(e.index) == VM_AGG_SUM_I);
+      const ValueType values_value = doubles ? ValueType::kReal : ValueType::kInteger;
       Expr values =
-          ColumnRef(column_of(Column::Kind::kValues, e.index, VmInputColumn(values_type)), a.type);
+          ColumnRef(column_of(Column::Kind::kValues, e.index,
+                              VmInputColumn(doubles ? ColumnType::Double() : ColumnType::Int64())),
+                    values_value);
+      if (form == Held::kAverage) {
+        const auto real = [](Expr x) {
+          if (x.type == ValueType::kReal) return x;
+          Expr cast;
+          cast.kind = Expr::Kind::kCast;
+          cast.type = ValueType::kReal;
+          cast.position = x.position;
+          cast.children.push_back(std::move(x));
+          return cast;
+        };
+        Expr quotient;
+        quotient.kind = Expr::Kind::kBinary;
+        quotient.binary_op = sql::BinaryOp::kDivide;
+        quotient.type = ValueType::kReal;
+        quotient.position = e.position;
+        quotient.children.push_back(real(std::move(values)));
+        quotient.children.push_back(real(counts));
+        values = std::move(quotient);
+      }
       // No non-NULL input: NULL (the values are undefined there).
       Expr chosen;
       chosen.kind = Expr::Kind::kCase;
@@ -228,9 +258,61 @@ std::optional<GroupSelection> GroupSelection::Plan(const Engine& engine,
       order_keys.clear();
     }
   }
-  if (!having && !limit) return std::nullopt;
+  // The outputs (visible ones: a hidden one only orders, done above).
+  std::vector<std::pair<bool, std::size_t>> output_columns;  // (column?, index)
+  std::vector<Expr> output_exprs;
+  const bool ordered = select.order_by.empty() || (limit && !order_keys.empty());
+  const bool cut = !select.limit || limit;
+  if (!select.distinct && !having_on_host && ordered && cut) {
+    const std::vector<Column> columns_before = columns;
+    const std::vector<VmInputColumn> inputs_before = inputs;
+    bool all = true;
+    for (std::size_t o = 0; o < select.visible_outputs && all; ++o) {
+      const Expr& e = select.outputs[o].expr;
+      if (e.kind == Expr::Kind::kGroupRef) {
+        const ValueVectorType& type = key_types.at(e.index);
+        output_columns.emplace_back(
+            true, column_of(Column::Kind::kKey, e.index, {type.type, type.nullable}));
+        continue;
+      }
+      if (e.kind == Expr::Kind::kAggregateRef &&
+          HeldOnDevice(select.aggregates.at(e.index), operations.at(e.index)) == Held::kCounts &&
+          e.type == ValueType::kInteger) {
+        output_columns.emplace_back(
+            true, column_of(Column::Kind::kCounts, e.index, VmInputColumn(ColumnType::Int64())));
+        continue;
+      }
+      std::optional<Expr> rewritten =
+          e.type == ValueType::kText ? std::nullopt : rewrite(e, rewrite);
+      if (!rewritten) {
+        all = false;
+        break;
+      }
+      output_columns.emplace_back(false, output_exprs.size());
+      output_exprs.push_back(std::move(*rewritten));
+    }
+    if (all && !columns.empty()) {
+      ExpressionProgram probe = new_program();
+      try {
+        for (const Expr& e : output_exprs)
+          (void)probe.AddValue(e);
+      } catch (const DeviceLimitError&) {
+        all = false;
+      }
+    } else {
+      all = false;
+    }
+    if (!all) {
+      columns = columns_before;
+      inputs = inputs_before;
+      output_columns.clear();
+      output_exprs.clear();
+    }
+  }
+  if (!having && !limit && output_columns.empty()) return std::nullopt;
 
   GroupSelection planned(new_program());
+  planned.select_ = &select;
   planned.columns_ = std::move(columns);
   planned.limit_ = limit;
   if (having) planned.having_entry_ = planned.program_.AddPredicate(*having);
@@ -243,7 +325,18 @@ std::optional<GroupSelection> GroupSelection::Plan(const Engine& engine,
     top_k_keys.push_back(
         {ProjectedType(vm_entry), vm_entry.may_be_null, select.order_by[k].descending});
   }
+  for (const auto& [column, index] : output_columns) {
+    if (column) {
+      planned.outputs_.push_back({true, index});
+      continue;
+    }
+    planned.outputs_.push_back({false, planned.program_.AddValue(output_exprs[index])});
+  }
+  if (!planned.outputs_.empty()) planned.offset_ = select.offset;
   KernelSet& kernels = planned.kernels_;
+  for (const Output& out : planned.outputs_)
+    if (!out.column) kernels.AddWhenNeeded(ProjectKernel(planned.program_, out.index, options));
+  if (planned.offset_ > 0) kernels.AddWhenNeeded("gather_iota");
   for (const Column& c : planned.columns_) {
     if (c.kind != Column::Kind::kKey) continue;
     kernels.AddWhenNeeded(GatherBufferKernel(key_types.at(c.index).type.width));
@@ -273,11 +366,11 @@ std::optional<GroupSelection> GroupSelection::Plan(const Engine& engine,
 
 std::string GroupSelection::Describe() const {
   std::string text = having_entry_ ? "HAVING" : "";
-  if (limit_) {
-    text += text.empty() ? "" : ", ";
-    text += top_k_ ? "ORDER BY ... LIMIT: " + top_k_->Describe()
-                   : "LIMIT: the first " + std::to_string(*limit_) + " groups";
-  }
+  const auto add = [&](const std::string& step) { text += (text.empty() ? "" : ", ") + step; };
+  if (limit_)
+    add(top_k_ ? "ORDER BY ... LIMIT: " + top_k_->Describe()
+               : "LIMIT: the first " + std::to_string(*limit_) + " groups");
+  if (!outputs_.empty()) add("outputs");
   return text;
 }
 
@@ -291,7 +384,7 @@ std::string GroupSelection::Listing(const sql::BoundSelect& select) const {
            sql::AggregateName(a.function) + "(" +
            (a.argument ? ExpressionText(select, *a.argument) : "*") + ")";
   });
-  std::string text = "  over the groups (HAVING, ORDER BY keys):\n";
+  std::string text = "  over the groups (HAVING, ORDER BY keys, outputs):\n";
   for (std::size_t at = 0; at < lines.size();) {
     std::size_t end = lines.find('\n', at);
     if (end == std::string::npos) end = lines.size();
@@ -301,9 +394,10 @@ std::string GroupSelection::Listing(const sql::BoundSelect& select) const {
   return text;
 }
 
-void GroupSelection::Apply(QueryContext& context, const std::vector<VectorView>& keys,
-                           GroupByResult& groups) const {
-  if (groups.groups == 0) return;
+std::optional<QueryResult> GroupSelection::Apply(QueryContext& context,
+                                                 const std::vector<VectorView>& keys,
+                                                 GroupByResult& groups) const {
+  if (groups.groups == 0) return std::nullopt;  // the host's path makes the empty result
   Engine& engine = context.engine();
   VectorRelation relation;
   // The aggregates' vectors the relation holds: moved in, moved back out.
@@ -354,8 +448,20 @@ void GroupSelection::Apply(QueryContext& context, const std::vector<VectorView>&
     groups.first_positions = std::move(first);
     groups.groups = ids.size;
   };
+  // Rows [first, first + count) of the groups, as ids.
+  const auto range = [&](RowCount first, RowCount count) {
+    RowIds ids = AllocateRowIds(engine, count, "kept groups");
+    if (count > 0) {
+      cl::Kernel& iota = engine.kernel("gather_iota");
+      Bind(iota, GatherIotaArgs{
+                     .target = ids.ids.get(), .n = count, .first = static_cast<cl_uint>(first)});
+      engine.Launch(iota, engine.TilesFor(count), "kept groups");
+    }
+    return ids;
+  };
   std::optional<DeviceProgram> program;
-  if (having_entry_ || top_k_) program.emplace(engine, program_, context.options());
+  if (having_entry_ || top_k_ || !outputs_.empty())
+    program.emplace(engine, program_, context.options());
   if (having_entry_) keep(Select(context, relation, *program, *having_entry_));
   if (limit_ && groups.groups > 0) {
     if (top_k_) {
@@ -368,19 +474,36 @@ void GroupSelection::Apply(QueryContext& context, const std::vector<VectorView>&
       context.CheckStatus();
       keep(TopK(context, *top_k_, sort_keys, groups.groups).positions);
     } else if (*limit_ < groups.groups) {
-      RowIds first = AllocateRowIds(engine, *limit_, "first groups");
-      if (*limit_ > 0) {
-        cl::Kernel& iota = engine.kernel("gather_iota");
-        Bind(iota, GatherIotaArgs{.target = first.ids.get(), .n = *limit_, .first = 0});
-        engine.Launch(iota, engine.TilesFor(*limit_), "first groups");
-      }
-      keep(first);
+      keep(range(0, *limit_));
     }
+  }
+  std::optional<QueryResult> result;
+  if (!outputs_.empty()) {
+    // The result's rows: the groups from OFFSET on.
+    if (offset_ > 0) {
+      const RowCount skip = std::min<RowCount>(offset_, groups.groups);
+      keep(range(skip, groups.groups - skip));
+    }
+    result.emplace();
+    result->rows = groups.groups;
+    for (std::size_t o = 0; o < outputs_.size(); ++o) {
+      const sql::OutputColumn& output = select_->outputs.at(o);
+      if (outputs_[o].column) {
+        result->columns.push_back(DownloadResultColumn(engine, output.name, output.expr.type,
+                                                       relation.vector(outputs_[o].index)));
+      } else {
+        const DeviceVector values = Project(context, relation, *program, outputs_[o].index);
+        result->columns.push_back(
+            DownloadResultColumn(engine, output.name, output.expr.type, values));
+      }
+    }
+    context.CheckStatus();
   }
   for (std::size_t i = 0; i < groups.aggregates.size(); ++i) {
     if (values_at[i]) groups.aggregates[i].values = relation.Take(*values_at[i]);
     if (counts_at[i]) groups.aggregates[i].counts = relation.Take(*counts_at[i]);
   }
+  return result;
 }
 
 }  // namespace clq

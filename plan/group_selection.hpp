@@ -11,6 +11,9 @@
 // the rows and their order: the host's sort is stable, as top-k is, and the
 // groups it sees are the first ones of the same order. A HAVING that keeps
 // few of many groups, or a top-k, no longer costs a host value per group.
+// Where nothing is left for the host but the download (no DISTINCT; no
+// ORDER BY, or top-k ran; outputs the device computes), the outputs are
+// projected over the kept groups too and downloaded as the result.
 //
 // Each step is planned when every aggregate it reads is one the device
 // holds as it is (COUNT, an INTEGER SUM/MIN/MAX, DECIMALs included, a MIN or
@@ -28,6 +31,7 @@
 #include "operators/group_by.hpp"
 #include "operators/kernel_set.hpp"
 #include "operators/query_context.hpp"
+#include "operators/query_result.hpp"
 #include "operators/top_k.hpp"
 #include "plan/compiled_expressions.hpp"
 #include "sql/bound.hpp"
@@ -56,10 +60,14 @@ class GroupSelection {
   // The program, for EXPLAIN.
   std::string Listing(const sql::BoundSelect& select) const;
 
+  // The outputs are computed on the device too: Apply returns the result.
+  bool outputs() const { return !outputs_.empty(); }
+
   // Keeps the groups of `groups` the steps select, in their order (`keys`:
-  // the key vectors the GROUP BY read, indexed by its input positions).
-  void Apply(QueryContext& context, const std::vector<VectorView>& keys,
-             GroupByResult& groups) const;
+  // the key vectors the GROUP BY read, indexed by its input positions); with
+  // outputs(), also the query's result.
+  std::optional<QueryResult> Apply(QueryContext& context, const std::vector<VectorView>& keys,
+                                   GroupByResult& groups) const;
 
  private:
   GroupSelection(ExpressionProgram program) : program_(std::move(program)) {}
@@ -78,6 +86,14 @@ class GroupSelection {
   std::vector<std::size_t> order_entries_;  // the ORDER BY keys' entries
   std::vector<bool> descending_;
   std::optional<TopKPlan> top_k_;  // with ORDER BY
+  // Each visible output: a relation column as it is, or a program entry.
+  struct Output {
+    bool column = false;
+    std::size_t index = 0;
+  };
+  std::vector<Output> outputs_;
+  const sql::BoundSelect* select_ = nullptr;
+  std::uint64_t offset_ = 0;  // groups the result skips (after the limit's)
   KernelSet kernels_;
 };
 

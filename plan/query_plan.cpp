@@ -304,6 +304,21 @@ QueryPlan PlanQuery(const sql::BoundSelect& select) {
       check.type = sql::ValueType::kInteger;
       check.binary_op = sql::BinaryOp::kEqual;
       check.children = {*key, *key};
+      if (edge.outer && source == edge.left_source) {
+        // A LEFT JOIN keeps its left rows whose key is NULL: computed on
+        // every row all the same, the check drops none.
+        Expr is_null;
+        is_null.kind = Expr::Kind::kUnary;
+        is_null.type = sql::ValueType::kInteger;
+        is_null.unary_op = sql::UnaryOp::kIsNull;
+        is_null.children = {*key};
+        Expr either;
+        either.kind = Expr::Kind::kBinary;
+        either.type = sql::ValueType::kInteger;
+        either.binary_op = sql::BinaryOp::kOr;
+        either.children = {std::move(check), std::move(is_null)};
+        check = std::move(either);
+      }
       key_checks[source].push_back(std::move(check));
     }
   }
