@@ -7,6 +7,7 @@
 #include "common/errors.hpp"
 #include "common/parallel_ranges.hpp"
 #include "operators/pinned_result_download.hpp"
+#include "sql/substring.hpp"
 
 namespace clq {
 namespace {
@@ -230,6 +231,31 @@ ResultColumn ValuesResultColumn(const std::string& name, sql::ValueType type,
   }
   if (type == sql::ValueType::kNull) column.nulls.assign(values.size(), 1);
   return column;
+}
+
+ResultColumn SubstringResultColumn(ResultColumn column, std::int64_t start,
+                                   std::optional<std::int64_t> length) {
+  if (column.type == sql::ValueType::kNull) return column;
+  CLQ_CHECK(column.type == sql::ValueType::kText, "SUBSTRING of a result column of numbers");
+  const RowCount rows = column.rows();
+  std::uint64_t width = column.text_width;
+  if (const auto window = sql::FixedSubstringWindow(start, length)) {
+    width -= std::min<std::uint64_t>(width, window->begin);
+    if (window->length) width = std::min(width, *window->length);
+  }
+  width = std::max<std::uint64_t>(width, 1);
+  ResultColumn cut;
+  cut.name = std::move(column.name);
+  cut.type = sql::ValueType::kText;
+  cut.text_width = static_cast<std::uint32_t>(width);
+  cut.text.assign(rows * width, '\0');
+  for (RowCount r = 0; r < rows; ++r) {
+    if (column.IsNull(r)) continue;
+    const std::string_view value = sql::Substring(column.TextAt(r), start, length);
+    CopyBytes(cut.text.data() + r * width, value.data(), value.size());
+  }
+  cut.nulls = std::move(column.nulls);
+  return cut;
 }
 
 }  // namespace clq

@@ -36,6 +36,7 @@ enum class ExprKind : std::uint8_t {
   kCase,      // CASE [operand] WHEN c THEN v ... [ELSE e] END: children [operand,] c1, v1, ...
               // [, e]; has_operand, has_else
   kLike,      // children: value, pattern; negated for NOT LIKE
+  kSubstring,  // SUBSTRING(x FROM a [FOR n]), SUBSTRING(x, a [, n]), SUBSTR(...): children x, a[, n]
 };
 
 enum class SubqueryKind : std::uint8_t {

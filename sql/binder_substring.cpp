@@ -1,0 +1,227 @@
+// SUBSTRING: binding, and its comparisons with string constants rewritten
+// as LIKE patterns and byte ranges of its operand (which devices run; they
+// have no string values to cut).
+#include <limits>
+
+#include "common/errors.hpp"
+#include "sql/binder_internal.hpp"
+#include "sql/like_pattern.hpp"
+#include "sql/substring.hpp"
+
+namespace clq::sql::detail {
+namespace {
+
+// The value of an INTEGER expression made only of constants, +, - and *
+// (what the binder has not folded yet); none for anything else or on
+// overflow.
+std::optional<std::int64_t> FoldInteger(const Expr& e) {
+  if (e.type != ValueType::kInteger || e.logical.kind != Logical::kNone) return std::nullopt;
+  std::int64_t out = 0;
+  switch (e.kind) {
+    case Expr::Kind::kConstant:
+      return e.constant.integer;
+    case Expr::Kind::kUnary: {
+      if (e.unary_op != UnaryOp::kNegate) return std::nullopt;
+      const auto v = FoldInteger(e.children[0]);
+      if (!v || *v == std::numeric_limits<std::int64_t>::min()) return std::nullopt;
+      return -*v;
+    }
+    case Expr::Kind::kBinary: {
+      const auto a = FoldInteger(e.children[0]);
+      const auto b = FoldInteger(e.children[1]);
+      if (!a || !b) return std::nullopt;
+      bool overflow = true;
+      if (e.binary_op == BinaryOp::kAdd) overflow = __builtin_add_overflow(*a, *b, &out);
+      if (e.binary_op == BinaryOp::kSubtract) overflow = __builtin_sub_overflow(*a, *b, &out);
+      if (e.binary_op == BinaryOp::kMultiply) overflow = __builtin_mul_overflow(*a, *b, &out);
+      if (overflow) return std::nullopt;
+      return out;
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+Expr TextConstant(std::string text, std::size_t position) {
+  return MakeConstant(Value::Text(std::move(text)), position);
+}
+
+Expr Not(Expr e) {
+  Expr bound;
+  bound.kind = Expr::Kind::kUnary;
+  bound.unary_op = UnaryOp::kNot;
+  bound.type = ValueType::kInteger;
+  bound.position = e.position;
+  bound.children.push_back(std::move(e));
+  return bound;
+}
+
+// `x >= ''`: true for every string, NULL where x is NULL.
+Expr Known(const Expr& x) {
+  return MakeBoolean(BinaryOp::kGreaterEqual, x, TextConstant("", x.position), x.position);
+}
+
+Expr Like(const Expr& x, std::string pattern) {
+  Expr bound;
+  bound.kind = Expr::Kind::kLike;
+  bound.type = ValueType::kInteger;
+  bound.constant = Value::Text(std::move(pattern));
+  bound.position = x.position;
+  bound.children.push_back(x);
+  return bound;
+}
+
+bool HasWildcard(std::string_view text) {
+  return text.find_first_of("%_") != std::string_view::npos;
+}
+
+// Whether x holds `text` from byte `begin` on (and may go on after it).
+std::optional<Expr> HoldsAt(const Expr& x, std::uint64_t begin, const std::string& text) {
+  if (begin == 0) {
+    // A range of the bytes, which reads every byte of `text` literally.
+    Expr range = MakeBoolean(BinaryOp::kGreaterEqual, x, TextConstant(text, x.position), x.position);
+    if (const std::optional<std::string> upper = PrefixUpperBound(text))
+      range = MakeBoolean(BinaryOp::kAnd, std::move(range),
+                          MakeBoolean(BinaryOp::kLess, x, TextConstant(*upper, x.position), x.position),
+                          x.position);
+    return range;
+  }
+  // LIKE has no escape: '%' and '_' in `text` would be wildcards.
+  if (HasWildcard(text)) return std::nullopt;
+  return Like(x, std::string(begin, '_') + text + "%");
+}
+
+// Whether x holds `text` from byte `begin` and ends there.
+std::optional<Expr> EndsAt(const Expr& x, std::uint64_t begin, const std::string& text) {
+  if (begin == 0) return MakeBoolean(BinaryOp::kEqual, x, TextConstant(text, x.position), x.position);
+  if (HasWildcard(text)) return std::nullopt;
+  return Like(x, std::string(begin, '_') + text);
+}
+
+// SUBSTRING(x, start, length) = text, as LIKE and ranges of x: NULL where
+// x is NULL, like the comparison; `never` when it is false wherever x is
+// not NULL. None where it takes a matcher LIKE does not have (a negative
+// start, or '%' or '_' in `text` past the first byte).
+struct Equality {
+  Expr expr;
+  bool never = false;
+};
+
+std::optional<Equality> SubstringEquals(const Expr& substring, const std::string& text) {
+  const Expr& x = substring.children[0];
+  const std::int64_t start = substring.children[1].constant.integer;
+  std::optional<std::int64_t> length;
+  if (substring.children.size() > 2) length = substring.children[2].constant.integer;
+  const std::optional<SubstringWindow> window = FixedSubstringWindow(start, length);
+  if (!window) return std::nullopt;
+  const std::uint64_t size = text.size();
+  std::optional<Expr> equal;
+  if (window->length && size > *window->length) return Equality{Not(Known(x)), true};
+  if (window->length && size == *window->length) {
+    equal = size == 0 ? Known(x) : HoldsAt(x, window->begin, text);
+  } else if (size > 0) {
+    // The window reaches past x's end whenever it equals a shorter text: x
+    // ends right after it.
+    equal = EndsAt(x, window->begin, text);
+  } else if (window->begin == 0) {
+    equal = EndsAt(x, 0, text);
+  } else {
+    // The empty text: x has no byte at `begin`.
+    equal = Not(Like(x, std::string(window->begin + 1, '_') + "%"));
+  }
+  if (!equal) return std::nullopt;
+  return Equality{std::move(*equal)};
+}
+
+}  // namespace
+
+Expr Binder::BindSubstring(const ast::Expr& expr, const ExprContext& context) {
+  const std::size_t position = expr.position;
+  Expr value = BindExpr(expr.children.at(0), context);
+  if (value.type != ValueType::kText && value.type != ValueType::kNull)
+    throw SqlError(std::string("SUBSTRING needs TEXT, not ") + NumericKindName(value),
+                   expr.children[0].position);
+  std::vector<Expr> bounds;
+  bool null = value.type == ValueType::kNull;
+  for (std::size_t i = 1; i < expr.children.size(); ++i) {
+    const char* what = i == 1 ? "start" : "length";
+    Expr bound = BindExpr(expr.children[i], context);
+    if (bound.kind == Expr::Kind::kConstant && bound.type == ValueType::kNull) {
+      null = true;
+      continue;
+    }
+    const std::optional<std::int64_t> folded = FoldInteger(bound);
+    if (!folded)
+      throw SqlError(std::string("SUBSTRING's ") + what + " must be an integer constant",
+                     expr.children[i].position);
+    if (*folded < kSubstringMin || *folded > kSubstringMax)
+      throw SqlError(std::string("SUBSTRING's ") + what + " " + std::to_string(*folded) +
+                         " is out of range (from " + std::to_string(kSubstringMin) + " to " +
+                         std::to_string(kSubstringMax) + ")",
+                     expr.children[i].position);
+    bounds.push_back(MakeConstant(Value::Integer(*folded), expr.children[i].position));
+  }
+  if (null) return MakeConstant(Value::Null(), position);
+  if (value.kind == Expr::Kind::kConstant) {
+    const std::optional<std::int64_t> length =
+        bounds.size() > 1 ? std::optional<std::int64_t>(bounds[1].constant.integer) : std::nullopt;
+    return TextConstant(std::string(Substring(value.constant.text, bounds[0].constant.integer, length)),
+                position);
+  }
+  Expr bound;
+  bound.kind = Expr::Kind::kSubstring;
+  bound.type = ValueType::kText;
+  bound.position = position;
+  bound.children.push_back(std::move(value));
+  for (Expr& b : bounds)
+    bound.children.push_back(std::move(b));
+  return bound;
+}
+
+Expr LowerSubstringComparison(Expr bound) {
+  const auto is_substring = [](const Expr& e) { return e.kind == Expr::Kind::kSubstring; };
+  const auto is_text = [](const Expr& e) {
+    return e.kind == Expr::Kind::kConstant && e.type == ValueType::kText;
+  };
+  if (bound.kind == Expr::Kind::kBinary &&
+      (bound.binary_op == BinaryOp::kEqual || bound.binary_op == BinaryOp::kNotEqual)) {
+    const bool left = is_substring(bound.children[0]) && is_text(bound.children[1]);
+    const bool right = is_substring(bound.children[1]) && is_text(bound.children[0]);
+    if (!left && !right) return bound;
+    const Expr& substring = bound.children[left ? 0 : 1];
+    std::optional<Equality> equal =
+        SubstringEquals(substring, bound.children[left ? 1 : 0].constant.text);
+    if (!equal) return bound;
+    equal->expr.position = bound.position;
+    return bound.binary_op == BinaryOp::kEqual ? std::move(equal->expr)
+                                               : Not(std::move(equal->expr));
+  }
+  if (bound.kind == Expr::Kind::kInList && is_substring(bound.children[0])) {
+    std::vector<Expr> matches;
+    std::optional<Expr> never;  // an item longer than the substring can be
+    for (std::size_t i = 1; i < bound.children.size(); ++i) {
+      const Expr& item = bound.children[i];
+      if (item.kind == Expr::Kind::kConstant && item.type == ValueType::kNull) {
+        matches.push_back(item);  // x = NULL is NULL
+        continue;
+      }
+      if (!is_text(item)) return bound;
+      std::optional<Equality> equal = SubstringEquals(bound.children[0], item.constant.text);
+      if (!equal) return bound;
+      // Each comparison is NULL exactly where x is, so one that is false
+      // wherever x is not changes no OR of them.
+      if (equal->never) {
+        never = std::move(equal->expr);
+      } else {
+        matches.push_back(std::move(equal->expr));
+      }
+    }
+    if (matches.empty()) matches.push_back(std::move(*never));
+    Expr any = JoinChain(std::move(matches), BinaryOp::kOr);
+    any.position = bound.position;
+    return bound.negated ? Not(std::move(any)) : any;
+  }
+  return bound;
+}
+
+}  // namespace clq::sql::detail
