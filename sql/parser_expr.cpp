@@ -439,13 +439,13 @@ ast::Expr Parser::ParseSubstring() {
   } else if (AcceptOperator(",")) {
     expr.children.push_back(ParseExpr());
     if (AcceptOperator(",")) expr.children.push_back(ParseExpr());
+    if (IsOperator(",")) throw SqlError(function + " takes at most three arguments", Peek().offset);
   } else if (!IsOperator(")")) {
     SyntaxError(Peek(), standard ? "FROM, ',' or ')'" : "',' or ')'");
   }
   if (expr.children.size() < 2)
     throw SqlError(function + " takes a string and a start: " + function + "(x, start[, length])",
                    name.offset);
-  if (IsOperator(",")) throw SqlError(function + " takes at most three arguments", Peek().offset);
   ExpectOperator(")");
   Finish(expr);
   return expr;

@@ -8,7 +8,9 @@
 // negative start counts from the end (-1 is the last byte); a negative
 // length takes the bytes before the start (SUBSTRING('hello', 3, -2) is
 // 'he'); what falls outside the string is dropped. Without a length the
-// rest of the string is taken. Positions count bytes (SQLite and DuckDB
+// rest of the string is taken (as a length of kSubstringMax, DuckDB's: from
+// a start below -kSubstringMax that stops before the end; SQLite's limit is
+// another). Positions count bytes (SQLite and DuckDB
 // count characters, which is the same for ASCII), as LIKE's '_' matches
 // one byte.
 #pragma once
