@@ -256,7 +256,8 @@ Value EvaluateScalar(const Expr& e, const LeafResolver& resolve) {
       if (v.is_null()) return v;
       std::optional<std::int64_t> length;
       if (e.children.size() > 2) length = e.children[2].constant.integer;
-      return Value::Text(std::string(sql::Substring(v.text, e.children[1].constant.integer, length)));
+      return Value::Text(
+          std::string(sql::Substring(v.text, e.children[1].constant.integer, length)));
     }
     case Expr::Kind::kCast: {
       const Value v = EvaluateScalar(e.children[0], resolve);

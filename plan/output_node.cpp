@@ -174,8 +174,8 @@ QueryResult OutputNode::Run(ExecutionContext& context) const {
       result.columns[o] =
           Cut(out.expr, HostResultColumn(out.name, expr.type, column, begin, rows.rows()));
     } else if (!select_.from[expr.source].outer &&
-               GatherOnHost(engine, context.options(), *select_.from[expr.source].table,
-                            expr.index, rows.rows())) {
+               GatherOnHost(engine, context.options(), *select_.from[expr.source].table, expr.index,
+                            rows.rows())) {
       const std::size_t source = expr.source;
       if (!host_ids[source]) host_ids[source] = DownloadRowIds(engine, rows.Ids(source));
       const Column& column = select_.from[source].table->column(expr.index);

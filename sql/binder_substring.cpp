@@ -79,11 +79,13 @@ bool HasWildcard(std::string_view text) {
 std::optional<Expr> HoldsAt(const Expr& x, std::uint64_t begin, const std::string& text) {
   if (begin == 0) {
     // A range of the bytes, which reads every byte of `text` literally.
-    Expr range = MakeBoolean(BinaryOp::kGreaterEqual, x, TextConstant(text, x.position), x.position);
+    Expr range =
+        MakeBoolean(BinaryOp::kGreaterEqual, x, TextConstant(text, x.position), x.position);
     if (const std::optional<std::string> upper = PrefixUpperBound(text))
-      range = MakeBoolean(BinaryOp::kAnd, std::move(range),
-                          MakeBoolean(BinaryOp::kLess, x, TextConstant(*upper, x.position), x.position),
-                          x.position);
+      range =
+          MakeBoolean(BinaryOp::kAnd, std::move(range),
+                      MakeBoolean(BinaryOp::kLess, x, TextConstant(*upper, x.position), x.position),
+                      x.position);
     return range;
   }
   // LIKE has no escape: '%' and '_' in `text` would be wildcards.
@@ -93,7 +95,8 @@ std::optional<Expr> HoldsAt(const Expr& x, std::uint64_t begin, const std::strin
 
 // Whether x holds `text` from byte `begin` and ends there.
 std::optional<Expr> EndsAt(const Expr& x, std::uint64_t begin, const std::string& text) {
-  if (begin == 0) return MakeBoolean(BinaryOp::kEqual, x, TextConstant(text, x.position), x.position);
+  if (begin == 0)
+    return MakeBoolean(BinaryOp::kEqual, x, TextConstant(text, x.position), x.position);
   if (HasWildcard(text)) return std::nullopt;
   return Like(x, std::string(begin, '_') + text);
 }
@@ -165,8 +168,8 @@ Expr Binder::BindSubstring(const ast::Expr& expr, const ExprContext& context) {
   if (value.kind == Expr::Kind::kConstant) {
     const std::optional<std::int64_t> length =
         bounds.size() > 1 ? std::optional<std::int64_t>(bounds[1].constant.integer) : std::nullopt;
-    return TextConstant(std::string(Substring(value.constant.text, bounds[0].constant.integer, length)),
-                position);
+    return TextConstant(
+        std::string(Substring(value.constant.text, bounds[0].constant.integer, length)), position);
   }
   Expr bound;
   bound.kind = Expr::Kind::kSubstring;
@@ -183,6 +186,13 @@ Expr LowerSubstringComparison(Expr bound) {
   const auto is_text = [](const Expr& e) {
     return e.kind == Expr::Kind::kConstant && e.type == ValueType::kText;
   };
+  const auto is_null = [](const Expr& e) {
+    return e.kind == Expr::Kind::kConstant && e.type == ValueType::kNull;
+  };
+  if (bound.kind == Expr::Kind::kBinary && bound.children.size() == 2 &&
+      ((is_substring(bound.children[0]) && is_null(bound.children[1])) ||
+       (is_substring(bound.children[1]) && is_null(bound.children[0]))))
+    return MakeConstant(Value::Null(), bound.position);  // any comparison with NULL
   if (bound.kind == Expr::Kind::kBinary &&
       (bound.binary_op == BinaryOp::kEqual || bound.binary_op == BinaryOp::kNotEqual)) {
     const bool left = is_substring(bound.children[0]) && is_text(bound.children[1]);

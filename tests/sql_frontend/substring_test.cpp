@@ -109,9 +109,8 @@ Expr BoundWhere(const std::string& condition) {
 
 // 1 true, 0 false, -1 NULL of `e` with s = `value` (none: NULL).
 int Truth(const Expr& e, const std::optional<std::string>& value) {
-  const Value v = EvaluateScalar(e, [&](const Expr&) {
-    return value ? Value::Text(*value) : Value::Null();
-  });
+  const Value v =
+      EvaluateScalar(e, [&](const Expr&) { return value ? Value::Text(*value) : Value::Null(); });
   if (v.is_null()) return -1;
   return IsTrue(v) ? 1 : 0;
 }
@@ -125,10 +124,10 @@ std::string Quoted(const std::string& text) {
 // string what SUBSTRING itself gives; those with a start >= 0 and no
 // wildcard past the first byte hold no SUBSTRING any more.
 TEST(SubstringTest, ComparisonsBoundAsPatternsAgree) {
-  const std::vector<std::string> values = {"",   "a",  "ab",     "abc", "abcd", "hello", "a%b",
-                                           "%_", "_",  "xyz%_q", "ell", "el",   "b",     "bc"};
-  const std::vector<std::string> literals = {"",  "a",  "b", "ab",  "bc", "abc", "el", "ell",
-                                             "o", "%",  "_", "%b",  "a%", "_q", "%_", "llo"};
+  const std::vector<std::string> values = {"",   "a", "ab",     "abc", "abcd", "hello", "a%b",
+                                           "%_", "_", "xyz%_q", "ell", "el",   "b",     "bc"};
+  const std::vector<std::string> literals = {"",  "a", "b", "ab", "bc", "abc", "el", "ell",
+                                             "o", "%", "_", "%b", "a%", "_q",  "%_", "llo"};
   std::vector<std::optional<std::string>> rows(values.begin(), values.end());
   rows.push_back(std::nullopt);
   int lowered = 0;
