@@ -21,23 +21,23 @@ namespace clq::sql::ast {
 struct Select;
 
 enum class ExprKind : std::uint8_t {
-  kLiteral,    // literal
-  kColumn,     // [qualifier.]name
-  kUnary,      // unary_op, children[0]
-  kBinary,     // binary_op, children[0], children[1]
-  kBetween,    // children: value, low, high; negated
-  kInList,     // children: value, then the items; negated
-  kIsNull,     // children[0]; negated for IS NOT NULL
-  kCast,       // children[0] to cast_type (INTEGER or REAL)
-  kFunction,   // an aggregate: function, children (none for COUNT(*))
-  kInterval,   // INTERVAL 'n' unit: literal (INTEGER n), interval_unit
-  kExtract,    // EXTRACT(name FROM children[0]); name is YEAR, MONTH or DAY
-  kSubquery,   // subquery_kind over `subquery`; kIn: children[0] IN (...); negated
-  kCase,       // CASE [operand] WHEN c THEN v ... [ELSE e] END: children [operand,] c1, v1, ...
-               // [, e]; has_operand, has_else
-  kLike,       // children: value, pattern; negated for NOT LIKE
-  kSubstring,  // SUBSTRING(x FROM a [FOR n]), SUBSTRING(x, a [, n]), SUBSTR(...): children x, a[,
-               // n]
+  kLiteral,   // literal
+  kColumn,    // [qualifier.]name
+  kUnary,     // unary_op, children[0]
+  kBinary,    // binary_op, children[0], children[1]
+  kBetween,   // children: value, low, high; negated
+  kInList,    // children: value, then the items; negated
+  kIsNull,    // children[0]; negated for IS NOT NULL
+  kCast,      // children[0] to cast_type (INTEGER or REAL)
+  kFunction,  // an aggregate: function, children (none for COUNT(*))
+  kInterval,  // INTERVAL 'n' unit: literal (INTEGER n), interval_unit
+  kExtract,   // EXTRACT(name FROM children[0]); name is YEAR, MONTH or DAY
+  kSubquery,  // subquery_kind over `subquery`; kIn: children[0] IN (...); negated
+  kCase,      // CASE [operand] WHEN c THEN v ... [ELSE e] END: children [operand,] c1, v1, ...
+              // [, e]; has_operand, has_else
+  kLike,      // children: value, pattern; negated for NOT LIKE
+  // SUBSTRING(x FROM a [FOR n]), SUBSTRING(x, a [, n]), SUBSTR(x, a [, n]): children x, a[, n]
+  kSubstring,
 };
 
 enum class SubqueryKind : std::uint8_t {
