@@ -40,9 +40,9 @@ void RefuseSubstring(const Expr& e) {
   if (!sql::ContainsKind(e, Expr::Kind::kSubstring)) return;
   throw DeviceLimitError(
       "SUBSTRING is supported on devices only compared with string literals (=, <>, IN, NOT IN; "
-      "a start of 0 or more; no '%' or '_' in a literal compared past the first byte) and as an "
-      "output of a query without aggregates; for GROUP BY, ORDER BY, DISTINCT, joins or "
-      "aggregates over it, select it in a derived table first");
+      "no negative length with a negative start; no '%' or '_' in a literal compared past the "
+      "first byte or from the end) and as an output of a query without aggregates; for GROUP "
+      "BY, ORDER BY, DISTINCT, joins or aggregates over it, select it in a derived table first");
 }
 
 }  // namespace

@@ -90,8 +90,9 @@ Expr AverageOfDecimal(Expr reference, const Aggregate& aggregate, std::size_t po
 // binder_substring.cpp: a comparison (=, <>) of a SUBSTRING with a string
 // constant, or a SUBSTRING [NOT] IN a list of them, as LIKE patterns and
 // byte ranges of its operand (what devices can run); other expressions, and
-// those a pattern cannot say (a negative start; '%' or '_' in a constant
-// compared past the first byte, LIKE having no escape), are returned as
+// those a pattern cannot say (a negative start with a negative length; '%'
+// or '_' in a constant compared past the first byte or from the end, LIKE
+// having no escape; a pattern longer than kMaxCharWidth), are returned as
 // they are.
 Expr LowerSubstringComparison(Expr bound);
 

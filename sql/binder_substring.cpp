@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "common/errors.hpp"
+#include "common/types.hpp"
 #include "sql/binder_internal.hpp"
 #include "sql/like_pattern.hpp"
 #include "sql/substring.hpp"
@@ -61,7 +62,15 @@ Expr Known(const Expr& x) {
   return MakeBoolean(BinaryOp::kGreaterEqual, x, TextConstant("", x.position), x.position);
 }
 
-Expr Like(const Expr& x, std::string pattern) {
+// x LIKE `pattern`; none where the pattern would take more '_' than any
+// stored string has bytes (the comparison is then left to the host).
+std::optional<Expr> Like(const Expr& x, std::uint64_t blanks_before, const std::string& text,
+                         std::uint64_t blanks_after, bool open_end) {
+  if (blanks_before > kMaxCharWidth || blanks_after > kMaxCharWidth) return std::nullopt;
+  std::string pattern(blanks_before, '_');
+  pattern += text;
+  pattern.append(blanks_after, '_');
+  if (open_end) pattern += '%';
   Expr bound;
   bound.kind = Expr::Kind::kLike;
   bound.type = ValueType::kInteger;
@@ -90,7 +99,7 @@ std::optional<Expr> HoldsAt(const Expr& x, std::uint64_t begin, const std::strin
   }
   // LIKE has no escape: '%' and '_' in `text` would be wildcards.
   if (HasWildcard(text)) return std::nullopt;
-  return Like(x, std::string(begin, '_') + text + "%");
+  return Like(x, begin, text, 0, true);
 }
 
 // Whether x holds `text` from byte `begin` and ends there.
@@ -98,7 +107,15 @@ std::optional<Expr> EndsAt(const Expr& x, std::uint64_t begin, const std::string
   if (begin == 0)
     return MakeBoolean(BinaryOp::kEqual, x, TextConstant(text, x.position), x.position);
   if (HasWildcard(text)) return std::nullopt;
-  return Like(x, std::string(begin, '_') + text);
+  return Like(x, begin, text, 0, false);
+}
+
+// Whether x is at most `longest` bytes long.
+std::optional<Expr> AtMost(const Expr& x, std::uint64_t longest) {
+  if (longest == 0) return EndsAt(x, 0, "");
+  std::optional<Expr> longer = Like(x, longest + 1, "", 0, true);
+  if (!longer) return std::nullopt;
+  return Not(std::move(*longer));
 }
 
 // SUBSTRING(x, start, length) = text, as LIKE and ranges of x: NULL where
@@ -110,13 +127,48 @@ struct Equality {
   bool never = false;
 };
 
+// SUBSTRING(x, -k, n) = text, k > 0 and n >= 0 (kSubstringMax where none is
+// given), as SQLite's substr counts: where x has k bytes or more, the
+// window is min(n, k) bytes from x's k-th last byte; where it has fewer,
+// the window is x's first n + len(x) - k bytes (none where that is not
+// positive). The cases exclude each other, and each is NULL where x is.
+std::optional<Equality> FromEndEquals(const Expr& x, std::int64_t k, std::int64_t n,
+                                      const std::string& text) {
+  if (HasWildcard(text)) return std::nullopt;
+  const auto size = static_cast<std::int64_t>(text.size());
+  const std::int64_t window = std::min(n, k);
+  std::vector<Expr> cases;
+  const auto add = [&cases](std::optional<Expr> e) {
+    if (!e) return false;
+    cases.push_back(std::move(*e));
+    return true;
+  };
+  // At least k bytes (the pattern's length is k).
+  if (size == window && !add(Like(x, 0, "%" + text, k - window, false))) return std::nullopt;
+  // Fewer than k bytes.
+  if (n >= k) {
+    if (size < k && !add(EndsAt(x, 0, text))) return std::nullopt;  // the whole of x
+  } else if (size > 0) {
+    // x of size + k - n bytes (fewer than k) starting with `text`.
+    if (size < n && !add(Like(x, 0, text, k - n, false))) return std::nullopt;
+  } else if (!add(AtMost(x, std::min(k - n, k - 1)))) {
+    return std::nullopt;
+  }
+  if (cases.empty()) return Equality{Not(Known(x)), true};
+  return Equality{JoinChain(std::move(cases), BinaryOp::kOr)};
+}
+
 std::optional<Equality> SubstringEquals(const Expr& substring, const std::string& text) {
   const Expr& x = substring.children[0];
   const std::int64_t start = substring.children[1].constant.integer;
   std::optional<std::int64_t> length;
   if (substring.children.size() > 2) length = substring.children[2].constant.integer;
   const std::optional<SubstringWindow> window = FixedSubstringWindow(start, length);
-  if (!window) return std::nullopt;
+  if (!window) {
+    // A negative start; a negative length with it is left to the host.
+    if (length && *length < 0) return std::nullopt;
+    return FromEndEquals(x, -start, length.value_or(kSubstringMax), text);
+  }
   const std::uint64_t size = text.size();
   std::optional<Expr> equal;
   if (window->length && size > *window->length) return Equality{Not(Known(x)), true};
@@ -126,11 +178,9 @@ std::optional<Equality> SubstringEquals(const Expr& substring, const std::string
     // The window reaches past x's end whenever it equals a shorter text: x
     // ends right after it.
     equal = EndsAt(x, window->begin, text);
-  } else if (window->begin == 0) {
-    equal = EndsAt(x, 0, text);
   } else {
     // The empty text: x has no byte at `begin`.
-    equal = Not(Like(x, std::string(window->begin + 1, '_') + "%"));
+    equal = AtMost(x, window->begin);
   }
   if (!equal) return std::nullopt;
   return Equality{std::move(*equal)};

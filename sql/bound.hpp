@@ -96,8 +96,9 @@ struct Expr {
     // TEXT of TEXT, the start and the optional length INTEGER constants
     // within [kSubstringMin, kSubstringMax] (the binder folds the rest).
     // Comparisons of it with string constants (=, <>, IN, NOT IN) are bound
-    // as LIKE and byte ranges of its operand instead, where its start is not
-    // negative; IS [NOT] NULL of it as that of its operand.
+    // as LIKE and byte ranges of its operand instead where patterns can say
+    // them (sql/binder_internal.hpp); IS [NOT] NULL and COUNT of it as those
+    // of its operand.
     kSubstring,
   };
 

@@ -44,6 +44,10 @@ const std::vector<std::string> kQueries = {
     "SELECT COUNT(*) FROM tenktup1 WHERE SUBSTRING(stringu1, 51) = 'xx'",
     "SELECT COUNT(*) FROM tenktup1 WHERE SUBSTRING(stringu1, 52, 5) = 'x'",
     "SELECT COUNT(*) FROM tenktup1 WHERE SUBSTRING(stringu1, 53) = ''",
+    "SELECT COUNT(*) FROM tenktup1 WHERE SUBSTRING(stringu1, -2) = 'xx'",
+    "SELECT unique1 FROM tenktup1 WHERE SUBSTRING(stringu1, -52, 6) IN ('AAAABA', 'AAAAHC')",
+    "SELECT unique1 FROM tenktup1 WHERE SUBSTRING(stringu1, -55, 8) = 'AAAAB'",
+    "SELECT COUNT(*) FROM tenktup1 WHERE SUBSTRING(stringu1, -60, 8) = ''",
     "SELECT COUNT(*) FROM tenktup1 WHERE SUBSTRING(stringu1, 53, 2) <> ''",
     "SELECT COUNT(*), SUM(unique1) FROM tenktup1 WHERE SUBSTRING(string4, 1, 1) IN ('A', 'V') AND "
     "SUBSTRING(stringu2, 0, 4) <> 'AAA'",
@@ -103,7 +107,7 @@ TEST_P(SubstringDeviceTest, RefusedByName) {
            "SELECT SUBSTRING(stringu1, 1, 2) AS k, COUNT(*) FROM tenktup1 GROUP BY k",
            "SELECT unique1 FROM tenktup1 ORDER BY SUBSTRING(stringu1, 2, 3) LIMIT 3",
            "SELECT DISTINCT SUBSTRING(string4, 1, 1) FROM tenktup1",
-           "SELECT unique1 FROM tenktup1 WHERE SUBSTRING(stringu1, -2) = 'xx'",
+           "SELECT unique1 FROM tenktup1 WHERE SUBSTRING(stringu1, -2, -1) = 'x'",
            "SELECT unique1 FROM tenktup1 WHERE SUBSTRING(stringu1, 2, 2) = '_A'",
            "SELECT unique1 FROM tenktup1 WHERE SUBSTRING(stringu1, 1, 2) < 'AB'",
            "SELECT unique1 FROM tenktup1 WHERE SUBSTRING(stringu1, 1, 2) = SUBSTRING(stringu2, 1, "
