@@ -7,6 +7,7 @@
 #include "sql/binder_internal.hpp"
 #include "sql/expr_equality.hpp"
 #include "sql/like_pattern.hpp"
+#include "sql/substring.hpp"
 
 namespace clq::sql::detail {
 namespace {

@@ -87,15 +87,6 @@ void TypeAggregate(Aggregate& aggregate, std::size_t position);
 // A reference to AVG of a DECIMAL, divided by 10^scale (REAL).
 Expr AverageOfDecimal(Expr reference, const Aggregate& aggregate, std::size_t position);
 
-// binder_substring.cpp: a comparison (=, <>) of a SUBSTRING with a string
-// constant, or a SUBSTRING [NOT] IN a list of them, as LIKE patterns and
-// byte ranges of its operand (what devices can run); other expressions, and
-// those a pattern cannot say (a negative start with a negative length; '%'
-// or '_' in a constant compared past the first byte or from the end, LIKE
-// having no escape; a pattern longer than kMaxCharWidth), are returned as
-// they are.
-Expr LowerSubstringComparison(Expr bound);
-
 // The syntax of `table.column`, at `position`: how the binder's rewrites
 // (binder_subquery.cpp, binder_count_distinct.cpp) read a derived table they
 // made.

@@ -9,7 +9,7 @@
 #include "sql/like_pattern.hpp"
 #include "sql/substring.hpp"
 
-namespace clq::sql::detail {
+namespace clq::sql {
 namespace {
 
 // The value of an INTEGER expression made only of constants, +, - and *
@@ -188,6 +188,8 @@ std::optional<Equality> SubstringEquals(const Expr& substring, const std::string
 
 }  // namespace
 
+namespace detail {
+
 Expr Binder::BindSubstring(const ast::Expr& expr, const ExprContext& context) {
   const std::size_t position = expr.position;
   Expr value = BindExpr(expr.children.at(0), context);
@@ -230,6 +232,8 @@ Expr Binder::BindSubstring(const ast::Expr& expr, const ExprContext& context) {
     bound.children.push_back(std::move(b));
   return bound;
 }
+
+}  // namespace detail
 
 Expr LowerSubstringComparison(Expr bound) {
   const auto is_substring = [](const Expr& e) { return e.kind == Expr::Kind::kSubstring; };
@@ -284,4 +288,4 @@ Expr LowerSubstringComparison(Expr bound) {
   return bound;
 }
 
-}  // namespace clq::sql::detail
+}  // namespace clq::sql

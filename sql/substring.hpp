@@ -19,6 +19,8 @@
 #include <optional>
 #include <string_view>
 
+#include "sql/bound.hpp"
+
 namespace clq::sql {
 
 // The range of start and length values SUBSTRING accepts (DuckDB's: it
@@ -45,5 +47,15 @@ std::optional<SubstringWindow> FixedSubstringWindow(std::int64_t start,
 // length within [kSubstringMin, kSubstringMax].
 std::string_view Substring(std::string_view value, std::int64_t start,
                            std::optional<std::int64_t> length);
+
+// A comparison (=, <>) of a SUBSTRING with a string constant, or a
+// SUBSTRING [NOT] IN a list of them, as LIKE patterns and byte ranges of its
+// operand (what devices can run); a comparison of it with NULL as NULL.
+// Other expressions, and those a pattern cannot say (a negative start with a
+// negative length; '%' or '_' in a constant compared past the first byte or
+// from the end, LIKE having no escape; a pattern longer than
+// kMaxCharWidth), are returned as they are. The binder applies it to what
+// it binds, the executor to what a subquery's values complete.
+Expr LowerSubstringComparison(Expr bound);
 
 }  // namespace clq::sql
