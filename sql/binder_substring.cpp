@@ -86,6 +86,8 @@ bool HasWildcard(std::string_view text) {
 
 // Whether x holds `text` from byte `begin` on (and may go on after it).
 std::optional<Expr> HoldsAt(const Expr& x, std::uint64_t begin, const std::string& text) {
+  // One LIKE instruction on devices, where a range takes two comparisons.
+  if (!HasWildcard(text)) return Like(x, begin, text, 0, true);
   if (begin == 0) {
     // A range of the bytes, which reads every byte of `text` literally.
     Expr range =
@@ -98,8 +100,7 @@ std::optional<Expr> HoldsAt(const Expr& x, std::uint64_t begin, const std::strin
     return range;
   }
   // LIKE has no escape: '%' and '_' in `text` would be wildcards.
-  if (HasWildcard(text)) return std::nullopt;
-  return Like(x, begin, text, 0, true);
+  return std::nullopt;
 }
 
 // Whether x holds `text` from byte `begin` and ends there.
