@@ -1,7 +1,6 @@
 #include "operators/result_builder.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
 #include <memory>
 
@@ -247,11 +246,13 @@ ResultColumn SubstringResultColumn(ResultColumn column, std::int64_t start,
     begin = std::min<std::uint64_t>(from_width, window->begin);
     width -= begin;
     if (window->length) width = std::min(width, *window->length);
+  } else if (length && *length < 0) {
+    // From the end and back from there: at most |length| bytes.
+    width = std::min<std::uint64_t>(width, static_cast<std::uint64_t>(-*length));
   } else {
-    // From the end: at most the -start last bytes, and |length| of them.
+    // From the end: at most the -start last bytes, and `length` of them.
     width = std::min<std::uint64_t>(width, static_cast<std::uint64_t>(-start));
-    if (length)
-      width = std::min<std::uint64_t>(width, static_cast<std::uint64_t>(std::abs(*length)));
+    if (length) width = std::min<std::uint64_t>(width, static_cast<std::uint64_t>(*length));
   }
   ResultColumn cut;
   cut.name = std::move(column.name);
@@ -281,6 +282,7 @@ ResultColumn SubstringResultColumn(ResultColumn column, std::int64_t start,
                                    ? from_width
                                    : static_cast<std::size_t>(static_cast<const char*>(nul) - slot);
       const std::string_view value = sql::Substring({slot, size}, start, length);
+      CLQ_CHECK(value.size() <= to_width, "a SUBSTRING cut wider than its column");
       char* out = to + r * to_width;
       CopyBytes(out, value.data(), value.size());
       std::memset(out + value.size(), 0, to_width - value.size());

@@ -13,6 +13,8 @@
 #include "plan/query_executor.hpp"
 #include "sql/binder.hpp"
 #include "sql/parser.hpp"
+#include "storage/catalog.hpp"
+#include "storage/table.hpp"
 #include "tests/cpu_reference/sqlite_oracle.hpp"
 #include "tests/support/device_fixture.hpp"
 #include "wisconsin/dataset.hpp"
@@ -124,6 +126,72 @@ TEST_P(SubstringDeviceTest, RefusedByName) {
       ADD_FAILURE() << "not refused by SUBSTRING's name: " << e.what();
     }
   }
+}
+
+// Strings of 0 to 12 bytes over "abc" in CHAR(12), some NULL, 3000 rows
+// (two full tiles and a part): every start from -14 to 14 with no length
+// and lengths -3 to 13, as an output (gathered on the device, and whole on
+// the host) and compared with literals, against SQLite.
+TEST_P(SubstringDeviceTest, EveryWindowAgreesWithSqlite) {
+  constexpr RowCount kShortRows = 3000;
+  TableBuilder builder("r", {{"id", ColumnType::Int32()}, {"s", ColumnType::Char(12), true}},
+                       kShortRows);
+  std::uint64_t state = 0x2545F4914F6CDD1D;
+  const auto next = [&state](std::uint64_t bound) {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state % bound;
+  };
+  for (RowCount r = 0; r < kShortRows; ++r) {
+    builder.column_values<std::int32_t>(0)[r] = static_cast<std::int32_t>(r);
+    if (next(10) == 0) {
+      builder.SetNull(1, r);
+      continue;
+    }
+    std::string value(next(13), 'a');
+    for (char& c : value)
+      c = static_cast<char>('a' + next(3));
+    builder.SetString(1, r, value);
+  }
+  Catalog catalog;
+  const TablePtr table = builder.Finish();
+  catalog.Add(table);
+  cpu_reference_test::SqliteOracle oracle;
+  oracle.Load(*table);
+  QueryExecutor executor(engine());
+  int compared = 0;
+  for (std::int64_t start = -14; start <= 14; ++start) {
+    for (std::int64_t length = -4; length <= 13; ++length) {
+      const std::string call = "SUBSTRING(s, " + std::to_string(start) +
+                               (length < -3 ? std::string() : ", " + std::to_string(length)) + ")";
+      for (const std::string& sql : {
+               "SELECT id, " + call + " FROM r WHERE id % 3 = 1",
+               "SELECT " + call + " FROM r",
+               "SELECT id FROM r WHERE " + call + " IN ('ab', 'c', '', 'abca', 'bb')",
+               "SELECT id FROM r WHERE " + call + " <> 'a'",
+           }) {
+        SCOPED_TRACE(sql);
+        const sql::BoundStatement bound = sql::Bind(sql::Parse(sql), catalog, sql);
+        std::vector<sql::ValueType> types;
+        for (std::size_t c = 0; c < bound.select.visible_outputs; ++c)
+          types.push_back(bound.select.outputs[c].expr.type);
+        const cpu_reference_test::OracleAnswer expected = oracle.Query(sql, types);
+        ASSERT_EQ(expected.error, "");
+        QueryResult actual;
+        try {
+          actual = executor.Execute(bound.select);
+        } catch (const DeviceLimitError& e) {
+          // A negative start with a negative length, compared: refused.
+          EXPECT_TRUE(start < 0 && length < 0 && length >= -3) << e.what();
+          continue;
+        }
+        EXPECT_EQ(CompareResults(expected.result, actual, {.ignore_row_order = true}), "");
+        ++compared;
+      }
+    }
+  }
+  EXPECT_GT(compared, 1900);
 }
 
 CLQ_INSTANTIATE_DEVICE_TESTS(SubstringDeviceTest);
