@@ -1,5 +1,5 @@
 // SUBSTRING: binding, and its comparisons with string constants rewritten
-// as LIKE patterns and byte ranges of its operand (which devices run; they
+// as LIKE patterns and comparisons of its operand (which devices run; they
 // have no string values to cut).
 #include <limits>
 
@@ -119,10 +119,11 @@ std::optional<Expr> AtMost(const Expr& x, std::uint64_t longest) {
   return Not(std::move(*longer));
 }
 
-// SUBSTRING(x, start, length) = text, as LIKE and ranges of x: NULL where
-// x is NULL, like the comparison; `never` when it is false wherever x is
-// not NULL. None where it takes a matcher LIKE does not have (a negative
-// start, or '%' or '_' in `text` past the first byte).
+// SUBSTRING(x, start, length) = text, as LIKE and comparisons of x: NULL
+// where x is NULL, like the comparison; `never` when it is false wherever x
+// is not NULL. None where LIKE cannot say it (a negative start with a
+// negative length; '%' or '_' in `text` past the first byte or from the
+// end; more '_' than kMaxCharWidth).
 struct Equality {
   Expr expr;
   bool never = false;
