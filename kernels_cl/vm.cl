@@ -174,6 +174,7 @@ inline uchar vm_like_text(__global const uchar* value, uint width, __constant co
       const uchar q = pattern[p];
       if (q == '%') {
         star = ++p;
+        if (p == length) return 1;  // a trailing '%' takes the rest
         if (p < length && pattern[p] != '%' && pattern[p] != '_')
           v = vm_like_skip(value, width, v, pattern[p]);
         mark = v;

@@ -12,6 +12,7 @@
 #include "operators/constant_division.hpp"
 #include "operators/expression_program_internal.hpp"
 #include "operators/value_range.hpp"
+#include "sql/expr_equality.hpp"
 
 namespace clq {
 namespace {
@@ -30,6 +31,18 @@ void FlattenAnd(const Expr& e, std::vector<const Expr*>& out) {
   } else {
     out.push_back(&e);
   }
+}
+
+// The machine holds no strings to cut: the binder turns the comparisons
+// it can into LIKE and byte ranges, and the output path cuts a column's
+// values on the host (plan/output_node.cpp).
+void RefuseSubstring(const Expr& e) {
+  if (!sql::ContainsKind(e, Expr::Kind::kSubstring)) return;
+  throw DeviceLimitError(
+      "SUBSTRING is supported on devices only compared with string literals (=, <>, IN, NOT IN; "
+      "no negative length with a negative start; no '%' or '_' in a literal compared past the "
+      "first byte or from the end) and as an output of a query without aggregates; for GROUP "
+      "BY, ORDER BY, DISTINCT, joins or aggregates over it, select it in a derived table first");
 }
 
 }  // namespace
@@ -192,6 +205,7 @@ bool ExpressionProgram::EmitConstantDivision(std::uint32_t op, std::int64_t divi
 }
 
 std::size_t ExpressionProgram::AddValue(const Expr& expr) {
+  RefuseSubstring(expr);
   VmEntry entry;
   entry.begin = static_cast<std::uint32_t>(code_.size());
   entry.type = expr.type == ValueType::kReal ? ValueType::kReal : ValueType::kInteger;
@@ -208,6 +222,7 @@ std::size_t ExpressionProgram::AddValue(const Expr& expr) {
 }
 
 std::size_t ExpressionProgram::AddPredicate(const Expr& expr) {
+  RefuseSubstring(expr);
   VmEntry entry;
   entry.begin = static_cast<std::uint32_t>(code_.size());
   std::vector<const Expr*> conjuncts;

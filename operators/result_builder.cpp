@@ -7,6 +7,7 @@
 #include "common/errors.hpp"
 #include "common/parallel_ranges.hpp"
 #include "operators/pinned_result_download.hpp"
+#include "sql/substring.hpp"
 
 namespace clq {
 namespace {
@@ -230,6 +231,65 @@ ResultColumn ValuesResultColumn(const std::string& name, sql::ValueType type,
   }
   if (type == sql::ValueType::kNull) column.nulls.assign(values.size(), 1);
   return column;
+}
+
+ResultColumn SubstringResultColumn(ResultColumn column, std::int64_t start,
+                                   std::optional<std::int64_t> length) {
+  if (column.type == sql::ValueType::kNull) return column;
+  CLQ_CHECK(column.type == sql::ValueType::kText, "SUBSTRING of a result column of numbers");
+  const RowCount rows = column.rows();
+  const std::uint64_t from_width = column.text_width;
+  const std::optional<sql::SubstringWindow> window = sql::FixedSubstringWindow(start, length);
+  std::uint64_t width = from_width;
+  std::uint64_t begin = 0;
+  if (window) {
+    begin = std::min<std::uint64_t>(from_width, window->begin);
+    width -= begin;
+    if (window->length) width = std::min(width, *window->length);
+  } else if (length && *length < 0) {
+    // From the end and back from there: at most |length| bytes.
+    width = std::min<std::uint64_t>(width, static_cast<std::uint64_t>(-*length));
+  } else {
+    // From the end: at most the -start last bytes, and `length` of them.
+    width = std::min<std::uint64_t>(width, static_cast<std::uint64_t>(-start));
+    if (length) width = std::min<std::uint64_t>(width, static_cast<std::uint64_t>(*length));
+  }
+  ResultColumn cut;
+  cut.name = std::move(column.name);
+  cut.type = sql::ValueType::kText;
+  cut.text_width = static_cast<std::uint32_t>(std::max<std::uint64_t>(width, 1));
+  cut.text.resize(rows * cut.text_width);
+  const char* from = column.text.data();
+  char* to = cut.text.data();
+  const std::uint64_t to_width = cut.text_width;
+  ParallelRanges(rows, std::size_t{1} << 16, 64, [&](std::size_t first, std::size_t end) {
+    if (window && width > 0) {
+      // A value is NUL-padded to its slot and holds no NUL, so the bytes
+      // [begin, begin + width) of its slot are its cut, NUL-padded (a NULL's
+      // are whatever its slot held: the NULL map marks it).
+      for (std::size_t r = first; r < end; ++r)
+        std::memcpy(to + r * to_width, from + r * from_width + begin, width);
+      return;
+    }
+    if (window) {  // the cut is empty
+      std::memset(to + first * to_width, 0, (end - first) * to_width);
+      return;
+    }
+    for (std::size_t r = first; r < end; ++r) {
+      const char* slot = from + r * from_width;
+      const void* nul = from_width == 0 ? slot : std::memchr(slot, 0, from_width);
+      const std::size_t size = nul == nullptr
+                                   ? from_width
+                                   : static_cast<std::size_t>(static_cast<const char*>(nul) - slot);
+      const std::string_view value = sql::Substring({slot, size}, start, length);
+      CLQ_CHECK(value.size() <= to_width, "a SUBSTRING cut wider than its column");
+      char* out = to + r * to_width;
+      CopyBytes(out, value.data(), value.size());
+      std::memset(out + value.size(), 0, to_width - value.size());
+    }
+  });
+  cut.nulls = std::move(column.nulls);
+  return cut;
 }
 
 }  // namespace clq

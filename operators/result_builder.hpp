@@ -4,6 +4,8 @@
 // device does not hold), or from host values.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,5 +29,11 @@ ResultColumn HostGatheredResultColumn(const std::string& name, sql::ValueType ty
 
 ResultColumn ValuesResultColumn(const std::string& name, sql::ValueType type,
                                 const std::vector<sql::Value>& values);
+
+// SUBSTRING(value, start, length) of each value of a TEXT column
+// (sql/substring.hpp), as wide as the longest cut can be (at least 1 byte);
+// NULLs stay NULL. REQUIRES: column.type is kText or kNull.
+ResultColumn SubstringResultColumn(ResultColumn column, std::int64_t start,
+                                   std::optional<std::int64_t> length);
 
 }  // namespace clq

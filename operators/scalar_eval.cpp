@@ -7,6 +7,7 @@
 #include "common/errors.hpp"
 #include "operators/int_real_compare.hpp"
 #include "sql/like_pattern.hpp"
+#include "sql/substring.hpp"
 
 namespace clq {
 namespace {
@@ -249,6 +250,14 @@ Value EvaluateScalar(const Expr& e, const LeafResolver& resolve) {
       const Value v = EvaluateScalar(e.children[0], resolve);
       if (v.is_null()) return v;
       return Boolean(sql::LikeMatches(v.text, e.constant.text) != e.negated);
+    }
+    case Expr::Kind::kSubstring: {
+      const Value v = EvaluateScalar(e.children[0], resolve);
+      if (v.is_null()) return v;
+      std::optional<std::int64_t> length;
+      if (e.children.size() > 2) length = e.children[2].constant.integer;
+      return Value::Text(
+          std::string(sql::Substring(v.text, e.children[1].constant.integer, length)));
     }
     case Expr::Kind::kCast: {
       const Value v = EvaluateScalar(e.children[0], resolve);

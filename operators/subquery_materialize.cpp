@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "common/errors.hpp"
+#include "sql/substring.hpp"
 
 namespace clq {
 namespace {
@@ -24,6 +25,7 @@ void ReplaceValues(sql::Expr& e, const std::vector<std::optional<sql::Expr>>& va
     }
     e.children.resize(1);
     e.children.insert(e.children.end(), items.begin(), items.end());
+    e = sql::LowerSubstringComparison(std::move(e));  // now a list of constants
     return;
   }
   if (e.kind == sql::Expr::Kind::kSubqueryValue) {
@@ -36,6 +38,8 @@ void ReplaceValues(sql::Expr& e, const std::vector<std::optional<sql::Expr>>& va
   }
   for (sql::Expr& child : e.children)
     ReplaceValues(child, values, lists);
+  // A SUBSTRING compared with what was a scalar subquery, now a constant.
+  if (e.kind == sql::Expr::Kind::kBinary) e = sql::LowerSubstringComparison(std::move(e));
 }
 
 // The stored type of a result column: CHAR as wide as its longest value.

@@ -17,6 +17,25 @@ bool Constant(const sql::Expr& e) {
   return !sql::ContainsKind(e, sql::Expr::Kind::kColumnRef);
 }
 
+// The column under an output that is a SUBSTRING (of a SUBSTRING ...) of
+// one, whose values are cut on the host; the output itself otherwise.
+const sql::Expr& UncutColumn(const sql::Expr& e) {
+  const sql::Expr* column = &e;
+  while (column->kind == sql::Expr::Kind::kSubstring)
+    column = &column->children[0];
+  return column->kind == sql::Expr::Kind::kColumnRef ? *column : e;
+}
+
+// The output's values from those of UncutColumn(out): its SUBSTRINGs
+// applied, the innermost first.
+ResultColumn Cut(const sql::Expr& out, ResultColumn column) {
+  if (out.kind != sql::Expr::Kind::kSubstring) return column;
+  column = Cut(out.children[0], std::move(column));
+  std::optional<std::int64_t> length;
+  if (out.children.size() > 2) length = out.children[2].constant.integer;
+  return SubstringResultColumn(std::move(column), out.children[1].constant.integer, length);
+}
+
 // Whether the result's `rows` values of `column` of `table` come from the
 // host table rather than the device: when the device does not hold the
 // column and the rows are at most 1/64 of the table, uploading the whole
@@ -57,7 +76,8 @@ OutputNode::OutputNode(const Engine& engine, const QueryOptions& options,
   std::vector<std::pair<std::size_t, std::size_t>> may_gather, device_gather;
   device_row_bytes_ = HeldRowIdBytesPerRow(select, shape);
   for (std::size_t o = 0; o < select.visible_outputs; ++o) {
-    const sql::Expr& e = select.outputs[o].expr;
+    const sql::Expr& e = UncutColumn(select.outputs[o].expr);
+    if (&e != &select.outputs[o].expr) ++cut_columns_;
     host_row_bytes_ += HostValueBytes(select, e);
     device_row_bytes_ += DeviceValueBytes(select, e, shape);
     if (Constant(e)) {
@@ -100,6 +120,7 @@ std::string OutputNode::Describe() const {
        "column and the rows are few)");
   part(computed_.exprs.size(), "computed by vm_project");
   part(constants_, "constant");
+  part(cut_columns_, "of them cut by SUBSTRING on the host");
   return (text.empty() ? "no output" : text) + "; downloaded";
 }
 
@@ -132,6 +153,7 @@ QueryResult OutputNode::Run(ExecutionContext& context) const {
   std::vector<std::optional<std::vector<std::uint32_t>>> host_ids(select_.from.size());
   for (std::size_t o = 0; o < select_.visible_outputs; ++o) {
     const sql::OutputColumn& out = select_.outputs[o];
+    const sql::Expr& expr = UncutColumn(out.expr);
     if (Constant(out.expr)) {
       // Evaluated only when there is a row: with none, an overflow in it
       // raises nothing, as a per-row evaluation would not.
@@ -143,23 +165,24 @@ QueryResult OutputNode::Run(ExecutionContext& context) const {
         values.assign(rows.rows(), value);
       }
       result.columns[o] = ValuesResultColumn(out.name, out.expr.type, std::move(values));
-    } else if (out.expr.kind != sql::Expr::Kind::kColumnRef) {
+    } else if (expr.kind != sql::Expr::Kind::kColumnRef) {
       computed_outputs.push_back(o);
     } else if (rows.range()) {
       // Whole table or a range of it: the host already has these values.
       const auto [source, begin] = *rows.range();
-      const Column& column = select_.from[source].table->column(out.expr.index);
-      result.columns[o] = HostResultColumn(out.name, out.expr.type, column, begin, rows.rows());
-    } else if (!select_.from[out.expr.source].outer &&
-               GatherOnHost(engine, context.options(), *select_.from[out.expr.source].table,
-                            out.expr.index, rows.rows())) {
-      const std::size_t source = out.expr.source;
-      if (!host_ids[source]) host_ids[source] = DownloadRowIds(engine, rows.Ids(source));
-      const Column& column = select_.from[source].table->column(out.expr.index);
+      const Column& column = select_.from[source].table->column(expr.index);
       result.columns[o] =
-          HostGatheredResultColumn(out.name, out.expr.type, column, *host_ids[source]);
+          Cut(out.expr, HostResultColumn(out.name, expr.type, column, begin, rows.rows()));
+    } else if (!select_.from[expr.source].outer &&
+               GatherOnHost(engine, context.options(), *select_.from[expr.source].table, expr.index,
+                            rows.rows())) {
+      const std::size_t source = expr.source;
+      if (!host_ids[source]) host_ids[source] = DownloadRowIds(engine, rows.Ids(source));
+      const Column& column = select_.from[source].table->column(expr.index);
+      result.columns[o] =
+          Cut(out.expr, HostGatheredResultColumn(out.name, expr.type, column, *host_ids[source]));
     } else {
-      device_columns.exprs.push_back(&out.expr);
+      device_columns.exprs.push_back(&expr);
       device_column_outputs.push_back(o);
     }
   }
@@ -170,8 +193,8 @@ QueryResult OutputNode::Run(ExecutionContext& context) const {
                             std::vector<DeviceVector>& vectors) {
     for (std::size_t j = 0; j < vectors.size(); ++j) {
       const sql::OutputColumn& out = select_.outputs[outputs[j]];
-      result.columns[outputs[j]] =
-          DownloadResultColumn(engine, out.name, out.expr.type, vectors[j]);
+      result.columns[outputs[j]] = Cut(
+          out.expr, DownloadResultColumn(engine, out.name, UncutColumn(out.expr).type, vectors[j]));
     }
   };
   download(device_column_outputs, columns);

@@ -32,6 +32,12 @@ Before that, docs/DESIGN.md's closed forms for N = 10,000 (first unique1 values,
 selection and join sizes, MIN/SUM(unique3) GROUP BY onePercent) are checked
 on the generated rows.
 
+SUBSTRING(x FROM a [FOR n]), which SQLite lacks, is given to it as
+SUBSTR(x, a [, n]) (sqlite_sql below); SQLite's substr() has clq's semantics
+(1-based, start 0 before the first byte, negative starts from the end,
+negative lengths before the start), in characters where clq counts bytes:
+the files hold ASCII strings.
+
 MEDIAN(x) and QUANTILE(x, q), which SQLite lacks, are Python aggregates with
 clq's definition: the value of rank floor(q * (n - 1)) (0-based) among the n
 sorted non-NULL values, NULL when n = 0.
@@ -351,6 +357,23 @@ def format_value(value, letter, where):
     return value if value != "" else "(empty)"
 
 
+SUBSTRING_FROM = re.compile(
+    r"\bSUBSTRING\s*\(((?:[^()]|\([^()]*\))*?)\s+FROM\s+((?:[^()]|\([^()]*\))*?)"
+    r"(?:\s+FOR\s+((?:[^()]|\([^()]*\))*?))?\)", re.IGNORECASE)
+
+
+def sqlite_sql(sql):
+    """clq's SQL in SQLite's dialect: SUBSTRING(x FROM a FOR n) as SUBSTR(x, a, n),
+    innermost first (an argument may hold parentheses one level deep)."""
+    while True:
+        rewritten = SUBSTRING_FROM.sub(
+            lambda m: f"SUBSTR({m.group(1)}, {m.group(2)}" +
+            (f", {m.group(3)})" if m.group(3) else ")"), sql)
+        if rewritten == sql:
+            return sql
+        sql = rewritten
+
+
 def complete(path, clq, cache):
     with open(path, encoding="utf-8") as f:
         lines = f.read().split("\n")
@@ -401,7 +424,7 @@ def complete(path, clq, cache):
             while i < len(lines) and lines[i] != "":
                 i += 1
         try:
-            result = db.execute("\n".join(sql)).fetchall()
+            result = db.execute(sqlite_sql("\n".join(sql))).fetchall()
         except sqlite3.Error as e:
             raise SystemExit(f"{where}: SQLite: {e}\n" + "\n".join(sql))
         out.append("----")

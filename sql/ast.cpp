@@ -115,6 +115,11 @@ void Print(const Expr& expr, std::string& out) {
                                                       : ValueTypeName(expr.cast_type))
           .append(")");
       return;
+    case ExprKind::kSubstring:
+      out += "SUBSTRING(";
+      PrintList(expr.children, 0, out);
+      out += ")";
+      return;
     case ExprKind::kLike:
       out += "(";
       Print(expr.children[0], out);

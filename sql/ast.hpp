@@ -36,6 +36,8 @@ enum class ExprKind : std::uint8_t {
   kCase,      // CASE [operand] WHEN c THEN v ... [ELSE e] END: children [operand,] c1, v1, ...
               // [, e]; has_operand, has_else
   kLike,      // children: value, pattern; negated for NOT LIKE
+  // SUBSTRING(x FROM a [FOR n]), SUBSTRING(x, a [, n]), SUBSTR(x, a [, n]): children x, a[, n]
+  kSubstring,
 };
 
 enum class SubqueryKind : std::uint8_t {

@@ -7,6 +7,7 @@
 #include "sql/binder_internal.hpp"
 #include "sql/expr_equality.hpp"
 #include "sql/like_pattern.hpp"
+#include "sql/substring.hpp"
 
 namespace clq::sql::detail {
 namespace {
@@ -202,7 +203,7 @@ Expr Binder::BindExpr(const ast::Expr& expr, const ExprContext& context) {
       TypeComparison(bound.children, expr.op_position);
       for (const Expr& child : bound.children)
         CheckComparable(bound.children.front().type, child.type, expr.op_position);
-      return bound;
+      return LowerSubstringComparison(std::move(bound));
     }
     case ast::ExprKind::kIsNull: {
       Expr bound;
@@ -211,6 +212,11 @@ Expr Binder::BindExpr(const ast::Expr& expr, const ExprContext& context) {
       bound.type = ValueType::kInteger;
       bound.position = expr.position;
       bound.children.push_back(BindExpr(expr.children.at(0), context));
+      // SUBSTRING of constant bounds is NULL exactly where its operand is.
+      while (bound.children[0].kind == Expr::Kind::kSubstring) {
+        Expr operand = std::move(bound.children[0].children[0]);
+        bound.children[0] = std::move(operand);
+      }
       return bound;
     }
     case ast::ExprKind::kCast: {
@@ -240,6 +246,8 @@ Expr Binder::BindExpr(const ast::Expr& expr, const ExprContext& context) {
       return BindCase(expr, context);
     case ast::ExprKind::kLike:
       return BindLike(expr, context);
+    case ast::ExprKind::kSubstring:
+      return BindSubstring(expr, context);
   }
   throw InternalError("unknown expression kind");
 }
@@ -353,6 +361,7 @@ Expr Binder::BindBinary(const ast::Expr& expr, const ExprContext& context) {
     TypeComparison(bound.children, expr.op_position);
     CheckComparable(bound.children[0].type, bound.children[1].type, expr.op_position);
     bound.type = ValueType::kInteger;
+    return LowerSubstringComparison(std::move(bound));
   }
   return bound;
 }
@@ -379,6 +388,11 @@ Expr Binder::BindAggregate(const ast::Expr& expr, const ExprContext& context) {
       case AggregateFunction::kCountStar:
         break;
       case AggregateFunction::kCount:
+        // SUBSTRING of constant bounds is NULL exactly where its operand is.
+        while (aggregate.argument->kind == Expr::Kind::kSubstring) {
+          Expr operand = std::move(aggregate.argument->children[0]);
+          aggregate.argument = std::move(operand);
+        }
         // COUNT of a TEXT value counts the rows where it is not NULL. The
         // engines read TEXT only in comparisons, so a nullable CHAR column
         // is counted as `column >= ''`: true for every string, NULL exactly

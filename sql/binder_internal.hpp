@@ -135,6 +135,8 @@ class Binder {
   Expr BindAggregate(const ast::Expr& expr, const ExprContext& context);
   Expr BindCase(const ast::Expr& expr, const ExprContext& context);
   Expr BindLike(const ast::Expr& expr, const ExprContext& context);
+  // binder_substring.cpp
+  Expr BindSubstring(const ast::Expr& expr, const ExprContext& context);
   double BindQuantile(const ast::Expr& q, const ExprContext& context);
 
   // binder_select.cpp

@@ -195,6 +195,14 @@ void Print(const Expr& expr, std::string& out, const LeafNamer* namer) {
       Print(expr.children.back(), out, namer);
       out += " END";
       return;
+    case Kind::kSubstring:
+      out += "SUBSTRING(";
+      for (std::size_t i = 0; i < expr.children.size(); ++i) {
+        if (i > 0) out += ", ";
+        Print(expr.children[i], out, namer);
+      }
+      out += ")";
+      return;
     case Kind::kLike:
       out += "(";
       Print(expr.children.at(0), out, namer);

@@ -92,6 +92,14 @@ struct Expr {
     // one byte (sql/like_pattern.hpp). Patterns without wildcards and
     // prefix patterns are bound as comparisons instead.
     kLike,
+    // SUBSTRING(children[0], children[1], children[2]) (sql/substring.hpp):
+    // TEXT of TEXT, the start and the optional length INTEGER constants
+    // within [kSubstringMin, kSubstringMax] (the binder folds the rest).
+    // Comparisons of it with string constants (=, <>, IN, NOT IN) are bound
+    // as LIKE and byte ranges of its operand instead where patterns can say
+    // them (sql/binder_internal.hpp); IS [NOT] NULL and COUNT of it as those
+    // of its operand.
+    kSubstring,
   };
 
   Kind kind = Kind::kConstant;

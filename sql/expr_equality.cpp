@@ -44,6 +44,7 @@ bool StructurallyEqual(const Expr& a, const Expr& b) {
       break;
     case Expr::Kind::kCast:
     case Expr::Kind::kCase:
+    case Expr::Kind::kSubstring:
       break;
     case Expr::Kind::kLike:
       if (a.negated != b.negated || !SameValue(a.constant, b.constant)) return false;

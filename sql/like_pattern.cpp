@@ -13,6 +13,7 @@ bool LikeMatches(std::string_view value, std::string_view pattern) {
   while (v < value.size()) {
     if (p < pattern.size() && pattern[p] == '%') {
       star = ++p;
+      if (p == pattern.size()) return true;  // a trailing '%' takes the rest
       mark = v;
     } else if (p < pattern.size() && (pattern[p] == '_' || pattern[p] == value[v])) {
       ++p;

@@ -273,6 +273,7 @@ ast::Expr Parser::ParsePrimary() {
     case TokenKind::kIdentifier:
       if (AtTypedLiteral()) return ParseTypedLiteral();
       if (IsWord("EXTRACT") && IsOperator("(", 1)) return ParseExtract();
+      if ((IsWord("SUBSTRING") || IsWord("SUBSTR")) && IsOperator("(", 1)) return ParseSubstring();
       if (IsOperator("(", 1)) return ParseFunction();
       expr.kind = ast::ExprKind::kColumn;
       expr.name = Advance().value;
@@ -412,6 +413,39 @@ ast::Expr Parser::ParseCast() {
   }
   Advance();
   if (IdentifierEquals(type.value, "DOUBLE") && IsWord("PRECISION")) Advance();
+  ExpectOperator(")");
+  Finish(expr);
+  return expr;
+}
+
+ast::Expr Parser::ParseSubstring() {
+  const Token& name = Advance();
+  const bool standard = IdentifierEquals(name.value, "SUBSTRING");
+  const std::string function = standard ? "SUBSTRING" : "SUBSTR";
+  ast::Expr expr;
+  expr.kind = ast::ExprKind::kSubstring;
+  expr.position = expr.op_position = name.offset;
+  ExpectOperator("(");
+  if (IsOperator(")")) throw SqlError(function + " takes a string and a start", Peek().offset);
+  expr.children.push_back(ParseExpr());
+  if (standard && AcceptKeyword("FROM")) {
+    expr.children.push_back(ParseExpr());
+    if (IsWord("FOR")) {
+      Advance();
+      expr.children.push_back(ParseExpr());
+    }
+  } else if (standard && IsWord("FOR")) {
+    Unsupported(Peek(), "SUBSTRING(x FOR n) needs a start: SUBSTRING(x FROM 1 FOR n)");
+  } else if (AcceptOperator(",")) {
+    expr.children.push_back(ParseExpr());
+    if (AcceptOperator(",")) expr.children.push_back(ParseExpr());
+    if (IsOperator(",")) throw SqlError(function + " takes at most three arguments", Peek().offset);
+  } else if (!IsOperator(")")) {
+    SyntaxError(Peek(), standard ? "FROM, ',' or ')'" : "',' or ')'");
+  }
+  if (expr.children.size() < 2)
+    throw SqlError(function + " takes a string and a start: " + function + "(x, start[, length])",
+                   name.offset);
   ExpectOperator(")");
   Finish(expr);
   return expr;

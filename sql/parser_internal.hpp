@@ -53,6 +53,8 @@ class Parser {
   ast::Expr ParsePrimary();
   ast::Expr ParseFunction();
   ast::Expr ParseCast();
+  // SUBSTRING(x FROM a [FOR n]), SUBSTRING(x, a [, n]), SUBSTR(x, a [, n]).
+  ast::Expr ParseSubstring();
   // parser_types.cpp: DATE 'x', INTERVAL 'n' unit, EXTRACT(field FROM x), and
   // the DATE and DECIMAL(p, s) targets of CAST.
   bool AtTypedLiteral() const;

@@ -5,6 +5,7 @@
 
 #include "common/errors.hpp"
 #include "sql/like_pattern.hpp"
+#include "sql/substring.hpp"
 
 namespace clq::cpu_reference {
 namespace {
@@ -129,6 +130,23 @@ ValueVector EvaluateLike(const Expr& expr, const EvalContext& context) {
     result.nulls[i] = value.nulls[i];
     if (!value.IsNull(i))
       result.integers[i] = sql::LikeMatches(value.texts[i], expr.constant.text) != expr.negated;
+  }
+  return result;
+}
+
+ValueVector EvaluateSubstring(const Expr& expr, const EvalContext& context) {
+  CLQ_CHECK(expr.children.size() >= 2 && expr.children.size() <= 3,
+            "SUBSTRING without a value and its bounds");
+  const ValueVector value = Evaluate(expr.children[0], context);
+  if (value.type == ValueType::kNull) return ValueVector::AllNull(ValueType::kText, context.rows);
+  CLQ_CHECK(value.type == ValueType::kText, "SUBSTRING of a number");
+  const std::int64_t start = expr.children[1].constant.integer;
+  std::optional<std::int64_t> length;
+  if (expr.children.size() == 3) length = expr.children[2].constant.integer;
+  ValueVector result = ValueVector::Make(ValueType::kText, context.rows);
+  for (std::size_t i = 0; i < context.rows; ++i) {
+    result.nulls[i] = value.nulls[i];
+    if (!value.IsNull(i)) result.texts[i] = sql::Substring(value.texts[i], start, length);
   }
   return result;
 }

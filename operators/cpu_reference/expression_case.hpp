@@ -1,4 +1,4 @@
-// CASE and LIKE for the CPU reference's expression evaluation
+// CASE, LIKE and SUBSTRING for the CPU reference's expression evaluation
 // (expression_eval.hpp).
 //
 // CASE is evaluated lazily, as SQLite does: each WHEN condition only over
@@ -16,5 +16,9 @@ ValueVector EvaluateCase(const sql::Expr& expr, const EvalContext& context);
 
 // REQUIRES: expr.kind == kLike.
 ValueVector EvaluateLike(const sql::Expr& expr, const EvalContext& context);
+
+// SUBSTRING of each value (sql/substring.hpp): views into the same storage.
+// REQUIRES: expr.kind == kSubstring.
+ValueVector EvaluateSubstring(const sql::Expr& expr, const EvalContext& context);
 
 }  // namespace clq::cpu_reference

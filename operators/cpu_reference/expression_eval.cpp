@@ -174,6 +174,8 @@ ValueVector EvaluateUntyped(const Expr& expr, const EvalContext& context) {
       return EvaluateCase(expr, context);
     case Expr::Kind::kLike:
       return EvaluateLike(expr, context);
+    case Expr::Kind::kSubstring:
+      return EvaluateSubstring(expr, context);
     case Expr::Kind::kGroupRef:
       return Reference(context.group_keys, expr.index, context, "group key");
     case Expr::Kind::kAggregateRef:

@@ -67,6 +67,9 @@ std::vector<std::string> AllQueries() {
   queries.push_back(
       "SELECT COUNT(*) FROM tenktup1 t1 WHERE NOT EXISTS (SELECT * FROM onektup o WHERE "
       "o.unique1 = t1.unique2 AND o.four <> t1.four)");
+  queries.push_back(
+      "SELECT unique1, SUBSTRING(stringu1, 2, 3) FROM tenktup1 WHERE SUBSTRING(stringu1 FROM 1 "
+      "FOR 5) IN ('AAAAA', 'AAAAB') AND SUBSTRING(stringu2, 3, 2) <> 'zz'");
   return queries;
 }
 

@@ -40,7 +40,7 @@ QUERIES = [f"q{n:02d}" for n in range(1, 23)]
 # refused with a clear error).
 SUPPORTED = {
     "q01", "q02", "q03", "q04", "q05", "q06", "q07", "q08", "q09", "q10", "q11", "q12", "q13", "q14",
-    "q15", "q16", "q17", "q18", "q19", "q20", "q21",
+    "q15", "q16", "q17", "q18", "q19", "q20", "q21", "q22",
 }
 
 # The result columns (0-based) of each query's ORDER BY, in order; a query
