@@ -249,14 +249,17 @@ QueryResult GroupByNode::Run(ExecutionContext& context) const {
   }
   GroupByResult groups = GroupBy(context.query(), plan_, keys, specs, rows.rows());
   context.query().CheckStatus();
+  const auto check_host_memory = [&](RowCount kept) {
+    context.query().CheckHostMemory("the GROUP BY result (" + std::to_string(kept) + " groups)",
+                                    SaturatingMultiply(kept, group_bytes_));
+  };
   if (selection_) {
-    std::optional<QueryResult> result = selection_->Apply(context.query(), keys, groups);
+    std::optional<QueryResult> result =
+        selection_->Apply(context.query(), keys, groups, check_host_memory);
     context.query().CheckStatus();
     if (result) return std::move(*result);
   }
-  context.query().CheckHostMemory(
-      "the GROUP BY result (" + std::to_string(groups.groups) + " groups)",
-      SaturatingMultiply(groups.groups, group_bytes_));
+  check_host_memory(groups.groups);
 
   std::vector<ResultColumn> key_columns;
   for (std::size_t k = 0; k < select_.group_keys.size(); ++k)

@@ -263,7 +263,16 @@ std::optional<GroupSelection> GroupSelection::Plan(const Engine& engine,
   std::vector<Expr> output_exprs;
   const bool ordered = select.order_by.empty() || (limit && !order_keys.empty());
   const bool cut = !select.limit || limit;
-  if (!select.distinct && !having_on_host && ordered && cut) {
+  // Outputs that are each a group key or an aggregate as it is, with no
+  // other step: the host downloads them as columns already.
+  const bool plain =
+      !select.having && !select.limit && select.order_by.empty() && !select.distinct &&
+      std::all_of(select.outputs.begin(), select.outputs.begin() + select.visible_outputs,
+                  [](const sql::OutputColumn& o) {
+                    return o.expr.kind == Expr::Kind::kGroupRef ||
+                           o.expr.kind == Expr::Kind::kAggregateRef;
+                  });
+  if (!plain && !select.distinct && !having_on_host && ordered && cut) {
     const std::vector<Column> columns_before = columns;
     const std::vector<VmInputColumn> inputs_before = inputs;
     bool all = true;
@@ -394,9 +403,9 @@ std::string GroupSelection::Listing(const sql::BoundSelect& select) const {
   return text;
 }
 
-std::optional<QueryResult> GroupSelection::Apply(QueryContext& context,
-                                                 const std::vector<VectorView>& keys,
-                                                 GroupByResult& groups) const {
+std::optional<QueryResult> GroupSelection::Apply(
+    QueryContext& context, const std::vector<VectorView>& keys, GroupByResult& groups,
+    const std::function<void(RowCount)>& check_host_memory) const {
   if (groups.groups == 0) return std::nullopt;  // the host's path makes the empty result
   Engine& engine = context.engine();
   VectorRelation relation;
@@ -484,6 +493,7 @@ std::optional<QueryResult> GroupSelection::Apply(QueryContext& context,
       const RowCount skip = std::min<RowCount>(offset_, groups.groups);
       keep(range(skip, groups.groups - skip));
     }
+    check_host_memory(groups.groups);
     result.emplace();
     result->rows = groups.groups;
     for (std::size_t o = 0; o < outputs_.size(); ++o) {

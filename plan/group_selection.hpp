@@ -23,6 +23,7 @@
 // or turned from NaN into NULL there).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -66,8 +67,10 @@ class GroupSelection {
   // Keeps the groups of `groups` the steps select, in their order (`keys`:
   // the key vectors the GROUP BY read, indexed by its input positions); with
   // outputs(), also the query's result.
+  // `check_host_memory(groups)` runs before the outputs are downloaded.
   std::optional<QueryResult> Apply(QueryContext& context, const std::vector<VectorView>& keys,
-                                   GroupByResult& groups) const;
+                                   GroupByResult& groups,
+                                   const std::function<void(RowCount)>& check_host_memory) const;
 
  private:
   GroupSelection(ExpressionProgram program) : program_(std::move(program)) {}

@@ -84,6 +84,8 @@ TEST_P(HostMemoryBudgetTest, AResultOfManyRows) {
 TEST_P(HostMemoryBudgetTest, GroupsDistinctAndOrder) {
   for (const std::string& sql :
        {std::string("SELECT unique1, COUNT(*) FROM tenktup1 GROUP BY unique1"),
+        // Outputs computed over the groups on the device, then downloaded.
+        std::string("SELECT unique1, COUNT(*) + 1 FROM tenktup1 GROUP BY unique1"),
         std::string("SELECT DISTINCT unique1 FROM tenktup1"),
         std::string("SELECT unique1 FROM tenktup1 ORDER BY unique2 DESC")}) {
     const std::string message = Refusal(sql, 16 << 10);
@@ -92,6 +94,9 @@ TEST_P(HostMemoryBudgetTest, GroupsDistinctAndOrder) {
   EXPECT_NE(
       Refusal("SELECT unique1, COUNT(*) FROM tenktup1 GROUP BY unique1", 16 << 10).find("GROUP BY"),
       std::string::npos);
+  EXPECT_NE(Refusal("SELECT unique1, COUNT(*) + 1 FROM tenktup1 GROUP BY unique1", 16 << 10)
+                .find("GROUP BY"),
+            std::string::npos);
   EXPECT_EQ(Run("SELECT ten, COUNT(*) FROM tenktup1 GROUP BY ten ORDER BY ten", 1 << 20).rows, 10u);
   EXPECT_EQ(Run("SELECT unique1 FROM tenktup1 ORDER BY unique2 DESC LIMIT 5", 1 << 20).rows, 5u);
 }
