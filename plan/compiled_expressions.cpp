@@ -227,6 +227,10 @@ std::string ProgramListing(const sql::BoundSelect& select, const ExpressionProgr
     if (in_place) return QualifiedColumnName(select, source, column);
     return QualifiedColumnName(select, gathered.at(column).first, gathered.at(column).second);
   });
+  return IndentedListing(lines);
+}
+
+std::string IndentedListing(const std::string& lines) {
   std::string text;
   for (std::size_t at = 0; at < lines.size();) {
     std::size_t end = lines.find('\n', at);

@@ -130,6 +130,10 @@ KernelSet GatheredColumnKernels(const sql::BoundSelect& select,
                                 bool together);
 
 // The disassembly of a program, slots named by column, indented by 4.
+// A program's disassembly (one instruction a line) indented under its
+// title, as EXPLAIN prints programs.
+std::string IndentedListing(const std::string& lines);
+
 std::string ProgramListing(const sql::BoundSelect& select, const ExpressionProgram& program,
                            bool in_place, std::size_t source,
                            const std::vector<std::pair<std::size_t, std::size_t>>& gathered);

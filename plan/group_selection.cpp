@@ -393,14 +393,7 @@ std::string GroupSelection::Listing(const sql::BoundSelect& select) const {
            sql::AggregateName(a.function) + "(" +
            (a.argument ? ExpressionText(select, *a.argument) : "*") + ")";
   });
-  std::string text = "  over the groups (HAVING, ORDER BY keys, outputs):\n";
-  for (std::size_t at = 0; at < lines.size();) {
-    std::size_t end = lines.find('\n', at);
-    if (end == std::string::npos) end = lines.size();
-    text += "    " + lines.substr(at, end - at) + "\n";
-    at = end + 1;
-  }
-  return text;
+  return "  over the groups (HAVING, ORDER BY keys, outputs):\n" + IndentedListing(lines);
 }
 
 std::optional<QueryResult> GroupSelection::Apply(
