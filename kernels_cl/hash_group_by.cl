@@ -278,12 +278,16 @@ HGB_INLINE void hgb_merge_word(__global ulong* target, uint kind, ulong v) {
 // The slot of the device-wide hash table holding the group whose header is
 // `mine` (row: a row of it), claimed if the group is new; HGB_NO_SLOT (and
 // the overflow flag) when the table holds `max_groups` groups or has no free
-// slot. Header reads are volatile: another work-group may have claimed the
+// slot, and from then on. Header reads are volatile: another work-group may have claimed the
 // slot since (NVIDIA's L1 is not coherent across SMs).
 HGB_INLINE uint hgb_table_probe(uint mode, __global ulong* table, ulong slots, uint words,
                                 uint max_groups, ulong h, ulong mine, ulong row, uint key_count,
                                 __global const long* key_desc, HGB_KEY_PARAMS,
                                 __global uint* control) {
+  // A table that filled is rebuilt larger and the pass folded again
+  // (GroupBy): the rest of this pass need not probe it, and a full table
+  // would cost every new group's row a probe of every slot.
+  if ((*(volatile __global uint*)control & HGB_OVERFLOW_TABLE) != 0) return HGB_NO_SLOT;
   ulong s = h & (slots - 1);
   for (ulong probe = 0; probe < slots; ++probe) {
     __global ulong* header = table + s * words + HGB_WORD_HEADER;
