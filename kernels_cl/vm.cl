@@ -160,9 +160,13 @@ inline uint vm_like_skip(__global const uchar* value, uint width, uint v, uchar 
 // it) matches the LIKE pattern: greedy, with one backtrack point, the last
 // '%' (sql/like_pattern.cpp has the same algorithm for the host). After a
 // '%' followed by a literal byte, the positions where that byte is not are
-// skipped in one tight loop: each would fail there and backtrack.
+// skipped in one tight loop: each would fail there and backtrack. The part
+// after the pattern's last '%' (from `suffix_from`, 0 if it has none) must
+// be the value's end: it is tested there once, without backtracking (which
+// could try every position of the value; the earlier parts, matched as far
+// left as they go, leave it the most room).
 inline uchar vm_like_text(__global const uchar* value, uint width, __constant const uchar* pattern,
-                          uint length) {
+                          uint length, uint suffix_from) {
   uint v = 0;
   uint p = 0;
   uint star = 0xffffffffu;
@@ -175,6 +179,17 @@ inline uchar vm_like_text(__global const uchar* value, uint width, __constant co
       if (q == '%') {
         star = ++p;
         if (p == length) return 1;  // a trailing '%' takes the rest
+        if (p == suffix_from) {
+          uint end = v;
+          while (end < width && value[end] != 0) ++end;
+          const uint rest = length - p;
+          if (end - v < rest) return 0;
+          for (uint i = 0; i < rest; ++i) {
+            const uchar q2 = pattern[p + i];
+            if (q2 != '_' && q2 != value[end - rest + i]) return 0;
+          }
+          return 1;
+        }
         if (p < length && pattern[p] != '%' && pattern[p] != '_')
           v = vm_like_skip(value, width, v, pattern[p]);
         mark = v;

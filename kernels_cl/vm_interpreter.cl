@@ -651,13 +651,14 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
       case VM_STR_LIKE: {
         const long descriptor = consts[ins.y];
         const uint length = (uint)(descriptor & 0xffffffffl);
-        const uchar negated = (uchar)(descriptor >> 32);
+        const uchar negated = (uchar)((descriptor >> 32) & 1);
+        const uint suffix_from = (uint)(descriptor >> 40);
         __constant const uchar* pattern = (__constant const uchar*)(consts + ins.y + 1);
         const uint slot = kind & ~(uint)VM_OPND_NULLABLE;
         __global const uchar* column = vm_slot_values(slots, slot);
         VM_RARE_ITEMS {
           uchar m = 0;
-          if (VM_IN_TILE(k)) m = vm_like_text(column + VM_ROW(k) * (ulong)arg, arg, pattern, length);
+          if (VM_IN_TILE(k)) m = vm_like_text(column + VM_ROW(k) * (ulong)arg, arg, pattern, length, suffix_from);
           acc[k] = m ^ negated;
         }
         if (track) {

@@ -143,7 +143,8 @@
 #define VM_CASE_END 47
 /* The CHAR column in slot (operand kind field, with VM_OPND_NULLABLE) LIKE a
  * pattern: argument = the column width; constants[word1] = pattern length |
- * negated << 32, the pattern's bytes packed little-endian from
+ * negated << 32 | (the position after its last '%', 0 if none) << 40, the
+ * pattern's bytes packed little-endian from
  * constants[word1 + 1] ('%' any run of bytes, '_' one byte). */
 #define VM_STR_LIKE 48
 #define VM_OPCODE_COUNT 49

@@ -168,8 +168,14 @@ void ExpressionProgram::CompileLike(const Expr& e) {
   if (columns_[index].nullable) slot |= VM_OPND_NULLABLE;  // NULL where the column is
   const std::string& text = e.constant.text;
   const std::uint32_t descriptor = static_cast<std::uint32_t>(constants_.size());
+  // The position after the pattern's last '%' (0: none): from there the
+  // pattern is the value's suffix, which the matcher tests at the value's
+  // end instead of backtracking through every position.
+  const std::size_t last_star = text.rfind('%');
+  const std::int64_t suffix_from =
+      last_star == std::string::npos ? 0 : static_cast<std::int64_t>(last_star + 1);
   constants_.push_back(static_cast<std::int64_t>(text.size()) |
-                       (static_cast<std::int64_t>(e.negated ? 1 : 0) << 32));
+                       (static_cast<std::int64_t>(e.negated ? 1 : 0) << 32) | (suffix_from << 40));
   for (std::size_t i = 0; i < text.size(); i += 8) {
     std::int64_t packed = 0;
     std::memcpy(&packed, text.data() + i, std::min<std::size_t>(8, text.size() - i));

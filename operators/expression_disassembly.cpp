@@ -66,8 +66,8 @@ std::string ExpressionProgram::Disassemble(
             (static_cast<std::uint64_t>(constants_[code_[pc].s[1] + 1 + i / 8]) >> (8 * (i % 8))) &
             0xFF);
       text += " slot " + std::to_string(kind & ~std::uint32_t{VM_OPND_NULLABLE}) + " width " +
-              std::to_string(arg) + ((descriptor >> 32) != 0 ? " not" : "") + " like '" + pattern +
-              "'" + ((kind & VM_OPND_NULLABLE) ? " nullable" : "");
+              std::to_string(arg) + (((descriptor >> 32) & 1) != 0 ? " not" : "") + " like '" +
+              pattern + "'" + ((kind & VM_OPND_NULLABLE) ? " nullable" : "");
     } else if (op == VM_KEEP_CMP) {
       static const char* const kCompare[] = {"=", "<>", "<", "<=", ">", ">="};
       const std::uint32_t cmp = (arg >> 3) & 7;

@@ -10,10 +10,22 @@ bool LikeMatches(std::string_view value, std::string_view pattern) {
   // The position after the last '%' and the value byte it was tried from.
   std::size_t star = std::string_view::npos;
   std::size_t mark = 0;
+  // After the last '%' the pattern is the value's suffix: tested at the
+  // value's end once (the earlier parts, matched as far left as they go,
+  // leave it the most room), as the device's matcher does.
+  const std::size_t last_star = pattern.rfind('%');
   while (v < value.size()) {
     if (p < pattern.size() && pattern[p] == '%') {
       star = ++p;
       if (p == pattern.size()) return true;  // a trailing '%' takes the rest
+      if (p == last_star + 1) {
+        const std::size_t rest = pattern.size() - p;
+        if (value.size() - v < rest) return false;
+        for (std::size_t i = 0; i < rest; ++i)
+          if (pattern[p + i] != '_' && pattern[p + i] != value[value.size() - rest + i])
+            return false;
+        return true;
+      }
       mark = v;
     } else if (p < pattern.size() && (pattern[p] == '_' || pattern[p] == value[v])) {
       ++p;
