@@ -157,6 +157,18 @@ void NullMissingRows(Engine& engine, const RowIds& ids, DeviceVector& result) {
 
 }  // namespace
 
+DeviceVector GatherVector(Engine& engine, const VectorView& source, const RowIds& ids,
+                          const char* purpose) {
+  DeviceVector result = AllocateVector(engine, source.type, ids.size, purpose);
+  if (ids.size == 0) return result;
+  GatherBuffer(engine, source.values, source.type.width, 0, source.size, ids, result.values.get());
+  if (source.has_nulls()) {
+    result.nulls = engine.pool().Acquire(ids.size, purpose);
+    GatherBuffer(engine, source.nulls, 1, 0, source.size, ids, result.nulls.get());
+  }
+  return result;
+}
+
 DeviceVector GatherColumn(Engine& engine, Relation& relation, std::size_t column, const RowIds& ids,
                           bool missing_rows) {
   const VmInputColumn input = relation.column(column);

@@ -21,8 +21,8 @@ inline constexpr cl_uint kNoRow = 0xFFFFFFFFu;
 // result[i] = relation.column[ids[i]] (values and NULL map). With
 // `missing_rows` (the ids may hold kNoRow: a LEFT JOIN's table), the result
 // always has a NULL map, and those rows are NULL (gather_null_missing).
-DeviceVector GatherColumn(Engine& engine, Relation& relation, std::size_t column,
-                          const RowIds& ids, bool missing_rows = false);
+DeviceVector GatherColumn(Engine& engine, Relation& relation, std::size_t column, const RowIds& ids,
+                          bool missing_rows = false);
 
 // GatherColumn of several columns by the same ids, in `columns` order.
 // 4-byte columns go through gather_u32_columns, up to 8 per launch, so the
@@ -30,6 +30,10 @@ DeviceVector GatherColumn(Engine& engine, Relation& relation, std::size_t column
 std::vector<DeviceVector> GatherColumns(Engine& engine, Relation& relation,
                                         const std::vector<std::size_t>& columns, const RowIds& ids,
                                         bool missing_rows = false);
+
+// A device vector's values (and NULL map) at `ids`, indexes into it.
+DeviceVector GatherVector(Engine& engine, const VectorView& source, const RowIds& ids,
+                          const char* purpose);
 
 // The kernels GatherColumn (`together` false) or GatherColumns (true)
 // launch for columns of these types (as their relation holds them), with

@@ -27,16 +27,8 @@ using sql::ValueType;
 // one download).
 ResultColumn KeysAt(Engine& engine, const VectorView& vector, ValueType type,
                     const RowIds& positions) {
-  DeviceVector picked = AllocateVector(engine, vector.type, positions.size, "group keys");
-  if (positions.size > 0) {
-    GatherBuffer(engine, vector.values, vector.type.width, 0, vector.size, positions,
-                 picked.values.get());
-    if (vector.has_nulls()) {
-      picked.nulls = engine.pool().Acquire(positions.size, "group key NULL map");
-      GatherBuffer(engine, vector.nulls, 1, 0, vector.size, positions, picked.nulls.get());
-    }
-  }
-  return DownloadResultColumn(engine, "", type, picked);
+  return DownloadResultColumn(engine, "", type,
+                              GatherVector(engine, vector, positions, "group keys"));
 }
 
 // An aggregate's value for every group, as SQL values (AggregateResult's,

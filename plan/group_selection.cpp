@@ -89,14 +89,8 @@ Expr ColumnRef(std::size_t column, ValueType type) {
 DeviceVector Gathered(Engine& engine, const DeviceVector& from, const RowIds& ids,
                       const char* purpose) {
   if (from.size == 0) return AllocateVector(engine, from.type, 0, purpose);
-  DeviceVector to = AllocateVector(engine, from.type, ids.size, purpose);
+  DeviceVector to = GatherVector(engine, View(from), ids, purpose);
   to.range = from.range;
-  if (ids.size == 0) return to;
-  GatherBuffer(engine, from.values.get(), from.type.width, 0, from.size, ids, to.values.get());
-  if (from.has_nulls()) {
-    to.nulls = engine.pool().Acquire(ids.size, purpose);
-    GatherBuffer(engine, from.nulls.get(), 1, 0, from.size, ids, to.nulls.get());
-  }
   return to;
 }
 
@@ -409,16 +403,8 @@ std::optional<QueryResult> GroupSelection::Apply(
     const Column& column = columns_[c];
     switch (column.kind) {
       case Column::Kind::kKey: {
-        const VectorView& key = keys.at(column.index);
-        DeviceVector picked = AllocateVector(engine, key.type, groups.groups, "group keys");
-        GatherBuffer(engine, key.values, key.type.width, 0, key.size, groups.first_positions,
-                     picked.values.get());
-        if (key.has_nulls()) {
-          picked.nulls = engine.pool().Acquire(groups.groups, "group key NULL map");
-          GatherBuffer(engine, key.nulls, 1, 0, key.size, groups.first_positions,
-                       picked.nulls.get());
-        }
-        relation.Add("key", std::move(picked));
+        relation.Add("key", GatherVector(engine, keys.at(column.index), groups.first_positions,
+                                         "group keys"));
         break;
       }
       case Column::Kind::kValues:

@@ -42,16 +42,6 @@ Expr Constant(Value value, std::size_t position) {
   return MakeConstant(std::move(value), position);
 }
 
-Expr Negated(Expr e) {
-  Expr bound;
-  bound.kind = Expr::Kind::kUnary;
-  bound.unary_op = UnaryOp::kNot;
-  bound.type = ValueType::kInteger;
-  bound.position = e.position;
-  bound.children.push_back(std::move(e));
-  return bound;
-}
-
 }  // namespace
 
 ValueType CaseResultType(std::vector<Expr>& branches, std::size_t position) {
@@ -159,7 +149,7 @@ Expr Binder::BindLike(const ast::Expr& expr, const ExprContext& context) {
           MakeBoolean(BinaryOp::kLess, value, Constant(Value::Text(*upper), position), position),
           position);
     }
-    return expr.negated ? Negated(std::move(range)) : range;
+    return expr.negated ? MakeNot(std::move(range)) : range;
   }
   Expr bound;
   bound.kind = Expr::Kind::kLike;

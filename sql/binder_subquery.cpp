@@ -104,25 +104,26 @@ ast::Expr Equality(ast::Expr left, ast::Expr right) {
   return Binary(BinaryOp::kEqual, std::move(left), std::move(right));
 }
 
-ast::Expr IsNull(ast::Expr value, bool negated) {
+// An expression of `kind` over `child` alone, at the child's text.
+ast::Expr Over(ast::ExprKind kind, ast::Expr child) {
   ast::Expr e;
-  e.kind = ast::ExprKind::kIsNull;
+  e.kind = kind;
+  e.position = e.op_position = child.position;
+  e.end = child.end;
+  e.height = child.height + 1;
+  e.children.push_back(std::move(child));
+  return e;
+}
+
+ast::Expr IsNull(ast::Expr value, bool negated) {
+  ast::Expr e = Over(ast::ExprKind::kIsNull, std::move(value));
   e.negated = negated;
-  e.position = e.op_position = value.position;
-  e.end = value.end;
-  e.height = value.height + 1;
-  e.children.push_back(std::move(value));
   return e;
 }
 
 ast::Expr Aggregate(AggregateFunction function, ast::Expr argument) {
-  ast::Expr e;
-  e.kind = ast::ExprKind::kFunction;
+  ast::Expr e = Over(ast::ExprKind::kFunction, std::move(argument));
   e.function = function;
-  e.position = e.op_position = argument.position;
-  e.end = argument.end;
-  e.height = argument.height + 1;
-  e.children.push_back(std::move(argument));
   return e;
 }
 

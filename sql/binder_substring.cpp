@@ -47,16 +47,6 @@ Expr TextConstant(std::string text, std::size_t position) {
   return MakeConstant(Value::Text(std::move(text)), position);
 }
 
-Expr Not(Expr e) {
-  Expr bound;
-  bound.kind = Expr::Kind::kUnary;
-  bound.unary_op = UnaryOp::kNot;
-  bound.type = ValueType::kInteger;
-  bound.position = e.position;
-  bound.children.push_back(std::move(e));
-  return bound;
-}
-
 // `x >= ''`: true for every string, NULL where x is NULL.
 Expr Known(const Expr& x) {
   return MakeBoolean(BinaryOp::kGreaterEqual, x, TextConstant("", x.position), x.position);
@@ -116,7 +106,7 @@ std::optional<Expr> AtMost(const Expr& x, std::uint64_t longest) {
   if (longest == 0) return EndsAt(x, 0, "");
   std::optional<Expr> longer = Like(x, longest + 1, "", 0, true);
   if (!longer) return std::nullopt;
-  return Not(std::move(*longer));
+  return MakeNot(std::move(*longer));
 }
 
 // SUBSTRING(x, start, length) = text, as LIKE and comparisons of x: NULL
@@ -156,7 +146,7 @@ std::optional<Equality> FromEndEquals(const Expr& x, std::int64_t k, std::int64_
   } else if (!add(AtMost(x, std::min(k - n, k - 1)))) {
     return std::nullopt;
   }
-  if (cases.empty()) return Equality{Not(Known(x)), true};
+  if (cases.empty()) return Equality{MakeNot(Known(x)), true};
   return Equality{JoinChain(std::move(cases), BinaryOp::kOr)};
 }
 
@@ -173,7 +163,7 @@ std::optional<Equality> SubstringEquals(const Expr& substring, const std::string
   }
   const std::uint64_t size = text.size();
   std::optional<Expr> equal;
-  if (window->length && size > *window->length) return Equality{Not(Known(x)), true};
+  if (window->length && size > *window->length) return Equality{MakeNot(Known(x)), true};
   if (window->length && size == *window->length) {
     equal = size == 0 ? Known(x) : HoldsAt(x, window->begin, text);
   } else if (size > 0) {
@@ -260,7 +250,7 @@ Expr LowerSubstringComparison(Expr bound) {
     if (!equal) return bound;
     equal->expr.position = bound.position;
     return bound.binary_op == BinaryOp::kEqual ? std::move(equal->expr)
-                                               : Not(std::move(equal->expr));
+                                               : MakeNot(std::move(equal->expr));
   }
   if (bound.kind == Expr::Kind::kInList && is_substring(bound.children[0])) {
     std::vector<Expr> matches;
@@ -285,7 +275,7 @@ Expr LowerSubstringComparison(Expr bound) {
     if (matches.empty()) matches.push_back(std::move(*never));
     Expr any = JoinChain(std::move(matches), BinaryOp::kOr);
     any.position = bound.position;
-    return bound.negated ? Not(std::move(any)) : any;
+    return bound.negated ? MakeNot(std::move(any)) : any;
   }
   return bound;
 }

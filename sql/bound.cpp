@@ -37,6 +37,16 @@ Expr MakeBoolean(BinaryOp op, Expr left, Expr right, std::size_t position) {
   return e;
 }
 
+Expr MakeNot(Expr e) {
+  Expr bound;
+  bound.kind = Expr::Kind::kUnary;
+  bound.unary_op = UnaryOp::kNot;
+  bound.type = ValueType::kInteger;
+  bound.position = e.position;
+  bound.children.push_back(std::move(e));
+  return bound;
+}
+
 void SplitChain(Expr expr, BinaryOp op, std::vector<Expr>& out) {
   if (expr.kind == Expr::Kind::kBinary && expr.binary_op == op) {
     SplitChain(std::move(expr.children[0]), op, out);

@@ -127,6 +127,8 @@ struct Expr {
 // a constant, and a comparison or logical operation (INTEGER typed).
 Expr MakeConstant(Value value, std::size_t position);
 Expr MakeBoolean(BinaryOp op, Expr left, Expr right, std::size_t position);
+// NOT e (INTEGER typed, at e's position).
+Expr MakeNot(Expr e);
 // The operands of a chain of `op` (AND or OR), in order: a AND (b AND c)
 // gives a, b, c; an expression that is no such chain is its one operand.
 void SplitChain(Expr expr, BinaryOp op, std::vector<Expr>& out);
