@@ -297,12 +297,8 @@ Expr Binder::BindUnary(const ast::Expr& expr, const ExprContext& context) {
     case ast::UnaryOperator::kNot: {
       if (child.type == ValueType::kText)
         throw SqlError("cannot apply NOT to TEXT", expr.op_position);
-      Expr bound;
-      bound.kind = Expr::Kind::kUnary;
-      bound.unary_op = UnaryOp::kNot;
-      bound.type = ValueType::kInteger;
+      Expr bound = MakeNot(std::move(child));
       bound.position = expr.position;
-      bound.children.push_back(std::move(child));
       return bound;
     }
   }
