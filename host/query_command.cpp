@@ -43,15 +43,17 @@ std::string ReadScript(const QueryCommandOptions& options) {
 }
 
 std::string FormatProfile(const std::vector<StageTiming>& stages, double wall_ms) {
-  TextTable table({"stage", "kind", "launches", "device ms", "MB"});
+  TextTable table({"stage", "kind", "launches", "ms", "MB"});
   double total = 0;
+  double host = 0;
   for (const StageTiming& s : stages) {
-    total += s.milliseconds;
+    (s.kind == StageKind::kHost ? host : total) += s.milliseconds;
     table.AddRow({s.name, StageKindName(s.kind), std::to_string(s.launches),
                   FormatFixed(s.milliseconds, 3),
                   s.bytes ? FormatFixed(static_cast<double>(s.bytes) / 1e6, 1) : ""});
   }
   table.AddRow({"total device time", "", "", FormatFixed(total, 3), ""});
+  if (host > 0) table.AddRow({"total host steps", "", "", FormatFixed(host, 3), ""});
   return table.Render() + "wall time " + FormatFixed(wall_ms, 3) +
          " ms (the program build at start-up is not included; on PoCL a kernel's first launch "
          "on this machine includes compiling it)\n";

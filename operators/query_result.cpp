@@ -18,6 +18,7 @@ namespace clq {
 
 namespace {
 constexpr std::size_t kMappedBytes = std::size_t{32} << 20;
+constexpr std::size_t kResultAlignment = 64;  // storage/table.hpp kHostBlockAlignment
 }  // namespace
 
 void* AllocateResultBytes(std::size_t bytes, PinnedResultPool* pool) {
@@ -32,7 +33,9 @@ void* AllocateResultBytes(std::size_t bytes, PinnedResultPool* pool) {
     return block;
   }
 #endif
-  return ::operator new(bytes);
+  // Aligned as table columns need, so that a derived table reads a
+  // result's columns in place (operators/subquery_materialize).
+  return ::operator new(bytes, std::align_val_t{kResultAlignment});
 }
 
 void FreeResultBytes(void* block, std::size_t bytes, PinnedResultPool* pool) noexcept {
@@ -43,7 +46,7 @@ void FreeResultBytes(void* block, std::size_t bytes, PinnedResultPool* pool) noe
     return;
   }
 #endif
-  ::operator delete(block);
+  ::operator delete(block, std::align_val_t{kResultAlignment});
 }
 
 RowCount ResultColumn::rows() const {

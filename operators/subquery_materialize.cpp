@@ -2,8 +2,13 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
+#include "common/byte_size.hpp"
 #include "common/errors.hpp"
+#include "common/host_memory.hpp"
+#include "common/parallel_ranges.hpp"
+#include "runtime/pinned_result_pool.hpp"
 #include "sql/substring.hpp"
 
 namespace clq {
@@ -42,71 +47,138 @@ void ReplaceValues(sql::Expr& e, const std::vector<std::optional<sql::Expr>>& va
   if (e.kind == sql::Expr::Kind::kBinary) e = sql::LowerSubstringComparison(std::move(e));
 }
 
-// The stored type of a result column: CHAR as wide as its longest value.
+// The stored type of a result column: CHAR as wide as the result's values
+// (their NUL-padded width), so that the table can read them in place.
 ColumnType StorageTypeOf(const ResultColumn& column) {
-  std::size_t width = 1;
-  if (column.type == sql::ValueType::kText)
-    for (RowCount r = 0; r < column.rows(); ++r)
-      if (!column.IsNull(r)) width = std::max(width, column.TextAt(r).size());
-  return sql::StoredTypeOf(column.type, column.logical, static_cast<std::uint32_t>(width));
+  const std::uint32_t width = column.type == sql::ValueType::kText ? column.text_width : 1;
+  return sql::StoredTypeOf(column.type, column.logical, std::max<std::uint32_t>(width, 1));
+}
+
+// `values`' memory as a table column's, or null where it cannot be read in
+// place (not aligned as tables need, or no rows). Memory of the engine's
+// pinned result pool stays pinned, so a GPU uploads the column in one DMA.
+template <typename T>
+std::shared_ptr<ColumnData> Adopt(ResultVector<T>&& values, ColumnType type, RowCount rows,
+                                  const std::vector<std::uint8_t>& nulls) {
+  if (rows == 0 || values.size() < rows * type.width / sizeof(T) ||
+      reinterpret_cast<std::uintptr_t>(values.data()) % kHostBlockAlignment != 0)
+    return nullptr;
+  const void* pinned_for = nullptr;
+  if (const std::shared_ptr<PinnedResultPool> pool = values.get_allocator().pool();
+      pool && pool->Lent(values.data()))
+    pinned_for = pool->context()();
+  auto owner = std::make_shared<ResultVector<T>>(std::move(values));
+  auto* data = reinterpret_cast<std::byte*>(owner->data());
+  if (!nulls.empty())  // a NULL's bytes are zero in a table
+    ParallelRanges(rows, std::size_t{1} << 20, 1, [&](std::size_t begin, std::size_t end) {
+      for (std::size_t r = begin; r < end; ++r)
+        if (nulls[r] != 0) std::memset(data + r * type.width, 0, type.width);
+    });
+  return std::make_shared<ColumnData>(type, rows, data, std::shared_ptr<void>(std::move(owner)),
+                                      pinned_for);
+}
+
+// A fresh column holding `column`'s values as `type` (DATE narrowed to
+// INT32, a column of NULLs, or memory Adopt cannot take), copied in parts on
+// several threads.
+std::shared_ptr<ColumnData> CopyColumn(const ResultColumn& column, ColumnType type, RowCount rows) {
+  auto copy = std::make_shared<ColumnData>(type, rows);
+  std::byte* data = copy->data();
+  const std::uint32_t width = type.width;
+  if (column.type == sql::ValueType::kNull) {
+    std::memset(data, 0, rows * width);
+    return copy;
+  }
+  ParallelRanges(rows, std::size_t{1} << 20, 1, [&](std::size_t begin, std::size_t end) {
+    switch (type.type) {
+      case DataType::kInt32: {
+        auto* out = reinterpret_cast<std::int32_t*>(data);
+        for (std::size_t r = begin; r < end; ++r)
+          out[r] = static_cast<std::int32_t>(column.integers[r]);
+        break;
+      }
+      case DataType::kInt64:
+        std::memcpy(data + begin * 8, column.integers.data() + begin, (end - begin) * 8);
+        break;
+      case DataType::kDouble:
+        std::memcpy(data + begin * 8, column.reals.data() + begin, (end - begin) * 8);
+        break;
+      case DataType::kChar:
+        std::memcpy(data + begin * width, column.text.data() + begin * width,
+                    (end - begin) * width);
+        break;
+    }
+    if (!column.nulls.empty())  // a NULL's bytes are zero in a table
+      for (std::size_t r = begin; r < end; ++r)
+        if (column.nulls[r] != 0) std::memset(data + r * width, 0, width);
+  });
+  return copy;
 }
 
 }  // namespace
 
-TablePtr ResultTable(const QueryResult& result, const std::string& name,
+TablePtr ResultTable(QueryResult&& result, const std::string& name,
                      const std::vector<std::string>& column_names, std::uint64_t host_memory) {
-  Schema schema;
+  const RowCount rows = result.rows;
+  if (rows > kMaxTableRows)
+    throw InvalidInputError("table " + name + ": " + std::to_string(rows) +
+                            " rows is more than clq supports (" + std::to_string(kMaxTableRows) +
+                            ")");
+  std::vector<Column> columns;
   for (std::size_t c = 0; c < result.columns.size(); ++c) {
-    const ResultColumn& column = result.columns[c];
-    bool nulls = column.type == sql::ValueType::kNull;
-    for (RowCount r = 0; r < result.rows && !nulls; ++r)
-      nulls = column.IsNull(r);
-    schema.push_back({column_names.at(c), StorageTypeOf(column), nulls});
-  }
-  TableBuilder builder(name, schema, result.rows, host_memory);
-  for (std::size_t c = 0; c < result.columns.size(); ++c) {
-    const ResultColumn& column = result.columns[c];
-    const ColumnType type = schema[c].type;
-    for (RowCount r = 0; r < result.rows; ++r) {
-      if (column.type == sql::ValueType::kNull || column.IsNull(r)) {
-        builder.SetNull(c, r);
-        continue;
-      }
-      switch (type.type) {
-        case DataType::kInt32:
-          builder.column_values<std::int32_t>(c)[r] = static_cast<std::int32_t>(
-              column.type == sql::ValueType::kInteger ? column.integers[r] : 0);
-          break;
-        case DataType::kInt64:
-          builder.column_values<std::int64_t>(c)[r] = column.integers[r];
-          break;
-        case DataType::kDouble:
-          builder.column_values<double>(c)[r] = column.reals[r];
-          break;
-        case DataType::kChar:
-          builder.SetString(c, r, column.TextAt(r));
-          break;
-      }
+    ResultColumn& column = result.columns[c];
+    const ColumnType type = StorageTypeOf(column);
+    const bool all_null = column.type == sql::ValueType::kNull;
+    const bool nulls =
+        all_null ||
+        std::any_of(column.nulls.begin(), column.nulls.begin() + (column.nulls.empty() ? 0 : rows),
+                    [](std::uint8_t n) { return n != 0; });
+    if (!nulls) column.nulls.clear();
+    std::shared_ptr<ColumnData> data;
+    if (!all_null) {
+      if (type.type == DataType::kInt64)
+        data = Adopt(std::move(column.integers), type, rows, column.nulls);
+      else if (type.type == DataType::kDouble)
+        data = Adopt(std::move(column.reals), type, rows, column.nulls);
+      else if (type.type == DataType::kChar && column.text_width == type.width)
+        data = Adopt(std::move(column.text), type, rows, column.nulls);
     }
+    if (data == nullptr) {
+      CheckHostMemory(host_memory, "column " + column_names.at(c) + " of table " + name,
+                      SaturatingMultiply(rows, type.width));
+      data = CopyColumn(column, type, rows);
+    }
+    std::shared_ptr<ColumnData> null_map;
+    if (nulls) {
+      null_map = std::make_shared<ColumnData>(ColumnType::Char(1), rows);
+      if (all_null)
+        std::memset(null_map->data(), 1, rows);
+      else
+        std::memcpy(null_map->data(), column.nulls.data(), rows);
+    }
+    columns.emplace_back(column_names.at(c), std::move(data), 0, rows, std::move(null_map));
   }
-  return builder.Finish();
+  return std::make_shared<const Table>(name, std::move(columns));
 }
 
 sql::BoundSelect MaterializeSubqueries(const sql::BoundSelect& select, const SelectRunner& run,
-                                       std::uint64_t host_memory) {
+                                       std::uint64_t host_memory, Profiler* profiler) {
   sql::BoundSelect out = select;
   out.subqueries.clear();
   std::vector<std::optional<sql::Expr>> values(select.subqueries.size());
   ListValues lists(select.subqueries.size());
   for (std::size_t i = 0; i < select.subqueries.size(); ++i) {
     const sql::Subquery& subquery = select.subqueries[i];
-    const QueryResult result = run(*subquery.select);
+    QueryResult result = run(*subquery.select);
     if (subquery.source) {
       const sql::TableRef& placeholder = out.from.at(*subquery.source);
       std::vector<std::string> names;
       for (const ColumnSpec& spec : placeholder.table->schema())
         names.push_back(spec.name);
-      out.from[*subquery.source].table = ResultTable(result, placeholder.alias, names, host_memory);
+      std::optional<HostStage> stage;
+      if (profiler != nullptr) stage.emplace(*profiler, "derived table to host table");
+      out.from[*subquery.source].table =
+          ResultTable(std::move(result), placeholder.alias, names, host_memory);
       continue;
     }
     if (subquery.list) {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "operators/query_result.hpp"
+#include "runtime/profiler.hpp"
 #include "sql/bound.hpp"
 #include "storage/table.hpp"
 
@@ -18,14 +19,17 @@ using SelectRunner = std::function<QueryResult(const sql::BoundSelect&)>;
 
 // `select` with every subquery run by `run` and put in place; the copy has
 // no subqueries left. A scalar subquery of more than one row is an
-// InvalidInputError; of none, NULL.
+// InvalidInputError; of none, NULL. Building the derived tables is a host
+// stage of `profiler` when one is given.
 sql::BoundSelect MaterializeSubqueries(const sql::BoundSelect& select, const SelectRunner& run,
-                                       std::uint64_t host_memory);
+                                       std::uint64_t host_memory, Profiler* profiler = nullptr);
 
 // A result as a table named `name`: INTEGER as INT64 (DATE as DATE, DECIMAL
-// as DECIMAL), REAL as DOUBLE, TEXT as CHAR as wide as its longest value,
-// a column of NULLs as INT32; NULLs kept in NULL maps.
-TablePtr ResultTable(const QueryResult& result, const std::string& name,
+// as DECIMAL), REAL as DOUBLE, TEXT as CHAR as wide as the result's text,
+// a column of NULLs as INT32; NULLs kept in NULL maps. The table takes the
+// result's memory where it can read it in place (no copy; pinned memory
+// stays pinned), so a derived table of millions of rows costs no host pass.
+TablePtr ResultTable(QueryResult&& result, const std::string& name,
                      const std::vector<std::string>& column_names, std::uint64_t host_memory);
 
 }  // namespace clq

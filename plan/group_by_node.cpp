@@ -49,22 +49,26 @@ ResultColumn AggregateColumn(Engine& engine, const sql::Aggregate& a, bool wide,
     }
     return column;
   }
-  const std::vector<std::int64_t> counts = DownloadValues<std::int64_t>(engine, out.counts);
+  // Counts and integer values go straight into result memory (pinned on
+  // GPUs, one DMA each): a GROUP BY may have millions of groups, and a
+  // derived table's columns then take that memory as it is.
+  ResultColumn count_column = DownloadResultColumn(engine, "", ValueType::kInteger, out.counts);
   if (counts_rows) {
-    column.integers.assign(counts.begin(), counts.end());
+    column.integers = std::move(count_column.integers);
     return column;
   }
-  const std::vector<std::int64_t> bits = DownloadValues<std::int64_t>(engine, out.values);
-  const bool real_argument = a.argument && a.argument->type == ValueType::kReal;
+  const ResultVector<std::int64_t>& counts = count_column.integers;
   if (std::find(counts.begin(), counts.end(), 0) != counts.end()) {
     column.nulls.resize(groups);
     for (RowCount g = 0; g < groups; ++g)
       column.nulls[g] = counts[g] == 0 ? 1 : 0;
   }
   if (a.type == ValueType::kInteger) {
-    column.integers.assign(bits.begin(), bits.end());
+    column.integers = DownloadResultColumn(engine, "", ValueType::kInteger, out.values).integers;
     return column;
   }
+  const std::vector<std::int64_t> bits = DownloadValues<std::int64_t>(engine, out.values);
+  const bool real_argument = a.argument && a.argument->type == ValueType::kReal;
   column.reals.resize(groups);
   for (RowCount g = 0; g < groups; ++g) {
     const double value = real_argument || wide || IsQuantile(a) ? std::bit_cast<double>(bits[g])
@@ -291,6 +295,7 @@ QueryResult GroupByNode::Run(ExecutionContext& context) const {
     }
     return result;
   }
+  const HostStage stage(context.engine().profiler(), "groups as host values");
   std::vector<std::vector<sql::Value>> key_values(key_columns.size());
   for (std::size_t k = 0; k < key_columns.size(); ++k)
     for (RowCount g = 0; g < groups.groups; ++g)

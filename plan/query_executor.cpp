@@ -11,10 +11,16 @@ namespace clq {
 QueryResult QueryExecutor::Execute(const sql::BoundSelect& select) {
   if (!select.subqueries.empty()) {
     const sql::BoundSelect prepared = MaterializeSubqueries(
-        select, [this](const sql::BoundSelect& s) { return Execute(s); }, options_.host_memory);
-    return PhysicalPlan(engine_, options_, prepared).Execute(engine_);
+        select, [this](const sql::BoundSelect& s) { return Execute(s); }, options_.host_memory,
+        &engine_.profiler());
+    return Plan(prepared).Execute(engine_);
   }
-  return PhysicalPlan(engine_, options_, select).Execute(engine_);
+  return Plan(select).Execute(engine_);
+}
+
+PhysicalPlan QueryExecutor::Plan(const sql::BoundSelect& select) {
+  const HostStage stage(engine_.profiler(), "plan");
+  return PhysicalPlan(engine_, options_, select);
 }
 
 // A query with subqueries is planned on their rows, so EXPLAIN runs them

@@ -8,6 +8,7 @@
 
 #include "common/options.hpp"
 #include "operators/query_result.hpp"
+#include "plan/physical_plan.hpp"
 #include "runtime/engine.hpp"
 #include "sql/bound.hpp"
 
@@ -24,6 +25,9 @@ class QueryExecutor {
   std::string Explain(const sql::BoundSelect& select);
 
  private:
+  // The plan of `select`, its building a host stage of the profile.
+  PhysicalPlan Plan(const sql::BoundSelect& select);
+
   Engine& engine_;
   QueryOptions options_;
 };

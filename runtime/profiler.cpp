@@ -14,6 +14,8 @@ const char* StageKindName(StageKind kind) {
       return "download";
     case StageKind::kDeviceCopy:
       return "copy";
+    case StageKind::kHost:
+      return "host";
   }
   return "?";
 }
@@ -26,6 +28,10 @@ void Profiler::Start() {
 void Profiler::Record(std::string_view name, StageKind kind, const cl::Event& event,
                       std::uint64_t bytes) {
   if (active_) records_.push_back({std::string(name), kind, event, bytes});
+}
+
+void Profiler::RecordHost(std::string_view name, double milliseconds) {
+  if (active_) records_.push_back({std::string(name), StageKind::kHost, {}, 0, milliseconds});
 }
 
 double EventMilliseconds(const cl::Event& event) {
@@ -50,7 +56,8 @@ std::vector<StageTiming> Profiler::Stop() {
       stages.push_back({record.name, record.kind, 0.0, 0, 0});
       stage = &stages.back();
     }
-    stage->milliseconds += EventMilliseconds(record.event);
+    stage->milliseconds += record.kind == StageKind::kHost ? record.host_milliseconds
+                                                           : EventMilliseconds(record.event);
     stage->bytes += record.bytes;
     stage->launches += 1;
   }

@@ -5,8 +5,14 @@
 // download with its stage name; Stop() waits for the events and returns one
 // entry per stage name (summed over launches) in order of first appearance.
 // Program builds happen at engine start and are never part of a profile.
+//
+// Host steps whose time grows with the rows (building a derived table's host
+// table, a result's host columns) are recorded too, as kHost stages with
+// their wall time, so that a profile shows where a query's wall time goes
+// beside its device time.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -16,14 +22,16 @@
 
 namespace clq {
 
-enum class StageKind { kKernel, kUpload, kDownload, kDeviceCopy };
+enum class StageKind { kKernel, kUpload, kDownload, kDeviceCopy, kHost };
 
 const char* StageKindName(StageKind kind);
 
 struct StageTiming {
   std::string name;
   StageKind kind = StageKind::kKernel;
-  double milliseconds = 0;  // device time, end minus start of each command, summed
+  // Device time, end minus start of each command, summed; for kHost, the
+  // host's wall time of the step, summed.
+  double milliseconds = 0;
   std::uint64_t bytes = 0;  // bytes the stage moved, when known
   std::uint32_t launches = 0;
 };
@@ -33,6 +41,8 @@ class Profiler {
   void Start();
   bool active() const { return active_; }
   void Record(std::string_view name, StageKind kind, const cl::Event& event, std::uint64_t bytes);
+  // A host step of `milliseconds` wall time (StageKind::kHost).
+  void RecordHost(std::string_view name, double milliseconds);
   // Waits for every recorded event; ends the profile.
   std::vector<StageTiming> Stop();
 
@@ -40,11 +50,32 @@ class Profiler {
   struct Record_ {
     std::string name;
     StageKind kind;
-    cl::Event event;
+    cl::Event event;  // none for kHost
     std::uint64_t bytes;
+    double host_milliseconds = 0;
   };
   bool active_ = false;
   std::vector<Record_> records_;
+};
+
+// Records the wall time from its construction to its destruction as a host
+// stage of `profiler` (when a profile is active then).
+class HostStage {
+ public:
+  HostStage(Profiler& profiler, std::string_view name)
+      : profiler_(profiler), name_(name), start_(std::chrono::steady_clock::now()) {}
+  ~HostStage() {
+    profiler_.RecordHost(
+        name_, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_)
+                   .count());
+  }
+  HostStage(const HostStage&) = delete;
+  HostStage& operator=(const HostStage&) = delete;
+
+ private:
+  Profiler& profiler_;
+  std::string_view name_;
+  std::chrono::steady_clock::time_point start_;
 };
 
 // Milliseconds between CL_PROFILING_COMMAND_START and _END of a finished event.

@@ -86,8 +86,12 @@ ColumnData::~ColumnData() {
 }
 
 ColumnData::ColumnData(ColumnType type, RowCount rows, const std::byte* data,
-                       std::shared_ptr<void> owner)
-    : type_(type), rows_(rows), data_(const_cast<std::byte*>(data)), owner_(std::move(owner)) {
+                       std::shared_ptr<void> owner, const void* pinned_for)
+    : type_(type),
+      rows_(rows),
+      data_(const_cast<std::byte*>(data)),
+      owner_(std::move(owner)),
+      pinned_for_(pinned_for) {
   CLQ_CHECK(data != nullptr && reinterpret_cast<std::uintptr_t>(data) % kHostBlockAlignment == 0,
             "borrowed column data must be aligned to kHostBlockAlignment");
 }

@@ -77,10 +77,13 @@ class ScopedHostBlockAllocator {
 class ColumnData {
  public:
   ColumnData(ColumnType type, RowCount rows);
-  // Borrows memory another library filled (Arrow's buffers): `data`,
-  // kHostBlockAlignment-aligned and at least rows * width bytes, is read in
-  // place and kept alive by `owner`; nothing writes it (tables are immutable).
-  ColumnData(ColumnType type, RowCount rows, const std::byte* data, std::shared_ptr<void> owner);
+  // Borrows memory another library or step filled (Arrow's buffers, a
+  // query's result columns): `data`, kHostBlockAlignment-aligned and at
+  // least rows * width bytes, is read in place and kept alive by `owner`;
+  // nothing writes it (tables are immutable). `pinned_for`: the context
+  // whose driver pinned that memory (HostBlock::pinned_for), if one did.
+  ColumnData(ColumnType type, RowCount rows, const std::byte* data, std::shared_ptr<void> owner,
+             const void* pinned_for = nullptr);
   // Values made on first use, for a generated table whose columns a query
   // may never read: the first call of data(), pinned_for() or
   // IntegerRange() checks `what` ("column unique1 of tenktup1") against
