@@ -327,7 +327,8 @@ Expr ExtractFromDate(Expr date, std::string_view field, std::size_t position) {
   const UnaryOp op = field == "YEAR"    ? UnaryOp::kExtractYear
                      : field == "MONTH" ? UnaryOp::kExtractMonth
                                         : UnaryOp::kExtractDay;
-  if (IsConstant(date)) return IntegerConstant(ExtractFromDays(op, date.constant.integer), {}, position);
+  if (IsConstant(date))
+    return IntegerConstant(ExtractFromDays(op, date.constant.integer), {}, position);
   // One operation of the expression machine over the days (VM_EXTRACT).
   Expr bound;
   bound.kind = Expr::Kind::kUnary;

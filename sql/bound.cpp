@@ -31,7 +31,7 @@ bool IsExtract(UnaryOp op) {
 
 std::int64_t ExtractFromDays(UnaryOp op, std::int64_t days) {
   const CivilDate civil = CivilFromDays(days);
-  return op == UnaryOp::kExtractYear ? civil.year
+  return op == UnaryOp::kExtractYear    ? civil.year
          : op == UnaryOp::kExtractMonth ? civil.month
                                         : civil.day;
 }

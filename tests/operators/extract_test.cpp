@@ -78,9 +78,9 @@ Days MakeDays() {
   for (std::int64_t i = 0; i < 800; ++i) {
     more.push_back(kMin + i);
     more.push_back(kMax - i);
-    more.push_back(i - 400);            // around 1970-01-01
-    more.push_back(-719468 + i - 400);  // around 0000-03-01
-    more.push_back(-719528 + i - 400);  // around 0000-01-01
+    more.push_back(i - 400);                    // around 1970-01-01
+    more.push_back(-719468 + i - 400);          // around 0000-03-01
+    more.push_back(-719528 + i - 400);          // around 0000-01-01
     more.push_back(-146097 * 14699 + i - 400);  // an era's start far before 0
   }
   std::mt19937_64 rng(20261201);
@@ -103,9 +103,8 @@ const Days& TheDays() {
 
 TablePtr MakeTable(const Days& days) {
   const RowCount rows = days.days.size();
-  Schema schema{{"d", ColumnType::Int32()},
-                {"n", ColumnType::Int32(), true},
-                {"w", ColumnType::Int64()}};
+  Schema schema{
+      {"d", ColumnType::Int32()}, {"n", ColumnType::Int32(), true}, {"w", ColumnType::Int64()}};
   TableBuilder builder("t", schema, rows);
   auto* d = builder.column_values<std::int32_t>(kD);
   auto* n = builder.column_values<std::int32_t>(kN);
@@ -171,10 +170,9 @@ TEST_P(ExtractTest, ArithmeticOverFieldsStaysNarrow) {
   Engine& e = engine();
   const Days& days = TheDays();
   const TablePtr table = MakeTable(days);
-  const sql::Expr expr = Bin(Op::kAdd,
-                             Bin(Op::kMultiply, Extract(sql::UnaryOp::kExtractYear, IntCol(kN)),
-                                 Int(100)),
-                             Extract(sql::UnaryOp::kExtractMonth, IntCol(kN)));
+  const sql::Expr expr =
+      Bin(Op::kAdd, Bin(Op::kMultiply, Extract(sql::UnaryOp::kExtractYear, IntCol(kN)), Int(100)),
+          Extract(sql::UnaryOp::kExtractMonth, IntCol(kN)));
   TableRelation relation(e, table);
   ExpressionProgram program(relation.columns(), IdentityMapper());
   const std::size_t entry = program.AddValue(expr);

@@ -54,11 +54,11 @@ TEST(BinderTest, ExpressionStructure) {
 TEST(BinderTest, ExtractIsOneOperationOfTheDays) {
   clq::testing::CountingCatalog catalog;
   catalog.Add("t", {{"d", ColumnType::Date()}});
-  const BoundStatement bound = BindSql(
-      catalog,
-      "SELECT EXTRACT(YEAR FROM d), EXTRACT(MONTH FROM d + 1), EXTRACT(DAY FROM d), "
-      "EXTRACT(YEAR FROM DATE '2000-02-29'), EXTRACT(DAY FROM DATE '-0001-12-31'), "
-      "EXTRACT(MONTH FROM NULL) FROM t");
+  const BoundStatement bound =
+      BindSql(catalog,
+              "SELECT EXTRACT(YEAR FROM d), EXTRACT(MONTH FROM d + 1), EXTRACT(DAY FROM d), "
+              "EXTRACT(YEAR FROM DATE '2000-02-29'), EXTRACT(DAY FROM DATE '-0001-12-31'), "
+              "EXTRACT(MONTH FROM NULL) FROM t");
   EXPECT_EQ(OutputStrings(bound.select),
             (std::vector<std::string>{"EXTRACT(YEAR FROM #0.0)", "EXTRACT(MONTH FROM (#0.0 + 1))",
                                       "EXTRACT(DAY FROM #0.0)", "2000", "31", "NULL"}));
