@@ -36,9 +36,13 @@ std::int64_t DaysFromCivil(const CivilDate& date) {
 }
 
 CivilDate CivilFromDays(std::int64_t days) {
-  const std::int64_t z = days + 719468;
-  const std::int64_t era = FloorDiv(z, 146097);
-  const std::int64_t doe = z - era * 146097;
+  // The days from 0000-03-01 are days + 719468, 4 eras and 135080 days;
+  // dividing `days` first and adding those after keeps every int64 day
+  // from overflowing (kernels_cl/vm.cl vm_civil_* compute the same).
+  const std::int64_t shifted = days % 146097 + 135080;  // in (-11017, 281177)
+  const std::int64_t carry = shifted < 0 ? -1 : shifted >= 146097 ? 1 : 0;
+  const std::int64_t era = days / 146097 + 4 + carry;
+  const std::int64_t doe = shifted - carry * 146097;
   const std::int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
   const std::int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
   const std::int64_t mp = (5 * doy + 2) / 153;

@@ -18,6 +18,7 @@ struct CivilDate {
 // Days from 1970-01-01 to `date` (negative before it). The date need not be
 // valid: day 0 is the last day of the previous month, and so on.
 std::int64_t DaysFromCivil(const CivilDate& date);
+// Any int64 `days` (the year then fits int64 with room to spare).
 CivilDate CivilFromDays(std::int64_t days);
 
 // "1998-12-01" (also with a one-digit month or day, and a sign or more than

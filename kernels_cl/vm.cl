@@ -252,6 +252,44 @@ inline int vm_div_magic32(int x, uint magic, uint shift, uint mode) {
   return ((x < 0) != (mode == 1)) ? -(int)q : (int)q;
 }
 
+// VM_EXTRACT: common/calendar.cpp's CivilFromDays. Eras of 400 years
+// (146097 days) start on a March 1st, so that a leap day ends a year; the
+// days from 0000-03-01 are days + 719468, that is 4 eras and 135080 days,
+// and dividing `days` by an era before adding them keeps every day from
+// overflowing. Selects, no branches, so the items' loops vectorise; `field`
+// is the same for every item (the callers pass it as a literal).
+//
+// The field of the date `doe` days into its era (0 <= doe < 146097): the
+// month or day, or for VM_EXTRACT_YEAR the year within the era (0..400,
+// January and February counted in the year they begin).
+inline uint vm_civil_in_era(uint doe, uint field) {
+  // doe / 146096 is 1 on the era's last day only.
+  const uint yoe = (doe - doe / 1460u + doe / 36524u - (doe == 146096u)) / 365u;
+  const uint doy = doe - (365u * yoe + yoe / 4u - yoe / 100u);  // from March 1st
+  const uint mp = (5u * doy + 2u) / 153u;                       // March = 0
+  if (field == VM_EXTRACT_DAY) return doy - (153u * mp + 2u) / 5u + 1u;
+  if (field == VM_EXTRACT_MONTH) return mp < 10u ? mp + 3u : mp - 9u;
+  return yoe + (mp >= 10u);
+}
+
+// 32-bit: any int day (the eras, within +-14700, times 400 fit).
+inline int vm_extract32(int days, uint field) {
+  const int era = days / 146097;
+  const int shifted = days - era * 146097 + 135080;  // in (-11017, 281177)
+  const int carry = (shifted >= 146097) - (shifted < 0);
+  const uint in_era = vm_civil_in_era((uint)(shifted - carry * 146097), field);
+  return field == VM_EXTRACT_YEAR ? (era + 4 + carry) * 400 + (int)in_era : (int)in_era;
+}
+
+// 64-bit: any long day.
+inline long vm_extract64(long days, uint field) {
+  const long era = days / 146097;
+  const int shifted = (int)(days - era * 146097) + 135080;
+  const int carry = (shifted >= 146097) - (shifted < 0);
+  const uint in_era = vm_civil_in_era((uint)(shifted - carry * 146097), field);
+  return field == VM_EXTRACT_YEAR ? (era + 4 + carry) * 400 + (long)in_era : (long)in_era;
+}
+
 #if !HAS_FP64
 // Whether an instruction computes on REAL values: a REAL operation, or an
 // operand read as REAL (VM_STR_CMP's kind field is a slot, not a kind).

@@ -532,6 +532,23 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
         }
 #endif
         break;
+      case VM_EXTRACT:
+        // One loop per field, each with the field a literal (vm.cl).
+        if (VM_NARROW || (kind & VM_OPND_NARROW)) {
+          if (arg == VM_EXTRACT_YEAR) {
+            VM_FOR_ITEMS acc[k] = (VM_VALUE)vm_extract32((int)acc[k], VM_EXTRACT_YEAR);
+          } else if (arg == VM_EXTRACT_MONTH) {
+            VM_FOR_ITEMS acc[k] = (VM_VALUE)vm_extract32((int)acc[k], VM_EXTRACT_MONTH);
+          } else {
+            VM_FOR_ITEMS acc[k] = (VM_VALUE)vm_extract32((int)acc[k], VM_EXTRACT_DAY);
+          }
+        }
+#if !VM_NARROW
+        else VM_RARE_ITEMS {
+          acc[k] = vm_extract64(acc[k], arg);
+        }
+#endif
+        break;
 #if VM_REAL
       case VM_NEG_R:
         VM_FOR_ITEMS acc[k] = as_long(-as_double(acc[k]));

@@ -147,7 +147,18 @@
  * pattern's bytes packed little-endian from
  * constants[word1 + 1] ('%' any run of bytes, '_' one byte). */
 #define VM_STR_LIKE 48
-#define VM_OPCODE_COUNT 49
+/* EXTRACT(field FROM acc): the year, month (1..12) or day (1..31) of the
+ * accumulator read as days since 1970-01-01 in the proleptic Gregorian
+ * calendar; argument = the field (VM_EXTRACT_YEAR..DAY); NULL stays NULL.
+ * With VM_OPND_NARROW the host proved every day fits int32 and the 32-bit
+ * arithmetic runs; without it (64-bit machine only, a rare operation) any
+ * int64 day. */
+#define VM_EXTRACT 49
+#define VM_OPCODE_COUNT 50
+
+#define VM_EXTRACT_YEAR 0
+#define VM_EXTRACT_MONTH 1
+#define VM_EXTRACT_DAY 2
 
 /* A predicate made only of conjuncts that test an INT32 column without
  * NULLs, or its remainder by a constant, against constants also runs without

@@ -254,6 +254,9 @@ bool ExpressionProgram::UsesRareOperations(std::size_t index) const {
       case VM_NEG_I:
         if ((kind & VM_OPND_NOCHECK) == 0) return true;  // checked (NARROW implies NOCHECK)
         break;
+      case VM_EXTRACT:
+        if ((kind & VM_OPND_NARROW) == 0) return true;  // days past int32
+        break;
       default:
         break;
     }
@@ -281,6 +284,7 @@ bool ExpressionProgram::IsNarrow(std::size_t index) const {
       case VM_MOD_I:
       case VM_DIV_CONST_I:
       case VM_MOD_CONST_I:
+      case VM_EXTRACT:
         if ((kind & VM_OPND_NARROW) == 0) return false;
         break;
       case VM_LOAD:

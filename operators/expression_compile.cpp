@@ -86,7 +86,7 @@ bool ExpressionProgram::IsLeaf(const Expr& e) const {
 bool ExpressionProgram::IsBoolean(const Expr& e) const {
   switch (e.kind) {
     case Expr::Kind::kUnary:
-      return e.unary_op != sql::UnaryOp::kNegate;
+      return e.unary_op != sql::UnaryOp::kNegate && !sql::IsExtract(e.unary_op);
     case Expr::Kind::kBinary:
       return !IsArithmetic(e.binary_op);
     case Expr::Kind::kBetween:
@@ -350,6 +350,20 @@ void ExpressionProgram::Compile(const Expr& e, Domain domain) {
             Compile(child, DomainOf(child.type));
             Emit(e.unary_op == sql::UnaryOp::kIsNull ? VM_IS_NULL : VM_IS_NOT_NULL);
           }
+          break;
+        }
+        case sql::UnaryOp::kExtractYear:
+        case sql::UnaryOp::kExtractMonth:
+        case sql::UnaryOp::kExtractDay: {
+          Compile(e.children[0], Domain::kInteger);
+          const std::uint32_t field = e.unary_op == sql::UnaryOp::kExtractYear    ? VM_EXTRACT_YEAR
+                                      : e.unary_op == sql::UnaryOp::kExtractMonth ? VM_EXTRACT_MONTH
+                                                                                  : VM_EXTRACT_DAY;
+          // NARROW where every day fits int32 (the result then does too).
+          const std::optional<IntRange> days = Range(e.children[0]);
+          const bool narrow = days && days->FitsInt32();
+          Emit(VM_EXTRACT,
+               {narrow ? std::uint32_t{VM_OPND_NARROW} : std::uint32_t{VM_OPND_NONE}, field, 0});
           break;
         }
       }

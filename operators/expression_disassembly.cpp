@@ -20,7 +20,8 @@ const char* OpcodeName(std::uint32_t op) {
       "GE_I",     "EQ_R",     "NE_R",       "LT_R",      "LE_R",      "GT_R",        "GE_R",
       "TRUTH_I",  "TRUTH_R",  "NOT",        "AND",       "OR",        "IS_NULL",     "IS_NOT_NULL",
       "IN_I",     "IN_R",     "STR_CMP",    "KEEP",      "TAKE_PASS", "DIV_CONST_I", "MOD_CONST_I",
-      "KEEP_CMP", "NAN_NULL", "CASE_BEGIN", "CASE_WHEN", "CASE_THEN", "CASE_END",    "STR_LIKE"};
+      "KEEP_CMP", "NAN_NULL", "CASE_BEGIN", "CASE_WHEN", "CASE_THEN", "CASE_END",    "STR_LIKE",
+      "EXTRACT"};
   return op < VM_OPCODE_COUNT ? kNames[op] : "?";
 }
 
@@ -78,6 +79,10 @@ std::string ExpressionProgram::Disassemble(
                                               std::to_string(constants_[arg >> 6])) +
               " else to " + std::to_string(code_[pc].s[1]) +
               ((kind & VM_OPND_NULLABLE) ? " nullable" : "");
+    } else if (op == VM_EXTRACT) {
+      static const char* const kFields[] = {"YEAR", "MONTH", "DAY"};
+      text += std::string(" ") + (arg <= VM_EXTRACT_DAY ? kFields[arg] : "?") +
+              ((kind & VM_OPND_NARROW) ? " narrow" : "");
     } else if (op == VM_IN_I || op == VM_IN_R) {
       text += " " + std::to_string(arg) + " constants" + (kind ? " +NULL" : "");
     } else {

@@ -161,6 +161,11 @@ Value EvaluateScalar(const Expr& e, const LeafResolver& resolve) {
           return Boolean(v.is_null());
         case sql::UnaryOp::kIsNotNull:
           return Boolean(!v.is_null());
+        case sql::UnaryOp::kExtractYear:
+        case sql::UnaryOp::kExtractMonth:
+        case sql::UnaryOp::kExtractDay:
+          if (v.is_null()) return v;
+          return Value::Integer(sql::ExtractFromDays(e.unary_op, v.integer));
       }
       break;
     }

@@ -61,6 +61,18 @@ std::optional<IntRange> Remainder(const IntRange& a, const IntRange& b) {
   return FromWide(lo, hi);
 }
 
+// EXTRACT of days within `days` (any int64 day when unknown): months and
+// days of months always fit small bounds; the year grows with the day, so
+// it lies between the years of the ends.
+IntRange ExtractRange(sql::UnaryOp op, std::optional<IntRange> days) {
+  if (op == sql::UnaryOp::kExtractMonth) return {1, 12};
+  if (op == sql::UnaryOp::kExtractDay) return {1, 31};
+  const IntRange d = days ? *days
+                          : IntRange{std::numeric_limits<std::int64_t>::min(),
+                                     std::numeric_limits<std::int64_t>::max()};
+  return {sql::ExtractFromDays(op, d.min), sql::ExtractFromDays(op, d.max)};
+}
+
 }  // namespace
 
 std::optional<IntRange> IntegerRangeOf(const Expr& e, const ColumnRangeFn& column_range) {
@@ -78,6 +90,7 @@ std::optional<IntRange> IntegerRangeOf(const Expr& e, const ColumnRangeFn& colum
         if (!a) return std::nullopt;
         return FromWide(-Wide{a->max}, -Wide{a->min});
       }
+      if (sql::IsExtract(e.unary_op)) return ExtractRange(e.unary_op, child(0));
       return kBoolean;  // NOT, IS NULL, IS NOT NULL
     case Expr::Kind::kBinary: {
       switch (e.binary_op) {

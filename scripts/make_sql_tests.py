@@ -32,6 +32,13 @@ Before that, docs/DESIGN.md's closed forms for N = 10,000 (first unique1 values,
 selection and join sizes, MIN/SUM(unique3) GROUP BY onePercent) are checked
 on the generated rows.
 
+DATE columns (`load` schemas) are INTEGER days since 1970-01-01 in SQLite,
+and so are `DATE 'y-m-d'` literals; EXTRACT(YEAR|MONTH|DAY FROM x), which
+SQLite lacks, is a Python function of the days, both through Python's
+datetime (proleptic Gregorian, years 1 to 9999) moved by whole periods of
+400 years (146097 days), so that every day DATE stores has its date there,
+by a calculation of its own (not clq's common/calendar.cpp).
+
 SUBSTRING(x FROM a [FOR n]), which SQLite lacks, is given to it as
 SUBSTR(x, a [, n]) (sqlite_sql below); SQLite's substr() has clq's semantics
 (1-based, start 0 before the first byte, negative starts from the end,
@@ -53,6 +60,7 @@ case_sensitive_like = ON, clq's semantics.
 
 import argparse
 import csv
+import datetime
 import math
 import os
 import re
@@ -232,9 +240,41 @@ def sqlite_type(clq_type):
     t = clq_type.strip().upper()
     if re.match(r"^(INT|INT32|BIGINT|INT64|INTEGER)$", t):
         return "INTEGER"
+    if t == "DATE":
+        return "DATE"  # INTEGER days in SQLite (date_days)
     if re.match(r"^(DOUBLE|REAL|FLOAT)$", t):
         return "REAL"
     return "TEXT"
+
+
+ERA_DAYS = 146097  # days in 400 Gregorian years
+EPOCH_ORDINAL = datetime.date(1970, 1, 1).toordinal()
+
+
+def date_days(text):
+    """'[-]y-m-d' to days since 1970-01-01: the year moved into 1..400 by whole
+    400-year periods, each 146097 days."""
+    m = re.fullmatch(r"\s*([-+]?)(\d+)-(\d+)-(\d+)\s*", text)
+    if not m:
+        raise SystemExit(f"not a date: {text!r}")
+    year = int(m.group(2)) * (-1 if m.group(1) == "-" else 1)
+    periods = (year - 1) // 400
+    day = datetime.date(year - 400 * periods, int(m.group(3)), int(m.group(4)))
+    return day.toordinal() - EPOCH_ORDINAL + periods * ERA_DAYS
+
+
+def days_date(days):
+    """Days since 1970-01-01 to (year, month, day), the inverse of date_days."""
+    ordinal = days + EPOCH_ORDINAL
+    periods = (ordinal - 1) // ERA_DAYS
+    day = datetime.date.fromordinal(ordinal - periods * ERA_DAYS)
+    return day.year + 400 * periods, day.month, day.day
+
+
+def clq_extract(field, days):
+    if days is None:
+        return None
+    return days_date(days)[("YEAR", "MONTH", "DAY").index(field)]
 
 
 def infer_type(fields):
@@ -327,7 +367,8 @@ def load_csv(db, name, path, schema):
     else:
         columns = [(h, infer_type([r[i] for r in data])) for i, h in enumerate(header)]
     db.execute(f"DROP TABLE IF EXISTS {name}")
-    db.execute(f"CREATE TABLE {name} (" + ", ".join(f'"{c}" {t}' for c, t in columns) + ")")
+    db.execute(f"CREATE TABLE {name} (" +
+               ", ".join(f'"{c}" {"INTEGER" if t == "DATE" else t}' for c, t in columns) + ")")
 
     def convert(field, t):
         value, quoted = field
@@ -335,6 +376,8 @@ def load_csv(db, name, path, schema):
             return None if value == "" and not quoted else value
         if value.strip(" \t") == "":
             return None
+        if t == "DATE":
+            return date_days(value)
         return int(value) if t == "INTEGER" else float(value)
 
     db.executemany(f"INSERT INTO {name} VALUES ({', '.join('?' * len(columns))})",
@@ -362,9 +405,16 @@ SUBSTRING_FROM = re.compile(
     r"(?:\s+FOR\s+((?:[^()]|\([^()]*\))*?))?\)", re.IGNORECASE)
 
 
+EXTRACT_FROM = re.compile(r"\bEXTRACT\s*\(\s*(YEAR|MONTH|DAY)\s+FROM\s+", re.IGNORECASE)
+DATE_LITERAL = re.compile(r"\bDATE\s*'([^']*)'", re.IGNORECASE)
+
+
 def sqlite_sql(sql):
-    """clq's SQL in SQLite's dialect: SUBSTRING(x FROM a FOR n) as SUBSTR(x, a, n),
+    """clq's SQL in SQLite's dialect: DATE 'y-m-d' as its days, EXTRACT(f FROM x)
+    as clq_extract('F', x), SUBSTRING(x FROM a FOR n) as SUBSTR(x, a, n),
     innermost first (an argument may hold parentheses one level deep)."""
+    sql = DATE_LITERAL.sub(lambda m: str(date_days(m.group(1))), sql)
+    sql = EXTRACT_FROM.sub(lambda m: f"clq_extract('{m.group(1).upper()}', ", sql)
     while True:
         rewritten = SUBSTRING_FROM.sub(
             lambda m: f"SUBSTR({m.group(1)}, {m.group(2)}" +
@@ -389,6 +439,7 @@ def complete(path, clq, cache):
     db.execute("PRAGMA case_sensitive_like = ON")
     db.create_aggregate("median", 1, Median)
     db.create_aggregate("quantile", 2, Quantile)
+    db.create_function("clq_extract", 2, clq_extract, deterministic=True)
     for table, csv_path in gen_wisconsin(clq, rows, cache).items():
         load_csv(db, table, csv_path, None)
 

@@ -77,7 +77,8 @@ Expr TypeArithmetic(Expr bound, std::size_t op_position);
 void TypeComparison(std::vector<Expr>& operands, std::size_t op_position);
 // DATE ± INTERVAL.
 Expr ApplyInterval(Expr date, const ast::Expr& interval, bool subtract, std::size_t op_position);
-// EXTRACT(YEAR|MONTH|DAY FROM date) as integer arithmetic on the days.
+// EXTRACT(YEAR|MONTH|DAY FROM date): folded for a constant date, else the
+// unary operation UnaryOp::kExtract* of the days.
 Expr ExtractFromDate(Expr date, std::string_view field, std::size_t position);
 // CAST to DATE or DECIMAL(p, s) (`target`), or of a DATE or DECIMAL to
 // INTEGER (rounded half away from zero) or REAL (`type`).

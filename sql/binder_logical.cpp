@@ -11,6 +11,8 @@
 // 0.06 + 0.01` compares integers as DuckDB does; elsewhere it stays SQLite's
 // REAL. DATE values are days: DATE ± INTEGER is a DATE, DATE - DATE an
 // INTEGER, and an INTERVAL folds into a constant date (or a number of days).
+// EXTRACT is the one operation on DATEs that stays its own (UnaryOp::
+// kExtract*), one instruction of the expression machine.
 #include <cmath>
 
 #include "common/calendar.hpp"
@@ -322,61 +324,19 @@ Expr ApplyInterval(Expr date, const ast::Expr& interval, bool subtract, std::siz
 Expr ExtractFromDate(Expr date, std::string_view field, std::size_t position) {
   date = AsDate(std::move(date), "EXTRACT from", position);
   if (NumericKindOf(date) == NumericKind::kNull) return MakeConstant(Value::Null(), position);
-  if (IsConstant(date)) {
-    const CivilDate civil = CivilFromDays(date.constant.integer);
-    return IntegerConstant(field == "YEAR"    ? civil.year
-                           : field == "MONTH" ? civil.month
-                                              : civil.day,
-                           {}, position);
-  }
-  // CivilFromDays (common/calendar.cpp) as integer arithmetic. Adding 14700
-  // eras of 400 years makes every 32-bit day positive, so SQLite's truncating
-  // division is the floor division the algorithm needs.
-  constexpr std::int64_t kEras = 14700;
-  auto constant = [&](std::int64_t v) { return IntegerConstant(v, {}, position); };
-  auto op = [&](BinaryOp o, Expr a, Expr b) {
-    return Arithmetic(o, std::move(a), std::move(b), ValueType::kInteger, position);
-  };
-  Expr days = std::move(date);
-  days.logical = {};
-  const Expr z = op(BinaryOp::kAdd, days, constant(719468 + kEras * 146097));
-  const Expr era = op(BinaryOp::kDivide, z, constant(146097));
-  const Expr doe = op(BinaryOp::kSubtract, z, op(BinaryOp::kMultiply, era, constant(146097)));
-  const Expr yoe =
-      op(BinaryOp::kDivide,
-         op(BinaryOp::kSubtract,
-            op(BinaryOp::kAdd,
-               op(BinaryOp::kSubtract, doe, op(BinaryOp::kDivide, doe, constant(1460))),
-               op(BinaryOp::kDivide, doe, constant(36524))),
-            op(BinaryOp::kDivide, doe, constant(146096))),
-         constant(365));
-  const Expr doy = op(BinaryOp::kSubtract, doe,
-                      op(BinaryOp::kSubtract,
-                         op(BinaryOp::kAdd, op(BinaryOp::kMultiply, constant(365), yoe),
-                            op(BinaryOp::kDivide, yoe, constant(4))),
-                         op(BinaryOp::kDivide, yoe, constant(100))));
-  const Expr mp =
-      op(BinaryOp::kDivide,
-         op(BinaryOp::kAdd, op(BinaryOp::kMultiply, constant(5), doy), constant(2)), constant(153));
-  if (field == "DAY") {
-    return op(BinaryOp::kAdd,
-              op(BinaryOp::kSubtract, doy,
-                 op(BinaryOp::kDivide,
-                    op(BinaryOp::kAdd, op(BinaryOp::kMultiply, constant(153), mp), constant(2)),
-                    constant(5))),
-              constant(1));
-  }
-  // month = mp + 3 - 12 * (mp >= 10)
-  const Expr month = op(BinaryOp::kSubtract, op(BinaryOp::kAdd, mp, constant(3)),
-                        op(BinaryOp::kMultiply, constant(12),
-                           MakeBoolean(BinaryOp::kGreaterEqual, mp, constant(10), position)));
-  if (field == "MONTH") return month;
-  // year = yoe + 400 * (era - eras) + (month <= 2)
-  return op(
-      BinaryOp::kAdd,
-      op(BinaryOp::kAdd, yoe,
-         op(BinaryOp::kMultiply, constant(400), op(BinaryOp::kSubtract, era, constant(kEras)))),
-      MakeBoolean(BinaryOp::kLessEqual, month, constant(2), position));
+  const UnaryOp op = field == "YEAR"    ? UnaryOp::kExtractYear
+                     : field == "MONTH" ? UnaryOp::kExtractMonth
+                                        : UnaryOp::kExtractDay;
+  if (IsConstant(date))
+    return IntegerConstant(ExtractFromDays(op, date.constant.integer), {}, position);
+  // One operation of the expression machine over the days (VM_EXTRACT).
+  Expr bound;
+  bound.kind = Expr::Kind::kUnary;
+  bound.unary_op = op;
+  bound.type = ValueType::kInteger;
+  bound.position = position;
+  bound.children.push_back(std::move(date));
+  return bound;
 }
 
 Expr CastLogical(Expr operand, ValueType type, LogicalType target, std::size_t position) {

@@ -1,5 +1,6 @@
 #include "sql/bound.hpp"
 
+#include "common/calendar.hpp"
 #include "sql/sql_literal.hpp"
 
 namespace clq::sql {
@@ -14,8 +15,25 @@ const char* UnaryOpName(UnaryOp op) {
       return "IS NULL";
     case UnaryOp::kIsNotNull:
       return "IS NOT NULL";
+    case UnaryOp::kExtractYear:
+      return "YEAR";
+    case UnaryOp::kExtractMonth:
+      return "MONTH";
+    case UnaryOp::kExtractDay:
+      return "DAY";
   }
   return "?";
+}
+
+bool IsExtract(UnaryOp op) {
+  return op == UnaryOp::kExtractYear || op == UnaryOp::kExtractMonth || op == UnaryOp::kExtractDay;
+}
+
+std::int64_t ExtractFromDays(UnaryOp op, std::int64_t days) {
+  const CivilDate civil = CivilFromDays(days);
+  return op == UnaryOp::kExtractYear    ? civil.year
+         : op == UnaryOp::kExtractMonth ? civil.month
+                                        : civil.day;
 }
 
 Expr MakeConstant(Value value, std::size_t position) {
@@ -152,6 +170,12 @@ void Print(const Expr& expr, std::string& out, const LeafNamer* namer) {
       out += SqlLiteral(expr.constant);
       return;
     case Kind::kUnary:
+      if (IsExtract(expr.unary_op)) {
+        out.append("EXTRACT(").append(UnaryOpName(expr.unary_op)).append(" FROM ");
+        Print(expr.children.at(0), out, namer);
+        out += ")";
+        return;
+      }
       out += "(";
       if (expr.unary_op == UnaryOp::kNegate || expr.unary_op == UnaryOp::kNot) {
         out += expr.unary_op == UnaryOp::kNegate ? "-" : "NOT ";

@@ -29,7 +29,19 @@
 
 namespace clq::sql {
 
-enum class UnaryOp : std::uint8_t { kNegate, kNot, kIsNull, kIsNotNull };
+// kExtractYear, kExtractMonth, kExtractDay: EXTRACT(YEAR|MONTH|DAY FROM d) of
+// an INTEGER operand read as days since 1970-01-01 in the proleptic
+// Gregorian calendar (common/calendar.hpp CivilFromDays); INTEGER, NULL for
+// NULL. The binder folds EXTRACT of a constant date.
+enum class UnaryOp : std::uint8_t {
+  kNegate,
+  kNot,
+  kIsNull,
+  kIsNotNull,
+  kExtractYear,
+  kExtractMonth,
+  kExtractDay,
+};
 
 enum class BinaryOp : std::uint8_t {
   kAdd,
@@ -58,7 +70,12 @@ enum class AggregateFunction : std::uint8_t {
   kQuantile,
 };
 
-const char* UnaryOpName(UnaryOp op);             // "-", "NOT", "IS NULL", "IS NOT NULL"
+const char* UnaryOpName(UnaryOp op);  // "-", "NOT", "IS NULL", "IS NOT NULL", "YEAR", ...
+// Whether `op` is one of the EXTRACT operations.
+bool IsExtract(UnaryOp op);
+// EXTRACT `op` (kExtractYear, kExtractMonth or kExtractDay) of the date
+// `days`, for any int64 `days`.
+std::int64_t ExtractFromDays(UnaryOp op, std::int64_t days);
 const char* BinaryOpName(BinaryOp op);           // "+", "=", "AND", ...
 const char* AggregateName(AggregateFunction f);  // "COUNT", "SUM", ...
 // The comparison with its operands swapped: a OP b == b Mirrored(OP) a

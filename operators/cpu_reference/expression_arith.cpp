@@ -195,6 +195,15 @@ ValueVector Negate(const ValueVector& value) {
   return r;
 }
 
+ValueVector Extract(sql::UnaryOp op, const ValueVector& days) {
+  if (days.type == ValueType::kNull) return ValueVector::AllNull(ValueType::kInteger, days.size());
+  if (days.type != ValueType::kInteger) throw InternalError("EXTRACT of a value that is no date");
+  ValueVector r = days;
+  for (std::size_t i = 0; i < r.size(); ++i)
+    if (r.nulls[i] == 0) r.integers[i] = sql::ExtractFromDays(op, r.integers[i]);
+  return r;
+}
+
 ValueVector Cast(const ValueVector& value, ValueType target) {
   if (value.type == ValueType::kText) throw InvalidInputError("CAST of TEXT is not supported");
   if (target != ValueType::kInteger && target != ValueType::kReal)

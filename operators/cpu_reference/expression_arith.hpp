@@ -24,6 +24,10 @@ ValueVector Arithmetic(sql::BinaryOp op, const ValueVector& left, const ValueVec
 // Unary minus; -INT64_MIN is an overflow.
 ValueVector Negate(const ValueVector& value);
 
+// EXTRACT `op` (UnaryOp::kExtractYear, kExtractMonth, kExtractDay) of
+// INTEGER days; NULL stays NULL.
+ValueVector Extract(sql::UnaryOp op, const ValueVector& days);
+
 // CAST to INTEGER (REAL truncates toward zero, saturating at the int64
 // limits, NaN -> 0) or to REAL.
 ValueVector Cast(const ValueVector& value, sql::ValueType target);

@@ -140,6 +140,10 @@ ValueVector EvaluateUnary(const Expr& expr, const EvalContext& context) {
       return NullTest(value, true);
     case sql::UnaryOp::kIsNotNull:
       return NullTest(value, false);
+    case sql::UnaryOp::kExtractYear:
+    case sql::UnaryOp::kExtractMonth:
+    case sql::UnaryOp::kExtractDay:
+      return Extract(expr.unary_op, value);
   }
   throw InternalError("unknown unary operator");
 }

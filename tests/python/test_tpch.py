@@ -238,7 +238,7 @@ def _expect_agreement(query, selector, result, expected, keys=None):
     if result.returncode == 1 and not _fp64(selector) and "fp64" in result.stderr:
         pytest.skip(f"{query}: REAL values, which {selector} (no fp64) refuses")
     # A device that caps its loops (llvmpipe) refuses long expression programs
-    # (EXTRACT's) by name rather than cut them short.
+    # (Q19's WHERE) by name rather than cut them short.
     if result.returncode == 1 and "caps a work-item's loops" in result.stderr:
         pytest.skip(f"{query}: an expression program too long for {selector}'s loop cap")
     assert result.returncode == 0, f"{query} on {selector}:\n{output[-2000:]}"

@@ -51,6 +51,25 @@ TEST(BinderTest, ExpressionStructure) {
   EXPECT_EQ(is_not_null.unary_op, UnaryOp::kIsNotNull);
 }
 
+TEST(BinderTest, ExtractIsOneOperationOfTheDays) {
+  clq::testing::CountingCatalog catalog;
+  catalog.Add("t", {{"d", ColumnType::Date()}});
+  const BoundStatement bound =
+      BindSql(catalog,
+              "SELECT EXTRACT(YEAR FROM d), EXTRACT(MONTH FROM d + 1), EXTRACT(DAY FROM d), "
+              "EXTRACT(YEAR FROM DATE '2000-02-29'), EXTRACT(DAY FROM DATE '-0001-12-31'), "
+              "EXTRACT(MONTH FROM NULL) FROM t");
+  EXPECT_EQ(OutputStrings(bound.select),
+            (std::vector<std::string>{"EXTRACT(YEAR FROM #0.0)", "EXTRACT(MONTH FROM (#0.0 + 1))",
+                                      "EXTRACT(DAY FROM #0.0)", "2000", "31", "NULL"}));
+  const Expr& year = bound.select.outputs[0].expr;
+  EXPECT_EQ(year.kind, Expr::Kind::kUnary);
+  EXPECT_EQ(year.unary_op, UnaryOp::kExtractYear);
+  EXPECT_EQ(year.type, VT::kInteger);
+  EXPECT_FALSE(year.logical.is_date());
+  EXPECT_EQ(bound.select.outputs[2].expr.unary_op, UnaryOp::kExtractDay);
+}
+
 TEST(BinderTest, NegativeLiteralsAreFolded) {
   auto catalog = ToyCatalog();
   const BoundStatement bound = BindSql(

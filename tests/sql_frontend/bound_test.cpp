@@ -59,6 +59,12 @@ TEST(BoundTest, Names) {
   EXPECT_STREQ(UnaryOpName(UnaryOp::kNot), "NOT");
   EXPECT_STREQ(UnaryOpName(UnaryOp::kIsNull), "IS NULL");
   EXPECT_STREQ(UnaryOpName(UnaryOp::kIsNotNull), "IS NOT NULL");
+  EXPECT_STREQ(UnaryOpName(UnaryOp::kExtractMonth), "MONTH");
+  EXPECT_TRUE(IsExtract(UnaryOp::kExtractYear));
+  EXPECT_FALSE(IsExtract(UnaryOp::kNegate));
+  EXPECT_EQ(ExtractFromDays(UnaryOp::kExtractYear, -1), 1969);
+  EXPECT_EQ(ExtractFromDays(UnaryOp::kExtractMonth, 11016), 2);  // 2000-02-29
+  EXPECT_EQ(ExtractFromDays(UnaryOp::kExtractDay, 11016), 29);
   EXPECT_STREQ(BinaryOpName(BinaryOp::kModulo), "%");
   EXPECT_STREQ(BinaryOpName(BinaryOp::kNotEqual), "!=");
   EXPECT_STREQ(BinaryOpName(BinaryOp::kGreaterEqual), ">=");
