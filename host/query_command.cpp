@@ -47,7 +47,8 @@ std::string FormatProfile(const std::vector<StageTiming>& stages, double wall_ms
   double total = 0;
   double host = 0;
   for (const StageTiming& s : stages) {
-    (s.kind == StageKind::kHost ? host : total) += s.milliseconds;
+    if (s.kind != StageKind::kNodeWall)
+      (s.kind == StageKind::kHost ? host : total) += s.milliseconds;
     table.AddRow({s.name, StageKindName(s.kind), std::to_string(s.launches),
                   FormatFixed(s.milliseconds, 3),
                   s.bytes ? FormatFixed(static_cast<double>(s.bytes) / 1e6, 1) : ""});

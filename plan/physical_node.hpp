@@ -15,6 +15,8 @@
 // are immutable once built; Run may be called again. Not thread-safe.
 #pragma once
 
+#include <chrono>
+
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -41,7 +43,9 @@ class ExecutionContext {
   QueryContext& query() { return query_; }
   const QueryOptions& options() const { return query_.options(); }
 
-  // Makes `node` the owner of the launches until the scope ends.
+  // Makes `node` the owner of the launches until the scope ends, and records
+  // the scope's wall time as the node's (StageKind::kNodeWall) in an active
+  // profile. A node opens its scope after its children have run.
   class NodeScope {
    public:
     NodeScope(ExecutionContext& context, const PhysicalNode& node);
@@ -52,6 +56,8 @@ class ExecutionContext {
    private:
     ExecutionContext& context_;
     const PhysicalNode* previous_;
+    const PhysicalNode& node_;
+    std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   };
   const PhysicalNode* current_node() const { return current_; }
 

@@ -24,11 +24,18 @@ void Print(const PhysicalNode& node, std::size_t depth, std::string& text) {
 }  // namespace
 
 ExecutionContext::NodeScope::NodeScope(ExecutionContext& context, const PhysicalNode& node)
-    : context_(context), previous_(context.current_) {
+    : context_(context), previous_(context.current_), node_(node) {
   context.current_ = &node;
 }
 
 ExecutionContext::NodeScope::~NodeScope() {
+  Profiler& profiler = context_.engine().profiler();
+  if (profiler.active())
+    profiler.RecordHost(
+        node_.Name() + " #" + std::to_string(node_.id()),
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_)
+            .count(),
+        StageKind::kNodeWall);
   context_.current_ = previous_;
 }
 

@@ -16,6 +16,8 @@ const char* StageKindName(StageKind kind) {
       return "copy";
     case StageKind::kHost:
       return "host";
+    case StageKind::kNodeWall:
+      return "node wall";
   }
   return "?";
 }
@@ -30,8 +32,8 @@ void Profiler::Record(std::string_view name, StageKind kind, const cl::Event& ev
   if (active_) records_.push_back({std::string(name), kind, event, bytes});
 }
 
-void Profiler::RecordHost(std::string_view name, double milliseconds) {
-  if (active_) records_.push_back({std::string(name), StageKind::kHost, {}, 0, milliseconds});
+void Profiler::RecordHost(std::string_view name, double milliseconds, StageKind kind) {
+  if (active_) records_.push_back({std::string(name), kind, {}, 0, milliseconds});
 }
 
 double EventMilliseconds(const cl::Event& event) {
@@ -56,8 +58,8 @@ std::vector<StageTiming> Profiler::Stop() {
       stages.push_back({record.name, record.kind, 0.0, 0, 0});
       stage = &stages.back();
     }
-    stage->milliseconds += record.kind == StageKind::kHost ? record.host_milliseconds
-                                                           : EventMilliseconds(record.event);
+    const bool host = record.kind == StageKind::kHost || record.kind == StageKind::kNodeWall;
+    stage->milliseconds += host ? record.host_milliseconds : EventMilliseconds(record.event);
     stage->bytes += record.bytes;
     stage->launches += 1;
   }

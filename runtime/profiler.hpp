@@ -22,7 +22,10 @@
 
 namespace clq {
 
-enum class StageKind { kKernel, kUpload, kDownload, kDeviceCopy, kHost };
+// kNodeWall: a physical plan node's own wall time (its children's excluded),
+// device work and host work together; a view of the same time as the other
+// kinds, so not part of their totals.
+enum class StageKind { kKernel, kUpload, kDownload, kDeviceCopy, kHost, kNodeWall };
 
 const char* StageKindName(StageKind kind);
 
@@ -41,8 +44,8 @@ class Profiler {
   void Start();
   bool active() const { return active_; }
   void Record(std::string_view name, StageKind kind, const cl::Event& event, std::uint64_t bytes);
-  // A host step of `milliseconds` wall time (StageKind::kHost).
-  void RecordHost(std::string_view name, double milliseconds);
+  // A host step of `milliseconds` wall time (StageKind::kHost, or kNodeWall).
+  void RecordHost(std::string_view name, double milliseconds, StageKind kind = StageKind::kHost);
   // Waits for every recorded event; ends the profile.
   std::vector<StageTiming> Stop();
 
