@@ -13,7 +13,8 @@
 //   per vector register on CPUs.
 // VM_LEAN=1: without the rare operations, those whose loops are
 //   VM_RARE_ITEMS below (overflow-checked arithmetic, division and modulo by
-//   a column, REAL modulo, IN lists, text comparisons, NaN to NULL); names
+//   a column, REAL modulo, IN lists, text comparisons, NaN to NULL,
+//   EXTRACT); names
 //   end in _lean.
 //   The host picks it for programs without them
 //   (ExpressionProgram::UsesRareOperations). On GPUs the smaller kernel
@@ -533,7 +534,12 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
 #endif
         break;
       case VM_EXTRACT:
-        // One loop per field, each with the field a literal (vm.cl).
+        // Rare: the lean machines leave it out, so that queries without
+        // dates keep their smaller kernels. One loop per field, each with
+        // the field a literal (vm.cl).
+#if VM_LEAN
+        unsupported = 1u;
+#else
         if (VM_NARROW || (kind & VM_OPND_NARROW)) {
           if (arg == VM_EXTRACT_YEAR) {
             VM_FOR_ITEMS acc[k] = (VM_VALUE)vm_extract32((int)acc[k], VM_EXTRACT_YEAR);
@@ -544,9 +550,10 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
           }
         }
 #if !VM_NARROW
-        else VM_RARE_ITEMS {
+        else VM_FOR_ITEMS_COLD {
           acc[k] = vm_extract64(acc[k], arg);
         }
+#endif
 #endif
         break;
 #if VM_REAL
