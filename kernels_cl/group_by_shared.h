@@ -76,8 +76,9 @@
 #define HGB_NO_SLOT 0xffffffffu
 
 /* Control words: [0] a table overflowed (HGB_OVERFLOW_*), [1] groups the
- * hash table holds. */
-#define HGB_CONTROL_WORDS 2
+ * hash table holds, [2] rows of the first pass's work-groups that finished
+ * with the table not full. */
+#define HGB_CONTROL_WORDS 3
 #define HGB_OVERFLOW_TABLE 1u /* the hash table filled up */
 #define HGB_OVERFLOW_RANGE 2u /* a DIRECT key lay outside its range */
 

@@ -638,7 +638,9 @@ HGB_INLINE void hgb_flush(HGB_ROW_PARAMS, __global const uint* word_kinds, uint 
 // memory, work-item l using copy l % copies; on CPUs one table per
 // work-group in private_table (one copy). `flush`: merge the work-group
 // tables into the device-wide table here (else group_by_merge does, CPUs
-// only).
+// only). The first pass (track_rows) adds the rows of each work-group
+// that finished with the table not yet full to control[2], from which
+// GroupBy sizes the table that replaces a full one.
 KERNEL void hash_group_by_aggregate(ulong rows, ulong rows_per_group, HGB_ROW_PARAMS,
                                     __global const uint* word_kinds, uint flush) {
   const uint lid = get_local_id(0);
@@ -656,6 +658,8 @@ KERNEL void hash_group_by_aggregate(ulong rows, ulong rows_per_group, HGB_ROW_PA
     hgb_fold_rows(HGB_ROW_ARGS, block, 1, end, &use_private);
   }
   if (flush != 0 && private_slots != 0) hgb_flush(HGB_ROW_ARGS, word_kinds, 0, entries, 1);
+  if (track_rows != 0 && *(volatile __global uint*)control == 0)
+    atomic_add(&control[2], (uint)(end - begin));
 #else
   for (uint i = lid; i < entries * words; i += WG_SIZE)
     private_table[i] = 0;
@@ -668,8 +672,12 @@ KERNEL void hash_group_by_aggregate(ulong rows, ulong rows_per_group, HGB_ROW_PA
     hgb_fold_rows(HGB_ROW_ARGS, start + lid, WG_SIZE, end, &use_private);
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (private_slots == 0 || *(volatile __global uint*)control != 0) return;
-  private_table = all_copies;
-  hgb_flush(HGB_ROW_ARGS, word_kinds, lid, entries, WG_SIZE);
+  if (private_slots != 0 && *(volatile __global uint*)control == 0) {
+    private_table = all_copies;
+    hgb_flush(HGB_ROW_ARGS, word_kinds, lid, entries, WG_SIZE);
+  }
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  if (track_rows != 0 && lid == 0 && *(volatile __global uint*)control == 0)
+    atomic_add(&control[2], (uint)(end - begin));
 #endif
 }

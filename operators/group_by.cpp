@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <functional>
 
 #include "common/errors.hpp"
 #include "kernels_cl/group_by_shared.h"
@@ -24,10 +25,36 @@ constexpr std::uint64_t kDirectSlotsPerRow = 2;
 constexpr std::uint64_t kDirectSlotsMinimum = 1 << 16;
 // Groups a hash table is first sized for when there is no estimate: a
 // table for every row its own group costs its size in set-up and listing
-// however few groups there are, and a table that fills grows (by
-// kHashGrowth) after a pass that stops where it filled.
+// however few groups there are, and a table that fills grows
+// (NextHashSlots) after a pass that stops where it filled.
 constexpr RowCount kHashFirstGroups = RowCount{1} << 15;
 constexpr std::uint64_t kHashGrowth = 4;
+constexpr std::uint64_t kHashMostGrowth = 64;
+
+// The slots of the table that replaces a filled one of `slots`: twice the
+// groups the pass suggests, its groups held scaled by the share of the rows
+// folded before it filled (the rate of new groups held up for the rest: an
+// overestimate where groups repeat more later, so rarely a third pass);
+// at least kHashGrowth and at most kHashMostGrowth times larger (an
+// estimate from few rows misleads most), at most room for every row its
+// own group, and shrunk to what the device holds (`fits`) where the
+// estimate asked for more.
+std::uint64_t NextHashSlots(std::uint64_t slots, const GroupTable& table, RowCount rows,
+                            const std::function<bool(std::uint64_t)>& fits) {
+  const std::uint64_t most =
+      std::min(slots * kHashMostGrowth, std::bit_ceil(std::max<std::uint64_t>(2 * rows, 64)));
+  const std::uint64_t least = std::min(slots * kHashGrowth, most);
+  const double estimate = table.rows_before_full == 0
+                              ? static_cast<double>(rows)
+                              : static_cast<double>(table.groups_held) * static_cast<double>(rows) /
+                                    static_cast<double>(table.rows_before_full);
+  std::uint64_t room = least;
+  while (room < most && static_cast<double>(room) < 2 * estimate)
+    room *= 2;
+  while (room > least && !fits(room))
+    room /= 2;
+  return room;
+}
 // A CPU work-group's own table (in global memory) takes at most this.
 constexpr std::uint64_t kCpuWorkGroupBytes = std::uint64_t{64} << 20;
 
@@ -417,6 +444,7 @@ GroupByResult GroupBy(QueryContext& context, const GroupByPlan& plan,
                                                         : HGB_MODE_HASH;
   spec.slots = plan.table_slots;
   std::string fallback;
+  std::uint32_t rebuilds = 0;
   for (;;) {
     const std::uint64_t bytes = GroupTableBytes(layout, spec.slots);
     if (bytes > plan.memory_budget) {
@@ -437,14 +465,17 @@ GroupByResult GroupBy(QueryContext& context, const GroupByPlan& plan,
     }
     // The hash table filled: once more, larger, up to room for every row its
     // own group.
-    const std::uint64_t room =
-        std::min(spec.slots * kHashGrowth, std::bit_ceil(std::max<std::uint64_t>(2 * rows, 64)));
+    const std::uint64_t room = NextHashSlots(spec.slots, table, rows, [&](std::uint64_t slots) {
+      return GroupTableBytes(layout, slots) <= plan.memory_budget;
+    });
     if (spec.slots >= room || room >= HGB_GLOBAL_SLOT) {
       fallback = "the hash table overflowed";
       break;
     }
+    ++rebuilds;
     fallback = "the hash table of " + std::to_string(spec.slots) +
-               " slots overflowed: rebuilt with " + std::to_string(room);
+               " slots overflowed: rebuilt with " + std::to_string(room) + " (rebuild " +
+               std::to_string(rebuilds) + ")";
     spec.slots = room;
   }
   result = SortGroupBy(context, plan, keys, aggregates, layout, rows);

@@ -384,6 +384,8 @@ GroupTable FoldGroups(QueryContext& context, const GroupByPlan& plan, const Grou
   std::array<cl_uint, HGB_CONTROL_WORDS> flags{};
   engine.Download(control.get(), 0, sizeof(flags), flags.data(), "group control");
   table.overflow = flags[0];
+  table.groups_held = flags[1];
+  table.rows_before_full = flags[2];
   return table;
 }
 

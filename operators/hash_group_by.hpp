@@ -58,6 +58,10 @@ struct GroupTable {
   std::uint32_t words = 0;
   std::uint32_t overflow = 0;
   bool work_group_tables = false;
+  // After an HGB_OVERFLOW_TABLE: the groups the table took, and the rows
+  // folded (by work-groups that finished) before it filled.
+  std::uint64_t groups_held = 0;
+  std::uint64_t rows_before_full = 0;
 };
 
 // The fold's passes: indices of the aggregates with per-row work, at most

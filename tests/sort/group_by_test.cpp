@@ -359,6 +359,39 @@ TEST_P(GroupByTest, DataForcedFallbacksAreReported) {
   Check({key}, {{VM_AGG_SUM_I, &arg}}, rows, {"tiny hash", small, false}, "grown table");
 }
 
+// Every row its own group, in a hash table first sized for 64: the table
+// that replaces a full one is sized from the groups it took per row folded
+// (at most 64 times larger each time), so the groups fit after at most two
+// rebuilds where growing 4x at a time took four.
+TEST_P(GroupByTest, AFullTableIsRebuiltForTheGroupsItsRowsSuggest) {
+  if (!engine().info().int64_atomics || engine().info().loop_iteration_limit != 0)
+    GTEST_SKIP() << "GROUP BY always sorts on this device (no 64-bit atomics, or capped loops)";
+  std::mt19937_64 rng(37);
+  const RowCount rows = 8 * engine().tuning().tile_size() + 5;
+  const HostColumn arg = SmallIntegers(ColumnType::Int64(), rows, 0.0, rng);
+  HostColumn key;
+  key.type = ColumnType::Int64();
+  for (RowCount r = 0; r < rows; ++r)
+    key.i64.push_back(static_cast<std::int64_t>(rng()));  // distinct with near certainty
+  Engine& e = engine();
+  QueryContext context(e);
+  DeviceVector k = Upload(e, key, rows);
+  DeviceVector a = Upload(e, arg, rows);
+  const std::vector<GroupAggregateSpec> specs = {{VM_AGG_SUM_I, View(a)}};
+  GroupByOptions small;
+  small.hash_slots = 64;
+  const GroupByPlan plan = PlanGroupBy(e.info(), e.tuning(), {KeyInfoOf(View(k))},
+                                       {AggregateInfoOf(specs[0])}, rows, std::nullopt, small);
+  ASSERT_EQ(plan.strategy, GroupByStrategy::kHash);
+  const GroupByResult grown = GroupBy(context, plan, {View(k)}, specs, rows);
+  EXPECT_EQ(grown.groups, rows);
+  EXPECT_EQ(grown.strategy, GroupByStrategy::kHash) << grown.fallback;
+  const bool at_most_two = grown.fallback.find("(rebuild 1)") != std::string::npos ||
+                           grown.fallback.find("(rebuild 2)") != std::string::npos;
+  EXPECT_TRUE(at_most_two) << grown.fallback;
+  Check({key}, {{VM_AGG_SUM_I, &arg}}, rows, {"tiny hash", small, false}, "rows their own groups");
+}
+
 CLQ_INSTANTIATE_DEVICE_TESTS(GroupByTest);
 
 }  // namespace
