@@ -535,12 +535,16 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
         break;
       case VM_EXTRACT:
         // Rare: the lean machines leave it out, so that queries without
-        // dates keep their smaller kernels. One loop per field, each with
-        // the field a literal (vm.cl).
+        // dates keep their smaller kernels. On CPUs one loop per field, each
+        // with the field a literal (vm.cl), which vectorises; on GPUs one
+        // loop, whose smaller code the other operations' kernels keep.
 #if VM_LEAN
         unsupported = 1u;
 #else
         if (VM_NARROW || (kind & VM_OPND_NARROW)) {
+#if !DEVICE_IS_CPU
+          VM_FOR_ITEMS acc[k] = (VM_VALUE)vm_extract32((int)acc[k], arg);
+#else
           if (arg == VM_EXTRACT_YEAR) {
             VM_FOR_ITEMS acc[k] = (VM_VALUE)vm_extract32((int)acc[k], VM_EXTRACT_YEAR);
           } else if (arg == VM_EXTRACT_MONTH) {
@@ -548,6 +552,7 @@ inline uint VM_NAME(vm_run)(__constant const uint2* code, uint pc, uint end,
           } else {
             VM_FOR_ITEMS acc[k] = (VM_VALUE)vm_extract32((int)acc[k], VM_EXTRACT_DAY);
           }
+#endif
         }
 #if !VM_NARROW
         else VM_FOR_ITEMS_COLD {
