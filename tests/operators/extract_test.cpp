@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <optional>
 #include <random>
 #include <string>
@@ -50,16 +51,25 @@ struct Days {
 // Every day of [1600-01-01, 2400-12-31] with its date from a walk through
 // the calendar (no division anywhere); then the ends of INT32, the days
 // around 1970-01-01 and 0000-03-01, and random days, with their dates from
-// CivilFromDays.
-Days MakeDays() {
+// CivilFromDays. `stride` > 1 keeps every stride-th of them, and still
+// every year's end and leap-day boundaries and the outermost days of each
+// run: for simulators (Oclgrind), whose tiles are small and whose every
+// instruction is costly.
+Days MakeDays(std::size_t stride) {
   Days out;
   static constexpr int kMonthDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
   CivilDate date{1600, 1, 1};
   std::int64_t day = DaysFromCivil(date);
   EXPECT_EQ(day, -135140);
+  std::size_t walked = 0;
   while (date.year <= 2400) {
-    out.days.push_back(static_cast<std::int32_t>(day));
-    out.want.push_back(date);
+    const bool boundary =
+        (date.month == 2 && date.day >= 28) || (date.month == 3 && date.day == 1) ||
+        (date.month == 12 && date.day == 31) || (date.month == 1 && date.day == 1);
+    if (walked++ % stride == 0 || boundary) {
+      out.days.push_back(static_cast<std::int32_t>(day));
+      out.want.push_back(date);
+    }
     ++day;
     const int length = date.month == 2 && IsLeap(date.year) ? 29 : kMonthDays[date.month - 1];
     if (++date.day > length) {
@@ -70,12 +80,13 @@ Days MakeDays() {
       }
     }
   }
-  EXPECT_EQ(out.days.size(), 292560u);  // 801 years, 195 of them leap
+  EXPECT_EQ(walked, 292560u);  // 801 years, 195 of them leap
   EXPECT_EQ(out.days.back(), DaysFromCivil({2400, 12, 31}));
   std::vector<std::int64_t> more;
   constexpr std::int64_t kMin = std::numeric_limits<std::int32_t>::min();
   constexpr std::int64_t kMax = std::numeric_limits<std::int32_t>::max();
   for (std::int64_t i = 0; i < 800; ++i) {
+    if (i >= 20 && i < 780 && i % static_cast<std::int64_t>(stride) != 0) continue;
     more.push_back(kMin + i);
     more.push_back(kMax - i);
     more.push_back(i - 400);                    // around 1970-01-01
@@ -84,8 +95,10 @@ Days MakeDays() {
     more.push_back(-146097 * 14699 + i - 400);  // an era's start far before 0
   }
   std::mt19937_64 rng(20261201);
-  for (int i = 0; i < 50000; ++i)
-    more.push_back(static_cast<std::int32_t>(rng()));
+  for (std::size_t i = 0; i < 50000; ++i) {
+    const std::int64_t random = static_cast<std::int32_t>(rng());
+    if (i % stride == 0) more.push_back(random);
+  }
   for (const std::int64_t d : more) {
     const CivilDate civil = CivilFromDays(d);
     EXPECT_EQ(DaysFromCivil(civil), d) << "the reference at day " << d;
@@ -96,9 +109,15 @@ Days MakeDays() {
   return out;
 }
 
-const Days& TheDays() {
-  static const Days days = MakeDays();
-  return days;
+// The days for `engine`: all of them where a tile holds 256 rows or more
+// (every hardware device's tuning), every 16th (and the boundaries) on a
+// simulator's small tiles.
+const Days& TheDays(const Engine& engine) {
+  const std::size_t stride = engine.tuning().tile_size() >= 256 ? 1 : 16;
+  static std::map<std::size_t, Days> made;
+  auto it = made.find(stride);
+  if (it == made.end()) it = made.emplace(stride, MakeDays(stride)).first;
+  return it->second;
 }
 
 TablePtr MakeTable(const Days& days) {
@@ -130,7 +149,7 @@ sql::Expr Extract(sql::UnaryOp field, sql::Expr days) {
 
 TEST_P(ExtractTest, EveryDayAgreesWithTheCalendar) {
   Engine& e = engine();
-  const Days& days = TheDays();
+  const Days& days = TheDays(e);
   const TablePtr table = MakeTable(days);
   const RowCount rows = table->rows();
   for (const sql::UnaryOp field : kFields) {
@@ -168,7 +187,7 @@ TEST_P(ExtractTest, EveryDayAgreesWithTheCalendar) {
 // machine (the full one: EXTRACT is a rare operation): YEAR * 100 + MONTH.
 TEST_P(ExtractTest, ArithmeticOverFieldsStaysNarrow) {
   Engine& e = engine();
-  const Days& days = TheDays();
+  const Days& days = TheDays(e);
   const TablePtr table = MakeTable(days);
   const sql::Expr expr =
       Bin(Op::kAdd, Bin(Op::kMultiply, Extract(sql::UnaryOp::kExtractYear, IntCol(kN)), Int(100)),
@@ -194,7 +213,7 @@ TEST_P(ExtractTest, ArithmeticOverFieldsStaysNarrow) {
 // int32, the 64-bit path past it, the full machine (not lean) either way;
 // YEAR within the years of the operand's days.
 TEST_P(ExtractTest, CompilesToOneInstruction) {
-  const TablePtr table = MakeTable(TheDays());
+  const TablePtr table = MakeTable(TheDays(engine()));
   TableRelation relation(engine(), table);
   ExpressionProgram program(relation.columns(), IdentityMapper());
   const std::size_t year = program.AddValue(Extract(sql::UnaryOp::kExtractYear, IntCol(kD)));
