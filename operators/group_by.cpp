@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <functional>
 
 #include "common/errors.hpp"
 #include "kernels_cl/group_by_shared.h"
@@ -37,10 +36,10 @@ constexpr std::uint64_t kHashMostGrowth = 64;
 // overestimate where groups repeat more later, so rarely a third pass);
 // at least kHashGrowth and at most kHashMostGrowth times larger (an
 // estimate from few rows misleads most), at most room for every row its
-// own group, and shrunk to what the device holds (`fits`) where the
+// own group, and shrunk to the `most_slots` the device holds where the
 // estimate asked for more.
 std::uint64_t NextHashSlots(std::uint64_t slots, const GroupTable& table, RowCount rows,
-                            const std::function<bool(std::uint64_t)>& fits) {
+                            std::uint64_t most_slots) {
   const std::uint64_t most =
       std::min(slots * kHashMostGrowth, std::bit_ceil(std::max<std::uint64_t>(2 * rows, 64)));
   const std::uint64_t least = std::min(slots * kHashGrowth, most);
@@ -51,7 +50,7 @@ std::uint64_t NextHashSlots(std::uint64_t slots, const GroupTable& table, RowCou
   std::uint64_t room = least;
   while (room < most && static_cast<double>(room) < 2 * estimate)
     room *= 2;
-  while (room > least && !fits(room))
+  while (room > least && room > most_slots)
     room /= 2;
   return room;
 }
@@ -465,9 +464,8 @@ GroupByResult GroupBy(QueryContext& context, const GroupByPlan& plan,
     }
     // The hash table filled: once more, larger, up to room for every row its
     // own group.
-    const std::uint64_t room = NextHashSlots(spec.slots, table, rows, [&](std::uint64_t slots) {
-      return GroupTableBytes(layout, slots) <= plan.memory_budget;
-    });
+    const std::uint64_t room =
+        NextHashSlots(spec.slots, table, rows, plan.memory_budget / GroupTableBytes(layout, 1));
     if (spec.slots >= room || room >= HGB_GLOBAL_SLOT) {
       fallback = "the hash table overflowed";
       break;

@@ -13,12 +13,12 @@
 
 #include "common/errors.hpp"
 #include "runtime/pinned_result_pool.hpp"
+#include "storage/table.hpp"
 
 namespace clq {
 
 namespace {
 constexpr std::size_t kMappedBytes = std::size_t{32} << 20;
-constexpr std::size_t kResultAlignment = 64;  // storage/table.hpp kHostBlockAlignment
 }  // namespace
 
 void* AllocateResultBytes(std::size_t bytes, PinnedResultPool* pool) {
@@ -35,7 +35,7 @@ void* AllocateResultBytes(std::size_t bytes, PinnedResultPool* pool) {
 #endif
   // Aligned as table columns need, so that a derived table reads a
   // result's columns in place (operators/subquery_materialize).
-  return ::operator new(bytes, std::align_val_t{kResultAlignment});
+  return ::operator new (bytes, std::align_val_t{kHostBlockAlignment});
 }
 
 void FreeResultBytes(void* block, std::size_t bytes, PinnedResultPool* pool) noexcept {
@@ -46,7 +46,7 @@ void FreeResultBytes(void* block, std::size_t bytes, PinnedResultPool* pool) noe
     return;
   }
 #endif
-  ::operator delete(block, std::align_val_t{kResultAlignment});
+  ::operator delete (block, std::align_val_t{kHostBlockAlignment});
 }
 
 RowCount ResultColumn::rows() const {

@@ -54,6 +54,15 @@ ColumnType StorageTypeOf(const ResultColumn& column) {
   return sql::StoredTypeOf(column.type, column.logical, std::max<std::uint32_t>(width, 1));
 }
 
+// Zeroes the `width` bytes of each row in [begin, end) that `nulls` (empty:
+// none) marks NULL: a NULL's bytes are zero in a table.
+void ZeroNullValues(std::byte* data, std::uint32_t width, const std::vector<std::uint8_t>& nulls,
+                    std::size_t begin, std::size_t end) {
+  if (nulls.empty()) return;
+  for (std::size_t r = begin; r < end; ++r)
+    if (nulls[r] != 0) std::memset(data + r * width, 0, width);
+}
+
 // `values`' memory as a table column's, or null where it cannot be read in
 // place (not aligned as tables need, or no rows). Memory of the engine's
 // pinned result pool stays pinned, so a GPU uploads the column in one DMA.
@@ -69,10 +78,9 @@ std::shared_ptr<ColumnData> Adopt(ResultVector<T>&& values, ColumnType type, Row
     pinned_for = pool->context()();
   auto owner = std::make_shared<ResultVector<T>>(std::move(values));
   auto* data = reinterpret_cast<std::byte*>(owner->data());
-  if (!nulls.empty())  // a NULL's bytes are zero in a table
+  if (!nulls.empty())
     ParallelRanges(rows, std::size_t{1} << 20, 1, [&](std::size_t begin, std::size_t end) {
-      for (std::size_t r = begin; r < end; ++r)
-        if (nulls[r] != 0) std::memset(data + r * type.width, 0, type.width);
+      ZeroNullValues(data, type.width, nulls, begin, end);
     });
   return std::make_shared<ColumnData>(type, rows, data, std::shared_ptr<void>(std::move(owner)),
                                       pinned_for);
@@ -108,9 +116,7 @@ std::shared_ptr<ColumnData> CopyColumn(const ResultColumn& column, ColumnType ty
                     (end - begin) * width);
         break;
     }
-    if (!column.nulls.empty())  // a NULL's bytes are zero in a table
-      for (std::size_t r = begin; r < end; ++r)
-        if (column.nulls[r] != 0) std::memset(data + r * width, 0, width);
+    ZeroNullValues(data, width, column.nulls, begin, end);
   });
   return copy;
 }
