@@ -70,19 +70,27 @@ std::uint64_t BufferPool::SizeClass(std::uint64_t bytes) {
 }
 
 DeviceBuffer BufferPool::Acquire(std::uint64_t bytes, std::string_view purpose) {
+  return Make(bytes, purpose, true);
+}
+
+DeviceBuffer BufferPool::AcquireNew(std::uint64_t bytes, std::string_view purpose) {
+  return Make(bytes, purpose, false);
+}
+
+DeviceBuffer BufferPool::Make(std::uint64_t bytes, std::string_view purpose, bool reuse) {
   if (bytes > max_alloc_bytes_) {
-    throw DeviceLimitError("cannot allocate " + std::to_string(bytes) + " bytes for " +
-                           std::string(purpose) + ": the device allows at most " +
-                           std::to_string(max_alloc_bytes_) + " bytes in one allocation" +
-                           (cap_bytes_ > 0 ? " (a quarter of the device-memory cap, device_memory)"
-                                           : ""));
+    throw DeviceLimitError(
+        "cannot allocate " + std::to_string(bytes) + " bytes for " + std::string(purpose) +
+        ": the device allows at most " + std::to_string(max_alloc_bytes_) +
+        " bytes in one allocation" +
+        (cap_bytes_ > 0 ? " (a quarter of the device-memory cap, device_memory)" : ""));
   }
   std::uint64_t capacity = SizeClass(bytes);
   if (capacity > max_alloc_bytes_) capacity = std::max<std::uint64_t>(bytes, 1);
 
   auto& free = home_->free;
   if (auto it = free.lower_bound(capacity);
-      it != free.end() && it->first <= capacity + capacity / 4) {
+      reuse && it != free.end() && it->first <= capacity + capacity / 4) {
     DeviceBuffer result(std::move(it->second), it->first, home_);
     home_->free_bytes -= it->first;
     free.erase(it);
@@ -90,6 +98,7 @@ DeviceBuffer BufferPool::Acquire(std::uint64_t bytes, std::string_view purpose) 
   }
   if (cap_bytes_ > 0 && home_->live_bytes + capacity > cap_bytes_) {
     Trim();
+    if (home_->live_bytes + capacity > cap_bytes_ && reclaim_) reclaim_();
     if (home_->live_bytes + capacity > cap_bytes_) {
       throw DeviceLimitError("cannot allocate " + std::to_string(capacity) + " bytes for " +
                              std::string(purpose) + ": " + std::to_string(home_->live_bytes) +

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string_view>
@@ -67,6 +68,9 @@ class BufferPool {
   // A read-write device buffer of at least `bytes` (at least one size class
   // even for 0 bytes, since OpenCL forbids empty buffers).
   DeviceBuffer Acquire(std::uint64_t bytes, std::string_view purpose);
+  // The same, never one of the free buffers: for a command of another queue,
+  // which a free buffer's last commands on the engine's queue do not order.
+  DeviceBuffer AcquireNew(std::uint64_t bytes, std::string_view purpose);
 
   // Releases every free buffer (after an allocation failure, or on request).
   void Trim();
@@ -75,13 +79,22 @@ class BufferPool {
   // Bytes of the buffers this pool made that are alive (in use or cached).
   std::uint64_t live_bytes() const;
   std::uint64_t max_alloc_bytes() const { return max_alloc_bytes_; }
+  // The most bytes of live buffers (0: no cap).
+  std::uint64_t cap_bytes() const { return cap_bytes_; }
+  // Called when a buffer would pass the cap, after the free buffers are
+  // released and before DeviceLimitError: lets another holder of idle
+  // buffers (the table cache's retired ones) let go of them.
+  void set_reclaim(std::function<void()> reclaim) { reclaim_ = std::move(reclaim); }
 
   static std::uint64_t SizeClass(std::uint64_t bytes);
 
  private:
+  DeviceBuffer Make(std::uint64_t bytes, std::string_view purpose, bool reuse);
+
   cl::Context context_;
   std::uint64_t max_alloc_bytes_;
   std::uint64_t cap_bytes_ = 0;
+  std::function<void()> reclaim_;
   std::shared_ptr<DeviceBuffer::Home> home_;
 };
 

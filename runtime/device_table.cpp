@@ -29,10 +29,17 @@ RowCount DeviceTableCache::TabletRows(const Table& table) const {
   std::uint32_t widest = 1;
   for (const clq::Column& c : table.columns())
     widest = std::max(widest, c.type().width);
-  const std::uint64_t most_bytes = tablet_bytes_ > 0
-                                       ? std::min(tablet_bytes_, engine_.info().max_alloc_bytes)
-                                       : engine_.info().max_alloc_bytes;
-  RowCount rows = most_bytes / widest;
+  const std::uint64_t max_alloc = engine_.info().max_alloc_bytes;
+  RowCount rows = max_alloc / widest;
+  if (tablet_bytes_ > 0) {
+    // The columns kernels stream are numbers of at most 8 bytes: they take
+    // at most tablet_bytes_ a tablet. A wider CHAR column, mostly read on
+    // the host at a result's rows, may take up to twice that; sizing every
+    // tablet by it would cut a table of 52-byte strings into tablets whose
+    // numbers are too small to stream at the transfer bandwidth.
+    rows = std::min<RowCount>(tablet_bytes_ / std::min<std::uint32_t>(widest, 8),
+                              std::min(max_alloc, 2 * tablet_bytes_) / widest);
+  }
   if (tablet_rows_ > 0) rows = std::min(rows, tablet_rows_);
   // Whole 32-row words keep selection bitmaps of different tablets apart.
   if (rows >= 64) rows -= rows % 32;
@@ -53,7 +60,7 @@ void DeviceTableCache::MakeRoom(std::uint64_t bytes, const std::string& what) {
   for (auto it = entries_.begin(); it != entries_.end();) {
     if (it->second.table.expired()) {
       resident_bytes_ -= it->second.bytes;
-      it->second.buffer.Abandon();
+      Retire(std::move(it->second.buffer));
       it = entries_.erase(it);
     } else {
       ++it;
@@ -64,10 +71,10 @@ void DeviceTableCache::MakeRoom(std::uint64_t bytes, const std::string& what) {
         entries_.begin(), entries_.end(),
         [](const auto& a, const auto& b) { return a.second.last_use < b.second.last_use; });
     resident_bytes_ -= oldest->second.bytes;
-    // Not back to the pool: a caller may hold it bound to a kernel whose
-    // other arguments are being uploaded now (DeviceProgram::SlotArgs,
+    // Not straight back to the pool: a caller may hold it bound to a kernel
+    // whose other arguments are being uploaded now (DeviceProgram::SlotArgs,
     // GatherColumns), and the upload that made this room would reuse it.
-    oldest->second.buffer.Abandon();
+    Retire(std::move(oldest->second.buffer));
     entries_.erase(oldest);
   }
   if (resident_bytes_ + bytes > budget_bytes_) {
@@ -75,6 +82,51 @@ void DeviceTableCache::MakeRoom(std::uint64_t bytes, const std::string& what) {
                            " bytes, more than the device-memory budget for tables (" +
                            std::to_string(budget_bytes_) + " bytes)");
   }
+}
+
+void DeviceTableCache::Retire(DeviceBuffer buffer) {
+  if (buffer.empty()) return;
+  cl_uint holders = 0;
+  try {
+    holders = buffer.get().getInfo<CL_MEM_REFERENCE_COUNT>();
+  } catch (const cl::Error&) {
+    holders = 0;  // unknown: abandoned below
+  }
+  if (holders != 1) {
+    buffer.Abandon();
+    return;
+  }
+  retired_.push_back({std::move(buffer), engine_.Mark()});
+  // A stream takes back buffers of its own size; others, beyond a few, go
+  // back to the pool once done (then only the engine's queue reuses them).
+  while (retired_.size() > kMostRetired) {
+    Retired& oldest = retired_.front();
+    if (oldest.done.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>() != CL_COMPLETE)
+      oldest.buffer.Abandon();
+    retired_.pop_front();
+  }
+}
+
+DeviceBuffer DeviceTableCache::StreamBuffer(std::uint64_t bytes, const std::string& what) {
+  const std::uint64_t size = BufferPool::SizeClass(bytes);
+  for (auto it = retired_.begin(); it != retired_.end(); ++it) {
+    if (it->done.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>() != CL_COMPLETE) break;
+    if (it->buffer.capacity() == size) {
+      DeviceBuffer buffer = std::move(it->buffer);
+      retired_.erase(it);
+      return buffer;
+    }
+  }
+  // None fits: room under the cap first, from the oldest retired buffers.
+  BufferPool& pool = engine_.pool();
+  while (!retired_.empty() && pool.cap_bytes() > 0 && pool.live_bytes() + size > pool.cap_bytes()) {
+    engine_.Wait(retired_.front().done);
+    retired_.front().buffer.Abandon();
+    retired_.pop_front();
+  }
+  // Not one of the pool's free buffers: commands of the engine's queue may
+  // still read those, and the transfer queue would not wait for them.
+  return pool.AcquireNew(bytes, what);
 }
 
 cl::Buffer DeviceTableCache::Column(const TablePtr& table, std::size_t column, std::size_t tablet) {
@@ -112,11 +164,25 @@ cl::Buffer DeviceTableCache::Resident(const TablePtr& table, const Key& key,
   } else {
     const std::string what =
         "column " + name + " of " + table->name() + " (tablet " + std::to_string(key.tablet) + ")";
+    const bool pinned = owner->pinned_for() == engine_.context()();
+    const bool streamed = tablets.size() > 1;
+    if (streamed) {
+      // Double buffering: before this tablet's upload evicts a buffer, the
+      // kernels of every tablet but the last have read theirs (what was
+      // enqueued before the previous tablet of this column came).
+      Key column_key = key;
+      column_key.tablet = 0;
+      cl::Event& marker = stream_markers_[column_key];
+      if (marker()) engine_.Wait(marker);
+      marker = engine_.Mark();
+    }
     MakeRoom(bytes, what);
-    entry.buffer = engine_.pool().Acquire(bytes, what);
+    entry.buffer = streamed ? StreamBuffer(bytes, what) : engine_.pool().Acquire(bytes, what);
     entry.bytes = entry.buffer.capacity();
     const std::string stage = "upload " + table->name() + "." + name;
-    if (owner->pinned_for() == engine_.context()()) {
+    if (streamed) {
+      engine_.UploadAhead(entry.buffer.get(), bytes, host, pinned, owner, stage);
+    } else if (pinned) {
       engine_.Upload(entry.buffer.get(), 0, bytes, host, stage);  // one DMA
     } else {
       engine_.UploadStaged(entry.buffer.get(), 0, bytes, host, stage);
@@ -143,7 +209,15 @@ void DeviceTableCache::Clear() {
   for (auto& [key, entry] : entries_)
     entry.buffer.Abandon();
   entries_.clear();
+  stream_markers_.clear();
+  AbandonRetired();
   resident_bytes_ = 0;
+}
+
+void DeviceTableCache::AbandonRetired() {
+  for (Retired& r : retired_)
+    r.buffer.Abandon();  // their commands may still run
+  retired_.clear();
 }
 
 }  // namespace clq

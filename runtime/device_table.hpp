@@ -10,6 +10,15 @@
 // staging. Entries are keyed by Table::id(): two tables that share
 // host data still get their own device copies.
 //
+// A table of several tablets streams: a tablet's upload goes on the
+// engine's transfer queue (Engine::UploadAhead) and travels while the
+// kernels of the tablet before run; it first waits until the kernels of
+// the tablets before that have read theirs, so about two tablets of each
+// column are in use at once (double buffering). An evicted buffer no caller
+// holds goes back to the engine's pool once the commands before its
+// eviction are done, so a stream reuses its buffers instead of allocating
+// and freeing device memory for every tablet.
+//
 // CLQ_TABLET_ROWS caps the rows per tablet, so tests can force tiny tablets
 // and exercise every operator across tablet boundaries.
 //
@@ -29,6 +38,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <utility>
@@ -56,8 +66,9 @@ TableResidency DefaultTableResidency(const Engine& engine);
 class DeviceTableCache {
  public:
   // `tablet_rows` caps the rows of a tablet (0: as many as the device's
-  // largest allocation holds), `tablet_bytes` the bytes of a tablet's widest
-  // column (0: the device's largest allocation).
+  // largest allocation holds), `tablet_bytes` the bytes of a tablet's
+  // numeric columns (0: the device's largest allocation; else a wider
+  // column's tablet takes at most twice that).
   DeviceTableCache(Engine& engine, std::uint64_t budget_bytes, TableResidency residency,
                    RowCount tablet_rows = 0, std::uint64_t tablet_bytes = 0);
 
@@ -83,6 +94,9 @@ class DeviceTableCache {
 
   // Drops every resident column.
   void Clear();
+  // Lets go of the buffers of evicted tablets kept for reuse (OpenCL frees
+  // them once their commands are done): when the device is short of memory.
+  void AbandonRetired();
   std::uint64_t resident_bytes() const { return resident_bytes_; }
   std::uint64_t budget_bytes() const { return budget_bytes_; }
   TableResidency residency() const { return residency_; }
@@ -104,6 +118,14 @@ class DeviceTableCache {
     cl::Buffer get() const { return host_view() != nullptr ? host_view : buffer.get(); }
   };
   void MakeRoom(std::uint64_t bytes, const std::string& what);
+  // An evicted entry's buffer: back to the pool once the commands enqueued
+  // before now are done, where nothing but the entry holds it (no later
+  // command can use it then); else abandoned to its holders.
+  void Retire(DeviceBuffer buffer);
+  // The buffer of a streamed tablet's upload (on the transfer queue): a
+  // retired one of its size whose commands are done, else a new one.
+  DeviceBuffer StreamBuffer(std::uint64_t bytes, const std::string& what);
+  static constexpr std::size_t kMostRetired = 16;
 
   Engine& engine_;
   std::uint64_t budget_bytes_;
@@ -118,6 +140,14 @@ class DeviceTableCache {
                       std::uint32_t width, const std::shared_ptr<const ColumnData>& owner,
                       const std::string& what);
   std::map<Key, Entry> entries_;
+  // By column of a table of several tablets (Key::tablet 0): a marker of
+  // the compute queue enqueued when its last tablet was uploaded.
+  std::map<Key, cl::Event> stream_markers_;
+  struct Retired {
+    DeviceBuffer buffer;
+    cl::Event done;  // a marker enqueued at its eviction
+  };
+  std::deque<Retired> retired_;  // oldest first (markers of one in-order queue)
 };
 
 }  // namespace clq

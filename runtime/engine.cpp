@@ -1,6 +1,5 @@
 #include "runtime/engine.hpp"
 
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -89,6 +88,7 @@ std::shared_ptr<PinnedResultPool> ResultPoolFor(const DeviceInfo& info,
 
 Engine::Engine(const DeviceHandle& device, const EngineOptions& options)
     : info_(AssumedInfo(device.info, options)),
+      own_memory_bytes_(device.info.global_mem_bytes),
       device_(device.device),
       tuning_(ChooseTuning(info_, options)),
       options_(options),
@@ -106,13 +106,16 @@ Engine::Engine(const DeviceHandle& device, const EngineOptions& options)
   pool_ = BufferPool(context_, info_.max_alloc_bytes, RetainLimit(info_),
                      capped ? info_.global_mem_bytes : 0);
   BuildProgram();
-  // Under a cap, tables are copied in tablets of at most 1/16 of it, so that
-  // the few columns a step reads fit the half of it tables may hold, and
-  // evicted least recently used first: a table larger than the cap streams.
+  // Under a cap, tables are copied in tablets whose numeric columns take at
+  // most 1/16 of it (a CHAR column 1/8), so that the few columns a step
+  // reads, two tablets of each while the next uploads, fit the half of it
+  // tables may hold; evicted least recently used first, a table larger than
+  // the cap streams.
   tables_ = std::make_unique<DeviceTableCache>(
       *this, info_.global_mem_bytes / 2,
       capped ? TableResidency::kCopy : DefaultTableResidency(*this), options.tablet_rows,
       capped ? info_.global_mem_bytes / 16 : 0);
+  pool_.set_reclaim([tables = tables_.get()] { tables->AbandonRetired(); });
   try {
     result_pool_ = ResultPoolFor(info_, options_, context_, device_);
   } catch (const cl::Error& error) {
@@ -120,7 +123,14 @@ Engine::Engine(const DeviceHandle& device, const EngineOptions& options)
   }
 }
 
-Engine::~Engine() = default;
+Engine::~Engine() {
+  try {
+    if (transfer_queue_()) transfer_queue_.finish();
+    queue_.finish();
+  } catch (const cl::Error&) {
+    // The device failed; its transfers are gone with it.
+  }
+}
 
 std::size_t Engine::TabletCountFor(const Table& table) const {
   return tables_->Tablets(table).size();
@@ -429,7 +439,84 @@ void Engine::Fill(const cl::Buffer& buffer, std::uint32_t pattern, std::uint64_t
 
 void Engine::Finish() {
   try {
+    if (transfer_queue_()) transfer_queue_.finish();
     queue_.finish();
+    ReleaseUploadSources(true);
+  } catch (const cl::Error& error) {
+    throw TranslateClError(error, "waiting for the device");
+  }
+}
+
+cl::CommandQueue& Engine::TransferQueue() {
+  if (!transfer_queue_()) {
+    try {
+      transfer_queue_ = cl::CommandQueue(context_, device_, CL_QUEUE_PROFILING_ENABLE);
+    } catch (const cl::Error& error) {
+      throw TranslateClError(error, "creating a transfer queue on " + info_.name);
+    }
+  }
+  return transfer_queue_;
+}
+
+void Engine::ReleaseUploadSources(bool all) {
+  std::erase_if(upload_sources_, [all](auto& upload) {
+    if (all) {
+      upload.first.wait();
+      return true;
+    }
+    return upload.first.template getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>() == CL_COMPLETE;
+  });
+}
+
+void Engine::UploadAhead(const cl::Buffer& buffer, std::uint64_t bytes, const std::byte* source,
+                         bool pinned, std::shared_ptr<const void> keep, std::string_view stage) {
+  if (bytes == 0) return;
+  try {
+    ReleaseUploadSources(false);
+    cl::CommandQueue& transfer = TransferQueue();
+    const bool staged =
+        !pinned && info_.kind != DeviceKind::kCpu && bytes >= PinnedStaging::kMinimumBytes;
+    cl::Event arrived;
+    if (staged) {
+      if (!transfer_staging_)
+        transfer_staging_ = std::make_unique<PinnedStaging>(context_, transfer);
+      // The source is copied into staging before this returns.
+      arrived = transfer_staging_->UploadEnqueued(
+          buffer, 0, bytes, source, [&](const cl::Event& event, std::uint64_t chunk) {
+            profiler_.Record(stage, StageKind::kUpload, event, chunk);
+          });
+    } else {
+      transfer.enqueueWriteBuffer(buffer, CL_FALSE, 0, bytes, source, nullptr, &arrived);
+      transfer.flush();
+      profiler_.Record(stage, StageKind::kUpload, arrived, bytes);
+      upload_sources_.emplace_back(arrived, std::move(keep));
+    }
+    const std::vector<cl::Event> wait{arrived};
+    queue_.enqueueBarrierWithWaitList(&wait);
+    if (options_.sync) {
+      transfer.finish();
+      queue_.finish();
+    }
+  } catch (const cl::Error& error) {
+    throw TranslateClError(error, "uploading " + std::string(stage));
+  }
+}
+
+cl::Event Engine::Mark() {
+  cl::Event marker;
+  try {
+    queue_.enqueueMarkerWithWaitList(nullptr, &marker);
+  } catch (const cl::Error& error) {
+    throw TranslateClError(error, "marking the queue");
+  }
+  return marker;
+}
+
+void Engine::Wait(const cl::Event& event) {
+  try {
+    queue_.flush();
+    if (transfer_queue_()) transfer_queue_.flush();
+    event.wait();
   } catch (const cl::Error& error) {
     throw TranslateClError(error, "waiting for the device");
   }

@@ -23,6 +23,8 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "common/options.hpp"
 #include "runtime/buffer_pool.hpp"
@@ -61,6 +63,10 @@ class Engine {
   // The device as the engine treats it: fp64 and 64-bit atomics cleared
   // when EngineOptions::assume_no_fp64 / assume_no_int64_atomics say so.
   const DeviceInfo& info() const { return info_; }
+  // The device's own global memory, whatever EngineOptions::device_memory
+  // caps: what a driver's memory beside clq's buffers (NVIDIA's mirrors of
+  // pinned host blocks) comes out of.
+  std::uint64_t own_memory_bytes() const { return own_memory_bytes_; }
   const DeviceTuning& tuning() const { return tuning_; }
   const EngineOptions& options() const { return options_; }
   const ProgramBuildReport& build_report() const { return build_report_; }
@@ -118,6 +124,19 @@ class Engine {
   // CPU devices, where "device" memory is host memory, a plain write.
   void UploadStaged(const cl::Buffer& buffer, std::uint64_t offset, std::uint64_t bytes,
                     const void* source, std::string_view stage);
+  // An upload of a streamed table's tablet: enqueued on the engine's
+  // transfer queue, which the compute queue waits for (a barrier, no host
+  // wait), so that it travels while the kernels of the tablet before run.
+  // From memory pinned by this context (`pinned`) in one DMA, else through
+  // the transfer queue's own pinned staging on GPUs; `keep` holds the
+  // source until the device has read it. Returns once enqueued.
+  void UploadAhead(const cl::Buffer& buffer, std::uint64_t bytes, const std::byte* source,
+                   bool pinned, std::shared_ptr<const void> keep, std::string_view stage);
+  // A marker on the compute queue: complete once every command enqueued on
+  // it before is.
+  cl::Event Mark();
+  // Waits for an event of either queue (both flushed first).
+  void Wait(const cl::Event& event);
   // A read-only buffer over `bytes` of host memory at `data` (CL_MEM_USE_HOST_PTR:
   // zero-copy on CPU devices). `owner` is kept alive until OpenCL destroys
   // the buffer, whoever holds it last (a kernel argument included).
@@ -140,9 +159,15 @@ class Engine {
   void Fill(const cl::Buffer& buffer, std::uint32_t pattern, std::uint64_t offset,
             std::uint64_t bytes, std::string_view stage);
 
+  // Waits for every command of both queues.
   void Finish();
 
  private:
+  // The queue UploadAhead enqueues on, created on first use.
+  cl::CommandQueue& TransferQueue();
+  // Drops the sources of UploadAhead's transfers that are done (all: waits
+  // for them).
+  void ReleaseUploadSources(bool all);
   // Prints the program's build log to stderr when the options ask for it.
   void PrintBuildLogIfAsked(const cl::Program& program) const;
   // The pinned staging buffers when a transfer of `bytes` pays for them
@@ -153,6 +178,7 @@ class Engine {
                     std::uint64_t bytes);
 
   DeviceInfo info_;
+  std::uint64_t own_memory_bytes_ = 0;
   cl::Device device_;
   cl::Context context_;
   cl::CommandQueue queue_;
@@ -166,6 +192,10 @@ class Engine {
   BufferPool pool_;
   Profiler profiler_;
   std::unique_ptr<PinnedStaging> staging_;  // created on first use by StagingFor
+  cl::CommandQueue transfer_queue_;
+  std::unique_ptr<PinnedStaging> transfer_staging_;
+  // UploadAhead's transfers from host memory and what keeps that memory.
+  std::vector<std::pair<cl::Event, std::shared_ptr<const void>>> upload_sources_;
   std::unique_ptr<DeviceTableCache> tables_;
   std::shared_ptr<PinnedResultPool> result_pool_;
 };

@@ -1,6 +1,5 @@
 #include "runtime/pinned_host_blocks.hpp"
 
-
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
@@ -69,8 +68,12 @@ HostBlockAllocator PinnedTableMemoryFor(Engine& engine, Choice choice) {
   // NVIDIA's driver backs every CL_MEM_ALLOC_HOST_PTR buffer with device
   // memory of its size (the GPU memory in use grows by about the pinned
   // tables' size), so pinned tables take device memory beside the table
-  // cache's half: at most a quarter of it.
-  const std::uint64_t budget = std::min(memory / 2, engine.info().global_mem_bytes / 4);
+  // cache's half: at most a quarter of it. Those mirrors are in the device's
+  // own memory, outside the buffers a device-memory cap counts, so the
+  // budget follows the device's own memory under a cap too. (A device whose
+  // memory were only the cap's would pin a quarter of that and stage the
+  // rest of its tables, as pinned_tables=off does.)
+  const std::uint64_t budget = std::min(memory / 2, engine.own_memory_bytes() / 4);
   HostBlockAllocator pinned =
       PinnedHostBlocks(engine.context(), engine.queue(), kPinnedTableMinimumBytes, budget);
   return

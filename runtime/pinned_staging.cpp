@@ -20,27 +20,48 @@ PinnedStaging::PinnedStaging(const cl::Context& context, cl::CommandQueue queue,
     buffer = std::make_unique<MappedHostBuffer>(context, queue_, chunk_bytes_);
 }
 
-PinnedStaging::~PinnedStaging() = default;
+PinnedStaging::~PinnedStaging() {
+  try {
+    WaitIdle();  // no transfer may read a buffer as it is unmapped
+  } catch (const cl::Error&) {
+    // The device failed; its transfers are gone with it.
+  }
+}
 
 void PinnedStaging::Upload(const cl::Buffer& target, std::uint64_t offset, std::uint64_t bytes,
                            const std::byte* source,
                            const std::function<void(const cl::Event&, std::uint64_t)>& on_chunk) {
-  cl::Event in_flight[2];
-  int next = 0;
+  UploadEnqueued(target, offset, bytes, source, on_chunk);
+  WaitIdle();
+}
+
+cl::Event PinnedStaging::UploadEnqueued(
+    const cl::Buffer& target, std::uint64_t offset, std::uint64_t bytes, const std::byte* source,
+    const std::function<void(const cl::Event&, std::uint64_t)>& on_chunk) {
+  cl::Event last;
   for (std::uint64_t done = 0; done < bytes; done += chunk_bytes_) {
     const std::uint64_t chunk = std::min(chunk_bytes_, bytes - done);
-    if (in_flight[next]()) in_flight[next].wait();  // the staging buffer is free again
-    ParallelCopy(buffers_[next]->data(), source + done, chunk);
-    queue_.enqueueWriteBuffer(target, CL_FALSE, offset + done, chunk, buffers_[next]->data(),
-                              nullptr, &in_flight[next]);
+    cl::Event& in_flight = in_flight_[next_];
+    if (in_flight()) in_flight.wait();  // the staging buffer is free again
+    in_flight = cl::Event();
+    ParallelCopy(buffers_[next_]->data(), source + done, chunk);
+    queue_.enqueueWriteBuffer(target, CL_FALSE, offset + done, chunk, buffers_[next_]->data(),
+                              nullptr, &in_flight);
     // Submitted now, so that it travels while the next chunk is copied (left
     // for the next wait, it started later and uploads were slower).
     queue_.flush();
-    on_chunk(in_flight[next], chunk);
-    next ^= 1;
+    on_chunk(in_flight, chunk);
+    last = in_flight;
+    next_ ^= 1;
   }
-  for (cl::Event& e : in_flight)
+  return last;
+}
+
+void PinnedStaging::WaitIdle() {
+  for (cl::Event& e : in_flight_) {
     if (e()) e.wait();
+    e = cl::Event();
+  }
 }
 
 void PinnedStaging::Download(const cl::Buffer& source, std::uint64_t offset, std::uint64_t bytes,
@@ -57,6 +78,7 @@ void PinnedStaging::Download(const cl::Buffer& source, std::uint64_t offset, std
 void PinnedStaging::Download(const cl::Buffer& source, std::uint64_t offset, std::uint64_t bytes,
                              const ChunkConsumer& consume,
                              const std::function<void(const cl::Event&, std::uint64_t)>& on_chunk) {
+  WaitIdle();  // an upload's last chunks may still read the buffers
   cl::Event in_flight[2];
   std::uint64_t chunk_begin[2] = {0, 0};
   std::uint64_t chunk_size[2] = {0, 0};

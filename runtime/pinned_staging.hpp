@@ -6,7 +6,9 @@
 // buffers are mapped once; an upload copies a chunk into one (with several
 // threads) while the other chunk is in flight, a download copies one chunk
 // out while the next is in flight. Blocking: returns when the data has
-// arrived. Owned by an Engine; not thread-safe.
+// arrived, except UploadEnqueued, which returns once the source is copied
+// and leaves the last chunks in flight (the next use of a staging buffer
+// waits for its transfer). Owned by an Engine; not thread-safe.
 #pragma once
 
 #include <cstddef>
@@ -36,6 +38,12 @@ class PinnedStaging {
   void Upload(const cl::Buffer& target, std::uint64_t offset, std::uint64_t bytes,
               const std::byte* source,
               const std::function<void(const cl::Event&, std::uint64_t)>& on_chunk);
+  // The same without waiting for the last chunks: returns the event of the
+  // last one (the queue is in order, so the data has arrived when it is
+  // complete). `source` may be reused on return.
+  cl::Event UploadEnqueued(const cl::Buffer& target, std::uint64_t offset, std::uint64_t bytes,
+                           const std::byte* source,
+                           const std::function<void(const cl::Event&, std::uint64_t)>& on_chunk);
   void Download(const cl::Buffer& source, std::uint64_t offset, std::uint64_t bytes,
                 std::byte* target,
                 const std::function<void(const cl::Event&, std::uint64_t)>& on_chunk);
@@ -51,9 +59,14 @@ class PinnedStaging {
   std::uint64_t chunk_bytes() const { return chunk_bytes_; }
 
  private:
+  // Waits until no transfer reads or writes a staging buffer.
+  void WaitIdle();
+
   cl::CommandQueue queue_;
   std::uint64_t chunk_bytes_;
   std::unique_ptr<MappedHostBuffer> buffers_[2];
+  cl::Event in_flight_[2];  // the last upload's transfer from each buffer
+  int next_ = 0;            // the buffer the next upload chunk fills
 };
 
 // memcpy split across threads for large ranges (one memcpy thread moves

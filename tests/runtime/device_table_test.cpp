@@ -102,6 +102,53 @@ TEST_P(DeviceTableTest, HostViewsReadTheHostColumnsAndKeepThemAlive) {
     ASSERT_EQ(got[i], want[i]) << "row " << i;
 }
 
+// A table of many tablets streams: each tablet's upload goes on the
+// transfer queue and the kernels' queue waits for it, while the budget holds
+// about two tablets of each column, so every fetch evicts a buffer whose
+// copy may still be queued. Every tablet must arrive whole, into the right
+// place, even when the table (and its host memory, but for what the
+// transfers hold) is gone before the device has read it.
+TEST_P(DeviceTableTest, StreamedTabletsArriveWhileOlderOnesAreEvicted) {
+  Engine& e = engine();
+  constexpr RowCount kRows = 1'000'003, kTabletRows = 10'016;
+  std::vector<std::int32_t> want_x(kRows);
+  std::vector<std::int64_t> want_y(kRows);
+  DeviceBuffer got_x = e.pool().Acquire(kRows * 4, "test x");
+  DeviceBuffer got_y = e.pool().Acquire(kRows * 8, "test y");
+  {
+    Schema schema{{"x", ColumnType::Int32()}, {"y", ColumnType::Int64()}};
+    TableBuilder builder("streamed", schema, kRows);
+    auto* x = builder.column_values<std::int32_t>(0);
+    auto* y = builder.column_values<std::int64_t>(1);
+    for (RowCount i = 0; i < kRows; ++i) {
+      want_x[i] = x[i] = static_cast<std::int32_t>(i * 2654435761u);
+      want_y[i] = y[i] = (static_cast<std::int64_t>(i) << 31) - 5;
+    }
+    TablePtr table = builder.Finish();
+    const std::uint64_t budget =
+        2 * (BufferPool::SizeClass(kTabletRows * 4) + BufferPool::SizeClass(kTabletRows * 8));
+    DeviceTableCache cache(e, budget, TableResidency::kCopy, kTabletRows);
+    const std::vector<Tablet> tablets = cache.Tablets(*table);
+    ASSERT_EQ(tablets.size(), 100u);
+    for (std::size_t t = 0; t < tablets.size(); ++t) {
+      e.Copy(cache.Column(table, 0, t), 0, got_x.get(), tablets[t].begin * 4, tablets[t].rows * 4,
+             "test copy");
+      e.Copy(cache.Column(table, 1, t), 0, got_y.get(), tablets[t].begin * 8, tablets[t].rows * 8,
+             "test copy");
+      EXPECT_LE(cache.resident_bytes(), budget);
+    }
+    table.reset();
+  }
+  std::vector<std::int32_t> x(kRows);
+  std::vector<std::int64_t> y(kRows);
+  e.Download(got_x.get(), 0, kRows * 4, x.data(), "test download");
+  e.Download(got_y.get(), 0, kRows * 8, y.data(), "test download");
+  for (RowCount i = 0; i < kRows; ++i) {
+    ASSERT_EQ(x[i], want_x[i]) << "row " << i;
+    ASSERT_EQ(y[i], want_y[i]) << "row " << i;
+  }
+}
+
 TEST_P(DeviceTableTest, CpuDevicesViewTheirTablesGpusCopy) {
   Engine& e = engine();
   if (e.info().kind != DeviceKind::kCpu) {
