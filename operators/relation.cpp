@@ -29,6 +29,19 @@ const std::string& TableRelation::column_name(std::size_t index) const {
   return table_->column(index).name();
 }
 
+TabletRangeRelation::TabletRangeRelation(Relation& inner, std::size_t first, std::size_t count,
+                                         bool rebased)
+    : inner_(inner), first_(first) {
+  const std::vector<Tablet> all = inner.tablets();
+  CLQ_CHECK(first + count <= all.size(), "tablet range past the relation's tablets");
+  const RowCount base = count > 0 && rebased ? all[first].begin : 0;
+  for (std::size_t t = first; t < first + count; ++t) {
+    tablets_.push_back({all[t].begin - base, all[t].rows});
+    rows_ += all[t].rows;
+  }
+  if (tablets_.empty()) tablets_.push_back({0, 0});
+}
+
 cl::Buffer TableRelation::values(std::size_t column, std::size_t tablet) {
   return engine_.tables().Column(table_, column, tablet);
 }

@@ -57,6 +57,35 @@ class TableRelation : public Relation {
   std::vector<Tablet> tablets_;
 };
 
+// Tablets [first, first + count) of another relation: a chunk of a table
+// that a pipeline streams through. `rebased`: row positions count from the
+// chunk's first row (what a projection writes, what a selection emits);
+// else they stay the table's row ids (what a gather by row id reads, so
+// that it touches the chunk's tablets only).
+class TabletRangeRelation : public Relation {
+ public:
+  TabletRangeRelation(Relation& inner, std::size_t first, std::size_t count, bool rebased);
+  std::size_t column_count() const override { return inner_.column_count(); }
+  VmInputColumn column(std::size_t index) const override { return inner_.column(index); }
+  const std::string& column_name(std::size_t index) const override {
+    return inner_.column_name(index);
+  }
+  RowCount rows() const override { return rows_; }
+  std::vector<Tablet> tablets() const override { return tablets_; }
+  cl::Buffer values(std::size_t column, std::size_t tablet) override {
+    return inner_.values(column, first_ + tablet);
+  }
+  cl::Buffer nulls(std::size_t column, std::size_t tablet) override {
+    return inner_.nulls(column, first_ + tablet);
+  }
+
+ private:
+  Relation& inner_;
+  std::size_t first_;
+  std::vector<Tablet> tablets_;
+  RowCount rows_ = 0;
+};
+
 class VectorRelation : public Relation {
  public:
   VectorRelation() = default;

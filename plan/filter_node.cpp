@@ -4,6 +4,7 @@
 #include <span>
 
 #include "operators/device_program.hpp"
+#include "operators/gather.hpp"
 #include "operators/selection.hpp"
 #include "plan/query_plan.hpp"
 
@@ -50,6 +51,14 @@ FilterNode::FilterNode(const Engine& engine, const QueryOptions& options,
   for (const sql::Expr& c : conjuncts)
     text_ += (text_.empty() ? "" : " AND ") + ExpressionText(select, c);
   predicates_ = CompilePredicate(select, predicate, child_->shape());
+  const RowShape& from = child_->shape();
+  if (from.kind == RowShape::Kind::kWholeTable &&
+      engine.TabletCountFor(*select.from.at(from.source).table) > 1) {
+    // Streamed a chunk of tablets at a time (a GROUP BY past the device's
+    // memory), the rows a chunk keeps are counted from its first row: made
+    // the table's row ids.
+    AddKernelNames(KernelSet({"gather_iota", GatherBufferKernel(sizeof(cl_uint))}), true);
+  }
   RowShape input = child_->shape();
   for (const CompiledPredicate& p : predicates_) {
     AddKernelNames(PredicateKernels(engine, options, select, p, input));

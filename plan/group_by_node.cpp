@@ -16,6 +16,7 @@
 #include "plan/aggregate_pass.hpp"
 #include "plan/host_rows.hpp"
 #include "plan/row_buffers.hpp"
+#include "plan/streamed_groups.hpp"
 
 namespace clq {
 namespace {
@@ -134,6 +135,33 @@ std::uint64_t GroupHostBytes(const sql::BoundSelect& select,
   return bytes;
 }
 
+// A chain of filters over the scan of one table.
+bool ScansOneTable(const PhysicalNode& node) {
+  if (node.Name() == "Scan") return true;
+  return node.Name() == "Filter" && node.children().size() == 1 &&
+         ScansOneTable(*node.children().front());
+}
+
+// The tablets a chunk of a streamed GROUP BY takes (0: no streaming): where
+// the input is one table of several tablets, or its filter, every
+// aggregate merges, and the intermediates of every row would take more
+// than a quarter of the device's memory, as many tablets as keep them
+// within it.
+std::size_t StreamTablets(const Engine& engine, const sql::BoundSelect& select,
+                          const RowNode& child, const std::vector<std::uint32_t>& operations,
+                          std::uint64_t row_bytes) {
+  if (select.from.size() != 1 || !ScansOneTable(child)) return 0;
+  for (const std::uint32_t operation : operations)
+    if (!StreamedGroups::IsMergeable(operation)) return 0;
+  const Table& table = *select.from.front().table;
+  if (engine.TabletCountFor(table) <= 1) return 0;
+  const std::uint64_t room = engine.info().global_mem_bytes / 4;
+  if (SaturatingMultiply(table.rows(), row_bytes) <= room) return 0;
+  const std::uint64_t tablet_bytes =
+      SaturatingMultiply(engine.tables().TabletRows(table), std::max<std::uint64_t>(row_bytes, 1));
+  return std::max<std::uint64_t>(1, room / std::max<std::uint64_t>(tablet_bytes, 1));
+}
+
 }  // namespace
 
 GroupByNode::GroupByNode(const Engine& engine, const QueryOptions& options,
@@ -191,6 +219,7 @@ GroupByNode::GroupByNode(const Engine& engine, const QueryOptions& options,
                (plan_.strategy == GroupByStrategy::kSort ? kSortBytesPerRow : 0) +
                HeldRowIdBytesPerRow(select, shape);
   group_bytes_ = GroupHostBytes(select, inputs_.types());
+  stream_tablets_ = StreamTablets(engine, select, *child_, operations_, row_bytes_);
   // Each key's value at its group's first row.
   for (std::size_t k = 0; k < select.group_keys.size(); ++k) {
     AddKernelNames({GatherBufferKernel(inputs_.types()[k].type.width)});
@@ -206,6 +235,16 @@ std::string GroupByNode::Describe() const {
   for (const sql::Aggregate& a : select_.aggregates)
     aggregates += (aggregates.empty() ? "" : ", ") + std::string(sql::AggregateName(a.function)) +
                   "(" + (a.argument ? ExpressionText(select_, *a.argument) : "*") + ")";
+  if (stream_tablets_ > 0) {
+    return keys + ": " + (aggregates.empty() ? "no aggregates" : aggregates) + "; " +
+           plan_.Describe() + "; streamed, " + std::to_string(stream_tablets_) +
+           (stream_tablets_ == 1 ? " tablet" : " tablets") +
+           " of the input at a time, each chunk's groups merged on the host in order of first "
+           "appearance; then on the host: " +
+           (select_.having ? "HAVING, " : "") + "outputs" + (select_.distinct ? ", DISTINCT" : "") +
+           (select_.order_by.empty() ? "" : ", ORDER BY") +
+           (select_.limit || select_.offset ? ", LIMIT" : "");
+  }
   return keys + ": " + (aggregates.empty() ? "no aggregates" : aggregates) + "; " +
          plan_.Describe() + "; groups in order of first appearance; then " +
          (selection_ ? "on the device: " + selection_->Describe() + "; on the host: "
@@ -224,16 +263,14 @@ std::string GroupByNode::Programs() const {
   return text;
 }
 
-QueryResult GroupByNode::Run(ExecutionContext& context) const {
-  RowSet rows = child_->Run(context);
-  const ExecutionContext::NodeScope scope(context, *this);
-  Engine& engine = context.engine();
-  std::vector<DeviceVector> owned;
+GroupByResult GroupByNode::Group(ExecutionContext& context, RowSet& rows,
+                                 std::vector<DeviceVector>& owned, std::vector<VectorView>& keys,
+                                 std::vector<GroupAggregateSpec>& specs) const {
   CheckRowBuffers(context, "GROUP BY", rows.rows(), row_bytes_);
   const std::vector<VectorView> views = inputs_.Evaluate(context.query(), rows, owned);
   context.query().CheckStatus();
-  const std::vector<VectorView> keys(views.begin(), views.begin() + select_.group_keys.size());
-  std::vector<GroupAggregateSpec> specs;
+  keys.assign(views.begin(), views.begin() + select_.group_keys.size());
+  specs.clear();
   for (std::size_t i = 0; i < select_.aggregates.size(); ++i) {
     GroupAggregateSpec spec = SpecOf(select_.aggregates[i]);
     spec.operation = operations_[i];
@@ -245,6 +282,60 @@ QueryResult GroupByNode::Run(ExecutionContext& context) const {
   }
   GroupByResult groups = GroupBy(context.query(), plan_, keys, specs, rows.rows());
   context.query().CheckStatus();
+  return groups;
+}
+
+QueryResult GroupByNode::RunStreamed(ExecutionContext& context) const {
+  Engine& engine = context.engine();
+  const std::size_t tablets = engine.TabletCountFor(*select_.from.front().table);
+  StreamedGroups merged(operations_, select_.group_keys.size());
+  for (std::size_t first = 0; first < tablets; first += stream_tablets_) {
+    context.set_scan_tablets(std::make_pair(first, std::min(stream_tablets_, tablets - first)));
+    std::optional<RowSet> chunk;
+    try {
+      chunk.emplace(child_->Run(context));
+    } catch (...) {
+      context.set_scan_tablets(std::nullopt);
+      throw;
+    }
+    context.set_scan_tablets(std::nullopt);
+    RowSet& rows = *chunk;
+    const ExecutionContext::NodeScope scope(context, *this);
+    std::vector<DeviceVector> owned;
+    std::vector<VectorView> keys;
+    std::vector<GroupAggregateSpec> specs;
+    const GroupByResult groups = Group(context, rows, owned, keys, specs);
+    if (groups.groups == 0) continue;
+    context.query().CheckHostMemory(
+        "the streamed GROUP BY's groups (" + std::to_string(merged.groups() + groups.groups) +
+            " at most)",
+        SaturatingMultiply(merged.groups() + groups.groups, merged.BytesPerGroup() + group_bytes_));
+    std::vector<ResultColumn> key_columns;
+    for (std::size_t k = 0; k < keys.size(); ++k)
+      key_columns.push_back(
+          KeysAt(engine, keys[k], select_.group_keys[k].type, groups.first_positions));
+    std::vector<std::vector<std::int64_t>> counts(specs.size()), states(specs.size());
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+      counts[i] = DownloadValues<std::int64_t>(engine, groups.aggregates[i].counts);
+      if (operations_[i] != VM_AGG_COUNT)
+        states[i] = DownloadValues<std::int64_t>(engine, groups.aggregates[i].values);
+    }
+    merged.Add(key_columns, counts, states, groups.groups);
+  }
+  const HostStage stage(engine.profiler(), "streamed groups as host values");
+  return FinishGroupedRows(select_, merged.keys(), merged.AggregateValues(select_.aggregates),
+                           merged.groups(), true);
+}
+
+QueryResult GroupByNode::Run(ExecutionContext& context) const {
+  if (stream_tablets_ > 0) return RunStreamed(context);
+  RowSet rows = child_->Run(context);
+  const ExecutionContext::NodeScope scope(context, *this);
+  Engine& engine = context.engine();
+  std::vector<DeviceVector> owned;
+  std::vector<VectorView> keys;
+  std::vector<GroupAggregateSpec> specs;
+  GroupByResult groups = Group(context, rows, owned, keys, specs);
   const auto check_host_memory = [&](RowCount kept) {
     context.query().CheckHostMemory("the GROUP BY result (" + std::to_string(kept) + " groups)",
                                     SaturatingMultiply(kept, group_bytes_));

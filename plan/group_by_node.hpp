@@ -6,12 +6,16 @@
 // (plan/host_rows.hpp). The device buffers that grow with the input rows
 // are held to the host-memory budget before grouping (where the device's
 // memory is the host's), the groups' host columns and rows once their
-// count is known.
+// count is known. A table (or its filter) of several tablets whose
+// intermediates would pass a quarter of the device's memory streams: the
+// input runs a chunk of tablets at a time, each chunk grouped on the
+// device and its groups merged on the host, where HAVING and the rest
+// then run.
 #pragma once
 
 #include "operators/group_by.hpp"
-#include "plan/group_selection.hpp"
 #include "plan/group_inputs.hpp"
+#include "plan/group_selection.hpp"
 #include "plan/physical_node.hpp"
 
 namespace clq {
@@ -28,6 +32,14 @@ class GroupByNode : public ResultNode {
   QueryResult Run(ExecutionContext& context) const override;
 
  private:
+  // Evaluates the keys and arguments for `rows` (into `owned`, viewed by
+  // `keys` and `specs`) and groups them on the device.
+  GroupByResult Group(ExecutionContext& context, RowSet& rows, std::vector<DeviceVector>& owned,
+                      std::vector<VectorView>& keys, std::vector<GroupAggregateSpec>& specs) const;
+  // The GROUP BY of a chunk of tablets at a time, the chunks' groups merged
+  // on the host (plan/streamed_groups.hpp).
+  QueryResult RunStreamed(ExecutionContext& context) const;
+
   const sql::BoundSelect& select_;
   QueryOptions options_;
   std::unique_ptr<RowNode> child_;
@@ -42,6 +54,10 @@ class GroupByNode : public ResultNode {
   // Device buffers per input row, and host bytes per group (its keys and
   // aggregates downloaded, and as host values when the outputs need more).
   std::uint64_t row_bytes_ = 0, group_bytes_ = 0;
+  // Tablets of the input's table a chunk takes when the input (a table, or
+  // its filter) outgrows what the device's memory holds of intermediates
+  // and every aggregate merges; 0: one pass over every row.
+  std::size_t stream_tablets_ = 0;
 };
 
 }  // namespace clq

@@ -19,7 +19,9 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/options.hpp"
@@ -61,9 +63,19 @@ class ExecutionContext {
   };
   const PhysicalNode* current_node() const { return current_; }
 
+  // Set while a streaming node runs its input one chunk of tablets at a
+  // time ({first tablet, count}): the scan keeps those tablets only.
+  const std::optional<std::pair<std::size_t, std::size_t>>& scan_tablets() const {
+    return scan_tablets_;
+  }
+  void set_scan_tablets(std::optional<std::pair<std::size_t, std::size_t>> tablets) {
+    scan_tablets_ = tablets;
+  }
+
  private:
   QueryContext query_;
   const PhysicalNode* current_ = nullptr;
+  std::optional<std::pair<std::size_t, std::size_t>> scan_tablets_;
 };
 
 class PhysicalNode {

@@ -130,18 +130,40 @@ ColumnMapper RowSet::GatheredMapper(std::vector<std::pair<std::size_t, std::size
   };
 }
 
+void RowSet::KeepTablets(std::size_t first, std::size_t count) {
+  CLQ_CHECK(whole_table(), "a chunk of tablets taken from rows that are not a whole table");
+  TableRelation& table = *tables_.at(start_);
+  chunk_rows_ = std::make_unique<TabletRangeRelation>(table, first, count, false);
+  chunk_ = std::make_pair(first, count);
+  range_begin_ = count > 0 ? table.tablets().at(first).begin : 0;
+  rows_ = chunk_rows_->rows();
+}
+
+Relation& RowSet::GatherSource(std::size_t source) {
+  if (chunk_ && source == start_) return *chunk_rows_;
+  return *tables_.at(source);
+}
+
 RowSet::Materialized RowSet::Materialize(
     QueryContext&, bool in_place, const std::vector<std::pair<std::size_t, std::size_t>>& columns) {
   Materialized result;
-  if (in_place) {
-    CLQ_CHECK(whole_table(), "a program planned for a whole table runs on other rows");
+  if (in_place && whole_table()) {
     result.relation = tables_[start_].get();
+    return result;
+  }
+  if (in_place) {
+    // A chunk: its tablets, rows counted from its first.
+    CLQ_CHECK(chunk_ && implicit_ && rows_ == chunk_rows_->rows(),
+              "a program planned for a whole table runs on other rows");
+    result.chunk = std::make_unique<TabletRangeRelation>(*tables_[start_], chunk_->first,
+                                                         chunk_->second, true);
+    result.relation = result.chunk.get();
     return result;
   }
   result.gathered = std::make_unique<VectorRelation>();
   for (const auto& [source, column] : columns) {
     DeviceVector values =
-        GatherColumn(engine_, *tables_.at(source), column, Ids(source), outer_.at(source));
+        GatherColumn(engine_, GatherSource(source), column, Ids(source), outer_.at(source));
     result.gathered->Add(tables_[source]->column_name(column), std::move(values));
   }
   if (columns.empty()) {
@@ -156,7 +178,7 @@ void RowSet::Filter(QueryContext& context, const CompiledPredicate& predicate) {
   Materialized input = Materialize(context, predicate.in_place, predicate.gathered);
   DeviceProgram device_program(engine_, predicate.program, context.options());
   RowIds selected = Select(context, *input.relation, device_program, predicate.entry);
-  if (predicate.in_place) {
+  if (predicate.in_place && whole_table()) {
     SetIds(start_, std::move(selected));  // positions are the table's row ids
   } else {
     Reorder(context, selected);
@@ -221,7 +243,7 @@ std::vector<DeviceVector> RowSet::Evaluate(QueryContext& context, const Compiled
     for (const std::size_t i : positions)
       columns.push_back(exprs[i]->index);
     std::vector<DeviceVector> gathered_values =
-        GatherColumns(engine_, *tables_.at(source), columns, Ids(source), outer_.at(source));
+        GatherColumns(engine_, GatherSource(source), columns, Ids(source), outer_.at(source));
     for (std::size_t j = 0; j < positions.size(); ++j)
       results[positions[j]] = std::move(gathered_values[j]);
   }

@@ -53,6 +53,11 @@ class RowSet {
   void Reorder(QueryContext& context, const RowIds& positions);
   // Keeps rows [begin, begin + count).
   void Slice(QueryContext& context, RowCount begin, RowCount count);
+  // Keeps the rows of tablets [first, first + count) of its one source's
+  // table (REQUIRES: the set is that whole table): a chunk of a streamed
+  // pipeline. Programs planned for the whole table run over those tablets
+  // in place, and gathers by row id read those tablets only.
+  void KeepTablets(std::size_t first, std::size_t count);
   // Keeps the rows where a compiled predicate is true (its in_place must
   // match whole_table()).
   void Filter(QueryContext& context, const CompiledPredicate& predicate);
@@ -77,7 +82,8 @@ class RowSet {
   // gathered by row id, in that order; or the table itself when `in_place`
   // (the set is its whole table).
   struct Materialized {
-    Relation* relation = nullptr;  // the table, or `gathered`
+    Relation* relation = nullptr;  // the table, `chunk` or `gathered`
+    std::unique_ptr<TabletRangeRelation> chunk;
     std::unique_ptr<VectorRelation> gathered;
   };
   Materialized Materialize(QueryContext& context, bool in_place,
@@ -88,6 +94,9 @@ class RowSet {
 
  private:
   RowCount TableRows(std::size_t source) const { return tables_.at(source)->rows(); }
+  // Where the columns of `source` are gathered from: its table, or the
+  // chunk's tablets of it.
+  Relation& GatherSource(std::size_t source);
   RowIds Compose(const RowIds& base, const RowIds& positions);
 
   Engine& engine_;
@@ -103,6 +112,10 @@ class RowSet {
   RowCount range_begin_ = 0;
   RowCount rows_ = 0;
   std::vector<std::optional<RowIds>> ids_;
+  // KeepTablets: the chunk's first tablet and tablet count, and its tablets
+  // with the table's row ids (for gathers).
+  std::optional<std::pair<std::size_t, std::size_t>> chunk_;
+  std::unique_ptr<TabletRangeRelation> chunk_rows_;
 };
 
 // Splits expressions into batches that each read at most VM_MAX_SLOTS

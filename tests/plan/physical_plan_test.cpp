@@ -141,6 +141,47 @@ TEST_P(PhysicalPlanTest, NodesLaunchExactlyTheKernelsTheyList) {
   }
 }
 
+// A GROUP BY whose input's intermediates pass a quarter of a capped
+// device streams its table a chunk of tablets at a time: EXPLAIN says so,
+// every launch is listed by its node, and the answers (groups in order of
+// first appearance, HAVING, ORDER BY and LIMIT on the merged groups,
+// integer SUM, AVG, MIN and MAX of integers and REALs, CHAR and NULL keys)
+// equal those of the same query in one pass on the uncapped engine.
+TEST_P(PhysicalPlanTest, AGroupByPastACappedDeviceStreamsWithTheSameAnswers) {
+  EngineOptions options = TestEngineOptions();
+  options.device_memory = 1u << 20;
+  Engine capped(TestDevice(GetParam()), options);
+  Catalog catalog;
+  AddWisconsinTables(catalog, 100000);
+  const std::vector<std::string> queries = {
+      "SELECT ten, COUNT(*), SUM(unique1), MIN(unique2), MAX(unique2), AVG(onePercent) FROM "
+      "tenktup1 GROUP BY ten",
+      "SELECT unique1 % 100 AS k, COUNT(*), SUM(unique2) FROM tenktup1 WHERE four <> 2 AND "
+      "unique2 % 3 <> 1 GROUP BY k HAVING COUNT(*) > 200 ORDER BY k DESC LIMIT 9",
+      "SELECT string4, two, COUNT(*), MAX(unique3), MIN(unique1 - 50000) FROM tenktup1 GROUP BY "
+      "string4, two",
+      "SELECT CASE WHEN ten < 3 THEN NULL ELSE four END AS k, COUNT(*), MIN(unique1 * 0.5), "
+      "MAX(unique3 * -0.25) FROM tenktup1 WHERE two = 1 GROUP BY k",
+  };
+  for (const std::string& sql : queries) {
+    const std::optional<Checked> run = RunPlan(capped, catalog, sql);
+    if (!run) continue;  // REAL on a device without fp64
+    EXPECT_NE(run->explain.find("streamed, "), std::string::npos) << sql << "\n" << run->explain;
+    for (const auto& [node, kernels] : run->launched)
+      for (const std::string& kernel : kernels)
+        EXPECT_TRUE(run->listed.at(node).Contains(kernel))
+            << sql << "\nnode " << node << " launched " << kernel << ", unlisted\n"
+            << run->explain;
+    const sql::BoundStatement bound = sql::Bind(sql::Parse(sql), catalog, sql);
+    const QueryResult streamed = PhysicalPlan(capped, {}, bound.select).Execute(capped);
+    const QueryResult whole = PhysicalPlan(engine(), {}, bound.select).Execute(engine());
+    EXPECT_GT(whole.rows, 0u) << sql;
+    CompareOptions exact;
+    exact.real_relative_tolerance = 0;
+    EXPECT_EQ(CompareResults(whole, streamed, exact), "") << sql;
+  }
+}
+
 // A WHERE pushed to each table of a join, a residual filter, and a
 // grouping: one node each, in the order they run.
 TEST_P(PhysicalPlanTest, ExplainPrintsTheTree) {
