@@ -17,6 +17,7 @@
 #include "plan/host_rows.hpp"
 #include "plan/row_buffers.hpp"
 #include "plan/streamed_groups.hpp"
+#include "plan/streamed_input.hpp"
 
 namespace clq {
 namespace {
@@ -135,33 +136,6 @@ std::uint64_t GroupHostBytes(const sql::BoundSelect& select,
   return bytes;
 }
 
-// A chain of filters over the scan of one table.
-bool ScansOneTable(const PhysicalNode& node) {
-  if (node.Name() == "Scan") return true;
-  return node.Name() == "Filter" && node.children().size() == 1 &&
-         ScansOneTable(*node.children().front());
-}
-
-// The tablets a chunk of a streamed GROUP BY takes (0: no streaming): where
-// the input is one table of several tablets, or its filter, every
-// aggregate merges, and the intermediates of every row would take more
-// than a quarter of the device's memory, as many tablets as keep them
-// within it.
-std::size_t StreamTablets(const Engine& engine, const sql::BoundSelect& select,
-                          const RowNode& child, const std::vector<std::uint32_t>& operations,
-                          std::uint64_t row_bytes) {
-  if (select.from.size() != 1 || !ScansOneTable(child)) return 0;
-  for (const std::uint32_t operation : operations)
-    if (!StreamedGroups::IsMergeable(operation)) return 0;
-  const Table& table = *select.from.front().table;
-  if (engine.TabletCountFor(table) <= 1) return 0;
-  const std::uint64_t room = engine.info().global_mem_bytes / 4;
-  if (SaturatingMultiply(table.rows(), row_bytes) <= room) return 0;
-  const std::uint64_t tablet_bytes =
-      SaturatingMultiply(engine.tables().TabletRows(table), std::max<std::uint64_t>(row_bytes, 1));
-  return std::max<std::uint64_t>(1, room / std::max<std::uint64_t>(tablet_bytes, 1));
-}
-
 }  // namespace
 
 GroupByNode::GroupByNode(const Engine& engine, const QueryOptions& options,
@@ -219,7 +193,9 @@ GroupByNode::GroupByNode(const Engine& engine, const QueryOptions& options,
                (plan_.strategy == GroupByStrategy::kSort ? kSortBytesPerRow : 0) +
                HeldRowIdBytesPerRow(select, shape);
   group_bytes_ = GroupHostBytes(select, inputs_.types());
-  stream_tablets_ = StreamTablets(engine, select, *child_, operations_, row_bytes_);
+  // Streamed where every aggregate's partial results combine exactly.
+  if (std::all_of(operations_.begin(), operations_.end(), StreamedGroups::IsMergeable))
+    stream_tablets_ = StreamTablets(engine, select, *child_, row_bytes_);
   // Each key's value at its group's first row.
   for (std::size_t k = 0; k < select.group_keys.size(); ++k) {
     AddKernelNames({GatherBufferKernel(inputs_.types()[k].type.width)});
@@ -287,25 +263,14 @@ GroupByResult GroupByNode::Group(ExecutionContext& context, RowSet& rows,
 
 QueryResult GroupByNode::RunStreamed(ExecutionContext& context) const {
   Engine& engine = context.engine();
-  const std::size_t tablets = engine.TabletCountFor(*select_.from.front().table);
   StreamedGroups merged(operations_, select_.group_keys.size());
-  for (std::size_t first = 0; first < tablets; first += stream_tablets_) {
-    context.set_scan_tablets(std::make_pair(first, std::min(stream_tablets_, tablets - first)));
-    std::optional<RowSet> chunk;
-    try {
-      chunk.emplace(child_->Run(context));
-    } catch (...) {
-      context.set_scan_tablets(std::nullopt);
-      throw;
-    }
-    context.set_scan_tablets(std::nullopt);
-    RowSet& rows = *chunk;
+  ForEachChunk(context, *child_, *select_.from.front().table, stream_tablets_, [&](RowSet& rows) {
     const ExecutionContext::NodeScope scope(context, *this);
     std::vector<DeviceVector> owned;
     std::vector<VectorView> keys;
     std::vector<GroupAggregateSpec> specs;
     const GroupByResult groups = Group(context, rows, owned, keys, specs);
-    if (groups.groups == 0) continue;
+    if (groups.groups == 0) return;
     context.query().CheckHostMemory(
         "the streamed GROUP BY's groups (" + std::to_string(merged.groups() + groups.groups) +
             " at most)",
@@ -321,7 +286,7 @@ QueryResult GroupByNode::RunStreamed(ExecutionContext& context) const {
         states[i] = DownloadValues<std::int64_t>(engine, groups.aggregates[i].values);
     }
     merged.Add(key_columns, counts, states, groups.groups);
-  }
+  });
   const HostStage stage(engine.profiler(), "streamed groups as host values");
   return FinishGroupedRows(select_, merged.keys(), merged.AggregateValues(select_.aggregates),
                            merged.groups(), true);

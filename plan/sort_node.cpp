@@ -1,10 +1,14 @@
 #include "plan/sort_node.hpp"
 
+#include <algorithm>
+#include <cstring>
+
 #include "common/errors.hpp"
 #include "operators/gather.hpp"
 #include "operators/scalar_eval.hpp"
 #include "operators/sort.hpp"
 #include "plan/row_buffers.hpp"
+#include "plan/streamed_input.hpp"
 #include "sql/expr_equality.hpp"
 
 namespace clq {
@@ -66,6 +70,17 @@ SortNode::SortNode(const Engine& engine, const QueryOptions& options,
   // The order then indexes the row ids (a copy of the positions for a whole
   // table).
   if (!input.implicit()) AddKernelNames({GatherBufferKernel(4)});
+  if (top_k_) {
+    stream_tablets_ = StreamTablets(engine, select, *child_, row_bytes_);
+    if (stream_tablets_ > 0) {
+      // A chunk's top rows: their positions made row ids, their keys
+      // gathered for the host.
+      KernelSet gathers({"gather_iota", GatherBufferKernel(4), GatherBufferKernel(1)});
+      for (const ValueVectorType& type : computed_types)
+        gathers.Add(KernelSet({GatherBufferKernel(type.type.width)}));
+      AddKernelNames(gathers, true);
+    }
+  }
 }
 
 std::string SortNode::Describe() const {
@@ -74,7 +89,12 @@ std::string SortNode::Describe() const {
   for (std::size_t k = 0; k < keys_.size(); ++k)
     keys += (keys.empty() ? "" : ", ") + ExpressionText(select_, *keys_[k]) +
             (descending_[k] ? " DESC" : "") + (in_place_[k] ? " (in place)" : "");
-  return keys + (top_k_ ? "; " + top_k_->Describe() : "; radix sort");
+  return keys + (top_k_ ? "; " + top_k_->Describe() : "; radix sort") +
+         (stream_tablets_ > 0 ? "; streamed, " + std::to_string(stream_tablets_) +
+                                    (stream_tablets_ == 1 ? " tablet" : " tablets") +
+                                    " of the input at a time, each chunk's top rows the "
+                                    "candidates of a last top-k"
+                              : "");
 }
 
 std::string SortNode::Programs() const {
@@ -84,15 +104,96 @@ std::string SortNode::Programs() const {
   return text;
 }
 
+void SortNode::CheckConstantKeys() const {
+  for (const sql::Expr* key : constant_keys_)
+    (void)EvaluateScalar(*key, [](const sql::Expr&) -> sql::Value {
+      throw InternalError("a column in an ORDER BY key that reads none");
+    });
+}
+
+RowSet SortNode::RunStreamed(ExecutionContext& context) const {
+  Engine& engine = context.engine();
+  const std::size_t source = child_->shape().source;
+  // The candidates: per key their values' bytes and NULL bytes, their row ids.
+  std::vector<std::vector<std::byte>> values(keys_.size());
+  std::vector<std::vector<std::uint8_t>> nulls(keys_.size());
+  std::vector<ColumnType> types(keys_.size());
+  std::vector<std::uint32_t> ids;
+  ForEachChunk(context, *child_, *select_.from.front().table, stream_tablets_, [&](RowSet& rows) {
+    const ExecutionContext::NodeScope scope(context, *this);
+    if (rows.rows() == 0) return;
+    if (ids.empty()) CheckConstantKeys();
+    CheckRowBuffers(context, "ORDER BY with LIMIT", rows.rows(), row_bytes_);
+    const std::vector<DeviceVector> vectors = rows.Evaluate(context.query(), computed_);
+    std::vector<SortKey> keys;
+    for (std::size_t k = 0; k < keys_.size(); ++k)
+      keys.push_back({View(vectors.at(k)), descending_[k]});
+    const RowIds positions = rows.rows() == 1
+                                 ? UploadRowIds(engine, {0})
+                                 : TopK(context.query(), *top_k_, keys, rows.rows()).positions;
+    const RowCount kept = positions.size;
+    for (std::size_t k = 0; k < keys_.size(); ++k) {
+      const DeviceVector got = GatherVector(engine, keys[k].values, positions, "top-k candidates");
+      types[k] = got.type;
+      const std::size_t at = values[k].size();
+      values[k].resize(at + got.byte_size());
+      engine.Download(got.values.get(), 0, got.byte_size(), values[k].data() + at,
+                      "top-k candidates");
+      std::vector<std::uint8_t> got_nulls =
+          got.has_nulls() ? DownloadNulls(engine, got) : std::vector<std::uint8_t>(kept, 0);
+      nulls[k].insert(nulls[k].end(), got_nulls.begin(), got_nulls.end());
+    }
+    rows.Reorder(context.query(), positions);
+    const std::vector<std::uint32_t> chunk_ids = DownloadRowIds(engine, rows.Ids(source));
+    ids.insert(ids.end(), chunk_ids.begin(), chunk_ids.end());
+  });
+  const ExecutionContext::NodeScope scope(context, *this);
+  RowSet result(engine, select_.from, source);
+  if (ids.empty()) {
+    result.SetIds(source, AllocateRowIds(engine, 0, "top-k rows"));
+    return result;
+  }
+  // In row order, so that the last top-k breaks ties by input position.
+  std::vector<std::uint32_t> order(ids.size());
+  for (std::uint32_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return ids[a] < ids[b]; });
+  std::vector<DeviceVector> candidates;
+  std::vector<SortKey> keys;
+  for (std::size_t k = 0; k < keys_.size(); ++k) {
+    const std::uint32_t width = types[k].width;
+    std::vector<std::byte> sorted(values[k].size());
+    std::vector<std::uint8_t> sorted_nulls(order.size());
+    bool any_null = false;
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      std::memcpy(sorted.data() + i * width, values[k].data() + order[i] * width, width);
+      sorted_nulls[i] = nulls[k][order[i]];
+      any_null = any_null || sorted_nulls[i] != 0;
+    }
+    DeviceVector v = AllocateVector(engine, types[k], order.size(), "top-k candidates");
+    engine.Upload(v.values.get(), 0, sorted.size(), sorted.data(), "top-k candidates");
+    if (any_null) {
+      v.nulls = engine.pool().Acquire(order.size(), "top-k candidates");
+      engine.Upload(v.nulls.get(), 0, order.size(), sorted_nulls.data(), "top-k candidates");
+    }
+    candidates.push_back(std::move(v));
+    keys.push_back({View(candidates.back()), descending_[k]});
+  }
+  std::vector<std::uint32_t> chosen = {0};
+  if (order.size() > 1)
+    chosen = DownloadRowIds(engine, TopK(context.query(), *top_k_, keys, order.size()).positions);
+  for (std::uint32_t& c : chosen)
+    c = ids[order[c]];
+  result.SetIds(source, UploadRowIds(engine, chosen));
+  return result;
+}
+
 RowSet SortNode::Run(ExecutionContext& context) const {
+  if (stream_tablets_ > 0) return RunStreamed(context);
   RowSet rows = child_->Run(context);
   const ExecutionContext::NodeScope scope(context, *this);
-  if (rows.rows() > 0) {
-    for (const sql::Expr* key : constant_keys_)
-      (void)EvaluateScalar(*key, [](const sql::Expr&) -> sql::Value {
-        throw InternalError("a column in an ORDER BY key that reads none");
-      });
-  }
+  if (rows.rows() > 0) CheckConstantKeys();
   if (keys_.empty() || rows.rows() == 0) return rows;
   CheckRowBuffers(context, top_k_ ? "ORDER BY with LIMIT" : "ORDER BY", rows.rows(), row_bytes_);
   // Evaluated even for one row, which needs no order: a key that overflows

@@ -2,7 +2,11 @@
 // (a constant key orders nothing), stably. With a LIMIT it keeps only the
 // first OFFSET + LIMIT rows, by top-k (operators/top_k.hpp), which never
 // sorts more than it must. Keys that are columns of a whole one-tablet
-// table are read in place; others are computed or gathered.
+// table are read in place; others are computed or gathered. A top-k over a
+// table past the device's memory streams (plan/streamed_input.hpp): each
+// chunk's first OFFSET + LIMIT rows are candidates, whose keys come to the
+// host, and one more top-k over the candidates, in row order so that ties
+// keep the input order, gives the rows.
 #pragma once
 
 #include <optional>
@@ -22,6 +26,11 @@ class SortNode : public RowNode {
   RowSet Run(ExecutionContext& context) const override;
 
  private:
+  // ORDER BY ... LIMIT over a chunk of tablets at a time: each chunk's top
+  // rows (their keys and row ids) are the candidates of a last top-k.
+  RowSet RunStreamed(ExecutionContext& context) const;
+  void CheckConstantKeys() const;
+
   const sql::BoundSelect& select_;
   QueryOptions options_;
   std::unique_ptr<RowNode> child_;
@@ -36,6 +45,9 @@ class SortNode : public RowNode {
   // Device buffers per input row (plan/row_buffers.hpp): the keys evaluated,
   // the radix sort's arrays, the reordered row ids.
   std::uint64_t row_bytes_ = 0;
+  // With a LIMIT over one table (or its filter) whose keys would pass a
+  // quarter of the device's memory: the tablets a chunk takes; else 0.
+  std::size_t stream_tablets_ = 0;
 };
 
 }  // namespace clq

@@ -141,13 +141,14 @@ TEST_P(PhysicalPlanTest, NodesLaunchExactlyTheKernelsTheyList) {
   }
 }
 
-// A GROUP BY whose input's intermediates pass a quarter of a capped
-// device streams its table a chunk of tablets at a time: EXPLAIN says so,
-// every launch is listed by its node, and the answers (groups in order of
+// A GROUP BY or a top-k whose input's intermediates pass a quarter of a
+// capped device streams its table a chunk of tablets at a time: EXPLAIN
+// says so, every launch is listed by its node, and the answers equal those
+// of the same query in one pass on the uncapped engine: groups in order of
 // first appearance, HAVING, ORDER BY and LIMIT on the merged groups,
-// integer SUM, AVG, MIN and MAX of integers and REALs, CHAR and NULL keys)
-// equal those of the same query in one pass on the uncapped engine.
-TEST_P(PhysicalPlanTest, AGroupByPastACappedDeviceStreamsWithTheSameAnswers) {
+// integer SUM, AVG, MIN and MAX of integers and REALs, CHAR and NULL keys;
+// a top-k's rows with ties (NULLs among them) in input order, OFFSET.
+TEST_P(PhysicalPlanTest, AGroupByOrTopKPastACappedDeviceStreamsWithTheSameAnswers) {
   EngineOptions options = TestEngineOptions();
   options.device_memory = 1u << 20;
   Engine capped(TestDevice(GetParam()), options);
@@ -162,6 +163,13 @@ TEST_P(PhysicalPlanTest, AGroupByPastACappedDeviceStreamsWithTheSameAnswers) {
       "string4, two",
       "SELECT CASE WHEN ten < 3 THEN NULL ELSE four END AS k, COUNT(*), MIN(unique1 * 0.5), "
       "MAX(unique3 * -0.25) FROM tenktup1 WHERE two = 1 GROUP BY k",
+      "SELECT unique1, unique2, stringu1 FROM tenktup1 ORDER BY unique2 DESC LIMIT 5",
+      "SELECT unique1, ten FROM tenktup1 WHERE four = 2 ORDER BY ten, unique1 DESC LIMIT 7 "
+      "OFFSET 3",
+      "SELECT two, unique1 FROM tenktup1 ORDER BY two LIMIT 40",
+      "SELECT unique1, CASE WHEN ten < 3 THEN NULL ELSE unique2 END AS k FROM tenktup1 ORDER BY "
+      "k LIMIT 30",
+      "SELECT unique1, unique3 * 0.5 AS r FROM tenktup1 ORDER BY ten DESC, r LIMIT 12",
   };
   for (const std::string& sql : queries) {
     const std::optional<Checked> run = RunPlan(capped, catalog, sql);
