@@ -214,6 +214,14 @@ void DeviceTableCache::Clear() {
   resident_bytes_ = 0;
 }
 
+void DeviceTableCache::ReleaseForRoom() {
+  AbandonRetired();
+  for (auto& [key, entry] : entries_)
+    entry.buffer.Abandon();
+  entries_.clear();
+  resident_bytes_ = 0;
+}
+
 void DeviceTableCache::AbandonRetired() {
   for (Retired& r : retired_)
     r.buffer.Abandon();  // their commands may still run

@@ -95,8 +95,12 @@ class DeviceTableCache {
   // Drops every resident column.
   void Clear();
   // Lets go of the buffers of evicted tablets kept for reuse (OpenCL frees
-  // them once their commands are done): when the device is short of memory.
+  // them once their commands are done).
   void AbandonRetired();
+  // When the device is short of memory for other buffers: lets go of those
+  // and of every resident column (uploaded again when next read; a holder
+  // keeps its buffer).
+  void ReleaseForRoom();
   std::uint64_t resident_bytes() const { return resident_bytes_; }
   std::uint64_t budget_bytes() const { return budget_bytes_; }
   TableResidency residency() const { return residency_; }

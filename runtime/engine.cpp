@@ -115,7 +115,7 @@ Engine::Engine(const DeviceHandle& device, const EngineOptions& options)
       *this, info_.global_mem_bytes / 2,
       capped ? TableResidency::kCopy : DefaultTableResidency(*this), options.tablet_rows,
       capped ? info_.global_mem_bytes / 16 : 0);
-  pool_.set_reclaim([tables = tables_.get()] { tables->AbandonRetired(); });
+  pool_.set_reclaim([tables = tables_.get()] { tables->ReleaseForRoom(); });
   try {
     result_pool_ = ResultPoolFor(info_, options_, context_, device_);
   } catch (const cl::Error& error) {
