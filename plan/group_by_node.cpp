@@ -193,9 +193,15 @@ GroupByNode::GroupByNode(const Engine& engine, const QueryOptions& options,
                (plan_.strategy == GroupByStrategy::kSort ? kSortBytesPerRow : 0) +
                HeldRowIdBytesPerRow(select, shape);
   group_bytes_ = GroupHostBytes(select, inputs_.types());
-  // Streamed where every aggregate's partial results combine exactly.
-  if (std::all_of(operations_.begin(), operations_.end(), StreamedGroups::IsMergeable))
-    stream_tablets_ = StreamTablets(engine, select, *child_, row_bytes_);
+  // Streamed where every aggregate's partial results combine exactly: an
+  // integer SUM only where no total can leave int64, since a chunk's total
+  // or a running one could where the whole group's does not (one pass
+  // raises "integer overflow" only for the group's total).
+  const bool mergeable = std::all_of(infos.begin(), infos.end(), [&](const auto& info) {
+    return StreamedGroups::IsMergeable(info.operation) &&
+           (info.operation != VM_AGG_SUM_I || SumFitsInt64(info.range, shape.max_rows));
+  });
+  if (mergeable) stream_tablets_ = StreamTablets(engine, select, *child_, row_bytes_);
   // Each key's value at its group's first row.
   for (std::size_t k = 0; k < select.group_keys.size(); ++k) {
     AddKernelNames({GatherBufferKernel(inputs_.types()[k].type.width)});

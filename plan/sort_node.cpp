@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "common/byte_size.hpp"
 #include "common/errors.hpp"
 #include "operators/gather.hpp"
 #include "operators/scalar_eval.hpp"
@@ -132,6 +133,12 @@ RowSet SortNode::RunStreamed(ExecutionContext& context) const {
                                  ? UploadRowIds(engine, {0})
                                  : TopK(context.query(), *top_k_, keys, rows.rows()).positions;
     const RowCount kept = positions.size;
+    std::uint64_t candidate_bytes = sizeof(std::uint32_t) + 1;
+    for (const DeviceVector& v : vectors)
+      candidate_bytes += v.type.width + 1;
+    context.query().CheckHostMemory(
+        "the streamed top-k's candidates (" + std::to_string(ids.size() + kept) + " rows)",
+        SaturatingMultiply(ids.size() + kept, 3 * candidate_bytes));
     for (std::size_t k = 0; k < keys_.size(); ++k) {
       const DeviceVector got = GatherVector(engine, keys[k].values, positions, "top-k candidates");
       types[k] = got.type;

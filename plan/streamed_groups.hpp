@@ -5,8 +5,9 @@
 // order of their first appearance in the whole input.
 //
 // Only operations whose partial results combine exactly merge: COUNT,
-// integer SUM (an error exactly when a group's total leaves int64, as on
-// the device), MIN and MAX of integers and of REALs (-0.0 below 0.0). A
+// integer SUM where no total can leave int64 (the caller checks the
+// argument's range; a merged total past int64 still raises "integer
+// overflow"), MIN and MAX of integers and of REALs (-0.0 below 0.0). A
 // REAL SUM, whose exact total the device rounds once, and quantiles do not;
 // IsMergeable says which. Key equality is the device's: NULL equals NULL,
 // -0.0 equals 0.0, and a group's keys are those of its first row.

@@ -98,7 +98,8 @@ DeviceBuffer BufferPool::Make(std::uint64_t bytes, std::string_view purpose, boo
   }
   if (cap_bytes_ > 0 && home_->live_bytes + capacity > cap_bytes_) {
     Trim();
-    if (home_->live_bytes + capacity > cap_bytes_ && reclaim_) reclaim_();
+    for (const bool everything : {false, true})
+      if (home_->live_bytes + capacity > cap_bytes_ && reclaim_) reclaim_(everything);
     if (home_->live_bytes + capacity > cap_bytes_) {
       throw DeviceLimitError("cannot allocate " + std::to_string(capacity) + " bytes for " +
                              std::string(purpose) + ": " + std::to_string(home_->live_bytes) +

@@ -82,9 +82,10 @@ class BufferPool {
   // The most bytes of live buffers (0: no cap).
   std::uint64_t cap_bytes() const { return cap_bytes_; }
   // Called when a buffer would pass the cap, after the free buffers are
-  // released and before DeviceLimitError: lets another holder of idle
-  // buffers (the table cache's retired ones) let go of them.
-  void set_reclaim(std::function<void()> reclaim) { reclaim_ = std::move(reclaim); }
+  // released and before DeviceLimitError: lets another holder of buffers
+  // (the table cache) let go of its idle ones (`everything` false), then,
+  // if still short, of every one it can read again.
+  void set_reclaim(std::function<void(bool everything)> reclaim) { reclaim_ = std::move(reclaim); }
 
   static std::uint64_t SizeClass(std::uint64_t bytes);
 
@@ -94,7 +95,7 @@ class BufferPool {
   cl::Context context_;
   std::uint64_t max_alloc_bytes_;
   std::uint64_t cap_bytes_ = 0;
-  std::function<void()> reclaim_;
+  std::function<void(bool everything)> reclaim_;
   std::shared_ptr<DeviceBuffer::Home> home_;
 };
 

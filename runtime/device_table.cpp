@@ -99,7 +99,7 @@ void DeviceTableCache::Retire(DeviceBuffer buffer) {
   retired_.push_back({std::move(buffer), engine_.Mark()});
   // A stream takes back buffers of its own size; others, beyond a few, go
   // back to the pool once done (then only the engine's queue reuses them).
-  while (retired_.size() > kMostRetired) {
+  while (retired_.size() > kMostRetired || RetiredBytes() > budget_bytes_ / 2) {
     Retired& oldest = retired_.front();
     if (oldest.done.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>() != CL_COMPLETE)
       oldest.buffer.Abandon();
@@ -181,7 +181,13 @@ cl::Buffer DeviceTableCache::Resident(const TablePtr& table, const Key& key,
     entry.bytes = entry.buffer.capacity();
     const std::string stage = "upload " + table->name() + "." + name;
     if (streamed) {
-      engine_.UploadAhead(entry.buffer.get(), bytes, host, pinned, owner, stage);
+      try {
+        engine_.UploadAhead(entry.buffer.get(), bytes, host, pinned, owner, stage);
+      } catch (...) {
+        // A transfer may still write it: not back to the pool.
+        entry.buffer.Abandon();
+        throw;
+      }
     } else if (pinned) {
       engine_.Upload(entry.buffer.get(), 0, bytes, host, stage);  // one DMA
     } else {
@@ -214,12 +220,21 @@ void DeviceTableCache::Clear() {
   resident_bytes_ = 0;
 }
 
-void DeviceTableCache::ReleaseForRoom() {
-  AbandonRetired();
+void DeviceTableCache::ReleaseForRoom(bool everything) {
+  if (!retired_.empty()) engine_.Wait(retired_.back().done);  // then none is in use
+  retired_.clear();                                           // back to the pool, which frees them
+  if (!everything) return;
   for (auto& [key, entry] : entries_)
     entry.buffer.Abandon();
   entries_.clear();
   resident_bytes_ = 0;
+}
+
+std::uint64_t DeviceTableCache::RetiredBytes() const {
+  std::uint64_t bytes = 0;
+  for (const Retired& r : retired_)
+    bytes += r.buffer.capacity();
+  return bytes;
 }
 
 void DeviceTableCache::AbandonRetired() {

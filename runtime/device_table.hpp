@@ -97,10 +97,11 @@ class DeviceTableCache {
   // Lets go of the buffers of evicted tablets kept for reuse (OpenCL frees
   // them once their commands are done).
   void AbandonRetired();
-  // When the device is short of memory for other buffers: lets go of those
-  // and of every resident column (uploaded again when next read; a holder
-  // keeps its buffer).
-  void ReleaseForRoom();
+  // When the device is short of memory for other buffers: frees the
+  // retired buffers once their commands are done, and with `everything`
+  // lets go of every resident column too (uploaded again when next read; a
+  // holder keeps its buffer).
+  void ReleaseForRoom(bool everything);
   std::uint64_t resident_bytes() const { return resident_bytes_; }
   std::uint64_t budget_bytes() const { return budget_bytes_; }
   TableResidency residency() const { return residency_; }
@@ -130,6 +131,7 @@ class DeviceTableCache {
   // retired one of its size whose commands are done, else a new one.
   DeviceBuffer StreamBuffer(std::uint64_t bytes, const std::string& what);
   static constexpr std::size_t kMostRetired = 16;
+  std::uint64_t RetiredBytes() const;
 
   Engine& engine_;
   std::uint64_t budget_bytes_;

@@ -115,7 +115,8 @@ Engine::Engine(const DeviceHandle& device, const EngineOptions& options)
       *this, info_.global_mem_bytes / 2,
       capped ? TableResidency::kCopy : DefaultTableResidency(*this), options.tablet_rows,
       capped ? info_.global_mem_bytes / 16 : 0);
-  pool_.set_reclaim([tables = tables_.get()] { tables->ReleaseForRoom(); });
+  pool_.set_reclaim(
+      [tables = tables_.get()](bool everything) { tables->ReleaseForRoom(everything); });
   try {
     result_pool_ = ResultPoolFor(info_, options_, context_, device_);
   } catch (const cl::Error& error) {
@@ -486,10 +487,11 @@ void Engine::UploadAhead(const cl::Buffer& buffer, std::uint64_t bytes, const st
             profiler_.Record(stage, StageKind::kUpload, event, chunk);
           });
     } else {
+      upload_sources_.reserve(upload_sources_.size() + 1);  // no allocation after the enqueue
       transfer.enqueueWriteBuffer(buffer, CL_FALSE, 0, bytes, source, nullptr, &arrived);
+      upload_sources_.emplace_back(arrived, std::move(keep));
       transfer.flush();
       profiler_.Record(stage, StageKind::kUpload, arrived, bytes);
-      upload_sources_.emplace_back(arrived, std::move(keep));
     }
     const std::vector<cl::Event> wait{arrived};
     queue_.enqueueBarrierWithWaitList(&wait);
@@ -503,6 +505,7 @@ void Engine::UploadAhead(const cl::Buffer& buffer, std::uint64_t bytes, const st
 }
 
 cl::Event Engine::Mark() {
+  ReleaseUploadSources(false);
   cl::Event marker;
   try {
     queue_.enqueueMarkerWithWaitList(nullptr, &marker);

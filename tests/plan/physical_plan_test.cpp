@@ -190,6 +190,23 @@ TEST_P(PhysicalPlanTest, AGroupByOrTopKPastACappedDeviceStreamsWithTheSameAnswer
   }
 }
 
+// An integer SUM whose chunks' totals could leave int64 where the group's
+// does not keeps the one-pass plan: one pass raises "integer overflow" only
+// for a group's total.
+TEST_P(PhysicalPlanTest, AGroupBySumThatMayPassInt64DoesNotStream) {
+  EngineOptions options = TestEngineOptions();
+  options.device_memory = 1u << 20;
+  Engine capped(TestDevice(GetParam()), options);
+  Catalog catalog;
+  AddWisconsinTables(catalog, 100000);
+  const std::string sql =
+      "SELECT ten, SUM((unique1 - 50000) * 180000000000000), SUM(unique2) FROM tenktup1 GROUP BY "
+      "ten";
+  const sql::BoundStatement bound = sql::Bind(sql::Parse(sql), catalog, sql);
+  const std::string explain = PhysicalPlan(capped, {}, bound.select).Explain();
+  EXPECT_EQ(explain.find("streamed"), std::string::npos) << explain;
+}
+
 // A WHERE pushed to each table of a join, a residual filter, and a
 // grouping: one node each, in the order they run.
 TEST_P(PhysicalPlanTest, ExplainPrintsTheTree) {
