@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 
@@ -141,6 +142,15 @@ TEST_P(PhysicalPlanTest, NodesLaunchExactlyTheKernelsTheyList) {
   }
 }
 
+// An engine on the device under test as if it had 1 MiB of memory, and the
+// rows of the tables it streams (40 tablets under that cap).
+std::unique_ptr<Engine> CappedEngine(std::size_t device) {
+  EngineOptions options = TestEngineOptions();
+  options.device_memory = 1u << 20;
+  return std::make_unique<Engine>(TestDevice(device), options);
+}
+constexpr RowCount kCappedRows = 100000;
+
 // A GROUP BY or a top-k whose input's intermediates pass a quarter of a
 // capped device streams its table a chunk of tablets at a time: EXPLAIN
 // says so, every launch is listed by its node, and the answers equal those
@@ -149,11 +159,10 @@ TEST_P(PhysicalPlanTest, NodesLaunchExactlyTheKernelsTheyList) {
 // integer SUM, AVG, MIN and MAX of integers and REALs, CHAR and NULL keys;
 // a top-k's rows with ties (NULLs among them) in input order, OFFSET.
 TEST_P(PhysicalPlanTest, AGroupByOrTopKPastACappedDeviceStreamsWithTheSameAnswers) {
-  EngineOptions options = TestEngineOptions();
-  options.device_memory = 1u << 20;
-  Engine capped(TestDevice(GetParam()), options);
+  const std::unique_ptr<Engine> engine_capped = CappedEngine(GetParam());
+  Engine& capped = *engine_capped;
   Catalog catalog;
-  AddWisconsinTables(catalog, 100000);
+  AddWisconsinTables(catalog, kCappedRows);
   const std::vector<std::string> queries = {
       "SELECT ten, COUNT(*), SUM(unique1), MIN(unique2), MAX(unique2), AVG(onePercent) FROM "
       "tenktup1 GROUP BY ten",
@@ -194,11 +203,10 @@ TEST_P(PhysicalPlanTest, AGroupByOrTopKPastACappedDeviceStreamsWithTheSameAnswer
 // does not keeps the one-pass plan: one pass raises "integer overflow" only
 // for a group's total.
 TEST_P(PhysicalPlanTest, AGroupBySumThatMayPassInt64DoesNotStream) {
-  EngineOptions options = TestEngineOptions();
-  options.device_memory = 1u << 20;
-  Engine capped(TestDevice(GetParam()), options);
+  const std::unique_ptr<Engine> engine_capped = CappedEngine(GetParam());
+  Engine& capped = *engine_capped;
   Catalog catalog;
-  AddWisconsinTables(catalog, 100000);
+  AddWisconsinTables(catalog, kCappedRows);
   const std::string sql =
       "SELECT ten, SUM((unique1 - 50000) * 180000000000000), SUM(unique2) FROM tenktup1 GROUP BY "
       "ten";
