@@ -183,12 +183,6 @@ GroupByNode::GroupByNode(const Engine& engine, const QueryOptions& options,
   plan_ = PlanGrouping(engine, inputs_, select.group_keys.size(), infos, shape.max_rows,
                        shape.expected_rows);
   AddKernelNames(plan_.Kernels());
-  selection_ = GroupSelection::Plan(
-      engine, options, select,
-      std::vector<ValueVectorType>(inputs_.types().begin(),
-                                   inputs_.types().begin() + select.group_keys.size()),
-      operations_, shape.max_rows);
-  if (selection_) AddKernelNames(selection_->kernels());
   row_bytes_ = EvaluatedBytesPerRow(inputs_.types()) + kGroupBytesPerRow +
                (plan_.strategy == GroupByStrategy::kSort ? kSortBytesPerRow : 0) +
                HeldRowIdBytesPerRow(select, shape);
@@ -202,6 +196,15 @@ GroupByNode::GroupByNode(const Engine& engine, const QueryOptions& options,
            (info.operation != VM_AGG_SUM_I || SumFitsInt64(info.range, shape.max_rows));
   });
   if (mergeable) stream_tablets_ = StreamTablets(engine, select, *child_, row_bytes_);
+  // A streamed GROUP BY finishes its merged groups on the host.
+  if (stream_tablets_ == 0) {
+    selection_ = GroupSelection::Plan(
+        engine, options, select,
+        std::vector<ValueVectorType>(inputs_.types().begin(),
+                                     inputs_.types().begin() + select.group_keys.size()),
+        operations_, shape.max_rows);
+    if (selection_) AddKernelNames(selection_->kernels());
+  }
   // Each key's value at its group's first row.
   for (std::size_t k = 0; k < select.group_keys.size(); ++k) {
     AddKernelNames({GatherBufferKernel(inputs_.types()[k].type.width)});
@@ -217,18 +220,15 @@ std::string GroupByNode::Describe() const {
   for (const sql::Aggregate& a : select_.aggregates)
     aggregates += (aggregates.empty() ? "" : ", ") + std::string(sql::AggregateName(a.function)) +
                   "(" + (a.argument ? ExpressionText(select_, *a.argument) : "*") + ")";
-  if (stream_tablets_ > 0) {
-    return keys + ": " + (aggregates.empty() ? "no aggregates" : aggregates) + "; " +
-           plan_.Describe() + "; streamed, " + std::to_string(stream_tablets_) +
-           (stream_tablets_ == 1 ? " tablet" : " tablets") +
-           " of the input at a time, each chunk's groups merged on the host in order of first "
-           "appearance; then on the host: " +
-           (select_.having ? "HAVING, " : "") + "outputs" + (select_.distinct ? ", DISTINCT" : "") +
-           (select_.order_by.empty() ? "" : ", ORDER BY") +
-           (select_.limit || select_.offset ? ", LIMIT" : "");
-  }
+  const std::string grouping =
+      stream_tablets_ == 0
+          ? "groups in order of first appearance"
+          : "streamed, " + std::to_string(stream_tablets_) +
+                (stream_tablets_ == 1 ? " tablet" : " tablets") +
+                " of the input at a time, each chunk's groups merged on the host in order of "
+                "first appearance";
   return keys + ": " + (aggregates.empty() ? "no aggregates" : aggregates) + "; " +
-         plan_.Describe() + "; groups in order of first appearance; then " +
+         plan_.Describe() + "; " + grouping + "; then " +
          (selection_ ? "on the device: " + selection_->Describe() + "; on the host: "
                      : "on the host: ") +
          (select_.having && !(selection_ && selection_->having()) ? "HAVING, " : "") + "outputs" +

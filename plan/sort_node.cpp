@@ -1,7 +1,6 @@
 #include "plan/sort_node.hpp"
 
 #include <algorithm>
-#include <cstring>
 
 #include "common/byte_size.hpp"
 #include "common/errors.hpp"
@@ -160,38 +159,27 @@ RowSet SortNode::RunStreamed(ExecutionContext& context) const {
     result.SetIds(source, AllocateRowIds(engine, 0, "top-k rows"));
     return result;
   }
-  // In row order, so that the last top-k breaks ties by input position.
-  std::vector<std::uint32_t> order(ids.size());
-  for (std::uint32_t i = 0; i < order.size(); ++i)
-    order[i] = i;
-  std::sort(order.begin(), order.end(),
-            [&](std::uint32_t a, std::uint32_t b) { return ids[a] < ids[b]; });
+  // The candidates come chunk by chunk, each chunk's in key order with ties
+  // in row order (a stable top-k), so keys that tie are in row order: the
+  // last top-k, stable too, breaks ties by input position as one pass does.
   std::vector<DeviceVector> candidates;
+  candidates.reserve(keys_.size());
   std::vector<SortKey> keys;
   for (std::size_t k = 0; k < keys_.size(); ++k) {
-    const std::uint32_t width = types[k].width;
-    std::vector<std::byte> sorted(values[k].size());
-    std::vector<std::uint8_t> sorted_nulls(order.size());
-    bool any_null = false;
-    for (std::size_t i = 0; i < order.size(); ++i) {
-      std::memcpy(sorted.data() + i * width, values[k].data() + order[i] * width, width);
-      sorted_nulls[i] = nulls[k][order[i]];
-      any_null = any_null || sorted_nulls[i] != 0;
-    }
-    DeviceVector v = AllocateVector(engine, types[k], order.size(), "top-k candidates");
-    engine.Upload(v.values.get(), 0, sorted.size(), sorted.data(), "top-k candidates");
-    if (any_null) {
-      v.nulls = engine.pool().Acquire(order.size(), "top-k candidates");
-      engine.Upload(v.nulls.get(), 0, order.size(), sorted_nulls.data(), "top-k candidates");
+    DeviceVector v = AllocateVector(engine, types[k], ids.size(), "top-k candidates");
+    engine.Upload(v.values.get(), 0, values[k].size(), values[k].data(), "top-k candidates");
+    if (std::find(nulls[k].begin(), nulls[k].end(), 1) != nulls[k].end()) {
+      v.nulls = engine.pool().Acquire(ids.size(), "top-k candidates");
+      engine.Upload(v.nulls.get(), 0, ids.size(), nulls[k].data(), "top-k candidates");
     }
     candidates.push_back(std::move(v));
     keys.push_back({View(candidates.back()), descending_[k]});
   }
   std::vector<std::uint32_t> chosen = {0};
-  if (order.size() > 1)
-    chosen = DownloadRowIds(engine, TopK(context.query(), *top_k_, keys, order.size()).positions);
+  if (ids.size() > 1)
+    chosen = DownloadRowIds(engine, TopK(context.query(), *top_k_, keys, ids.size()).positions);
   for (std::uint32_t& c : chosen)
-    c = ids[order[c]];
+    c = ids[c];
   result.SetIds(source, UploadRowIds(engine, chosen));
   return result;
 }

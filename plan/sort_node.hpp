@@ -5,8 +5,8 @@
 // table are read in place; others are computed or gathered. A top-k over a
 // table past the device's memory streams (plan/streamed_input.hpp): each
 // chunk's first OFFSET + LIMIT rows are candidates, whose keys come to the
-// host, and one more top-k over the candidates, in row order so that ties
-// keep the input order, gives the rows.
+// host, and one more top-k over the candidates in the order they came
+// (tied keys in row order) gives the rows.
 #pragma once
 
 #include <optional>

@@ -212,18 +212,18 @@ bool DeviceTableCache::Holds(const Table& table, std::size_t column) const {
 }
 
 void DeviceTableCache::Clear() {
-  for (auto& [key, entry] : entries_)
-    entry.buffer.Abandon();
-  entries_.clear();
+  AbandonResident();
   stream_markers_.clear();
   AbandonRetired();
-  resident_bytes_ = 0;
 }
 
 void DeviceTableCache::ReleaseForRoom(bool everything) {
   if (!retired_.empty()) engine_.Wait(retired_.back().done);  // then none is in use
   retired_.clear();                                           // back to the pool, which frees them
-  if (!everything) return;
+  if (everything) AbandonResident();
+}
+
+void DeviceTableCache::AbandonResident() {
   for (auto& [key, entry] : entries_)
     entry.buffer.Abandon();
   entries_.clear();

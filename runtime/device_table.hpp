@@ -130,6 +130,8 @@ class DeviceTableCache {
   // The buffer of a streamed tablet's upload (on the transfer queue): a
   // retired one of its size whose commands are done, else a new one.
   DeviceBuffer StreamBuffer(std::uint64_t bytes, const std::string& what);
+  // Lets go of every resident column (a holder keeps its buffer).
+  void AbandonResident();
   static constexpr std::size_t kMostRetired = 16;
   std::uint64_t RetiredBytes() const;
 
