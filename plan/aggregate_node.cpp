@@ -10,6 +10,7 @@
 #include "operators/sort.hpp"
 #include "plan/query_plan.hpp"
 #include "plan/row_buffers.hpp"
+#include "plan/streamed_groups.hpp"
 
 namespace clq {
 namespace {
@@ -92,6 +93,30 @@ AggregateNode::AggregateNode(const Engine& engine, const QueryOptions& options,
       passes_.push_back(std::move(pass));
     }
   }
+  // The columns gathered for the aggregates, beside the rows' ids.
+  row_bytes_ = HeldRowIdBytesPerRow(select_, shape);
+  if (!in_place_)
+    for (const auto& [source, column] : gathered_) {
+      const Column& gathered = select_.from.at(source).table->column(column);
+      row_bytes_ += gathered.type().width + (gathered.nullable() ? 1 : 0);  // and its NULL map
+    }
+  // Partitioned where each aggregate's partial results combine exactly: an
+  // integer SUM of a column whose total cannot leave int64 (a partition's
+  // could where the whole's does not, and one pass raises "integer
+  // overflow" only for the whole's).
+  const bool mergeable =
+      !fused_ &&
+      std::all_of(select.aggregates.begin(), select.aggregates.end(), [&](const auto& a) {
+        if (IsQuantile(a)) return false;
+        const std::uint32_t operation = AggregateOperation(a);
+        if (!StreamedGroups::IsMergeable(operation)) return false;
+        if (operation != VM_AGG_SUM_I || a.type == ValueType::kNull) return true;
+        const sql::Expr& e = *a.argument;
+        return e.kind == sql::Expr::Kind::kColumnRef &&
+               SumFitsInt64(TableVmColumn(*select.from.at(e.source).table, e.index).range(),
+                            rows_bound_);
+      });
+  if (mergeable) partitions_ = JoinPartitions::Plan(engine, select, *child_, row_bytes_);
 }
 
 std::string AggregateNode::Describe() const {
@@ -102,6 +127,9 @@ std::string AggregateNode::Describe() const {
   if (fused_predicate_) text += " WHERE " + ExpressionText(select_, *fused_predicate_) + " (fused)";
   return text + "; " + std::to_string(passes_.size()) +
          (passes_.size() == 1 ? " pass" : " passes") +
+         (partitions_ ? "; streamed, " + partitions_->Describe(select_) +
+                            ", each partition's aggregates merged on the host"
+                      : "") +
          (select_.having ? "; HAVING on the host" : "");
 }
 
@@ -116,19 +144,12 @@ std::string AggregateNode::Programs() const {
   return text;
 }
 
-QueryResult AggregateNode::Run(ExecutionContext& context) const {
-  RowSet rows = child_->Run(context);
-  const ExecutionContext::NodeScope scope(context, *this);
-  // The columns gathered for the aggregates, beside the rows' ids.
-  std::uint64_t row_bytes = HeldRowIdBytesPerRow(select_, child_->shape());
-  if (!in_place_)
-    for (const auto& [source, column] : gathered_) {
-      const Column& gathered = select_.from.at(source).table->column(column);
-      row_bytes += gathered.type().width + (gathered.nullable() ? 1 : 0);  // and its NULL map
-    }
-  CheckRowBuffers(context, "the aggregates", rows.rows(), row_bytes);
+std::vector<sql::Value> AggregateNode::Compute(ExecutionContext& context, RowSet& rows,
+                                               std::vector<AggregateValue>* device_values) const {
+  CheckRowBuffers(context, "the aggregates", rows.rows(), row_bytes_);
   RowSet::Materialized input = rows.Materialize(context.query(), in_place_, gathered_);
   std::vector<sql::Value> aggregate_values(select_.aggregates.size());
+  if (device_values != nullptr) device_values->assign(select_.aggregates.size(), {});
   for (const Pass& pass : passes_) {
     const AggregatePass& compiled = pass.compiled;
     DeviceProgram device_program(context.engine(), compiled.program, context.options());
@@ -140,6 +161,7 @@ QueryResult AggregateNode::Run(ExecutionContext& context) const {
       const sql::Aggregate& a = select_.aggregates[i];
       if (!IsQuantile(a)) {
         aggregate_values[i] = AggregateResult(a, values[compiled.spec_of[i]]);
+        if (device_values != nullptr) (*device_values)[i] = values[compiled.spec_of[i]];
       } else if (a.type != ValueType::kNull) {
         const DeviceVector argument =
             Project(context.query(), *input.relation, device_program, compiled.quantile_entries[i]);
@@ -148,6 +170,41 @@ QueryResult AggregateNode::Run(ExecutionContext& context) const {
             SelectQuantile(context.query(), View(argument), argument.size, a.quantile));
       }
     }
+  }
+  return aggregate_values;
+}
+
+std::vector<sql::Value> AggregateNode::ComputePartitioned(ExecutionContext& context) const {
+  std::vector<std::uint32_t> operations;
+  for (const sql::Aggregate& a : select_.aggregates)
+    operations.push_back(AggregateOperation(a));
+  StreamedGroups merged(operations, 0);
+  partitions_->ForEach(context, *child_, select_, [&](RowSet& rows) {
+    const ExecutionContext::NodeScope scope(context, *this);
+    std::vector<AggregateValue> values;
+    Compute(context, rows, &values);
+    std::vector<std::vector<std::int64_t>> counts(values.size()), states(values.size());
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      CLQ_CHECK(!values[i].wide_total, "a partitioned aggregate's total past int64");
+      counts[i] = {static_cast<std::int64_t>(values[i].count)};
+      if (operations[i] != VM_AGG_COUNT) states[i] = {values[i].bits};
+    }
+    merged.Add({}, counts, states, 1);
+  });
+  std::vector<sql::Value> aggregate_values;
+  for (std::vector<sql::Value>& values : merged.AggregateValues(select_.aggregates))
+    aggregate_values.push_back(values.empty() ? sql::Value::Null() : std::move(values.front()));
+  return aggregate_values;
+}
+
+QueryResult AggregateNode::Run(ExecutionContext& context) const {
+  std::vector<sql::Value> aggregate_values;
+  if (partitions_) {
+    aggregate_values = ComputePartitioned(context);
+  } else {
+    RowSet rows = child_->Run(context);
+    const ExecutionContext::NodeScope scope(context, *this);
+    aggregate_values = Compute(context, rows, nullptr);
   }
   const LeafResolver resolve = [&](const sql::Expr& leaf) -> sql::Value {
     if (leaf.kind == sql::Expr::Kind::kAggregateRef) return aggregate_values.at(leaf.index);

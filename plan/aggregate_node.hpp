@@ -6,12 +6,16 @@
 // the rows (operators/aggregation.hpp). MEDIAN and QUANTILE project their
 // argument and select the value of their rank (operators/sort.hpp). The
 // gathered columns are held to the host-memory budget first, where the
-// device's memory is the host's (plan/row_buffers.hpp).
+// device's memory is the host's (plan/row_buffers.hpp). Over a join past
+// the device's memory, where every aggregate's partial results combine
+// exactly, the join runs a partition at a time (plan/join_partitions.hpp)
+// and each partition's aggregates are merged on the host.
 #pragma once
 
 #include <optional>
 
 #include "plan/aggregate_pass.hpp"
+#include "plan/join_partitions.hpp"
 #include "plan/physical_node.hpp"
 
 namespace clq {
@@ -37,6 +41,12 @@ class AggregateNode : public ResultNode {
     std::string machines;  // each device pass's machine or kernel, for EXPLAIN
     KernelSet kernels;
   };
+  // The aggregates over `rows`: their SQL values, and each one's device
+  // value (a quantile's none) where `device_values` is given.
+  std::vector<sql::Value> Compute(ExecutionContext& context, RowSet& rows,
+                                  std::vector<AggregateValue>* device_values) const;
+  // The SQL values of the aggregates over every partition of the join.
+  std::vector<sql::Value> ComputePartitioned(ExecutionContext& context) const;
 
   const sql::BoundSelect& select_;
   std::unique_ptr<RowNode> child_;
@@ -46,6 +56,9 @@ class AggregateNode : public ResultNode {
   std::vector<std::pair<std::size_t, std::size_t>> gathered_;
   RowCount rows_bound_ = 0;
   std::vector<Pass> passes_;
+  // Over a join past the device's memory: its partitions.
+  std::optional<JoinPartitions> partitions_;
+  std::uint64_t row_bytes_ = 0;  // device buffers per input row
 };
 
 }  // namespace clq

@@ -15,6 +15,7 @@
 #include "operators/result_builder.hpp"
 #include "plan/aggregate_pass.hpp"
 #include "plan/host_rows.hpp"
+#include "plan/join_partitions.hpp"
 #include "plan/row_buffers.hpp"
 #include "plan/streamed_groups.hpp"
 #include "plan/streamed_input.hpp"
@@ -195,9 +196,13 @@ GroupByNode::GroupByNode(const Engine& engine, const QueryOptions& options,
     return StreamedGroups::IsMergeable(info.operation) &&
            (info.operation != VM_AGG_SUM_I || SumFitsInt64(info.range, shape.max_rows));
   });
-  if (mergeable) stream_tablets_ = StreamTablets(engine, select, *child_, row_bytes_);
+  if (mergeable) {
+    stream_tablets_ = StreamTablets(engine, select, *child_, row_bytes_);
+    if (stream_tablets_ == 0)
+      partitions_ = JoinPartitions::Plan(engine, select, *child_, row_bytes_);
+  }
   // A streamed GROUP BY finishes its merged groups on the host.
-  if (stream_tablets_ == 0) {
+  if (!Streams()) {
     selection_ = GroupSelection::Plan(
         engine, options, select,
         std::vector<ValueVectorType>(inputs_.types().begin(),
@@ -220,13 +225,15 @@ std::string GroupByNode::Describe() const {
   for (const sql::Aggregate& a : select_.aggregates)
     aggregates += (aggregates.empty() ? "" : ", ") + std::string(sql::AggregateName(a.function)) +
                   "(" + (a.argument ? ExpressionText(select_, *a.argument) : "*") + ")";
-  const std::string grouping =
-      stream_tablets_ == 0
-          ? "groups in order of first appearance"
-          : "streamed, " + std::to_string(stream_tablets_) +
-                (stream_tablets_ == 1 ? " tablet" : " tablets") +
-                " of the input at a time, each chunk's groups merged on the host in order of "
-                "first appearance";
+  std::string grouping = "groups in order of first appearance";
+  if (stream_tablets_ > 0)
+    grouping = "streamed, " + std::to_string(stream_tablets_) +
+               (stream_tablets_ == 1 ? " tablet" : " tablets") +
+               " of the input at a time, each chunk's groups merged on the host in order of "
+               "first appearance";
+  if (partitions_)
+    grouping = "streamed, " + partitions_->Describe(select_) +
+               ", each partition's groups merged on the host in order of first appearance";
   return keys + ": " + (aggregates.empty() ? "no aggregates" : aggregates) + "; " +
          plan_.Describe() + "; " + grouping + "; then " +
          (selection_ ? "on the device: " + selection_->Describe() + "; on the host: "
@@ -270,7 +277,7 @@ GroupByResult GroupByNode::Group(ExecutionContext& context, RowSet& rows,
 QueryResult GroupByNode::RunStreamed(ExecutionContext& context) const {
   Engine& engine = context.engine();
   StreamedGroups merged(operations_, select_.group_keys.size());
-  ForEachChunk(context, *child_, *select_.from.front().table, stream_tablets_, [&](RowSet& rows) {
+  ForEachPart(context, [&](RowSet& rows) {
     const ExecutionContext::NodeScope scope(context, *this);
     std::vector<DeviceVector> owned;
     std::vector<VectorView> keys;
@@ -298,8 +305,16 @@ QueryResult GroupByNode::RunStreamed(ExecutionContext& context) const {
                            merged.groups(), true);
 }
 
+void GroupByNode::ForEachPart(ExecutionContext& context,
+                              const std::function<void(RowSet& rows)>& consume) const {
+  if (partitions_)
+    partitions_->ForEach(context, *child_, select_, consume);
+  else
+    ForEachChunk(context, *child_, *select_.from.front().table, stream_tablets_, consume);
+}
+
 QueryResult GroupByNode::Run(ExecutionContext& context) const {
-  if (stream_tablets_ > 0) return RunStreamed(context);
+  if (Streams()) return RunStreamed(context);
   RowSet rows = child_->Run(context);
   const ExecutionContext::NodeScope scope(context, *this);
   Engine& engine = context.engine();

@@ -10,12 +10,14 @@
 // intermediates would pass a quarter of the device's memory streams: the
 // input runs a chunk of tablets at a time, each chunk grouped on the
 // device and its groups merged on the host, where HAVING and the rest
-// then run.
+// then run; so does a join past the device's memory, a partition at a time
+// (plan/join_partitions.hpp).
 #pragma once
 
 #include "operators/group_by.hpp"
 #include "plan/group_inputs.hpp"
 #include "plan/group_selection.hpp"
+#include "plan/join_partitions.hpp"
 #include "plan/physical_node.hpp"
 
 namespace clq {
@@ -36,9 +38,13 @@ class GroupByNode : public ResultNode {
   // `keys` and `specs`) and groups them on the device.
   GroupByResult Group(ExecutionContext& context, RowSet& rows, std::vector<DeviceVector>& owned,
                       std::vector<VectorView>& keys, std::vector<GroupAggregateSpec>& specs) const;
-  // The GROUP BY of a chunk of tablets at a time, the chunks' groups merged
-  // on the host (plan/streamed_groups.hpp).
+  // The GROUP BY of a chunk of tablets or a join partition at a time, the
+  // parts' groups merged on the host (plan/streamed_groups.hpp).
   QueryResult RunStreamed(ExecutionContext& context) const;
+  bool Streams() const { return stream_tablets_ > 0 || partitions_.has_value(); }
+  // Runs the input a part at a time: a chunk of tablets, or a partition.
+  void ForEachPart(ExecutionContext& context,
+                   const std::function<void(RowSet& rows)>& consume) const;
 
   const sql::BoundSelect& select_;
   QueryOptions options_;
@@ -58,6 +64,9 @@ class GroupByNode : public ResultNode {
   // its filter) outgrows what the device's memory holds of intermediates
   // and every aggregate merges; 0: one pass over every row.
   std::size_t stream_tablets_ = 0;
+  // Where the input is a join past the device's memory (and every
+  // aggregate merges): its partitions, run one at a time.
+  std::optional<JoinPartitions> partitions_;
 };
 
 }  // namespace clq

@@ -117,10 +117,21 @@ RowSet HashJoinNode::Run(ExecutionContext& context) const {
   const VectorView left_keys = KeyView(context, rows, left_key_, edge_.left_key, left_computed);
   const VectorView right_keys =
       KeyView(context, incoming, right_key_, edge_.right_key, right_computed);
-  const bool left_builds = rows.rows() <= incoming.rows();
-  JoinResult joined = left_builds
-                          ? ExecuteJoin(context.query(), left_builds_, left_keys, right_keys)
-                          : ExecuteJoin(context.query(), right_builds_, right_keys, left_keys);
+  bool left_builds = rows.rows() <= incoming.rows();
+  const auto join = [&] {
+    return left_builds ? ExecuteJoin(context.query(), left_builds_, left_keys, right_keys)
+                       : ExecuteJoin(context.query(), right_builds_, right_keys, left_keys);
+  };
+  JoinResult joined;
+  try {
+    joined = join();
+  } catch (const DeviceLimitError&) {
+    // The smaller side cannot build here (its keys repeat past what the
+    // device's loops allow, or its table past the device's memory): the
+    // other side may.
+    left_builds = !left_builds;
+    joined = join();
+  }
   // Composing the joined rows gives each of them a row id of every table
   // joined so far, beside the matched positions still held.
   std::uint64_t tables = 1;

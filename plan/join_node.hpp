@@ -2,7 +2,8 @@
 // (right) on key equality (operators/hash_join.hpp: PlanJoin's methods, the
 // first that the build keys allow). Keys that are a column of a whole
 // one-tablet table are read in place; others are computed or gathered. The
-// smaller side, by row count at run time, builds the table.
+// smaller side, by row count at run time, builds the table; where it cannot
+// (a DeviceLimitError), the other side does.
 // The result is row ids of both sides' sources, ordered by probe row. On a
 // device whose memory is the host's, the matched rows and their row ids are
 // held to the host-memory budget before they are allocated.
@@ -22,6 +23,7 @@ class HashJoinNode : public RowNode {
   std::string Describe() const override;
   std::string Programs() const override;
   RowSet Run(ExecutionContext& context) const override;
+  const JoinEdge& edge() const { return edge_; }
 
  private:
   // A side's key: read in place, or evaluated from `values`.

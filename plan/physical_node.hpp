@@ -71,11 +71,19 @@ class ExecutionContext {
   void set_scan_tablets(std::optional<std::pair<std::size_t, std::size_t>> tablets) {
     scan_tablets_ = tablets;
   }
+  // The FROM sources scans read: the statement's, or, while a partitioned
+  // join runs one partition (plan/join_partitions.hpp), the same sources
+  // with the joined tables replaced by that partition's rows of them.
+  const std::vector<sql::TableRef>& sources(const sql::BoundSelect& select) const {
+    return sources_ != nullptr ? *sources_ : select.from;
+  }
+  void set_sources(const std::vector<sql::TableRef>* sources) { sources_ = sources; }
 
  private:
   QueryContext query_;
   const PhysicalNode* current_ = nullptr;
   std::optional<std::pair<std::size_t, std::size_t>> scan_tablets_;
+  const std::vector<sql::TableRef>* sources_ = nullptr;
 };
 
 class PhysicalNode {

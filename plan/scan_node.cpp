@@ -13,7 +13,7 @@ ScanNode::ScanNode(const Engine& engine, const sql::BoundSelect& select, std::si
 }
 
 RowSet ScanNode::Run(ExecutionContext& context) const {
-  RowSet rows(context.engine(), select_.from, shape_.source);
+  RowSet rows(context.engine(), context.sources(select_), shape_.source);
   if (const auto& chunk = context.scan_tablets()) rows.KeepTablets(chunk->first, chunk->second);
   return rows;
 }

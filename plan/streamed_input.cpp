@@ -7,16 +7,12 @@
 #include "runtime/device_table.hpp"
 
 namespace clq {
-namespace {
 
-// A chain of filters over the scan of one table.
 bool ScansOneTable(const PhysicalNode& node) {
   if (node.Name() == "Scan") return true;
   return node.Name() == "Filter" && node.children().size() == 1 &&
          ScansOneTable(*node.children().front());
 }
-
-}  // namespace
 
 std::size_t StreamTablets(const Engine& engine, const sql::BoundSelect& select,
                           const RowNode& child, std::uint64_t row_bytes) {

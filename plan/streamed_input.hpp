@@ -14,6 +14,9 @@
 
 namespace clq {
 
+// Whether `node` is a chain of filters over the scan of one table.
+bool ScansOneTable(const PhysicalNode& node);
+
 // The tablets a chunk takes so that `row_bytes` of device buffers per row
 // of a chunk stay within a quarter of the device's memory; 0 where the
 // input does not stream (not one table's scan and filters, one tablet, or

@@ -151,6 +151,30 @@ std::unique_ptr<Engine> CappedEngine(std::size_t device) {
 }
 constexpr RowCount kCappedRows = 100000;
 
+// Runs each query on `capped`: its EXPLAIN holds `marker`, every launch is
+// listed by its node, and the answer equals that of one pass on `whole`,
+// REALs exactly.
+void ExpectCappedRunsMatch(Engine& capped, Engine& whole_engine, Catalog& catalog,
+                           const std::vector<std::string>& queries, const std::string& marker) {
+  for (const std::string& sql : queries) {
+    const std::optional<Checked> run = RunPlan(capped, catalog, sql);
+    if (!run) continue;  // REAL on a device without fp64
+    EXPECT_NE(run->explain.find(marker), std::string::npos) << sql << "\n" << run->explain;
+    for (const auto& [node, kernels] : run->launched)
+      for (const std::string& kernel : kernels)
+        EXPECT_TRUE(run->listed.at(node).Contains(kernel))
+            << sql << "\nnode " << node << " launched " << kernel << ", unlisted\n"
+            << run->explain;
+    const sql::BoundStatement bound = sql::Bind(sql::Parse(sql), catalog, sql);
+    const QueryResult streamed = PhysicalPlan(capped, {}, bound.select).Execute(capped);
+    const QueryResult whole = PhysicalPlan(whole_engine, {}, bound.select).Execute(whole_engine);
+    EXPECT_GT(whole.rows, 0u) << sql;
+    CompareOptions exact;
+    exact.real_relative_tolerance = 0;
+    EXPECT_EQ(CompareResults(whole, streamed, exact), "") << sql;
+  }
+}
+
 // A GROUP BY or a top-k whose input's intermediates pass a quarter of a
 // capped device streams its table a chunk of tablets at a time: EXPLAIN
 // says so, every launch is listed by its node, and the answers equal those
@@ -180,23 +204,41 @@ TEST_P(PhysicalPlanTest, AGroupByOrTopKPastACappedDeviceStreamsWithTheSameAnswer
       "k LIMIT 30",
       "SELECT unique1, unique3 * 0.5 AS r FROM tenktup1 ORDER BY ten DESC, r LIMIT 12",
   };
-  for (const std::string& sql : queries) {
-    const std::optional<Checked> run = RunPlan(capped, catalog, sql);
-    if (!run) continue;  // REAL on a device without fp64
-    EXPECT_NE(run->explain.find("streamed, "), std::string::npos) << sql << "\n" << run->explain;
-    for (const auto& [node, kernels] : run->launched)
-      for (const std::string& kernel : kernels)
-        EXPECT_TRUE(run->listed.at(node).Contains(kernel))
-            << sql << "\nnode " << node << " launched " << kernel << ", unlisted\n"
-            << run->explain;
-    const sql::BoundStatement bound = sql::Bind(sql::Parse(sql), catalog, sql);
-    const QueryResult streamed = PhysicalPlan(capped, {}, bound.select).Execute(capped);
-    const QueryResult whole = PhysicalPlan(engine(), {}, bound.select).Execute(engine());
-    EXPECT_GT(whole.rows, 0u) << sql;
-    CompareOptions exact;
-    exact.real_relative_tolerance = 0;
-    EXPECT_EQ(CompareResults(whole, streamed, exact), "") << sql;
-  }
+  ExpectCappedRunsMatch(capped, engine(), catalog, queries, "streamed, ");
+}
+
+// A join whose tables and intermediates pass a quarter of a capped device
+// runs a hash partition of both tables at a time: EXPLAIN says so, every
+// launch is listed by its node, and the answers equal those of one pass on
+// the uncapped engine: a GROUP BY and an ungrouped aggregate over it, keys
+// repeated on one side, a WHERE pushed to each table, a residual filter
+// over the join, a LEFT JOIN whose ON drops rows (unmatched rows kept once),
+// CHAR group keys. Keys that are expressions do not partition.
+TEST_P(PhysicalPlanTest, AJoinPastACappedDeviceRunsAPartitionAtATimeWithTheSameAnswers) {
+  const std::unique_ptr<Engine> engine_capped = CappedEngine(GetParam());
+  Engine& capped = *engine_capped;
+  Catalog catalog;
+  AddWisconsinTables(catalog, kCappedRows / 2);
+  const std::vector<std::string> queries = {
+      "SELECT t1.ten, COUNT(*), SUM(t2.unique2), MIN(t2.unique1), MAX(t1.unique2) FROM tenktup1 "
+      "t1 JOIN tenktup2 t2 ON t1.unique1 = t2.unique1 WHERE t2.four <> 1 GROUP BY t1.ten ORDER "
+      "BY t1.ten",
+      "SELECT COUNT(*), SUM(t1.unique2), MIN(t2.unique3), MAX(t2.unique1 * 0.5), AVG(t2.ten) "
+      "FROM tenktup1 t1, tenktup2 t2 WHERE t1.unique1 = t2.unique2 AND t1.two = 0",
+      "SELECT t2.twenty, COUNT(*), MAX(t1.unique3) FROM tenktup1 t1 JOIN tenktup2 t2 ON "
+      "t1.onePercent = t2.unique1 WHERE t1.ten + t2.ten > 10 GROUP BY t2.twenty HAVING COUNT(*) "
+      "> 10 ORDER BY 2 DESC, 1 LIMIT 7",
+      "SELECT t1.four, COUNT(t2.unique1), COUNT(*), SUM(t2.ten) FROM tenktup1 t1 LEFT JOIN "
+      "tenktup2 t2 ON t1.unique1 = t2.unique1 AND t2.ten < 3 GROUP BY t1.four ORDER BY 1",
+      "SELECT t1.string4, t2.two, COUNT(*), MIN(t2.unique1 - 3) FROM tenktup1 t1 JOIN tenktup2 "
+      "t2 ON t1.unique2 = t2.unique1 GROUP BY t1.string4, t2.two ORDER BY 1, 2",
+  };
+  ExpectCappedRunsMatch(capped, engine(), catalog, queries, "the join partitioned on the host");
+  const std::string computed_keys =
+      "SELECT COUNT(*) FROM tenktup1 t1 JOIN tenktup2 t2 ON t1.unique1 + 1 = t2.unique1";
+  const sql::BoundStatement bound = sql::Bind(sql::Parse(computed_keys), catalog, computed_keys);
+  const std::string explain = PhysicalPlan(capped, {}, bound.select).Explain();
+  EXPECT_EQ(explain.find("partitioned"), std::string::npos) << explain;
 }
 
 // An integer SUM whose chunks' totals could leave int64 where the group's

@@ -50,6 +50,16 @@ TEST(DeviceMemoryCliTest, AggregatesOverATableLargerThanTheCapStream) {
   EXPECT_EQ(launches, "399") << profiled.output;
 }
 
+// `query` (quoted) on 2M rows gives the same output capped at 2M as free.
+void ExpectCappedOutputEqualsFree(const std::string& query) {
+  const auto free = RunClq("query --device pocl --rows 2M --format csv " + query);
+  ASSERT_EQ(free.exit_code, 0) << free.output;
+  const auto capped =
+      RunClq("query --device pocl --rows 2M --device-memory 2M --format csv " + query);
+  ASSERT_EQ(capped.exit_code, 0) << capped.output;
+  EXPECT_EQ(capped.output, free.output);
+}
+
 // A GROUP BY whose aggregates merge streams too (tests/plan checks its
 // answers on every device); a REAL SUM, which the device rounds once over
 // every row, does not.
@@ -57,12 +67,19 @@ TEST(DeviceMemoryCliTest, GroupByOverATableLargerThanTheCapStreams) {
   const std::string query =
       "\"SELECT ten, COUNT(*), SUM(unique1), MAX(unique2) FROM tenktup1 WHERE four <> 1 GROUP "
       "BY ten ORDER BY ten\"";
-  const auto free = RunClq("query --device pocl --rows 2M --format csv " + query);
-  ASSERT_EQ(free.exit_code, 0) << free.output;
-  const auto capped =
-      RunClq("query --device pocl --rows 2M --device-memory 2M --format csv " + query);
-  ASSERT_EQ(capped.exit_code, 0) << capped.output;
-  EXPECT_EQ(capped.output, free.output);
+  ExpectCappedOutputEqualsFree(query);
+}
+
+// A join of two tables larger than the cap runs a hash partition of both at
+// a time (tests/plan checks its answers on every device).
+TEST(DeviceMemoryCliTest, AJoinPastTheCapRunsAPartitionAtATime) {
+  const std::string query =
+      "\"SELECT t1.ten, COUNT(*), SUM(t2.unique2) FROM tenktup1 t1 JOIN tenktup2 t2 ON "
+      "t1.unique1 = t2.unique2 GROUP BY t1.ten ORDER BY t1.ten\"";
+  ExpectCappedOutputEqualsFree(query);
+  const auto explained =
+      RunClq("query --device pocl --rows 2M --device-memory 2M \"EXPLAIN " + query.substr(1));
+  EXPECT_TRUE(Contains(explained.output, "the join partitioned on the host")) << explained.output;
 }
 
 TEST(DeviceMemoryCliTest, IntermediatesPastTheCapFailWithAMessage) {
