@@ -18,7 +18,7 @@ namespace {
 
 // A build row's share of a join's hash table and its matched positions.
 constexpr std::uint64_t kJoinBytesPerRow = 16;
-// Rows a thread partitions or gathers at least.
+// Rows a thread partitions at least.
 constexpr std::size_t kRowsPerThread = std::size_t{1} << 18;
 // The threads that partition a table (each its own histogram).
 constexpr std::size_t kPartitionThreads = 8;
@@ -60,97 +60,113 @@ std::size_t PartitionOf(std::int64_t key, std::size_t partitions) {
   return static_cast<std::size_t>(((hash >> 32) * partitions) >> 32);
 }
 
-// A table's row ids grouped by partition, each partition's in table order:
-// partition p's are ids[starts[p], starts[p + 1]).
-struct PartitionedIds {
-  std::shared_ptr<std::vector<std::uint32_t>> ids;
+// How a table's rows fall into partitions: the rows split into chunks,
+// each partitioned by a thread of its own; chunk c's rows of partition p go
+// to rows at[c][p], at[c][p] + 1, ... of the partitioned table, which holds
+// partition p's rows in rows [starts[p], starts[p + 1]), in table order.
+struct PartitionLayout {
+  std::size_t partitions = 0;
+  std::size_t per_chunk = 0;
+  std::vector<std::vector<std::size_t>> at;
   std::vector<std::size_t> starts;
 };
 
 template <typename Key>
-PartitionedIds PartitionKeys(std::span<const Key> keys, std::size_t partitions) {
+PartitionLayout LayOut(std::span<const Key> keys, std::size_t partitions) {
   const std::size_t rows = keys.size();
   const std::size_t chunks =
       std::clamp<std::size_t>((rows + kRowsPerThread - 1) / kRowsPerThread, 1, kPartitionThreads);
-  const std::size_t per_chunk = (rows + chunks - 1) / chunks;
-  // Each chunk's count of rows per partition, then where its rows go.
-  std::vector<std::vector<std::size_t>> at(chunks, std::vector<std::size_t>(partitions, 0));
+  PartitionLayout layout;
+  layout.partitions = partitions;
+  layout.per_chunk = (rows + chunks - 1) / chunks;
+  layout.at.assign(chunks, std::vector<std::size_t>(partitions, 0));
   ParallelRanges(chunks, 1, 1, [&](std::size_t first, std::size_t last) {
     for (std::size_t c = first; c < last; ++c)
-      for (std::size_t r = c * per_chunk; r < std::min(rows, (c + 1) * per_chunk); ++r)
-        ++at[c][PartitionOf(keys[r], partitions)];
+      for (std::size_t r = c * layout.per_chunk; r < std::min(rows, (c + 1) * layout.per_chunk);
+           ++r)
+        ++layout.at[c][PartitionOf(keys[r], partitions)];
   });
-  PartitionedIds out;
-  out.starts.assign(partitions + 1, 0);
+  layout.starts.assign(partitions + 1, 0);
   std::size_t next = 0;
   for (std::size_t p = 0; p < partitions; ++p) {
-    out.starts[p] = next;
-    for (std::size_t c = 0; c < chunks; ++c) {
-      const std::size_t count = at[c][p];
-      at[c][p] = next;
+    layout.starts[p] = next;
+    for (std::vector<std::size_t>& chunk : layout.at) {
+      const std::size_t count = chunk[p];
+      chunk[p] = next;
       next += count;
     }
   }
-  out.starts[partitions] = next;
-  out.ids = std::make_shared<std::vector<std::uint32_t>>(rows);
-  std::uint32_t* ids = out.ids->data();
-  ParallelRanges(chunks, 1, 1, [&](std::size_t first, std::size_t last) {
-    for (std::size_t c = first; c < last; ++c)
-      for (std::size_t r = c * per_chunk; r < std::min(rows, (c + 1) * per_chunk); ++r)
-        ids[at[c][PartitionOf(keys[r], partitions)]++] = static_cast<std::uint32_t>(r);
-  });
-  return out;
+  layout.starts[partitions] = next;
+  return layout;
 }
 
-PartitionedIds Partition(const Column& key, std::size_t partitions) {
-  return key.type().type == DataType::kInt64 ? PartitionKeys(key.int64s(), partitions)
-                                             : PartitionKeys(key.int32s(), partitions);
+PartitionLayout LayOut(const Column& key, std::size_t partitions) {
+  return key.type().type == DataType::kInt64 ? LayOut(key.int64s(), partitions)
+                                             : LayOut(key.int32s(), partitions);
 }
 
-// Copies the `width`-byte values of `from` at `ids` into `to`.
-void GatherValues(const std::byte* from, std::size_t width, const std::uint32_t* ids,
-                  std::size_t rows, std::byte* to) {
-  ParallelRanges(rows, kRowsPerThread, 1, [&](std::size_t begin, std::size_t end) {
-    if (width == 4) {
-      for (std::size_t r = begin; r < end; ++r)
-        std::memcpy(to + r * 4, from + std::size_t{ids[r]} * 4, 4);
-    } else if (width == 8) {
-      for (std::size_t r = begin; r < end; ++r)
-        std::memcpy(to + r * 8, from + std::size_t{ids[r]} * 8, 8);
-    } else {
-      for (std::size_t r = begin; r < end; ++r)
-        std::memcpy(to + r * width, from + std::size_t{ids[r]} * width, width);
+// Writes each `width`-byte value of `from` to its row of the partitioned
+// table in `to`: one pass over the values in order, each thread's writes
+// going forward in as many streams as there are partitions.
+template <typename Key>
+void Scatter(std::span<const Key> keys, const PartitionLayout& layout, const std::byte* from,
+             std::size_t width, std::byte* to) {
+  const std::size_t rows = keys.size();
+  ParallelRanges(layout.at.size(), 1, 1, [&](std::size_t first, std::size_t last) {
+    for (std::size_t c = first; c < last; ++c) {
+      std::vector<std::size_t> at = layout.at[c];
+      const std::size_t end = std::min(rows, (c + 1) * layout.per_chunk);
+      const auto each = [&](auto copy) {
+        for (std::size_t r = c * layout.per_chunk; r < end; ++r)
+          copy(at[PartitionOf(keys[r], layout.partitions)]++, r);
+      };
+      if (width == 4)
+        each([&](std::size_t to_row, std::size_t r) {
+          std::memcpy(to + to_row * 4, from + r * 4, 4);
+        });
+      else if (width == 8)
+        each([&](std::size_t to_row, std::size_t r) {
+          std::memcpy(to + to_row * 8, from + r * 8, 8);
+        });
+      else
+        each([&](std::size_t to_row, std::size_t r) {
+          std::memcpy(to + to_row * width, from + r * width, width);
+        });
     }
   });
 }
 
-// Partition `p`'s rows of `table`: every column made on first read.
-TablePtr PartitionTable(const TablePtr& table, const PartitionedIds& partitioned, std::size_t p,
-                        std::uint64_t host_memory) {
-  const std::size_t first = partitioned.starts[p];
-  const RowCount rows = partitioned.starts[p + 1] - first;
+// `table` with its rows in partition order (PartitionLayout), each column
+// made on first read.
+TablePtr PartitionedTable(const TablePtr& table, std::size_t key,
+                          std::shared_ptr<const PartitionLayout> layout,
+                          std::uint64_t host_memory) {
   std::vector<Column> columns;
   for (std::size_t c = 0; c < table->columns().size(); ++c) {
     const Column& column = table->column(c);
-    const std::string what = "partition " + std::to_string(p + 1) + " of column " + column.name() +
-                             " of " + table->name();
-    // The fills hold the table and the ids: the partition may outlive this call.
-    const auto gather = [table, c, ids = partitioned.ids, first, rows](bool nulls) {
-      return [table, c, ids, first, rows, nulls](ColumnData&, std::byte* data) {
+    const std::string what =
+        "column " + column.name() + " of " + table->name() + " in join partition order";
+    // The fills hold the table and the layout: the partitions may outlive this call.
+    const auto scatter = [table, c, key, layout](bool nulls) {
+      return [table, c, key, layout, nulls](ColumnData&, std::byte* data) {
         const Column& from = table->column(c);
-        if (nulls)
-          GatherValues(reinterpret_cast<const std::byte*>(from.null_map()), 1, ids->data() + first,
-                       rows, data);
+        const Column& keys = table->column(key);
+        const std::byte* values =
+            nulls ? reinterpret_cast<const std::byte*>(from.null_map()) : from.bytes();
+        const std::size_t width = nulls ? 1 : from.type().width;
+        if (keys.type().type == DataType::kInt64)
+          Scatter(keys.int64s(), *layout, values, width, data);
         else
-          GatherValues(from.bytes(), from.type().width, ids->data() + first, rows, data);
+          Scatter(keys.int32s(), *layout, values, width, data);
       };
     };
-    auto data = std::make_shared<ColumnData>(column.type(), rows, gather(false), what, host_memory);
+    auto data = std::make_shared<ColumnData>(column.type(), table->rows(), scatter(false), what,
+                                             host_memory);
     std::shared_ptr<ColumnData> nulls;
     if (column.nullable())
-      nulls = std::make_shared<ColumnData>(ColumnType::Char(1), rows, gather(true),
+      nulls = std::make_shared<ColumnData>(ColumnType::Char(1), table->rows(), scatter(true),
                                            "NULL map of " + what, host_memory);
-    columns.emplace_back(column.name(), std::move(data), 0, rows, std::move(nulls));
+    columns.emplace_back(column.name(), std::move(data), 0, table->rows(), std::move(nulls));
   }
   return std::make_shared<const Table>(table->name(), std::move(columns));
 }
@@ -230,22 +246,24 @@ std::string JoinPartitions::Describe(const sql::BoundSelect& select) const {
 void JoinPartitions::ForEach(ExecutionContext& context, const RowNode& child,
                              const sql::BoundSelect& select,
                              const std::function<void(RowSet& rows)>& consume) const {
-  PartitionedIds partitioned[2];
+  TablePtr partitioned[2];
+  std::vector<std::size_t> starts[2];
   {
-    const HostStage stage(context.engine().profiler(), "join partitions' row ids on the host");
+    const HostStage stage(context.engine().profiler(), "join partitions laid out on the host");
     for (int i = 0; i < 2; ++i) {
-      const Table& table = *select.from.at(sources_[i]).table;
-      context.query().CheckHostMemory("the row ids of " + table.name() + " by join partition (" +
-                                          std::to_string(table.rows()) + " rows)",
-                                      SaturatingMultiply(table.rows(), sizeof(std::uint32_t)));
-      partitioned[i] = Partition(table.column(keys_[i]), partitions_);
+      const TablePtr& table = select.from.at(sources_[i]).table;
+      auto layout =
+          std::make_shared<const PartitionLayout>(LayOut(table->column(keys_[i]), partitions_));
+      starts[i] = layout->starts;
+      partitioned[i] =
+          PartitionedTable(table, keys_[i], std::move(layout), context.options().host_memory);
     }
   }
   for (std::size_t p = 0; p < partitions_; ++p) {
     std::vector<sql::TableRef> sources = select.from;
     for (int i = 0; i < 2; ++i)
-      sources[sources_[i]].table = PartitionTable(select.from[sources_[i]].table, partitioned[i], p,
-                                                  context.options().host_memory);
+      sources[sources_[i]].table = partitioned[i]->Slice(partitioned[i]->name(), starts[i][p],
+                                                         starts[i][p + 1] - starts[i][p]);
     std::optional<RowSet> rows;
     {
       const PartitionScope scope(context, sources);

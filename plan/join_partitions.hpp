@@ -15,10 +15,14 @@
 // zero, falls with the zeros and matches there what it matched in one pass
 // (nothing). Within a partition, rows keep their table order.
 //
-// A partition's tables are built lazily: each column is gathered from the
-// table by the partition's row ids when the query first reads it (only the
-// columns the query reads are ever copied), and is freed, on the host and
-// on the device, when the partition is done.
+// Each table is laid out once per run: a pass over its key counts each
+// partition's rows, and each column the query reads is copied into
+// partition order when first read (one pass over the column, in table
+// order, each thread writing forward in one stream per partition, rather
+// than a gather per partition, whose reads would touch a cache line per
+// value); a partition's table is a slice of those copies. Only the columns
+// the query reads are copied, and the copies are freed, on the host and on
+// the device, when the last partition is done.
 #pragma once
 
 #include <cstdint>
