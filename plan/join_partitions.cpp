@@ -81,10 +81,13 @@ PartitionLayout LayOut(std::span<const Key> keys, std::size_t partitions) {
   layout.per_chunk = (rows + chunks - 1) / chunks;
   layout.at.assign(chunks, std::vector<std::size_t>(partitions, 0));
   ParallelRanges(chunks, 1, 1, [&](std::size_t first, std::size_t last) {
-    for (std::size_t c = first; c < last; ++c)
-      for (std::size_t r = c * layout.per_chunk; r < std::min(rows, (c + 1) * layout.per_chunk);
-           ++r)
-        ++layout.at[c][PartitionOf(keys[r], partitions)];
+    for (std::size_t c = first; c < last; ++c) {
+      std::size_t* counts = layout.at[c].data();
+      const Key* key = keys.data();
+      const std::size_t end = std::min(rows, (c + 1) * layout.per_chunk);
+      for (std::size_t r = c * layout.per_chunk; r < end; ++r)
+        ++counts[PartitionOf(key[r], partitions)];
+    }
   });
   layout.starts.assign(partitions + 1, 0);
   std::size_t next = 0;
@@ -114,11 +117,14 @@ void Scatter(std::span<const Key> keys, const PartitionLayout& layout, const std
   const std::size_t rows = keys.size();
   ParallelRanges(layout.at.size(), 1, 1, [&](std::size_t first, std::size_t last) {
     for (std::size_t c = first; c < last; ++c) {
-      std::vector<std::size_t> at = layout.at[c];
+      std::vector<std::size_t> next = layout.at[c];
+      std::size_t* at = next.data();
+      const Key* key = keys.data();
+      const std::size_t partitions = layout.partitions;
       const std::size_t end = std::min(rows, (c + 1) * layout.per_chunk);
       const auto each = [&](auto copy) {
         for (std::size_t r = c * layout.per_chunk; r < end; ++r)
-          copy(at[PartitionOf(keys[r], layout.partitions)]++, r);
+          copy(at[PartitionOf(key[r], partitions)]++, r);
       };
       if (width == 4)
         each([&](std::size_t to_row, std::size_t r) {
@@ -160,12 +166,14 @@ TablePtr PartitionedTable(const TablePtr& table, std::size_t key,
           Scatter(keys.int32s(), *layout, values, width, data);
       };
     };
+    // Heap memory: a copy for one run, which pinning would cost more than
+    // the staged upload it saves.
     auto data = std::make_shared<ColumnData>(column.type(), table->rows(), scatter(false), what,
-                                             host_memory);
+                                             host_memory, true);
     std::shared_ptr<ColumnData> nulls;
     if (column.nullable())
       nulls = std::make_shared<ColumnData>(ColumnType::Char(1), table->rows(), scatter(true),
-                                           "NULL map of " + what, host_memory);
+                                           "NULL map of " + what, host_memory, true);
     columns.emplace_back(column.name(), std::move(data), 0, table->rows(), std::move(nulls));
   }
   return std::make_shared<const Table>(table->name(), std::move(columns));

@@ -38,12 +38,13 @@ ColumnData::ColumnData(ColumnType type, RowCount rows) : type_(type), rows_(rows
 }
 
 ColumnData::ColumnData(ColumnType type, RowCount rows, Fill fill, std::string what,
-                       std::uint64_t host_memory)
+                       std::uint64_t host_memory, bool heap)
     : type_(type),
       rows_(rows),
       fill_(std::move(fill)),
       what_(std::move(what)),
       host_memory_(host_memory),
+      heap_(heap),
       ready_(false) {}
 
 void ColumnData::MaterializeOnce() const {
@@ -63,7 +64,7 @@ void ColumnData::Allocate() {
   // At least one cache line so data() is never null, even for empty columns.
   std::size_t bytes = std::max<std::size_t>(byte_size(), kAlignment);
   bytes = (bytes + kAlignment - 1) / kAlignment * kAlignment;
-  if (const HostBlockAllocator& allocator = InstalledAllocator()) {
+  if (const HostBlockAllocator& allocator = InstalledAllocator(); allocator && !heap_) {
     if (std::optional<HostBlock> block = allocator(type_, bytes)) {
       data_ = block->data;
       owner_ = std::move(block->owner);

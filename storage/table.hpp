@@ -90,9 +90,12 @@ class ColumnData {
   // `host_memory`, allocates, and runs `fill` on the new bytes (it may call
   // SetIntegerRange). Thread-safe; a fill that throws is tried again by
   // the next reader.
+  // `heap`: the values go in the default heap memory even where an
+  // allocator is installed (a copy that lives for one query, whose pinning
+  // would cost more than the staged upload it saves).
   using Fill = std::function<void(ColumnData& column, std::byte* data)>;
-  ColumnData(ColumnType type, RowCount rows, Fill fill, std::string what,
-             std::uint64_t host_memory);
+  ColumnData(ColumnType type, RowCount rows, Fill fill, std::string what, std::uint64_t host_memory,
+             bool heap = false);
   ~ColumnData();
   ColumnData(const ColumnData&) = delete;
   ColumnData& operator=(const ColumnData&) = delete;
@@ -137,6 +140,7 @@ class ColumnData {
   Fill fill_;
   std::string what_;
   std::uint64_t host_memory_ = 0;
+  bool heap_ = false;
   mutable std::atomic<bool> ready_{true};
   mutable std::once_flag fill_once_;
   std::byte* data_ = nullptr;
