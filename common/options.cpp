@@ -109,9 +109,7 @@ const std::vector<Setter>& Setters() {
        }},
       {{"device_memory", "auto|SIZE",
         "most device memory clq uses, as if the device had no more (auto: all of it)"},
-       [](Options& o, std::string_view v) {
-         o.engine.device_memory = ParseDeviceMemory(v);
-       }},
+       [](Options& o, std::string_view v) { o.engine.device_memory = ParseDeviceMemory(v); }},
       {{"pinned_results", "auto|on|off", "large results in reused pinned memory (auto: GPUs)"},
        [](Options& o, std::string_view v) {
          o.engine.pinned_results = ParseChoice("pinned_results", v);
@@ -141,6 +139,11 @@ const std::vector<Setter>& Setters() {
        [](Options& o, std::string_view v) { o.query.range_first = ParseChoice("range_first", v); }},
       {{"short_real", "auto|on|off", "short REAL aggregates in vm_aggregate_short_real"},
        [](Options& o, std::string_view v) { o.query.short_real = ParseChoice("short_real", v); }},
+      {{"join_partitions", "auto|on|off",
+        "a two-table join run a hash partition at a time (auto: past the device's memory)"},
+       [](Options& o, std::string_view v) {
+         o.query.join_partitions = ParseChoice("join_partitions", v);
+       }},
       {{"narrow_machine", "on|off", "the 32-bit expression machine where values fit"},
        [](Options& o, std::string_view v) {
          o.query.narrow_machine = ParseBool("narrow_machine", v);

@@ -106,6 +106,11 @@ struct QueryOptions {
   // Aggregates of short REAL arithmetic run in vm_aggregate_short_real
   // (kAuto: on, where the shape allows).
   Choice short_real = Choice::kAuto;
+  // A join of two tables runs a hash partition at a time
+  // (plan/join_partitions.hpp): kAuto where its working set would pass a
+  // quarter of the device's memory (one pass tried first where it may still
+  // fit the device), kOn wherever the join allows, kOff never.
+  Choice join_partitions = Choice::kAuto;
   // The 32-bit expression machine where the range analysis allows it, and
   // the lean one (no rare operations) where a program needs none.
   bool narrow_machine = true;

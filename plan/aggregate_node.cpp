@@ -116,7 +116,7 @@ AggregateNode::AggregateNode(const Engine& engine, const QueryOptions& options,
                SumFitsInt64(TableVmColumn(*select.from.at(e.source).table, e.index).range(),
                             rows_bound_);
       });
-  if (mergeable) partitions_ = JoinPartitions::Plan(engine, select, *child_, row_bytes_);
+  if (mergeable) partitions_ = JoinPartitions::Plan(engine, options, select, *child_, row_bytes_);
 }
 
 std::string AggregateNode::Describe() const {
@@ -198,14 +198,22 @@ std::vector<sql::Value> AggregateNode::ComputePartitioned(ExecutionContext& cont
 }
 
 QueryResult AggregateNode::Run(ExecutionContext& context) const {
-  std::vector<sql::Value> aggregate_values;
-  if (partitions_) {
-    aggregate_values = ComputePartitioned(context);
-  } else {
+  const auto one_pass = [&] {
     RowSet rows = child_->Run(context);
     const ExecutionContext::NodeScope scope(context, *this);
-    aggregate_values = Compute(context, rows, nullptr);
+    return Compute(context, rows, nullptr);
+  };
+  std::vector<sql::Value> aggregate_values;
+  bool done = false;
+  if (partitions_ && partitions_->one_pass_first()) {
+    try {
+      aggregate_values = one_pass();
+      done = true;
+    } catch (const DeviceLimitError&) {
+      // Past the device's memory after all: a partition at a time.
+    }
   }
+  if (!done) aggregate_values = partitions_ ? ComputePartitioned(context) : one_pass();
   const LeafResolver resolve = [&](const sql::Expr& leaf) -> sql::Value {
     if (leaf.kind == sql::Expr::Kind::kAggregateRef) return aggregate_values.at(leaf.index);
     throw InternalError("unexpected reference in an ungrouped aggregate output");

@@ -199,7 +199,7 @@ GroupByNode::GroupByNode(const Engine& engine, const QueryOptions& options,
   if (mergeable) {
     stream_tablets_ = StreamTablets(engine, select, *child_, row_bytes_);
     if (stream_tablets_ == 0)
-      partitions_ = JoinPartitions::Plan(engine, select, *child_, row_bytes_);
+      partitions_ = JoinPartitions::Plan(engine, options, select, *child_, row_bytes_);
   }
   // A streamed GROUP BY finishes its merged groups on the host.
   if (!Streams()) {
@@ -314,7 +314,18 @@ void GroupByNode::ForEachPart(ExecutionContext& context,
 }
 
 QueryResult GroupByNode::Run(ExecutionContext& context) const {
+  if (partitions_ && partitions_->one_pass_first()) {
+    try {
+      return RunOnePass(context);
+    } catch (const DeviceLimitError&) {
+      // Past the device's memory after all: a partition at a time.
+    }
+  }
   if (Streams()) return RunStreamed(context);
+  return RunOnePass(context);
+}
+
+QueryResult GroupByNode::RunOnePass(ExecutionContext& context) const {
   RowSet rows = child_->Run(context);
   const ExecutionContext::NodeScope scope(context, *this);
   Engine& engine = context.engine();

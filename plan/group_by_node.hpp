@@ -41,6 +41,8 @@ class GroupByNode : public ResultNode {
   // The GROUP BY of a chunk of tablets or a join partition at a time, the
   // parts' groups merged on the host (plan/streamed_groups.hpp).
   QueryResult RunStreamed(ExecutionContext& context) const;
+  // The GROUP BY of every row at once.
+  QueryResult RunOnePass(ExecutionContext& context) const;
   bool Streams() const { return stream_tablets_ > 0 || partitions_.has_value(); }
   // Runs the input a part at a time: a chunk of tablets, or a partition.
   void ForEachPart(ExecutionContext& context,

@@ -197,9 +197,10 @@ class PartitionScope {
 }  // namespace
 
 std::optional<JoinPartitions> JoinPartitions::Plan(const Engine& engine,
+                                                   const QueryOptions& options,
                                                    const sql::BoundSelect& select,
                                                    const RowNode& child, std::uint64_t row_bytes) {
-  if (select.from.size() != 2) return std::nullopt;
+  if (options.join_partitions == Choice::kOff || select.from.size() != 2) return std::nullopt;
   const HashJoinNode* join = JoinUnder(child);
   if (join == nullptr) return std::nullopt;
   for (const PhysicalNode* side : join->children())
@@ -227,13 +228,15 @@ std::optional<JoinPartitions> JoinPartitions::Plan(const Engine& engine,
   // Each joined row: its consumer's bytes, a row id per table, the matched
   // positions of both sides.
   need = SaturatingAdd(need, SaturatingMultiply(joined, row_bytes + 4 * sizeof(std::uint32_t)));
-  const std::uint64_t room = engine.info().global_mem_bytes / 4;
-  if (need <= room || room == 0) return std::nullopt;
+  const std::uint64_t memory = engine.info().global_mem_bytes, room = memory / 4;
+  const bool forced = options.join_partitions == Choice::kOn;
+  if (!forced && (need <= room || room == 0)) return std::nullopt;
   JoinPartitions planned;
   // A quarter to spare: hashed partitions are near, not exactly, equal.
   const std::uint64_t share = std::max<std::uint64_t>(room / 4 * 3, 1);
-  planned.partitions_ = static_cast<std::size_t>(
-      std::min<std::uint64_t>((need + share - 1) / share, std::max<RowCount>(joined, 1)));
+  planned.partitions_ = static_cast<std::size_t>(std::clamp<std::uint64_t>(
+      (need + share - 1) / share, forced ? 2 : 1, std::max<RowCount>(joined, 2)));
+  planned.one_pass_first_ = !forced && need <= memory;
   for (int i = 0; i < 2; ++i) {
     planned.sources_[i] = sources[i];
     planned.keys_[i] = keys[i]->index;
@@ -247,7 +250,9 @@ std::string JoinPartitions::Describe(const sql::BoundSelect& select) const {
     const sql::TableRef& ref = select.from.at(sources_[i]);
     keys += (i == 0 ? "" : " and ") + ref.alias + "." + ref.table->column(keys_[i]).name();
   }
-  return "the join partitioned on the host by a hash of " + keys + " into " +
+  return std::string(one_pass_first_ ? "one pass first, where it may fit the device; past it, "
+                                     : "") +
+         "the join partitioned on the host by a hash of " + keys + " into " +
          std::to_string(partitions_) + " partitions, run one at a time";
 }
 

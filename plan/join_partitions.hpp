@@ -38,12 +38,18 @@ class JoinPartitions {
  public:
   // How `child`'s join partitions when its device buffers, with
   // `row_bytes` more per joined row for the node above, would pass a
-  // quarter of the device's memory; nullopt when it need not or cannot
-  // (not one join of two tables on integer columns of one logical type).
-  static std::optional<JoinPartitions> Plan(const Engine& engine, const sql::BoundSelect& select,
-                                            const RowNode& child, std::uint64_t row_bytes);
+  // quarter of the device's memory (QueryOptions::join_partitions);
+  // nullopt when it need not or cannot (not one join of two tables on
+  // integer columns of one logical type).
+  static std::optional<JoinPartitions> Plan(const Engine& engine, const QueryOptions& options,
+                                            const sql::BoundSelect& select, const RowNode& child,
+                                            std::uint64_t row_bytes);
 
   std::size_t partitions() const { return partitions_; }
+  // Whether the estimate is within the device's memory, so that one pass
+  // may fit: the node tries one first and partitions only when it ends in
+  // a DeviceLimitError (the estimate is a bound, not a measure).
+  bool one_pass_first() const { return one_pass_first_; }
   // "the join partitioned on the host into N partitions by a hash of ...".
   std::string Describe(const sql::BoundSelect& select) const;
 
@@ -54,6 +60,7 @@ class JoinPartitions {
 
  private:
   std::size_t partitions_ = 0;
+  bool one_pass_first_ = false;
   // The joined tables' sources and key columns: left, then right.
   std::size_t sources_[2] = {0, 0};
   std::size_t keys_[2] = {0, 0};

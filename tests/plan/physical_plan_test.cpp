@@ -234,6 +234,18 @@ TEST_P(PhysicalPlanTest, AJoinPastACappedDeviceRunsAPartitionAtATimeWithTheSameA
       "t2 ON t1.unique2 = t2.unique1 GROUP BY t1.string4, t2.two ORDER BY 1, 2",
   };
   ExpectCappedRunsMatch(capped, engine(), catalog, queries, "the join partitioned on the host");
+  // join_partitions=on partitions on any device, with the same answers.
+  QueryOptions forced;
+  forced.join_partitions = Choice::kOn;
+  const sql::BoundStatement first = sql::Bind(sql::Parse(queries[0]), catalog, queries[0]);
+  const PhysicalPlan partitioned(engine(), forced, first.select);
+  EXPECT_NE(partitioned.Explain().find("into 2 partitions"), std::string::npos)
+      << partitioned.Explain();
+  CompareOptions exact;
+  exact.real_relative_tolerance = 0;
+  EXPECT_EQ(CompareResults(PhysicalPlan(engine(), {}, first.select).Execute(engine()),
+                           partitioned.Execute(engine()), exact),
+            "");
   const std::string computed_keys =
       "SELECT COUNT(*) FROM tenktup1 t1 JOIN tenktup2 t2 ON t1.unique1 + 1 = t2.unique1";
   const sql::BoundStatement bound = sql::Bind(sql::Parse(computed_keys), catalog, computed_keys);
