@@ -203,17 +203,8 @@ QueryResult AggregateNode::Run(ExecutionContext& context) const {
     const ExecutionContext::NodeScope scope(context, *this);
     return Compute(context, rows, nullptr);
   };
-  std::vector<sql::Value> aggregate_values;
-  bool done = false;
-  if (partitions_ && partitions_->one_pass_first()) {
-    try {
-      aggregate_values = one_pass();
-      done = true;
-    } catch (const DeviceLimitError&) {
-      // Past the device's memory after all: a partition at a time.
-    }
-  }
-  if (!done) aggregate_values = partitions_ ? ComputePartitioned(context) : one_pass();
+  const std::vector<sql::Value> aggregate_values = JoinPartitions::OnePassOrPartitioned(
+      partitions_, one_pass, [&] { return ComputePartitioned(context); });
   const LeafResolver resolve = [&](const sql::Expr& leaf) -> sql::Value {
     if (leaf.kind == sql::Expr::Kind::kAggregateRef) return aggregate_values.at(leaf.index);
     throw InternalError("unexpected reference in an ungrouped aggregate output");

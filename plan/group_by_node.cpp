@@ -314,15 +314,9 @@ void GroupByNode::ForEachPart(ExecutionContext& context,
 }
 
 QueryResult GroupByNode::Run(ExecutionContext& context) const {
-  if (partitions_ && partitions_->one_pass_first()) {
-    try {
-      return RunOnePass(context);
-    } catch (const DeviceLimitError&) {
-      // Past the device's memory after all: a partition at a time.
-    }
-  }
-  if (Streams()) return RunStreamed(context);
-  return RunOnePass(context);
+  if (stream_tablets_ > 0) return RunStreamed(context);
+  return JoinPartitions::OnePassOrPartitioned(
+      partitions_, [&] { return RunOnePass(context); }, [&] { return RunStreamed(context); });
 }
 
 QueryResult GroupByNode::RunOnePass(ExecutionContext& context) const {

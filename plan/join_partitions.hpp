@@ -30,6 +30,7 @@
 #include <optional>
 #include <string>
 
+#include "common/errors.hpp"
 #include "plan/physical_node.hpp"
 
 namespace clq {
@@ -50,6 +51,23 @@ class JoinPartitions {
   // may fit: the node tries one first and partitions only when it ends in
   // a DeviceLimitError (the estimate is a bound, not a measure).
   bool one_pass_first() const { return one_pass_first_; }
+
+  // What a node over the join runs: `one_pass` where `partitions` holds
+  // none; `partitioned` where it holds some, after `one_pass` where one
+  // pass may fit and ends in a DeviceLimitError.
+  template <typename Run, typename Partitioned>
+  static auto OnePassOrPartitioned(const std::optional<JoinPartitions>& partitions,
+                                   const Run& one_pass, const Partitioned& partitioned) {
+    if (!partitions) return one_pass();
+    if (partitions->one_pass_first()) {
+      try {
+        return one_pass();
+      } catch (const DeviceLimitError&) {
+        // Past the device's memory after all: a partition at a time.
+      }
+    }
+    return partitioned();
+  }
   // "the join partitioned on the host into N partitions by a hash of ...".
   std::string Describe(const sql::BoundSelect& select) const;
 
