@@ -83,7 +83,7 @@ ColumnType HashJoinNode::KeyType(const Key& key, const sql::Expr& expr) const {
 std::string HashJoinNode::Describe() const {
   return std::string(edge_.outer ? "LEFT JOIN " : "") + ExpressionText(select_, edge_.left_key) +
          " = " + ExpressionText(select_, edge_.right_key) +
-         " (the smaller side builds: " + left_builds_.Describe() + ")";
+         " (the smaller side builds, the other where it cannot: " + left_builds_.Describe() + ")";
 }
 
 std::string HashJoinNode::Programs() const {
