@@ -139,7 +139,7 @@ using namespace join_detail;
 
 namespace {
 
-constexpr double kDirectSlotsPerRow = 16.0;  // JoinOptions::direct_slots_per_row says why
+constexpr double kJoinDirectSlotsPerRow = 16.0;  // JoinOptions::direct_slots_per_row says why
 
 // Tries the plan's methods in order. The unique-key tables (direct, cuckoo)
 // fail on repeated keys, after which the other unique-key table is not
@@ -295,7 +295,7 @@ JoinPlan PlanJoin(const DeviceInfo& device, const DeviceTuning& tuning, const Jo
   plan.cpu_kernels = options.cpu_kernels.value_or(tuning.cpu_paths);
   plan.empty = inputs.build_rows == 0 || inputs.probe_rows == 0;
   if (plan.options.direct_slots_per_row <= 0) {
-    plan.options.direct_slots_per_row = kDirectSlotsPerRow;
+    plan.options.direct_slots_per_row = kJoinDirectSlotsPerRow;
   }
   if (!options.methods.empty()) {
     plan.methods = options.methods;

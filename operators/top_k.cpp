@@ -156,7 +156,7 @@ GroupsOutput SelectImages(Engine& engine, const TopKPlan& plan, const ImageKey& 
 }
 
 // Work-groups of selection_scatter take this many tiles each.
-constexpr cl_uint kScatterTilesPerGroup = 8;
+constexpr cl_uint kTieScatterTilesPerGroup = 8;
 
 // The positions of the rows whose image is at most `limit`, ascending:
 // top_k_ties' bitmap and tile counts, their scan, selection_scatter.
@@ -187,8 +187,8 @@ RowIds RowsUpTo(Engine& engine, const ImageKey& a, const ImageKey& b, RowCount r
   scatter.setArg(5, static_cast<cl_ulong>(0));
   scatter.setArg(6, count);
   scatter.setArg(7, static_cast<cl_uint>(tiles));
-  scatter.setArg(8, kScatterTilesPerGroup);
-  engine.Launch(scatter, engine.GroupsFor(tiles, kScatterTilesPerGroup), "top-k ties");
+  scatter.setArg(8, kTieScatterTilesPerGroup);
+  engine.Launch(scatter, engine.GroupsFor(tiles, kTieScatterTilesPerGroup), "top-k ties");
   return candidates;
 }
 
