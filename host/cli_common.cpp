@@ -23,6 +23,11 @@ Options ResolveOptions(const DeviceOptions& options) {
   return resolved;
 }
 
+bool SelectsSeveralDevices(const DeviceOptions& options) {
+  const std::string selector = options.selector.empty() ? DefaultSelector() : options.selector;
+  return selector == "all" || selector.find(',') != std::string::npos;
+}
+
 std::vector<std::unique_ptr<Engine>> OpenEngines(const DeviceOptions& options, bool several_devices,
                                                  double* discovery_seconds) {
   const auto start = std::chrono::steady_clock::now();

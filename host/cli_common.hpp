@@ -20,6 +20,11 @@ namespace clq {
 // (and --no-cache).
 Options ResolveOptions(const DeviceOptions& options);
 
+// Whether the selector asks for several devices at once: "all", or a
+// comma-separated list ("gpu,cpu", "0,1"). A type ("gpu") or a name that
+// several devices share means the first of them for `clq query`.
+bool SelectsSeveralDevices(const DeviceOptions& options);
+
 // Engines for the devices the selector names (one for single-device commands).
 // `discovery_seconds`, when given, receives the time spent listing the
 // platforms and devices (every installed OpenCL driver loads then).

@@ -37,9 +37,11 @@ void AddSettingOption(CLI::App& command, std::vector<std::string>& settings) {
 }
 
 // Adds --device, --no-cache and --option to a subcommand.
-void AddDeviceOptions(CLI::App& command, DeviceOptions& options, bool several_devices) {
+void AddDeviceOptions(CLI::App& command, DeviceOptions& options, bool several_devices,
+                      const char* device_help = nullptr) {
   command.add_option("--device,-d", options.selector,
-                     several_devices
+                     device_help != nullptr ? device_help
+                     : several_devices
                          ? "Devices: all, index, platform:device, gpu|cpu|accelerator, name "
                            "substring; comma-separated (default: $CLQ_DEVICE, else first GPU, "
                            "else first CPU)"
@@ -107,8 +109,13 @@ void RegisterBandwidthCommand(CLI::App& app) {
 
 void RegisterQueryCommand(CLI::App& app) {
   auto options = std::make_shared<QueryCommandOptions>();
-  CLI::App* command = app.add_subcommand("query", "Run SQL statements on one device");
-  AddDeviceOptions(*command, options->device, false);
+  CLI::App* command =
+      app.add_subcommand("query", "Run SQL statements on a device, or on several at once");
+  AddDeviceOptions(*command, options->device, false,
+                   "Device: index, platform:device, gpu|cpu|accelerator or name substring "
+                   "(default: $CLQ_DEVICE, else first GPU, else first CPU); all, or a "
+                   "comma-separated list: several devices, each query whose result merges "
+                   "from parts (GROUP BY, aggregates) split by rows across them");
   AddDatasetOptions(*command, options->dataset);
   command->add_option("--format", options->format, "Output format (default table)")
       ->check(CLI::IsMember({"table", "csv", "json"}));

@@ -1,4 +1,5 @@
-// `clq query`: runs SQL statements on one device and prints their results.
+// `clq query`: runs SQL statements on a device, or on several at once
+// (plan/device_split.hpp), and prints their results.
 #include <algorithm>
 #include <chrono>
 #include <fstream>
@@ -89,8 +90,12 @@ void RunQueryCommand(const QueryCommandOptions& options) {
   }
   const QueryOptions query_options = ResolveOptions(options.device).query;
   double discovery_seconds = 0;
-  std::unique_ptr<Engine> engine =
-      std::move(OpenEngines(options.device, false, &discovery_seconds).front());
+  const std::vector<std::unique_ptr<Engine>> engines =
+      OpenEngines(options.device, SelectsSeveralDevices(options.device), &discovery_seconds);
+  std::vector<Engine*> devices;
+  for (const std::unique_ptr<Engine>& e : engines)
+    devices.push_back(e.get());
+  Engine* engine = devices.front();
   // Tables built from here on sit in pinned memory on GPUs (one DMA each to upload).
   const ScopedHostBlockAllocator pinned_tables(
       PinnedTableMemoryFor(*engine, engine->options().pinned_tables));
@@ -106,7 +111,7 @@ void RunQueryCommand(const QueryCommandOptions& options) {
                       : "compiled")
               << ")\n";
   }
-  QueryExecutor executor(*engine, query_options);
+  QueryExecutor executor(devices, query_options);
   std::string output;
   for (std::size_t i = 0; i < statements.size(); ++i) {
     sql::BoundStatement bound;
@@ -122,7 +127,9 @@ void RunQueryCommand(const QueryCommandOptions& options) {
     if (bound.explain) {
       output += executor.Explain(bound.select);
     } else {
-      if (options.profile) engine->profiler().Start();
+      if (options.profile)
+        for (Engine* device : devices)
+          device->profiler().Start();
       const auto start = std::chrono::steady_clock::now();
       const QueryResult result = executor.Execute(bound.select);
       const double wall_ms =
@@ -137,9 +144,11 @@ void RunQueryCommand(const QueryCommandOptions& options) {
       output += Render(result, options, budget);
       if (options.profile) {
         std::cout << std::flush;
-        std::cerr << "profile of statement " << i + 1 << " on " << engine->info().name << " ("
-                  << engine->tuning().Describe() << "):\n"
-                  << FormatProfile(engine->profiler().Stop(), wall_ms);
+        for (std::size_t d = 0; d < devices.size(); ++d)
+          std::cerr << "profile of statement " << i + 1
+                    << (devices.size() > 1 ? " (device " + std::to_string(d) + ")" : "") << " on "
+                    << devices[d]->info().name << " (" << devices[d]->tuning().Describe() << "):\n"
+                    << FormatProfile(devices[d]->profiler().Stop(), wall_ms);
       }
     }
     if (options.out.empty()) {

@@ -100,23 +100,23 @@ AggregateNode::AggregateNode(const Engine& engine, const QueryOptions& options,
       const Column& gathered = select_.from.at(source).table->column(column);
       row_bytes_ += gathered.type().width + (gathered.nullable() ? 1 : 0);  // and its NULL map
     }
-  // Partitioned where each aggregate's partial results combine exactly: an
-  // integer SUM of a column whose total cannot leave int64 (a partition's
-  // could where the whole's does not, and one pass raises "integer
-  // overflow" only for the whole's).
-  const bool mergeable =
-      !fused_ &&
-      std::all_of(select.aggregates.begin(), select.aggregates.end(), [&](const auto& a) {
-        if (IsQuantile(a)) return false;
-        const std::uint32_t operation = AggregateOperation(a);
-        if (!StreamedGroups::IsMergeable(operation)) return false;
-        if (operation != VM_AGG_SUM_I || a.type == ValueType::kNull) return true;
-        const sql::Expr& e = *a.argument;
-        return e.kind == sql::Expr::Kind::kColumnRef &&
-               SumFitsInt64(TableVmColumn(*select.from.at(e.source).table, e.index).range(),
-                            rows_bound_);
-      });
-  if (mergeable) partitions_ = JoinPartitions::Plan(engine, options, select, *child_, row_bytes_);
+  // Merged from parts (join partitions, devices) where each aggregate's
+  // partial results combine exactly: an integer SUM only of a column whose
+  // total cannot leave int64 (a part's could where the whole's does not,
+  // and one pass raises "integer overflow" only for the whole's).
+  mergeable_ = std::all_of(select.aggregates.begin(), select.aggregates.end(), [&](const auto& a) {
+    if (IsQuantile(a)) return false;
+    const std::uint32_t operation = AggregateOperation(a);
+    if (!StreamedGroups::IsMergeable(operation)) return false;
+    if (operation != VM_AGG_SUM_I || a.type == ValueType::kNull) return true;
+    const sql::Expr& e = *a.argument;
+    return e.kind == sql::Expr::Kind::kColumnRef &&
+           SumFitsInt64(TableVmColumn(*select.from.at(e.source).table, e.index).range(),
+                        rows_bound_);
+  });
+  // A fused aggregation reads one table: no join to partition.
+  if (mergeable_ && !fused_)
+    partitions_ = JoinPartitions::Plan(engine, options, select, *child_, row_bytes_);
 }
 
 std::string AggregateNode::Describe() const {
@@ -174,27 +174,47 @@ std::vector<sql::Value> AggregateNode::Compute(ExecutionContext& context, RowSet
   return aggregate_values;
 }
 
-std::vector<sql::Value> AggregateNode::ComputePartitioned(ExecutionContext& context) const {
+void AggregateNode::AddGroupOf(ExecutionContext& context, RowSet& rows,
+                               StreamedGroups& groups) const {
+  const ExecutionContext::NodeScope scope(context, *this);
+  std::vector<AggregateValue> values;
+  Compute(context, rows, &values);
+  std::vector<std::vector<std::int64_t>> counts(values.size()), states(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    CLQ_CHECK(!values[i].wide_total, "a merged aggregate's total past int64");
+    counts[i] = {static_cast<std::int64_t>(values[i].count)};
+    if (AggregateOperation(select_.aggregates[i]) != VM_AGG_COUNT) states[i] = {values[i].bits};
+  }
+  groups.Add({}, counts, states, 1);
+}
+
+StreamedGroups AggregateNode::NoGroups() const {
   std::vector<std::uint32_t> operations;
   for (const sql::Aggregate& a : select_.aggregates)
     operations.push_back(AggregateOperation(a));
-  StreamedGroups merged(operations, 0);
-  partitions_->ForEach(context, *child_, select_, [&](RowSet& rows) {
-    const ExecutionContext::NodeScope scope(context, *this);
-    std::vector<AggregateValue> values;
-    Compute(context, rows, &values);
-    std::vector<std::vector<std::int64_t>> counts(values.size()), states(values.size());
-    for (std::size_t i = 0; i < values.size(); ++i) {
-      CLQ_CHECK(!values[i].wide_total, "a partitioned aggregate's total past int64");
-      counts[i] = {static_cast<std::int64_t>(values[i].count)};
-      if (operations[i] != VM_AGG_COUNT) states[i] = {values[i].bits};
-    }
-    merged.Add({}, counts, states, 1);
-  });
+  return StreamedGroups(operations, 0);
+}
+
+void AggregateNode::AddGroups(ExecutionContext& context, StreamedGroups& groups) const {
+  const auto add = [&](RowSet& rows) { AddGroupOf(context, rows, groups); };
+  JoinPartitions::OnePassOrPartitioned(
+      partitions_,
+      [&] {
+        RowSet rows = child_->Run(context);
+        add(rows);
+      },
+      [&] { partitions_->ForEach(context, *child_, select_, add); });
+}
+
+std::vector<sql::Value> AggregateNode::ValuesOf(const StreamedGroups& groups) const {
   std::vector<sql::Value> aggregate_values;
-  for (std::vector<sql::Value>& values : merged.AggregateValues(select_.aggregates))
+  for (std::vector<sql::Value>& values : groups.AggregateValues(select_.aggregates))
     aggregate_values.push_back(values.empty() ? sql::Value::Null() : std::move(values.front()));
   return aggregate_values;
+}
+
+QueryResult AggregateNode::Finish(ExecutionContext&, const StreamedGroups& groups) const {
+  return ResultOf(ValuesOf(groups));
 }
 
 QueryResult AggregateNode::Run(ExecutionContext& context) const {
@@ -203,8 +223,16 @@ QueryResult AggregateNode::Run(ExecutionContext& context) const {
     const ExecutionContext::NodeScope scope(context, *this);
     return Compute(context, rows, nullptr);
   };
-  const std::vector<sql::Value> aggregate_values = JoinPartitions::OnePassOrPartitioned(
-      partitions_, one_pass, [&] { return ComputePartitioned(context); });
+  const auto partitioned = [&] {
+    StreamedGroups groups = NoGroups();
+    partitions_->ForEach(context, *child_, select_,
+                         [&](RowSet& rows) { AddGroupOf(context, rows, groups); });
+    return ValuesOf(groups);
+  };
+  return ResultOf(JoinPartitions::OnePassOrPartitioned(partitions_, one_pass, partitioned));
+}
+
+QueryResult AggregateNode::ResultOf(const std::vector<sql::Value>& aggregate_values) const {
   const LeafResolver resolve = [&](const sql::Expr& leaf) -> sql::Value {
     if (leaf.kind == sql::Expr::Kind::kAggregateRef) return aggregate_values.at(leaf.index);
     throw InternalError("unexpected reference in an ungrouped aggregate output");

@@ -20,7 +20,7 @@
 
 namespace clq {
 
-class AggregateNode : public ResultNode {
+class AggregateNode : public ResultNode, public MergeableResult {
  public:
   // `fused`: the child is a scan of one table and its WHERE,
   // `fused_predicate`, runs inside the aggregation, in one program with the
@@ -32,6 +32,10 @@ class AggregateNode : public ResultNode {
   std::string Describe() const override;
   std::string Programs() const override;
   QueryResult Run(ExecutionContext& context) const override;
+  const MergeableResult* Mergeable() const override { return mergeable_ ? this : nullptr; }
+  StreamedGroups NoGroups() const override;
+  void AddGroups(ExecutionContext& context, StreamedGroups& groups) const override;
+  QueryResult Finish(ExecutionContext& context, const StreamedGroups& groups) const override;
 
  private:
   struct Pass {
@@ -45,8 +49,12 @@ class AggregateNode : public ResultNode {
   // value (a quantile's none) where `device_values` is given.
   std::vector<sql::Value> Compute(ExecutionContext& context, RowSet& rows,
                                   std::vector<AggregateValue>* device_values) const;
-  // The SQL values of the aggregates over every partition of the join.
-  std::vector<sql::Value> ComputePartitioned(ExecutionContext& context) const;
+  // Adds the aggregates over `rows` to `groups` (one group, no keys).
+  void AddGroupOf(ExecutionContext& context, RowSet& rows, StreamedGroups& groups) const;
+  // The aggregates' SQL values in merged `groups`.
+  std::vector<sql::Value> ValuesOf(const StreamedGroups& groups) const;
+  // The result row of the aggregates' values (HAVING, the outputs).
+  QueryResult ResultOf(const std::vector<sql::Value>& aggregate_values) const;
 
   const sql::BoundSelect& select_;
   std::unique_ptr<RowNode> child_;
@@ -59,6 +67,8 @@ class AggregateNode : public ResultNode {
   // Over a join past the device's memory: its partitions.
   std::optional<JoinPartitions> partitions_;
   std::uint64_t row_bytes_ = 0;  // device buffers per input row
+  // Whether every aggregate's partial results combine exactly.
+  bool mergeable_ = false;
 };
 
 }  // namespace clq

@@ -192,11 +192,11 @@ GroupByNode::GroupByNode(const Engine& engine, const QueryOptions& options,
   // integer SUM only where no total can leave int64, since a chunk's total
   // or a running one could where the whole group's does not (one pass
   // raises "integer overflow" only for the group's total).
-  const bool mergeable = std::all_of(infos.begin(), infos.end(), [&](const auto& info) {
+  mergeable_ = std::all_of(infos.begin(), infos.end(), [&](const auto& info) {
     return StreamedGroups::IsMergeable(info.operation) &&
            (info.operation != VM_AGG_SUM_I || SumFitsInt64(info.range, shape.max_rows));
   });
-  if (mergeable) {
+  if (mergeable_) {
     stream_tablets_ = StreamTablets(engine, select, *child_, row_bytes_);
     if (stream_tablets_ == 0)
       partitions_ = JoinPartitions::Plan(engine, options, select, *child_, row_bytes_);
@@ -274,35 +274,55 @@ GroupByResult GroupByNode::Group(ExecutionContext& context, RowSet& rows,
   return groups;
 }
 
-QueryResult GroupByNode::RunStreamed(ExecutionContext& context) const {
+void GroupByNode::AddGroupsOf(ExecutionContext& context, RowSet& rows,
+                              StreamedGroups& merged) const {
+  const ExecutionContext::NodeScope scope(context, *this);
   Engine& engine = context.engine();
-  StreamedGroups merged(operations_, select_.group_keys.size());
-  ForEachPart(context, [&](RowSet& rows) {
-    const ExecutionContext::NodeScope scope(context, *this);
-    std::vector<DeviceVector> owned;
-    std::vector<VectorView> keys;
-    std::vector<GroupAggregateSpec> specs;
-    const GroupByResult groups = Group(context, rows, owned, keys, specs);
-    if (groups.groups == 0) return;
-    context.query().CheckHostMemory(
-        "the streamed GROUP BY's groups (" + std::to_string(merged.groups() + groups.groups) +
-            " at most)",
-        SaturatingMultiply(merged.groups() + groups.groups, merged.BytesPerGroup() + group_bytes_));
-    std::vector<ResultColumn> key_columns;
-    for (std::size_t k = 0; k < keys.size(); ++k)
-      key_columns.push_back(
-          KeysAt(engine, keys[k], select_.group_keys[k].type, groups.first_positions));
-    std::vector<std::vector<std::int64_t>> counts(specs.size()), states(specs.size());
-    for (std::size_t i = 0; i < specs.size(); ++i) {
-      counts[i] = DownloadValues<std::int64_t>(engine, groups.aggregates[i].counts);
-      if (operations_[i] != VM_AGG_COUNT)
-        states[i] = DownloadValues<std::int64_t>(engine, groups.aggregates[i].values);
-    }
-    merged.Add(key_columns, counts, states, groups.groups);
-  });
-  const HostStage stage(engine.profiler(), "streamed groups as host values");
-  return FinishGroupedRows(select_, merged.keys(), merged.AggregateValues(select_.aggregates),
-                           merged.groups(), true);
+  std::vector<DeviceVector> owned;
+  std::vector<VectorView> keys;
+  std::vector<GroupAggregateSpec> specs;
+  const GroupByResult groups = Group(context, rows, owned, keys, specs);
+  if (groups.groups == 0) return;
+  context.query().CheckHostMemory(
+      "the streamed GROUP BY's groups (" + std::to_string(merged.groups() + groups.groups) +
+          " at most)",
+      SaturatingMultiply(merged.groups() + groups.groups, merged.BytesPerGroup() + group_bytes_));
+  std::vector<ResultColumn> key_columns;
+  for (std::size_t k = 0; k < keys.size(); ++k)
+    key_columns.push_back(
+        KeysAt(engine, keys[k], select_.group_keys[k].type, groups.first_positions));
+  std::vector<std::vector<std::int64_t>> counts(specs.size()), states(specs.size());
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    counts[i] = DownloadValues<std::int64_t>(engine, groups.aggregates[i].counts);
+    if (operations_[i] != VM_AGG_COUNT)
+      states[i] = DownloadValues<std::int64_t>(engine, groups.aggregates[i].values);
+  }
+  merged.Add(key_columns, counts, states, groups.groups);
+}
+
+StreamedGroups GroupByNode::NoGroups() const {
+  return StreamedGroups(operations_, select_.group_keys.size());
+}
+
+void GroupByNode::AddGroups(ExecutionContext& context, StreamedGroups& groups) const {
+  const auto add = [&](RowSet& rows) { AddGroupsOf(context, rows, groups); };
+  if (stream_tablets_ > 0) {
+    ForEachPart(context, add);
+    return;
+  }
+  JoinPartitions::OnePassOrPartitioned(
+      partitions_,
+      [&] {
+        RowSet rows = child_->Run(context);
+        add(rows);
+      },
+      [&] { ForEachPart(context, add); });
+}
+
+QueryResult GroupByNode::Finish(ExecutionContext& context, const StreamedGroups& groups) const {
+  const HostStage stage(context.engine().profiler(), "streamed groups as host values");
+  return FinishGroupedRows(select_, groups.keys(), groups.AggregateValues(select_.aggregates),
+                           groups.groups(), true);
 }
 
 void GroupByNode::ForEachPart(ExecutionContext& context,
@@ -310,13 +330,19 @@ void GroupByNode::ForEachPart(ExecutionContext& context,
   if (partitions_)
     partitions_->ForEach(context, *child_, select_, consume);
   else
-    ForEachChunk(context, *child_, *select_.from.front().table, stream_tablets_, consume);
+    ForEachChunk(context, *child_, *context.sources(select_).front().table, stream_tablets_,
+                 consume);
 }
 
 QueryResult GroupByNode::Run(ExecutionContext& context) const {
-  if (stream_tablets_ > 0) return RunStreamed(context);
+  const auto streamed = [&] {
+    StreamedGroups groups = NoGroups();
+    ForEachPart(context, [&](RowSet& rows) { AddGroupsOf(context, rows, groups); });
+    return Finish(context, groups);
+  };
+  if (stream_tablets_ > 0) return streamed();
   return JoinPartitions::OnePassOrPartitioned(
-      partitions_, [&] { return RunOnePass(context); }, [&] { return RunStreamed(context); });
+      partitions_, [&] { return RunOnePass(context); }, streamed);
 }
 
 QueryResult GroupByNode::RunOnePass(ExecutionContext& context) const {

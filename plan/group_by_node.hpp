@@ -22,7 +22,7 @@
 
 namespace clq {
 
-class GroupByNode : public ResultNode {
+class GroupByNode : public ResultNode, public MergeableResult {
  public:
   // Throws DeviceLimitError for what devices do not run: a constant group
   // key, an aggregate of a CHAR column.
@@ -32,15 +32,18 @@ class GroupByNode : public ResultNode {
   std::string Describe() const override;
   std::string Programs() const override;
   QueryResult Run(ExecutionContext& context) const override;
+  const MergeableResult* Mergeable() const override { return mergeable_ ? this : nullptr; }
+  StreamedGroups NoGroups() const override;
+  void AddGroups(ExecutionContext& context, StreamedGroups& groups) const override;
+  QueryResult Finish(ExecutionContext& context, const StreamedGroups& groups) const override;
 
  private:
   // Evaluates the keys and arguments for `rows` (into `owned`, viewed by
   // `keys` and `specs`) and groups them on the device.
   GroupByResult Group(ExecutionContext& context, RowSet& rows, std::vector<DeviceVector>& owned,
                       std::vector<VectorView>& keys, std::vector<GroupAggregateSpec>& specs) const;
-  // The GROUP BY of a chunk of tablets or a join partition at a time, the
-  // parts' groups merged on the host (plan/streamed_groups.hpp).
-  QueryResult RunStreamed(ExecutionContext& context) const;
+  // Adds the groups of `rows` to `merged`.
+  void AddGroupsOf(ExecutionContext& context, RowSet& rows, StreamedGroups& merged) const;
   // The GROUP BY of every row at once.
   QueryResult RunOnePass(ExecutionContext& context) const;
   bool Streams() const { return stream_tablets_ > 0 || partitions_.has_value(); }
@@ -66,6 +69,8 @@ class GroupByNode : public ResultNode {
   // its filter) outgrows what the device's memory holds of intermediates
   // and every aggregate merges; 0: one pass over every row.
   std::size_t stream_tablets_ = 0;
+  // Whether every aggregate's partial results combine exactly.
+  bool mergeable_ = false;
   // Where the input is a join past the device's memory (and every
   // aggregate merges): its partitions, run one at a time.
   std::optional<JoinPartitions> partitions_;

@@ -71,13 +71,17 @@ class ExecutionContext {
   void set_scan_tablets(std::optional<std::pair<std::size_t, std::size_t>> tablets) {
     scan_tablets_ = tablets;
   }
-  // The FROM sources scans read: the statement's, or, while a partitioned
-  // join runs one partition (plan/join_partitions.hpp), the same sources
+  // The FROM sources scans read: the statement's; or, where several devices
+  // each run a part of the rows (plan/device_split.hpp), the same sources
+  // with the split table replaced by this device's rows of it; or, while a
+  // partitioned join runs one partition (plan/join_partitions.hpp), those
   // with the joined tables replaced by that partition's rows of them.
   const std::vector<sql::TableRef>& sources(const sql::BoundSelect& select) const {
     return sources_ != nullptr ? *sources_ : select.from;
   }
   void set_sources(const std::vector<sql::TableRef>* sources) { sources_ = sources; }
+  // The sources set in place of the statement's; null: none.
+  const std::vector<sql::TableRef>* sources_override() const { return sources_; }
 
  private:
   QueryContext query_;
@@ -128,9 +132,30 @@ class RowNode : public PhysicalNode {
   RowShape shape_;
 };
 
+class StreamedGroups;
+
+// A result whose partial results over parts of the input's rows merge
+// exactly, in the parts' order, into the result over every row: the groups
+// of a GROUP BY, and an ungrouped aggregate (as one group without keys),
+// where every aggregate merges (plan/streamed_groups.hpp). Several devices
+// each run a part of a table's rows this way (plan/device_split.hpp).
+class MergeableResult {
+ public:
+  virtual ~MergeableResult() = default;
+  // No groups yet, with this node's aggregates.
+  virtual StreamedGroups NoGroups() const = 0;
+  // Adds the groups of the rows its input gives in `context` to `groups`.
+  virtual void AddGroups(ExecutionContext& context, StreamedGroups& groups) const = 0;
+  // The query's result from the groups of every part.
+  virtual QueryResult Finish(ExecutionContext& context, const StreamedGroups& groups) const = 0;
+};
+
 class ResultNode : public PhysicalNode {
  public:
   virtual QueryResult Run(ExecutionContext& context) const = 0;
+  // This node as a result that merges from parts; null where it does not
+  // (its aggregates do not merge exactly, or it is not an aggregation).
+  virtual const MergeableResult* Mergeable() const { return nullptr; }
 };
 
 }  // namespace clq

@@ -73,8 +73,12 @@ QueryResult PhysicalPlan::Execute(Engine& engine, std::vector<KernelLaunch>* lau
     });
   }
   QueryResult result = root_->Run(context);
-  SetLogicalTypes(output_logical_, result);
+  SetOutputTypes(result);
   return result;
+}
+
+void PhysicalPlan::SetOutputTypes(QueryResult& result) const {
+  SetLogicalTypes(output_logical_, result);
 }
 
 }  // namespace clq

@@ -44,6 +44,9 @@ class PhysicalPlan {
 
   // Runs the plan; when `launches` is given, appends every kernel launch.
   QueryResult Execute(Engine& engine, std::vector<KernelLaunch>* launches = nullptr) const;
+  // Gives a result of the root's the outputs' logical types (DATE, DECIMAL),
+  // as Execute does.
+  void SetOutputTypes(QueryResult& result) const;
 
  private:
   QueryOptions options_;

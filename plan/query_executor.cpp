@@ -8,19 +8,50 @@
 
 namespace clq {
 
-QueryResult QueryExecutor::Execute(const sql::BoundSelect& select) {
-  if (!select.subqueries.empty()) {
-    const sql::BoundSelect prepared = MaterializeSubqueries(
-        select, [this](const sql::BoundSelect& s) { return Execute(s); }, options_.host_memory,
-        &engine_.profiler());
-    return Plan(prepared).Execute(engine_);
-  }
-  return Plan(select).Execute(engine_);
+QueryExecutor::QueryExecutor(std::vector<Engine*> engines, const QueryOptions& options)
+    : engines_(std::move(engines)), options_(options) {
+  CLQ_CHECK(!engines_.empty(), "a query executor without a device");
 }
 
-PhysicalPlan QueryExecutor::Plan(const sql::BoundSelect& select) {
-  const HostStage stage(engine_.profiler(), "plan");
-  return PhysicalPlan(engine_, options_, select);
+QueryResult QueryExecutor::Execute(const sql::BoundSelect& select) {
+  std::optional<sql::BoundSelect> prepared;
+  if (!select.subqueries.empty())
+    prepared = MaterializeSubqueries(
+        select, [this](const sql::BoundSelect& s) { return Execute(s); }, options_.host_memory,
+        &engines_.front()->profiler());
+  const sql::BoundSelect& planned = prepared ? *prepared : select;
+  const PhysicalPlan first = Plan(*engines_.front(), planned);
+  std::string why_not;
+  if (const std::optional<SplitPlan> split = PlanSplit(planned, first, why_not))
+    return ExecuteSplit(engines_, *split, options_);
+  return first.Execute(*engines_.front());
+}
+
+PhysicalPlan QueryExecutor::Plan(Engine& engine, const sql::BoundSelect& select) {
+  const HostStage stage(engine.profiler(), "plan");
+  return PhysicalPlan(engine, options_, select);
+}
+
+std::optional<SplitPlan> QueryExecutor::PlanSplit(const sql::BoundSelect& select,
+                                                  const PhysicalPlan& first, std::string& why_not) {
+  if (engines_.size() == 1) return std::nullopt;
+  const std::optional<std::size_t> source = SplitSource(select, first.root(), why_not);
+  if (!source) return std::nullopt;
+  SplitPlan split;
+  split.source = *source;
+  const std::vector<TablePtr>& slices =
+      split_tables_.Slices(select.from.at(*source).table, engines_.size());
+  for (std::size_t d = 0; d < engines_.size(); ++d) {
+    split.parts.push_back(std::make_unique<sql::BoundSelect>(select));
+    split.parts.back()->from[*source].table = slices[d];
+    split.plans.push_back(Plan(*engines_[d], *split.parts.back()));
+    if (split.plans.back().root().Mergeable() == nullptr) {
+      // Another device's capabilities gave it another plan.
+      why_not = "device " + std::to_string(d) + "'s plan of it does not merge from parts";
+      return std::nullopt;
+    }
+  }
+  return split;
 }
 
 // A query with subqueries is planned on their rows, so EXPLAIN runs them
@@ -49,7 +80,13 @@ std::string QueryExecutor::Explain(const sql::BoundSelect& select) {
       planned = &*prepared;
       text += "query:\n";
     }
-    return text + PhysicalPlan(engine_, options_, *planned).Explain();
+    const PhysicalPlan first = Plan(*engines_.front(), *planned);
+    std::string why_not;
+    if (const std::optional<SplitPlan> split = PlanSplit(*planned, first, why_not))
+      return text + ExplainSplit(*split, *planned);
+    if (engines_.size() > 1)
+      text += "on device 0 of " + std::to_string(engines_.size()) + " alone: " + why_not + "\n";
+    return text + first.Explain();
   } catch (const DeviceLimitError& error) {
     // What cannot run on devices is the answer to "how would it run".
     return text + std::string("not on the device: ") + error.what() + "\n";

@@ -38,7 +38,7 @@ bool RealBelow(double a, double b) {
   return a < b || (a == b && std::signbit(a) && !std::signbit(b));
 }
 
-void Merge(std::uint32_t operation, std::int64_t& state, std::int64_t add) {
+void Combine(std::uint32_t operation, std::int64_t& state, std::int64_t add) {
   switch (operation) {
     case VM_AGG_SUM_I:
       if (__builtin_add_overflow(state, add, &state)) throw InvalidInputError("integer overflow");
@@ -82,35 +82,61 @@ std::uint64_t StreamedGroups::BytesPerGroup() const {
 void StreamedGroups::Add(const std::vector<ResultColumn>& keys,
                          const std::vector<std::vector<std::int64_t>>& counts,
                          const std::vector<std::vector<std::int64_t>>& states, RowCount groups) {
-  std::string encoded;
   std::vector<sql::Value> tuple(keys.size());
+  std::vector<std::int64_t> group_counts(operations_.size()), group_states(operations_.size());
   for (RowCount g = 0; g < groups; ++g) {
-    encoded.clear();
-    for (std::size_t k = 0; k < keys.size(); ++k) {
+    for (std::size_t k = 0; k < keys.size(); ++k)
       tuple[k] = keys[k].ValueAt(g);
-      Encode(tuple[k], encoded);
-    }
-    const auto [it, added] = index_.try_emplace(encoded, groups_);
-    if (added) {
-      for (std::size_t k = 0; k < keys.size(); ++k)
-        keys_[k].push_back(std::move(tuple[k]));
-      for (std::size_t i = 0; i < operations_.size(); ++i) {
-        counts_[i].push_back(counts[i][g]);
-        states_[i].push_back(states[i].empty() ? 0 : states[i][g]);
-      }
-      ++groups_;
-      continue;
-    }
-    const RowCount at = it->second;
     for (std::size_t i = 0; i < operations_.size(); ++i) {
-      if (counts[i][g] == 0) continue;
-      if (counts_[i][at] == 0) {
-        states_[i][at] = states[i].empty() ? 0 : states[i][g];
-      } else if (!states[i].empty()) {
-        Merge(operations_[i], states_[i][at], states[i][g]);
-      }
-      counts_[i][at] += counts[i][g];
+      group_counts[i] = counts[i][g];
+      group_states[i] = states[i].empty() ? 0 : states[i][g];
     }
+    AddGroup(tuple, group_counts, group_states);
+  }
+}
+
+void StreamedGroups::Merge(const StreamedGroups& other) {
+  CLQ_CHECK(other.operations_ == operations_ && other.keys_.size() == keys_.size(),
+            "merging the groups of another GROUP BY");
+  std::vector<sql::Value> tuple(keys_.size());
+  std::vector<std::int64_t> group_counts(operations_.size()), group_states(operations_.size());
+  for (RowCount g = 0; g < other.groups_; ++g) {
+    for (std::size_t k = 0; k < keys_.size(); ++k)
+      tuple[k] = other.keys_[k][g];
+    for (std::size_t i = 0; i < operations_.size(); ++i) {
+      group_counts[i] = other.counts_[i][g];
+      group_states[i] = other.states_[i][g];
+    }
+    AddGroup(tuple, group_counts, group_states);
+  }
+}
+
+void StreamedGroups::AddGroup(std::vector<sql::Value>& tuple,
+                              const std::vector<std::int64_t>& counts,
+                              const std::vector<std::int64_t>& states) {
+  encoded_.clear();
+  for (const sql::Value& key : tuple)
+    Encode(key, encoded_);
+  const auto [it, added] = index_.try_emplace(encoded_, groups_);
+  if (added) {
+    for (std::size_t k = 0; k < tuple.size(); ++k)
+      keys_[k].push_back(std::move(tuple[k]));
+    for (std::size_t i = 0; i < operations_.size(); ++i) {
+      counts_[i].push_back(counts[i]);
+      states_[i].push_back(states[i]);
+    }
+    ++groups_;
+    return;
+  }
+  const RowCount at = it->second;
+  for (std::size_t i = 0; i < operations_.size(); ++i) {
+    if (counts[i] == 0) continue;
+    if (counts_[i][at] == 0) {
+      states_[i][at] = states[i];
+    } else {
+      Combine(operations_[i], states_[i][at], states[i]);
+    }
+    counts_[i][at] += counts[i];
   }
 }
 

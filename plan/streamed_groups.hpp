@@ -39,6 +39,11 @@ class StreamedGroups {
            const std::vector<std::vector<std::int64_t>>& counts,
            const std::vector<std::vector<std::int64_t>>& states, RowCount groups);
 
+  // Adds `other`'s groups, in their order, as Add does a chunk's: the groups
+  // of parts of the input that ran apart (on other devices), merged in the
+  // order of the parts. Throws as Add does.
+  void Merge(const StreamedGroups& other);
+
   RowCount groups() const { return groups_; }
   // Bytes of host memory each group holds here.
   std::uint64_t BytesPerGroup() const;
@@ -50,11 +55,17 @@ class StreamedGroups {
       const std::vector<sql::Aggregate>& aggregates) const;
 
  private:
+  // Adds one group (its key tuple, moved from; per aggregate its count of
+  // inputs and its state word), or merges it into the group of equal keys.
+  void AddGroup(std::vector<sql::Value>& tuple, const std::vector<std::int64_t>& counts,
+                const std::vector<std::int64_t>& states);
+
   std::vector<std::uint32_t> operations_;
   std::vector<std::vector<sql::Value>> keys_;
   std::vector<std::vector<std::int64_t>> counts_, states_;
   std::unordered_map<std::string, RowCount> index_;  // encoded key tuple -> group
   RowCount groups_ = 0;
+  std::string encoded_;  // AddGroup's scratch
 };
 
 }  // namespace clq

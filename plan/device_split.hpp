@@ -1,0 +1,75 @@
+// One query on several devices. Where the plan's result merges from parts
+// (a GROUP BY or an ungrouped aggregate whose aggregates combine exactly:
+// MergeableResult, plan/streamed_groups.hpp), the largest table the query
+// reads is split by rows into one contiguous range per device, in the
+// devices' order. Each device runs the plan built for it over its range of
+// that table and every row of the others (a join's other side is
+// broadcast: every device holds it whole), on a thread of its own; the
+// devices' groups are then merged on the host in the devices' order, so
+// that groups keep the order of their first appearance and the answer is
+// the one device's answer.
+//
+// Each device's plan is built for the statement with the split table
+// replaced by that device's rows of it, so that its EXPLAIN and its bounds
+// are those of its part. The split table is never the nullable side of a
+// LEFT JOIN: its rows without a match would be kept by every device. Each
+// device's range of a table is one slice (Table::Slice) kept for later
+// queries, so what a device uploads of it stays resident. Rows are split
+// evenly.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "plan/physical_plan.hpp"
+
+namespace clq {
+
+// Which FROM source of `select` the devices split, for a plan whose root is
+// `root`; nullopt, with the reason in `why_not`, where the query runs on
+// the first device alone.
+std::optional<std::size_t> SplitSource(const sql::BoundSelect& select, const ResultNode& root,
+                                       std::string& why_not);
+
+// The rows [begin, end) of part `part` of `parts` of `rows`: even ranges,
+// the first parts one row longer where they do not divide.
+std::pair<RowCount, RowCount> PartRows(RowCount rows, std::size_t part, std::size_t parts);
+
+// Each table's slices by device, kept so that devices find their parts
+// resident in later queries. Not thread-safe.
+class SplitTables {
+ public:
+  // `table`'s rows in `parts` slices (PartRows).
+  const std::vector<TablePtr>& Slices(const TablePtr& table, std::size_t parts);
+
+ private:
+  // By table id and parts: the table (kept, so that its id is not reused)
+  // and its slices.
+  std::map<std::pair<std::uint64_t, std::size_t>, std::pair<TablePtr, std::vector<TablePtr>>>
+      slices_;
+};
+
+// A query's plans on several devices, each over its part of one table.
+struct SplitPlan {
+  std::size_t source = 0;  // the FROM source split by rows
+  // By device: the statement with that source replaced by the device's
+  // slice of it, and its plan on the device (which refers to it).
+  std::vector<std::unique_ptr<sql::BoundSelect>> parts;
+  std::vector<PhysicalPlan> plans;
+};
+
+// Runs `split.plans[d]` on `engines[d]`, every device on its own thread,
+// and merges the devices' groups in order into the result of plans[0].
+// Throws the first device's error, in the devices' order.
+QueryResult ExecuteSplit(const std::vector<Engine*>& engines, const SplitPlan& split,
+                         const QueryOptions& options);
+
+// EXPLAIN of a split of `select`: the split, then each device's plan.
+std::string ExplainSplit(const SplitPlan& split, const sql::BoundSelect& select);
+
+}  // namespace clq

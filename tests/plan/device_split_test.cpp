@@ -1,0 +1,144 @@
+// One query on several devices (plan/device_split.hpp): a GROUP BY or an
+// ungrouped aggregate whose aggregates merge runs each device over its
+// range of the largest table's rows, and the answer equals one device's,
+// groups in the same order and REALs to the bit. The "devices" here are
+// several engines on the device under test (each its own context, queue
+// and resident tables), so that the split runs on any machine; the CLI
+// test (tests/runtime/device_split_cli_test.cpp) splits over two PoCL
+// devices.
+#include "plan/device_split.hpp"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "plan/query_executor.hpp"
+#include "sql/binder.hpp"
+#include "sql/parser.hpp"
+#include "tests/support/device_fixture.hpp"
+#include "tests/support/real_refusal.hpp"
+#include "wisconsin/dataset.hpp"
+
+namespace clq {
+namespace {
+
+using namespace clq::testing;  // NOLINT: test helpers
+
+class DeviceSplitTest : public DeviceTest {};
+
+constexpr RowCount kRows = 30001;  // divides among neither 2 nor 3 devices evenly
+
+// `count` more engines on the device under test, with `options`.
+std::vector<std::unique_ptr<Engine>> MoreEngines(std::size_t device, std::size_t count,
+                                                 const EngineOptions& options) {
+  std::vector<std::unique_ptr<Engine>> engines;
+  for (std::size_t i = 0; i < count; ++i)
+    engines.push_back(std::make_unique<Engine>(TestDevice(device), options));
+  return engines;
+}
+
+// Runs each query on `devices` and on `devices[0]` alone: EXPLAIN of the
+// split holds `marker`, and the answers are equal, in order, REALs exactly.
+void ExpectSplitRunsMatch(const std::vector<Engine*>& devices, Catalog& catalog,
+                          const std::vector<std::string>& queries, const std::string& marker) {
+  QueryExecutor split(devices, {});
+  QueryExecutor alone(*devices.front(), {});
+  CompareOptions exact;
+  exact.real_relative_tolerance = 0;
+  for (const std::string& sql : queries) {
+    const sql::BoundStatement bound = sql::Bind(sql::Parse(sql), catalog, sql);
+    if (!devices.front()->info().fp64 && UsesReal(bound.select)) continue;
+    const std::string explain = split.Explain(bound.select);
+    EXPECT_NE(explain.find(marker), std::string::npos) << sql << "\n" << explain;
+    const QueryResult one = alone.Execute(bound.select);
+    EXPECT_GT(one.rows, 0u) << sql;
+    EXPECT_EQ(CompareResults(one, split.Execute(bound.select), exact), "") << sql;
+    // Again, with the parts resident from the first run.
+    EXPECT_EQ(CompareResults(one, split.Execute(bound.select), exact), "") << sql;
+  }
+}
+
+std::vector<std::string> SplitQueries() {
+  return {
+      // Unordered: groups in order of first appearance, as on one device;
+      // unique2 counts the rows, so each group of the first lies in one
+      // device's part, in the parts' order.
+      "SELECT unique2 / 1000 AS k, COUNT(*), SUM(unique1), MAX(ten) FROM tenktup1 GROUP BY k",
+      "SELECT unique1 % 997 AS k, COUNT(*), SUM(unique2), MIN(unique3), MAX(onePercent), "
+      "AVG(ten) FROM tenktup1 GROUP BY k",
+      "SELECT unique1 % 100 AS k, COUNT(*), SUM(unique2) FROM tenktup1 WHERE four <> 2 AND "
+      "unique2 % 3 <> 1 GROUP BY k HAVING COUNT(*) > 50 ORDER BY k DESC LIMIT 9",
+      "SELECT string4, two, COUNT(*), MAX(unique3), MIN(unique1 - 50000) FROM tenktup1 GROUP BY "
+      "string4, two",
+      "SELECT CASE WHEN ten < 3 THEN NULL ELSE four END AS k, COUNT(*), MIN(unique1 * 0.5), "
+      "MAX(unique3 * -0.25) FROM tenktup1 WHERE two = 1 GROUP BY k",
+      // Ungrouped, the WHERE fused into the aggregation.
+      "SELECT COUNT(*), SUM(unique1), MIN(unique2), MAX(unique3), AVG(tenPercent) FROM tenktup1 "
+      "WHERE ten <> 4",
+      // A join: the other table whole on every device.
+      "SELECT t1.ten, COUNT(*), SUM(t2.unique2), MIN(t2.unique1), MAX(t1.unique2) FROM tenktup1 "
+      "t1 JOIN tenktup2 t2 ON t1.unique1 = t2.unique1 WHERE t2.four <> 1 GROUP BY t1.ten",
+      "SELECT COUNT(*), SUM(t1.unique2), MIN(t2.unique3), MAX(t2.unique1 * 0.5), AVG(t2.ten) "
+      "FROM tenktup1 t1, tenktup2 t2 WHERE t1.unique1 = t2.unique2 AND t1.two = 0",
+      // A LEFT JOIN splits its preserved side: unmatched rows kept once.
+      "SELECT t1.four, COUNT(t2.unique1), COUNT(*), SUM(t2.ten) FROM tenktup1 t1 LEFT JOIN "
+      "tenktup2 t2 ON t1.unique1 = t2.unique1 AND t2.ten < 3 GROUP BY t1.four",
+  };
+}
+
+TEST_P(DeviceSplitTest, AGroupByOrAggregateSplitOverDevicesAnswersAsOneDevice) {
+  Catalog catalog;
+  AddWisconsinTables(catalog, kRows);
+  const std::vector<std::unique_ptr<Engine>> more = MoreEngines(GetParam(), 2, TestEngineOptions());
+  ExpectSplitRunsMatch({&engine(), more[0].get()}, catalog, SplitQueries(),
+                       "split over 2 devices by rows of");
+  ExpectSplitRunsMatch({&engine(), more[0].get(), more[1].get()}, catalog, SplitQueries(),
+                       "split over 3 devices by rows of");
+}
+
+// Capped devices each stream their part a chunk of tablets at a time, or
+// partition a join, within the split.
+TEST_P(DeviceSplitTest, CappedDevicesStreamOrPartitionTheirParts) {
+  Catalog catalog;
+  AddWisconsinTables(catalog, 100000);
+  EngineOptions capped = TestEngineOptions();
+  capped.device_memory = 1u << 20;
+  const std::vector<std::unique_ptr<Engine>> engines = MoreEngines(GetParam(), 2, capped);
+  const std::vector<Engine*> devices = {engines[0].get(), engines[1].get()};
+  ExpectSplitRunsMatch(devices, catalog,
+                       {"SELECT ten, COUNT(*), SUM(unique1), MIN(unique2), MAX(unique2) FROM "
+                        "tenktup1 GROUP BY ten"},
+                       "streamed, ");
+  ExpectSplitRunsMatch(devices, catalog,
+                       {"SELECT t1.ten, COUNT(*), SUM(t2.unique2) FROM tenktup1 t1 JOIN tenktup2 "
+                        "t2 ON t1.unique1 = t2.unique2 GROUP BY t1.ten ORDER BY t1.ten"},
+                       "the join partitioned on the host");
+}
+
+// What does not merge from parts runs on the first device, and EXPLAIN says
+// why: rows as the result, a REAL SUM (rounded once over every row).
+TEST_P(DeviceSplitTest, WhatDoesNotMergeRunsOnTheFirstDevice) {
+  Catalog catalog;
+  AddWisconsinTables(catalog, kRows);
+  const std::vector<std::unique_ptr<Engine>> more = MoreEngines(GetParam(), 1, TestEngineOptions());
+  ExpectSplitRunsMatch({&engine(), more[0].get()}, catalog,
+                       {"SELECT unique1, ten FROM tenktup1 WHERE four = 2 ORDER BY ten, unique1 "
+                        "DESC LIMIT 7",
+                        "SELECT ten, SUM(unique1 * 0.5) FROM tenktup1 GROUP BY ten"},
+                       "on device 0 of 2 alone: its result does not merge from parts");
+}
+
+TEST(DeviceSplitRowsTest, PartsCoverTheRowsInOrderWithoutOverlap) {
+  EXPECT_EQ(PartRows(10, 0, 3), std::make_pair(RowCount{0}, RowCount{4}));
+  EXPECT_EQ(PartRows(10, 1, 3), std::make_pair(RowCount{4}, RowCount{7}));
+  EXPECT_EQ(PartRows(10, 2, 3), std::make_pair(RowCount{7}, RowCount{10}));
+  EXPECT_EQ(PartRows(2, 2, 3), std::make_pair(RowCount{2}, RowCount{2}));
+  EXPECT_EQ(PartRows(0, 1, 2), std::make_pair(RowCount{0}, RowCount{0}));
+}
+
+CLQ_INSTANTIATE_DEVICE_TESTS(DeviceSplitTest);
+
+}  // namespace
+}  // namespace clq

@@ -1,0 +1,57 @@
+// One query on several devices from the command line: PoCL shows two CPU
+// devices with POCL_DEVICES="pthread pthread", and `--device
+// pthread,pthread` runs each query on both. A GROUP BY and an aggregate
+// split by rows and give one device's output; a query whose result does not
+// merge from parts runs on the first device, and EXPLAIN says which.
+// (tests/plan/device_split_test.cpp checks the answers on every device.)
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "tests/support/run_clq.hpp"
+
+namespace clq {
+namespace {
+
+using testing::ClqBinary;
+using testing::RunClq;
+using testing::RunShell;
+
+bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// `arguments` of clq on two PoCL devices.
+testing::ClqResult RunOnTwoDevices(const std::string& arguments) {
+  return RunShell("POCL_DEVICES='pthread pthread' " + ClqBinary() +
+                  " query --device pthread,pthread " + arguments + " 2>&1 </dev/null");
+}
+
+constexpr const char* kQueries =
+    "\"SELECT unique1 % 1000 AS k, COUNT(*), SUM(unique2), MIN(ten), MAX(unique3) FROM tenktup1 "
+    "WHERE four <> 3 GROUP BY k; SELECT COUNT(*), SUM(unique1), MAX(unique2) FROM tenktup1 WHERE "
+    "ten < 5; SELECT unique1 FROM tenktup1 WHERE unique2 < 10 ORDER BY unique1\"";
+
+TEST(DeviceSplitCliTest, TwoDevicesGiveOneDevicesOutput) {
+  const auto one = RunClq(std::string("query --device pocl --rows 200K --format csv ") + kQueries);
+  ASSERT_EQ(one.exit_code, 0) << one.output;
+  const auto two = RunOnTwoDevices(std::string("--rows 200K --format csv ") + kQueries);
+  ASSERT_EQ(two.exit_code, 0) << two.output;
+  EXPECT_EQ(two.output, one.output);
+}
+
+TEST(DeviceSplitCliTest, ExplainSaysHowTheDevicesShareAQuery) {
+  const auto split =
+      RunOnTwoDevices("--rows 200K \"EXPLAIN SELECT ten, COUNT(*) FROM tenktup1 GROUP BY ten\"");
+  ASSERT_EQ(split.exit_code, 0) << split.output;
+  EXPECT_TRUE(Contains(split.output,
+                       "split over 2 devices by rows of tenktup1 (device 0: rows "
+                       "[0, 100000), device 1: rows [100000, 200000))"))
+      << split.output;
+  const auto alone = RunOnTwoDevices("--rows 200K \"EXPLAIN SELECT unique1 FROM tenktup1\"");
+  ASSERT_EQ(alone.exit_code, 0) << alone.output;
+  EXPECT_TRUE(Contains(alone.output, "on device 0 of 2 alone")) << alone.output;
+}
+
+}  // namespace
+}  // namespace clq
