@@ -120,6 +120,9 @@ struct QueryOptions {
   bool force_lean_machine = false;
   // Tiles each aggregate work-group folds (1 to 64); 0: by input size.
   std::uint32_t aggregate_tiles = 0;
+  // A query split over several devices (plan/device_split.hpp) gives device
+  // d this share of the rows (of the sum of them); empty: even shares.
+  std::vector<std::uint32_t> device_shares;
   // Most bytes of host memory the query's tables and what it builds from
   // them may take (common/host_memory.hpp); the program's edge sets the
   // memory available when it starts, the tables a command builds are held

@@ -26,18 +26,36 @@ std::optional<std::size_t> SplitSource(const sql::BoundSelect& select, const Res
   return largest;
 }
 
-std::pair<RowCount, RowCount> PartRows(RowCount rows, std::size_t part, std::size_t parts) {
-  const RowCount base = rows / parts, longer = rows % parts;
-  const RowCount begin = part * base + std::min<RowCount>(part, longer);
-  return {begin, begin + base + (part < longer ? 1 : 0)};
+std::vector<std::uint32_t> DeviceShares(const std::vector<std::uint32_t>& shares,
+                                        std::size_t devices) {
+  if (shares.empty()) return std::vector<std::uint32_t>(devices, 1);
+  if (shares.size() != devices)
+    throw InvalidInputError("device_shares gives " + std::to_string(shares.size()) +
+                            " shares for " + std::to_string(devices) + " devices");
+  return shares;
 }
 
-const std::vector<TablePtr>& SplitTables::Slices(const TablePtr& table, std::size_t parts) {
-  auto& [kept, slices] = slices_[{table->id(), parts}];
+std::pair<RowCount, RowCount> PartRows(RowCount rows, std::size_t part,
+                                       const std::vector<std::uint32_t>& shares) {
+  std::uint64_t total = 0, before = 0;
+  for (std::size_t p = 0; p < shares.size(); ++p) {
+    total += shares[p];
+    if (p < part) before += shares[p];
+  }
+  // rows < 2^32 and total <= 1000 per device: the products fit 64 bits.
+  const auto end_of = [&](std::uint64_t up_to) {
+    return static_cast<RowCount>(static_cast<std::uint64_t>(rows) * up_to / total);
+  };
+  return {end_of(before), end_of(before + shares.at(part))};
+}
+
+const std::vector<TablePtr>& SplitTables::Slices(const TablePtr& table,
+                                                 const std::vector<std::uint32_t>& shares) {
+  auto& [kept, slices] = slices_[{table->id(), shares}];
   if (slices.empty()) {
     kept = table;
-    for (std::size_t p = 0; p < parts; ++p) {
-      const auto [begin, end] = PartRows(table->rows(), p, parts);
+    for (std::size_t p = 0; p < shares.size(); ++p) {
+      const auto [begin, end] = PartRows(table->rows(), p, shares);
       slices.push_back(table->Slice(table->name(), begin, end - begin));
     }
   }
@@ -87,11 +105,14 @@ std::string ExplainSplit(const SplitPlan& split, const sql::BoundSelect& select)
   std::string text =
       "split over " + std::to_string(devices) + " devices by rows of " + table.alias + " (";
   for (std::size_t d = 0; d < devices; ++d) {
-    const auto [begin, end] = PartRows(table.table->rows(), d, devices);
+    const auto [begin, end] = PartRows(table.table->rows(), d, split.shares);
     text += (d == 0 ? "" : ", ") + std::string("device ") + std::to_string(d) + ": rows [" +
             std::to_string(begin) + ", " + std::to_string(end) + ")";
   }
-  text += "); each device runs its plan over its rows of " + table.alias +
+  std::string shares;
+  for (const std::uint32_t share : split.shares)
+    shares += (shares.empty() ? "" : ":") + std::to_string(share);
+  text += "; shares " + shares + "); each device runs its plan over its rows of " + table.alias +
           (select.from.size() > 1 ? " and every row of the other tables" : "") +
           ", on its own thread; their groups merged on the host in the devices' order\n";
   for (std::size_t d = 0; d < devices; ++d) {

@@ -15,7 +15,8 @@
 // LEFT JOIN: its rows without a match would be kept by every device. Each
 // device's range of a table is one slice (Table::Slice) kept for later
 // queries, so what a device uploads of it stays resident. Rows are split
-// evenly.
+// evenly, or in the shares QueryOptions::device_shares gives (a GPU beside
+// a CPU does most of the work).
 #pragma once
 
 #include <cstdint>
@@ -36,27 +37,36 @@ namespace clq {
 std::optional<std::size_t> SplitSource(const sql::BoundSelect& select, const ResultNode& root,
                                        std::string& why_not);
 
-// The rows [begin, end) of part `part` of `parts` of `rows`: even ranges,
-// the first parts one row longer where they do not divide.
-std::pair<RowCount, RowCount> PartRows(RowCount rows, std::size_t part, std::size_t parts);
+// The shares of `devices` devices: `shares` (InvalidInputError where it
+// names another count of devices), or even ones.
+std::vector<std::uint32_t> DeviceShares(const std::vector<std::uint32_t>& shares,
+                                        std::size_t devices);
+
+// The rows [begin, end) of part `part` of `rows` split in `shares`: part p
+// ends at rows x (the shares up to p) / (all the shares), rounded down.
+std::pair<RowCount, RowCount> PartRows(RowCount rows, std::size_t part,
+                                       const std::vector<std::uint32_t>& shares);
 
 // Each table's slices by device, kept so that devices find their parts
 // resident in later queries. Not thread-safe.
 class SplitTables {
  public:
-  // `table`'s rows in `parts` slices (PartRows).
-  const std::vector<TablePtr>& Slices(const TablePtr& table, std::size_t parts);
+  // `table`'s rows in a slice per share (PartRows).
+  const std::vector<TablePtr>& Slices(const TablePtr& table,
+                                      const std::vector<std::uint32_t>& shares);
 
  private:
-  // By table id and parts: the table (kept, so that its id is not reused)
+  // By table id and shares: the table (kept, so that its id is not reused)
   // and its slices.
-  std::map<std::pair<std::uint64_t, std::size_t>, std::pair<TablePtr, std::vector<TablePtr>>>
+  std::map<std::pair<std::uint64_t, std::vector<std::uint32_t>>,
+           std::pair<TablePtr, std::vector<TablePtr>>>
       slices_;
 };
 
 // A query's plans on several devices, each over its part of one table.
 struct SplitPlan {
-  std::size_t source = 0;  // the FROM source split by rows
+  std::size_t source = 0;             // the FROM source split by rows
+  std::vector<std::uint32_t> shares;  // each device's share of its rows
   // By device: the statement with that source replaced by the device's
   // slice of it, and its plan on the device (which refers to it).
   std::vector<std::unique_ptr<sql::BoundSelect>> parts;

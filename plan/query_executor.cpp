@@ -39,8 +39,9 @@ std::optional<SplitPlan> QueryExecutor::PlanSplit(const sql::BoundSelect& select
   if (!source) return std::nullopt;
   SplitPlan split;
   split.source = *source;
+  split.shares = DeviceShares(options_.device_shares, engines_.size());
   const std::vector<TablePtr>& slices =
-      split_tables_.Slices(select.from.at(*source).table, engines_.size());
+      split_tables_.Slices(select.from.at(*source).table, split.shares);
   for (std::size_t d = 0; d < engines_.size(); ++d) {
     split.parts.push_back(std::make_unique<sql::BoundSelect>(select));
     split.parts.back()->from[*source].table = slices[d];

@@ -42,8 +42,9 @@ std::vector<std::unique_ptr<Engine>> MoreEngines(std::size_t device, std::size_t
 // Runs each query on `devices` and on `devices[0]` alone: EXPLAIN of the
 // split holds `marker`, and the answers are equal, in order, REALs exactly.
 void ExpectSplitRunsMatch(const std::vector<Engine*>& devices, Catalog& catalog,
-                          const std::vector<std::string>& queries, const std::string& marker) {
-  QueryExecutor split(devices, {});
+                          const std::vector<std::string>& queries, const std::string& marker,
+                          const QueryOptions& options = {}) {
+  QueryExecutor split(devices, options);
   QueryExecutor alone(*devices.front(), {});
   CompareOptions exact;
   exact.real_relative_tolerance = 0;
@@ -96,6 +97,20 @@ TEST_P(DeviceSplitTest, AGroupByOrAggregateSplitOverDevicesAnswersAsOneDevice) {
                        "split over 2 devices by rows of");
   ExpectSplitRunsMatch({&engine(), more[0].get(), more[1].get()}, catalog, SplitQueries(),
                        "split over 3 devices by rows of");
+  // Uneven shares: a part may hold no row at all.
+  QueryOptions uneven;
+  uneven.device_shares = {5, 1, 2};
+  ExpectSplitRunsMatch({&engine(), more[0].get(), more[1].get()}, catalog, SplitQueries(),
+                       "device 1: rows [18750, 22500), device 2: rows [22500, 30001); shares "
+                       "5:1:2)",
+                       uneven);
+  // One row over two devices: the first device's part is empty.
+  Catalog one_row;
+  AddWisconsinTables(one_row, 1);
+  ExpectSplitRunsMatch({&engine(), more[0].get()}, one_row,
+                       {"SELECT COUNT(*), MIN(unique1), SUM(ten) FROM tenktup1",
+                        "SELECT two, COUNT(*) FROM tenktup1 GROUP BY two"},
+                       "device 0: rows [0, 0), device 1: rows [0, 1)");
 }
 
 // Capped devices each stream their part a chunk of tablets at a time, or
@@ -131,11 +146,19 @@ TEST_P(DeviceSplitTest, WhatDoesNotMergeRunsOnTheFirstDevice) {
 }
 
 TEST(DeviceSplitRowsTest, PartsCoverTheRowsInOrderWithoutOverlap) {
-  EXPECT_EQ(PartRows(10, 0, 3), std::make_pair(RowCount{0}, RowCount{4}));
-  EXPECT_EQ(PartRows(10, 1, 3), std::make_pair(RowCount{4}, RowCount{7}));
-  EXPECT_EQ(PartRows(10, 2, 3), std::make_pair(RowCount{7}, RowCount{10}));
-  EXPECT_EQ(PartRows(2, 2, 3), std::make_pair(RowCount{2}, RowCount{2}));
-  EXPECT_EQ(PartRows(0, 1, 2), std::make_pair(RowCount{0}, RowCount{0}));
+  const std::vector<std::uint32_t> even = DeviceShares({}, 3);
+  EXPECT_EQ(even, (std::vector<std::uint32_t>{1, 1, 1}));
+  EXPECT_EQ(PartRows(10, 0, even), std::make_pair(RowCount{0}, RowCount{3}));
+  EXPECT_EQ(PartRows(10, 1, even), std::make_pair(RowCount{3}, RowCount{6}));
+  EXPECT_EQ(PartRows(10, 2, even), std::make_pair(RowCount{6}, RowCount{10}));
+  EXPECT_EQ(PartRows(2, 0, even), std::make_pair(RowCount{0}, RowCount{0}));
+  EXPECT_EQ(PartRows(2, 2, even), std::make_pair(RowCount{1}, RowCount{2}));
+  EXPECT_EQ(PartRows(0, 1, {1, 1}), std::make_pair(RowCount{0}, RowCount{0}));
+  // 3:1 gives the first device three quarters.
+  EXPECT_EQ(PartRows(2147483647, 0, {3, 1}), std::make_pair(RowCount{0}, RowCount{1610612735}));
+  EXPECT_EQ(PartRows(2147483647, 1, {3, 1}),
+            std::make_pair(RowCount{1610612735}, RowCount{2147483647}));
+  EXPECT_THROW(DeviceShares({1, 2, 3}, 2), InvalidInputError);
 }
 
 CLQ_INSTANTIATE_DEVICE_TESTS(DeviceSplitTest);

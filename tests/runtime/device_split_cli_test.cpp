@@ -1,8 +1,9 @@
 // One query on several devices from the command line: PoCL shows two CPU
 // devices with POCL_DEVICES="pthread pthread", and `--device
 // pthread,pthread` runs each query on both. A GROUP BY and an aggregate
-// split by rows and give one device's output; a query whose result does not
-// merge from parts runs on the first device, and EXPLAIN says which.
+// split by rows (evenly, or in the shares device_shares gives) and give one
+// device's output; a query whose result does not merge from parts runs on
+// the first device, and EXPLAIN says which.
 // (tests/plan/device_split_test.cpp checks the answers on every device.)
 #include <gtest/gtest.h>
 
@@ -46,11 +47,21 @@ TEST(DeviceSplitCliTest, ExplainSaysHowTheDevicesShareAQuery) {
   ASSERT_EQ(split.exit_code, 0) << split.output;
   EXPECT_TRUE(Contains(split.output,
                        "split over 2 devices by rows of tenktup1 (device 0: rows "
-                       "[0, 100000), device 1: rows [100000, 200000))"))
+                       "[0, 100000), device 1: rows [100000, 200000); shares 1:1)"))
       << split.output;
   const auto alone = RunOnTwoDevices("--rows 200K \"EXPLAIN SELECT unique1 FROM tenktup1\"");
   ASSERT_EQ(alone.exit_code, 0) << alone.output;
   EXPECT_TRUE(Contains(alone.output, "on device 0 of 2 alone")) << alone.output;
+}
+
+TEST(DeviceSplitCliTest, SharesForAnotherCountOfDevicesAreRefused) {
+  const auto three =
+      RunOnTwoDevices("--rows 1000 --option device_shares=1:1:1 \"SELECT COUNT(*) FROM tenktup1\"");
+  EXPECT_EQ(three.exit_code, 1) << three.output;
+  EXPECT_TRUE(Contains(three.output, "device_shares gives 3 shares for 2 devices")) << three.output;
+  const auto zero = RunClq("query --device pocl --option device_shares=0:1 \"SELECT 1\"");
+  EXPECT_EQ(zero.exit_code, 1) << zero.output;
+  EXPECT_TRUE(Contains(zero.output, "shares from 1 to 1000")) << zero.output;
 }
 
 }  // namespace
