@@ -1,29 +1,142 @@
 #include "plan/device_split.hpp"
 
+#include <algorithm>
 #include <exception>
 #include <thread>
 
+#include "common/byte_size.hpp"
 #include "common/errors.hpp"
+#include "common/host_memory.hpp"
 #include "plan/streamed_groups.hpp"
 #include "runtime/profiler.hpp"
 
 namespace clq {
 
 std::optional<std::size_t> SplitSource(const sql::BoundSelect& select, const ResultNode& root,
-                                       std::string& why_not) {
-  if (root.Mergeable() == nullptr) {
-    why_not =
-        "its result does not merge from parts of the rows (only a GROUP BY or an ungrouped "
-        "aggregate of COUNT, MIN, MAX and integer SUM or AVG of columns does)";
-    return std::nullopt;
+                                       SplitMerge& merge, std::string& why_not) {
+  if (root.Mergeable() != nullptr) {
+    merge = SplitMerge::kGroups;
+    std::optional<std::size_t> largest;
+    for (std::size_t s = 0; s < select.from.size(); ++s) {
+      if (select.from[s].outer) continue;
+      if (!largest || select.from[s].table->rows() > select.from[*largest].table->rows())
+        largest = s;
+    }
+    if (!largest) why_not = "every table it reads is the nullable side of a LEFT JOIN";
+    return largest;
   }
-  std::optional<std::size_t> largest;
-  for (std::size_t s = 0; s < select.from.size(); ++s) {
-    if (select.from[s].outer) continue;
-    if (!largest || select.from[s].table->rows() > select.from[*largest].table->rows()) largest = s;
+  // The rows of one table keep one device's order when concatenated or
+  // merged by their keys; a join's rows come in an order of its own.
+  if (select.group_keys.empty() && select.aggregates.empty() && !select.distinct &&
+      select.from.size() == 1) {
+    merge = SplitMerge::kRows;
+    return 0;
   }
-  if (!largest) why_not = "every table it reads is the nullable side of a LEFT JOIN";
-  return largest;
+  why_not =
+      "its result does not merge from parts of the rows (only a GROUP BY or an ungrouped "
+      "aggregate of COUNT, MIN, MAX and integer SUM or AVG of columns does, or the rows of one "
+      "table without DISTINCT)";
+  return std::nullopt;
+}
+
+std::unique_ptr<sql::BoundSelect> PartOf(const sql::BoundSelect& select, std::size_t source,
+                                         SplitMerge merge, const TablePtr& slice) {
+  auto part = std::make_unique<sql::BoundSelect>(select);
+  part->from.at(source).table = slice;
+  if (merge == SplitMerge::kRows) {
+    part->visible_outputs = part->outputs.size();
+    if (part->limit)
+      *part->limit = *part->limit > ~std::uint64_t{0} - part->offset ? ~std::uint64_t{0}
+                                                                     : *part->limit + part->offset;
+    part->offset = 0;
+  }
+  return part;
+}
+
+namespace {
+
+// Appends `from`'s row `row` to `to`, whose text is `to.text_width` wide.
+void AppendValue(ResultColumn& to, const ResultColumn& from, RowCount row,
+                 std::vector<std::uint8_t>& nulls) {
+  nulls.push_back(from.IsNull(row) || from.type == sql::ValueType::kNull ? 1 : 0);
+  switch (to.type) {
+    case sql::ValueType::kInteger:
+      to.integers.push_back(from.integers[row]);
+      break;
+    case sql::ValueType::kReal:
+      to.reals.push_back(from.reals[row]);
+      break;
+    case sql::ValueType::kText: {
+      const std::size_t at = to.text.size();
+      to.text.resize(at + to.text_width, '\0');
+      if (from.text_width > 0)
+        std::copy_n(from.text.data() + row * from.text_width, from.text_width, to.text.data() + at);
+      break;
+    }
+    case sql::ValueType::kNull:
+      break;
+  }
+}
+
+}  // namespace
+
+QueryResult MergeRows(const sql::BoundSelect& select, const std::vector<QueryResult>& parts,
+                      std::uint64_t host_memory) {
+  // (part, row) in the result's order.
+  std::vector<std::pair<std::size_t, RowCount>> order;
+  RowCount total = 0;
+  for (const QueryResult& part : parts)
+    total += part.rows;
+  order.reserve(total);
+  if (select.order_by.empty()) {
+    for (std::size_t p = 0; p < parts.size(); ++p)
+      for (RowCount r = 0; r < parts[p].rows; ++r)
+        order.emplace_back(p, r);
+  } else {
+    // Each part is in key order; the earlier part wins a tie.
+    const auto before = [&](std::size_t p, RowCount a, std::size_t q, RowCount b) {
+      for (const sql::OrderKey& key : select.order_by) {
+        const int c = CompareSqlValues(parts[p].columns.at(key.expr.index).ValueAt(a),
+                                       parts[q].columns.at(key.expr.index).ValueAt(b));
+        if (c != 0) return key.descending ? c > 0 : c < 0;
+      }
+      return false;
+    };
+    std::vector<RowCount> next(parts.size(), 0);
+    for (RowCount taken = 0; taken < total; ++taken) {
+      std::optional<std::size_t> best;
+      for (std::size_t p = 0; p < parts.size(); ++p)
+        if (next[p] < parts[p].rows && (!best || before(p, next[p], *best, next[*best]))) best = p;
+      order.emplace_back(*best, next[*best]++);
+    }
+  }
+  const RowCount first = std::min<RowCount>(select.offset, total);
+  RowCount kept = total - first;
+  if (select.limit) kept = std::min<RowCount>(kept, *select.limit);
+  QueryResult result;
+  result.rows = kept;
+  for (std::size_t o = 0; o < select.visible_outputs; ++o) {
+    const ResultColumn& model = parts.front().columns.at(o);
+    ResultColumn column;
+    column.name = model.name;
+    column.type = model.type;
+    column.logical = model.logical;
+    for (const QueryResult& part : parts)
+      column.text_width = std::max(column.text_width, part.columns.at(o).text_width);
+    CheckHostMemory(host_memory, "the devices' rows merged (" + std::to_string(kept) + " rows)",
+                    SaturatingMultiply(kept, std::max<std::uint64_t>(column.text_width, 8) + 1));
+    std::vector<std::uint8_t> nulls;
+    nulls.reserve(kept);
+    for (RowCount i = first; i < first + kept; ++i)
+      AppendValue(column, parts[order[i].first].columns[o], order[i].second, nulls);
+    // NULL bytes where some value is NULL, or where they count the rows.
+    const bool counted_by_nulls = column.type == sql::ValueType::kNull ||
+                                  (column.type == sql::ValueType::kText && column.text_width == 0);
+    if (counted_by_nulls || std::find(nulls.begin(), nulls.end(), 1) != nulls.end())
+      column.nulls = std::move(nulls);
+    result.columns.push_back(std::move(column));
+  }
+  return result;
 }
 
 std::vector<std::uint32_t> DeviceShares(const std::vector<std::uint32_t>& shares,
@@ -63,13 +176,18 @@ const std::vector<TablePtr>& SplitTables::Slices(const TablePtr& table,
 }
 
 QueryResult ExecuteSplit(const std::vector<Engine*>& engines, const SplitPlan& split,
-                         const QueryOptions& options) {
+                         const sql::BoundSelect& select, const QueryOptions& options) {
   const std::size_t devices = engines.size();
   CLQ_CHECK(split.plans.size() == devices, "a split without a plan per device");
   std::vector<std::optional<StreamedGroups>> groups(devices);
+  std::vector<QueryResult> rows(devices);
   std::vector<std::exception_ptr> errors(devices);
   const auto run = [&](std::size_t d) {
     try {
+      if (split.merge == SplitMerge::kRows) {
+        rows[d] = split.plans[d].Execute(*engines[d]);
+        return;
+      }
       const MergeableResult* root = split.plans[d].root().Mergeable();
       CLQ_CHECK(root != nullptr, "a split plan whose result does not merge");
       ExecutionContext context(*engines[d], options);
@@ -87,6 +205,10 @@ QueryResult ExecuteSplit(const std::vector<Engine*>& engines, const SplitPlan& s
   }  // the threads join here
   for (const std::exception_ptr& error : errors)
     if (error) std::rethrow_exception(error);
+  if (split.merge == SplitMerge::kRows) {
+    const HostStage stage(engines[0]->profiler(), "devices' rows merged");
+    return MergeRows(select, rows, options.host_memory);
+  }
   StreamedGroups& merged = *groups[0];
   {
     const HostStage stage(engines[0]->profiler(), "devices' groups merged");
@@ -114,7 +236,16 @@ std::string ExplainSplit(const SplitPlan& split, const sql::BoundSelect& select)
     shares += (shares.empty() ? "" : ":") + std::to_string(share);
   text += "; shares " + shares + "); each device runs its plan over its rows of " + table.alias +
           (select.from.size() > 1 ? " and every row of the other tables" : "") +
-          ", on its own thread; their groups merged on the host in the devices' order\n";
+          ", on its own thread; " +
+          (split.merge == SplitMerge::kGroups
+               ? std::string("their groups merged on the host in the devices' order")
+               : std::string("their rows (each device's first OFFSET + LIMIT, hidden ORDER BY "
+                             "keys too) ") +
+                     (select.order_by.empty() ? "concatenated on the host in the devices' order"
+                                              : "merged on the host by the ORDER BY keys, ties "
+                                                "to the earlier device") +
+                     (select.limit || select.offset > 0 ? ", then OFFSET and LIMIT" : "")) +
+          "\n";
   for (std::size_t d = 0; d < devices; ++d) {
     text += "device " + std::to_string(d) + ":\n";
     const std::string plan = split.plans[d].Explain();

@@ -9,6 +9,14 @@
 // that groups keep the order of their first appearance and the answer is
 // the one device's answer.
 //
+// The rows of one table (a SELECT without GROUP BY, aggregates or DISTINCT
+// over a single table) split too: each device returns its part's rows,
+// with its hidden ORDER BY keys and at most OFFSET + LIMIT of them; the
+// host concatenates them in the devices' order, or, under ORDER BY, merges
+// the devices' sorted rows by their keys (ties to the earlier device, that
+// is to the earlier row, as the stable sort of one device orders them),
+// then applies OFFSET and LIMIT.
+//
 // Each device's plan is built for the statement with the split table
 // replaced by that device's rows of it, so that its EXPLAIN and its bounds
 // are those of its part. The split table is never the nullable side of a
@@ -31,11 +39,29 @@
 
 namespace clq {
 
+// How the devices' parts of a split query merge.
+enum class SplitMerge {
+  kGroups,  // the root's groups (MergeableResult)
+  kRows,    // the result rows, concatenated or merged by the ORDER BY keys
+};
+
 // Which FROM source of `select` the devices split, for a plan whose root is
-// `root`; nullopt, with the reason in `why_not`, where the query runs on
-// the first device alone.
+// `root`, and how the parts merge (`merge`); nullopt, with the reason in
+// `why_not`, where the query runs on the first device alone.
 std::optional<std::size_t> SplitSource(const sql::BoundSelect& select, const ResultNode& root,
-                                       std::string& why_not);
+                                       SplitMerge& merge, std::string& why_not);
+
+// A device's part of `select` with source `source` replaced by `slice`:
+// for merged rows, every output returned (the hidden ORDER BY keys too) and
+// at most OFFSET + LIMIT rows, from the first.
+std::unique_ptr<sql::BoundSelect> PartOf(const sql::BoundSelect& select, std::size_t source,
+                                         SplitMerge merge, const TablePtr& slice);
+
+// The rows of `select` from the devices' results of their parts (PartOf),
+// in the devices' order: concatenated, or merged by the ORDER BY keys; then
+// OFFSET and LIMIT, and the visible outputs. Held to `host_memory`.
+QueryResult MergeRows(const sql::BoundSelect& select, const std::vector<QueryResult>& parts,
+                      std::uint64_t host_memory);
 
 // The shares of `devices` devices: `shares` (InvalidInputError where it
 // names another count of devices), or even ones.
@@ -65,8 +91,9 @@ class SplitTables {
 
 // A query's plans on several devices, each over its part of one table.
 struct SplitPlan {
-  std::size_t source = 0;             // the FROM source split by rows
-  std::vector<std::uint32_t> shares;  // each device's share of its rows
+  std::size_t source = 0;                  // the FROM source split by rows
+  SplitMerge merge = SplitMerge::kGroups;  // how the devices' parts merge
+  std::vector<std::uint32_t> shares;       // each device's share of its rows
   // By device: the statement with that source replaced by the device's
   // slice of it, and its plan on the device (which refers to it).
   std::vector<std::unique_ptr<sql::BoundSelect>> parts;
@@ -74,10 +101,11 @@ struct SplitPlan {
 };
 
 // Runs `split.plans[d]` on `engines[d]`, every device on its own thread,
-// and merges the devices' groups in order into the result of plans[0].
-// Throws the first device's error, in the devices' order.
+// and merges the devices' groups in order into the result of plans[0], or
+// their rows into the result of `select`. Throws the first device's error,
+// in the devices' order.
 QueryResult ExecuteSplit(const std::vector<Engine*>& engines, const SplitPlan& split,
-                         const QueryOptions& options);
+                         const sql::BoundSelect& select, const QueryOptions& options);
 
 // EXPLAIN of a split of `select`: the split, then each device's plan.
 std::string ExplainSplit(const SplitPlan& split, const sql::BoundSelect& select);

@@ -23,7 +23,7 @@ QueryResult QueryExecutor::Execute(const sql::BoundSelect& select) {
   const PhysicalPlan first = Plan(*engines_.front(), planned);
   std::string why_not;
   if (const std::optional<SplitPlan> split = PlanSplit(planned, first, why_not))
-    return ExecuteSplit(engines_, *split, options_);
+    return ExecuteSplit(engines_, *split, planned, options_);
   return first.Execute(*engines_.front());
 }
 
@@ -35,18 +35,19 @@ PhysicalPlan QueryExecutor::Plan(Engine& engine, const sql::BoundSelect& select)
 std::optional<SplitPlan> QueryExecutor::PlanSplit(const sql::BoundSelect& select,
                                                   const PhysicalPlan& first, std::string& why_not) {
   if (engines_.size() == 1) return std::nullopt;
-  const std::optional<std::size_t> source = SplitSource(select, first.root(), why_not);
+  SplitMerge merge = SplitMerge::kGroups;
+  const std::optional<std::size_t> source = SplitSource(select, first.root(), merge, why_not);
   if (!source) return std::nullopt;
   SplitPlan split;
   split.source = *source;
+  split.merge = merge;
   split.shares = DeviceShares(options_.device_shares, engines_.size());
   const std::vector<TablePtr>& slices =
       split_tables_.Slices(select.from.at(*source).table, split.shares);
   for (std::size_t d = 0; d < engines_.size(); ++d) {
-    split.parts.push_back(std::make_unique<sql::BoundSelect>(select));
-    split.parts.back()->from[*source].table = slices[d];
+    split.parts.push_back(PartOf(select, *source, merge, slices[d]));
     split.plans.push_back(Plan(*engines_[d], *split.parts.back()));
-    if (split.plans.back().root().Mergeable() == nullptr) {
+    if (merge == SplitMerge::kGroups && split.plans.back().root().Mergeable() == nullptr) {
       // Another device's capabilities gave it another plan.
       why_not = "device " + std::to_string(d) + "'s plan of it does not merge from parts";
       return std::nullopt;

@@ -132,16 +132,50 @@ TEST_P(DeviceSplitTest, CappedDevicesStreamOrPartitionTheirParts) {
                        "the join partitioned on the host");
 }
 
+// The rows of one table split too: concatenated in the devices' order, or
+// merged by the ORDER BY keys (hidden keys, ties in row order, NULLs,
+// descending, several keys, OFFSET past a part's rows, LIMIT 0).
+TEST_P(DeviceSplitTest, TheRowsOfOneTableMergeAsOneDeviceGivesThem) {
+  Catalog catalog;
+  AddWisconsinTables(catalog, kRows);
+  const std::vector<std::unique_ptr<Engine>> more = MoreEngines(GetParam(), 2, TestEngineOptions());
+  const std::vector<std::string> unordered = {
+      "SELECT unique1, stringu1 FROM tenktup1 WHERE ten = 3",
+      // OFFSET past the first device's rows (each holds about 3750).
+      "SELECT unique2 FROM tenktup1 WHERE four = 1 LIMIT 20 OFFSET 5000",
+  };
+  const std::vector<std::string> ordered = {
+      "SELECT unique1, ten FROM tenktup1 WHERE four = 2 ORDER BY ten, unique1 DESC LIMIT 7",
+      "SELECT unique2, two FROM tenktup1 ORDER BY two LIMIT 40 OFFSET 15000",
+      "SELECT unique1 FROM tenktup1 WHERE ten < 2 ORDER BY unique2 DESC",
+      "SELECT unique1, CASE WHEN ten < 3 THEN NULL ELSE ten END AS k, unique3 * 0.5 FROM tenktup1 "
+      "ORDER BY k DESC, unique1 LIMIT 300",
+      "SELECT stringu2, string4 FROM tenktup1 WHERE unique1 < 2000 ORDER BY string4, stringu2",
+  };
+  for (const std::vector<Engine*>& devices :
+       {std::vector<Engine*>{&engine(), more[0].get()},
+        std::vector<Engine*>{&engine(), more[0].get(), more[1].get()}}) {
+    ExpectSplitRunsMatch(devices, catalog, unordered,
+                         "concatenated on the host in the devices' order");
+    ExpectSplitRunsMatch(devices, catalog, ordered, "merged on the host by the ORDER BY keys");
+  }
+  QueryExecutor split({&engine(), more[0].get()}, {});
+  const std::string none = "SELECT unique1 FROM tenktup1 ORDER BY unique1 LIMIT 0";
+  const sql::BoundStatement bound = sql::Bind(sql::Parse(none), catalog, none);
+  EXPECT_EQ(split.Execute(bound.select).rows, 0u);
+}
+
 // What does not merge from parts runs on the first device, and EXPLAIN says
-// why: rows as the result, a REAL SUM (rounded once over every row).
+// why: a REAL SUM (rounded once over every row), DISTINCT, a join's rows.
 TEST_P(DeviceSplitTest, WhatDoesNotMergeRunsOnTheFirstDevice) {
   Catalog catalog;
   AddWisconsinTables(catalog, kRows);
   const std::vector<std::unique_ptr<Engine>> more = MoreEngines(GetParam(), 1, TestEngineOptions());
   ExpectSplitRunsMatch({&engine(), more[0].get()}, catalog,
-                       {"SELECT unique1, ten FROM tenktup1 WHERE four = 2 ORDER BY ten, unique1 "
-                        "DESC LIMIT 7",
-                        "SELECT ten, SUM(unique1 * 0.5) FROM tenktup1 GROUP BY ten"},
+                       {"SELECT ten, SUM(unique1 * 0.5) FROM tenktup1 GROUP BY ten",
+                        "SELECT DISTINCT ten FROM tenktup1",
+                        "SELECT t1.unique1, t2.ten FROM tenktup1 t1 JOIN tenktup2 t2 ON t1.unique1 "
+                        "= t2.unique2 WHERE t2.unique1 < 100"},
                        "on device 0 of 2 alone: its result does not merge from parts");
 }
 

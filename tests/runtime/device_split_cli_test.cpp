@@ -4,8 +4,9 @@
 // device named; PoCL's device names differ between versions: "pthread-..."
 // in 3, "cpu-..." in 5). A GROUP BY and an aggregate
 // split by rows (evenly, or in the shares device_shares gives) and give one
-// device's output; a query whose result does not merge from parts runs on
-// the first device, and EXPLAIN says which.
+// device's output, and so do the rows of one table; a query whose result
+// does not merge from parts runs on the first device, and EXPLAIN says
+// which.
 // (tests/plan/device_split_test.cpp checks the answers on every device.)
 #include <gtest/gtest.h>
 
@@ -26,14 +27,15 @@ bool Contains(const std::string& text, const std::string& part) {
 
 // `arguments` of clq on two PoCL devices.
 testing::ClqResult RunOnTwoDevices(const std::string& arguments) {
-  return RunShell("POCL_DEVICES='pthread pthread' " + ClqBinary() +
-                  " query --device pocl,pocl " + arguments + " 2>&1 </dev/null");
+  return RunShell("POCL_DEVICES='pthread pthread' " + ClqBinary() + " query --device pocl,pocl " +
+                  arguments + " 2>&1 </dev/null");
 }
 
 constexpr const char* kQueries =
     "\"SELECT unique1 % 1000 AS k, COUNT(*), SUM(unique2), MIN(ten), MAX(unique3) FROM tenktup1 "
     "WHERE four <> 3 GROUP BY k; SELECT COUNT(*), SUM(unique1), MAX(unique2) FROM tenktup1 WHERE "
-    "ten < 5; SELECT unique1 FROM tenktup1 WHERE unique2 < 10 ORDER BY unique1\"";
+    "ten < 5; SELECT unique1 FROM tenktup1 WHERE unique2 < 10 ORDER BY unique1; SELECT unique2, "
+    "stringu1 FROM tenktup1 WHERE ten = 3 AND unique1 < 3000\"";
 
 TEST(DeviceSplitCliTest, TwoDevicesGiveOneDevicesOutput) {
   const auto one = RunClq(std::string("query --device pocl --rows 200K --format csv ") + kQueries);
@@ -51,7 +53,7 @@ TEST(DeviceSplitCliTest, ExplainSaysHowTheDevicesShareAQuery) {
                        "split over 2 devices by rows of tenktup1 (device 0: rows "
                        "[0, 100000), device 1: rows [100000, 200000); shares 1:1)"))
       << split.output;
-  const auto alone = RunOnTwoDevices("--rows 200K \"EXPLAIN SELECT unique1 FROM tenktup1\"");
+  const auto alone = RunOnTwoDevices("--rows 200K \"EXPLAIN SELECT DISTINCT ten FROM tenktup1\"");
   ASSERT_EQ(alone.exit_code, 0) << alone.output;
   EXPECT_TRUE(Contains(alone.output, "on device 0 of 2 alone")) << alone.output;
 }
