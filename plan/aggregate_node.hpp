@@ -9,7 +9,9 @@
 // device's memory is the host's (plan/row_buffers.hpp). Over a join past
 // the device's memory, where every aggregate's partial results combine
 // exactly, the join runs a partition at a time (plan/join_partitions.hpp)
-// and each partition's aggregates are merged on the host.
+// and each partition's aggregates are merged on the host; several devices
+// likewise each add the aggregates of their part of the rows
+// (MergeableResult, plan/device_split.hpp).
 #pragma once
 
 #include <optional>

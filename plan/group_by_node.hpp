@@ -11,7 +11,9 @@
 // input runs a chunk of tablets at a time, each chunk grouped on the
 // device and its groups merged on the host, where HAVING and the rest
 // then run; so does a join past the device's memory, a partition at a time
-// (plan/join_partitions.hpp).
+// (plan/join_partitions.hpp). Where every aggregate merges, several devices
+// each add the groups of their part of the rows (MergeableResult,
+// plan/device_split.hpp).
 #pragma once
 
 #include "operators/group_by.hpp"

@@ -71,10 +71,8 @@ class ExecutionContext {
   void set_scan_tablets(std::optional<std::pair<std::size_t, std::size_t>> tablets) {
     scan_tablets_ = tablets;
   }
-  // The FROM sources scans read: the statement's; or, where several devices
-  // each run a part of the rows (plan/device_split.hpp), the same sources
-  // with the split table replaced by this device's rows of it; or, while a
-  // partitioned join runs one partition (plan/join_partitions.hpp), those
+  // The FROM sources scans read: the statement's, or, while a partitioned
+  // join runs one partition (plan/join_partitions.hpp), the same sources
   // with the joined tables replaced by that partition's rows of them.
   const std::vector<sql::TableRef>& sources(const sql::BoundSelect& select) const {
     return sources_ != nullptr ? *sources_ : select.from;
