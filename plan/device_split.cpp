@@ -29,8 +29,18 @@ std::optional<std::size_t> SplitSource(const sql::BoundSelect& select, const Res
   // merged by their keys; a join's rows come in an order of its own.
   if (select.group_keys.empty() && select.aggregates.empty() && !select.distinct &&
       select.from.size() == 1) {
-    merge = SplitMerge::kRows;
-    return 0;
+    // The host merges sorted rows value by value, far slower than a
+    // device sorts them: only the first rows of a top-k.
+    const bool few = select.limit && *select.limit <= kMergedRowsMost &&
+                     select.offset <= kMergedRowsMost - *select.limit;
+    if (select.order_by.empty() || few) {
+      merge = SplitMerge::kRows;
+      return 0;
+    }
+    why_not = "ORDER BY without a LIMIT (or with OFFSET + LIMIT past " +
+              std::to_string(kMergedRowsMost) +
+              " rows): the host would merge every row the devices sort";
+    return std::nullopt;
   }
   why_not =
       "its result does not merge from parts of the rows (only a GROUP BY or an ungrouped "

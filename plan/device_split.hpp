@@ -10,7 +10,8 @@
 // the one device's answer.
 //
 // The rows of one table (a SELECT without GROUP BY, aggregates or DISTINCT
-// over a single table) split too: each device returns its part's rows,
+// over a single table; under ORDER BY, only with OFFSET + LIMIT at most
+// kMergedRowsMost) split too: each device returns its part's rows,
 // with its hidden ORDER BY keys and at most OFFSET + LIMIT of them; the
 // host concatenates them in the devices' order, or, under ORDER BY, merges
 // the devices' sorted rows by their keys (ties to the earlier device, that
@@ -38,6 +39,11 @@
 #include "plan/physical_plan.hpp"
 
 namespace clq {
+
+// The most rows (OFFSET + LIMIT) an ORDER BY over split rows keeps: the
+// host merges the devices' sorted rows one value at a time, so a sort of
+// more rows runs on the first device alone.
+inline constexpr std::uint64_t kMergedRowsMost = 65536;
 
 // How the devices' parts of a split query merge.
 enum class SplitMerge {
