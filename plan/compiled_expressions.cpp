@@ -230,12 +230,13 @@ std::string ProgramListing(const sql::BoundSelect& select, const ExpressionProgr
   return IndentedListing(lines);
 }
 
-std::string IndentedListing(const std::string& lines) {
+std::string IndentedListing(const std::string& lines, std::size_t indent) {
+  const std::string margin(indent, ' ');
   std::string text;
   for (std::size_t at = 0; at < lines.size();) {
     std::size_t end = lines.find('\n', at);
     if (end == std::string::npos) end = lines.size();
-    text += "    " + lines.substr(at, end - at) + "\n";
+    text += margin + lines.substr(at, end - at) + "\n";
     at = end + 1;
   }
   return text;

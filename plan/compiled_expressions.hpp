@@ -130,9 +130,10 @@ KernelSet GatheredColumnKernels(const sql::BoundSelect& select,
                                 bool together);
 
 // The disassembly of a program, slots named by column, indented by 4.
-// A program's disassembly (one instruction a line) indented under its
-// title, as EXPLAIN prints programs.
-std::string IndentedListing(const std::string& lines);
+// Lines of EXPLAIN indented by `indent` spaces under a title: a program's
+// disassembly (one instruction a line, by 4), a plan or a subquery's
+// explanation (by 2); each line ends in a line break.
+std::string IndentedListing(const std::string& lines, std::size_t indent = 4);
 
 std::string ProgramListing(const sql::BoundSelect& select, const ExpressionProgram& program,
                            bool in_place, std::size_t source,

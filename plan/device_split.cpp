@@ -7,6 +7,7 @@
 #include "common/byte_size.hpp"
 #include "common/errors.hpp"
 #include "common/host_memory.hpp"
+#include "plan/compiled_expressions.hpp"
 #include "plan/streamed_groups.hpp"
 #include "runtime/profiler.hpp"
 
@@ -256,16 +257,8 @@ std::string ExplainSplit(const SplitPlan& split, const sql::BoundSelect& select)
                                                 "to the earlier device") +
                      (select.limit || select.offset > 0 ? ", then OFFSET and LIMIT" : "")) +
           "\n";
-  for (std::size_t d = 0; d < devices; ++d) {
-    text += "device " + std::to_string(d) + ":\n";
-    const std::string plan = split.plans[d].Explain();
-    for (std::size_t at = 0; at < plan.size();) {
-      const std::size_t end = plan.find('\n', at);
-      const std::size_t stop = end == std::string::npos ? plan.size() : end + 1;
-      text += "  " + plan.substr(at, stop - at);
-      at = stop;
-    }
-  }
+  for (std::size_t d = 0; d < devices; ++d)
+    text += "device " + std::to_string(d) + ":\n" + IndentedListing(split.plans[d].Explain(), 2);
   return text;
 }
 

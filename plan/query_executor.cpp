@@ -4,6 +4,7 @@
 #include "common/errors.hpp"
 
 #include "operators/subquery_materialize.hpp"
+#include "plan/compiled_expressions.hpp"
 #include "plan/physical_plan.hpp"
 
 namespace clq {
@@ -70,12 +71,7 @@ std::string QueryExecutor::Explain(const sql::BoundSelect& select) {
                 (subquery.source ? "the rows of " + select.from[*subquery.source].alias
                                  : std::string("a scalar value")) +
                 "):\n";
-        std::string inner = Explain(*subquery.select);
-        for (std::size_t at = 0; at < inner.size();) {
-          const std::size_t end = inner.find('\n', at);
-          text += "  " + inner.substr(at, end == std::string::npos ? end : end - at + 1);
-          at = end == std::string::npos ? inner.size() : end + 1;
-        }
+        text += IndentedListing(Explain(*subquery.select), 2);
       }
       prepared = MaterializeSubqueries(
           select, [this](const sql::BoundSelect& s) { return Execute(s); }, options_.host_memory);
