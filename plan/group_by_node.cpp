@@ -330,8 +330,7 @@ void GroupByNode::ForEachPart(ExecutionContext& context,
   if (partitions_)
     partitions_->ForEach(context, *child_, select_, consume);
   else
-    ForEachChunk(context, *child_, *context.sources(select_).front().table, stream_tablets_,
-                 consume);
+    ForEachChunk(context, *child_, *select_.from.front().table, stream_tablets_, consume);
 }
 
 QueryResult GroupByNode::Run(ExecutionContext& context) const {

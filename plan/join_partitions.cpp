@@ -179,21 +179,19 @@ TablePtr PartitionedTable(const TablePtr& table, std::size_t key,
   return std::make_shared<const Table>(table->name(), std::move(columns));
 }
 
-// Restores the sources of before (the statement's, or a device's part of
-// them) when a partition's run ends.
+// Restores the statement's sources when a partition's run ends.
 class PartitionScope {
  public:
   PartitionScope(ExecutionContext& context, const std::vector<sql::TableRef>& sources)
-      : context_(context), previous_(context.sources_override()) {
+      : context_(context) {
     context_.set_sources(&sources);
   }
-  ~PartitionScope() { context_.set_sources(previous_); }
+  ~PartitionScope() { context_.set_sources(nullptr); }
   PartitionScope(const PartitionScope&) = delete;
   PartitionScope& operator=(const PartitionScope&) = delete;
 
  private:
   ExecutionContext& context_;
-  const std::vector<sql::TableRef>* previous_;
 };
 
 }  // namespace
@@ -261,14 +259,12 @@ std::string JoinPartitions::Describe(const sql::BoundSelect& select) const {
 void JoinPartitions::ForEach(ExecutionContext& context, const RowNode& child,
                              const sql::BoundSelect& select,
                              const std::function<void(RowSet& rows)>& consume) const {
-  // The tables the input reads: the statement's, or a device's part of them.
-  const std::vector<sql::TableRef>& from = context.sources(select);
   TablePtr partitioned[2];
   std::vector<std::size_t> starts[2];
   {
     const HostStage stage(context.engine().profiler(), "join partitions laid out on the host");
     for (int i = 0; i < 2; ++i) {
-      const TablePtr& table = from.at(sources_[i]).table;
+      const TablePtr& table = select.from.at(sources_[i]).table;
       auto layout =
           std::make_shared<const PartitionLayout>(LayOut(table->column(keys_[i]), partitions_));
       starts[i] = layout->starts;
@@ -277,7 +273,7 @@ void JoinPartitions::ForEach(ExecutionContext& context, const RowNode& child,
     }
   }
   for (std::size_t p = 0; p < partitions_; ++p) {
-    std::vector<sql::TableRef> sources = from;
+    std::vector<sql::TableRef> sources = select.from;
     for (int i = 0; i < 2; ++i)
       sources[sources_[i]].table = partitioned[i]->Slice(partitioned[i]->name(), starts[i][p],
                                                          starts[i][p + 1] - starts[i][p]);

@@ -78,8 +78,6 @@ class ExecutionContext {
     return sources_ != nullptr ? *sources_ : select.from;
   }
   void set_sources(const std::vector<sql::TableRef>* sources) { sources_ = sources; }
-  // The sources set in place of the statement's; null: none.
-  const std::vector<sql::TableRef>* sources_override() const { return sources_; }
 
  private:
   QueryContext query_;
