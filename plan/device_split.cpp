@@ -93,15 +93,18 @@ void AppendValue(ResultColumn& to, const ResultColumn& from, RowCount row,
 
 QueryResult MergeRows(const sql::BoundSelect& select, const std::vector<QueryResult>& parts,
                       std::uint64_t host_memory) {
-  // (part, row) in the result's order.
-  std::vector<std::pair<std::size_t, RowCount>> order;
   RowCount total = 0;
   for (const QueryResult& part : parts)
     total += part.rows;
-  order.reserve(total);
+  const RowCount first = std::min<RowCount>(select.offset, total);
+  RowCount kept = total - first;
+  if (select.limit) kept = std::min<RowCount>(kept, *select.limit);
+  // (part, row) of the result's first `first + kept` rows, in order.
+  std::vector<std::pair<std::size_t, RowCount>> order;
+  order.reserve(first + kept);
   if (select.order_by.empty()) {
-    for (std::size_t p = 0; p < parts.size(); ++p)
-      for (RowCount r = 0; r < parts[p].rows; ++r)
+    for (std::size_t p = 0; p < parts.size() && order.size() < first + kept; ++p)
+      for (RowCount r = 0; r < parts[p].rows && order.size() < first + kept; ++r)
         order.emplace_back(p, r);
   } else {
     // Each part is in key order; the earlier part wins a tie.
@@ -114,16 +117,13 @@ QueryResult MergeRows(const sql::BoundSelect& select, const std::vector<QueryRes
       return false;
     };
     std::vector<RowCount> next(parts.size(), 0);
-    for (RowCount taken = 0; taken < total; ++taken) {
+    while (order.size() < first + kept) {
       std::optional<std::size_t> best;
       for (std::size_t p = 0; p < parts.size(); ++p)
         if (next[p] < parts[p].rows && (!best || before(p, next[p], *best, next[*best]))) best = p;
       order.emplace_back(*best, next[*best]++);
     }
   }
-  const RowCount first = std::min<RowCount>(select.offset, total);
-  RowCount kept = total - first;
-  if (select.limit) kept = std::min<RowCount>(kept, *select.limit);
   QueryResult result;
   result.rows = kept;
   for (std::size_t o = 0; o < select.visible_outputs; ++o) {
