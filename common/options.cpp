@@ -37,21 +37,26 @@ std::uint64_t ParseUnsigned(std::string_view name, std::string_view value, std::
 }
 
 // "3:1": colon-separated whole numbers from 1 to 1000 (a comma would end
-// the setting in CLQ_OPTIONS); "even": none.
-std::vector<std::uint32_t> ParseShares(std::string_view value) {
-  std::vector<std::uint32_t> shares;
-  if (value == "even") return shares;
+// the setting in CLQ_OPTIONS); "even": none given; "measured": the cost
+// model's.
+DeviceShares ParseShares(std::string_view value) {
+  DeviceShares result;
+  if (value == "measured") return result;
+  result.measured = false;
+  std::vector<std::uint32_t>& shares = result.given;
+  if (value == "even") return result;
   for (std::size_t at = 0; at <= value.size();) {
     const std::size_t end = std::min(value.find(':', at), value.size());
     std::uint32_t share = 0;
     const auto [stop, error] = std::from_chars(value.data() + at, value.data() + end, share);
     if (at == end || error != std::errc() || stop != value.data() + end || share == 0 ||
         share > 1000)
-      Refuse("device_shares", value, "even, or shares from 1 to 1000 joined by ':', such as 3:1");
+      Refuse("device_shares", value,
+             "measured, even, or shares from 1 to 1000 joined by ':', such as 3:1");
     shares.push_back(share);
     at = end + 1;
   }
-  return shares;
+  return result;
 }
 
 std::uint32_t ParsePowerOfTwo(std::string_view name, std::string_view value) {
@@ -174,8 +179,9 @@ const std::vector<Setter>& Setters() {
          o.query.aggregate_tiles =
              static_cast<std::uint32_t>(ParseUnsigned("aggregate_tiles", v, 64));
        }},
-      {{"device_shares", "even|N:N...",
-        "each device's share of the rows of a query split over several devices"},
+      {{"device_shares", "measured|even|N:N...",
+        "each device's share of the rows of a query given several devices (measured: by their "
+        "speeds, or the fastest alone)"},
        [](Options& o, std::string_view v) { o.query.device_shares = ParseShares(v); }},
       {{"host_memory", "SIZE|unlimited",
         "most host memory for tables, joined rows and results (default: what is available at "

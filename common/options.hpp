@@ -92,6 +92,16 @@ struct EngineOptions {
   bool assume_no_int64_atomics = false;
 };
 
+// How a query given several devices uses them: by the cost model
+// (plan/split_costs.hpp: each device's measured speed decides the shares of
+// a split, or the one device that runs it alone), or split whenever it
+// merges from parts, evenly or in the shares given (device d's share of the
+// sum of them), and otherwise on the first device.
+struct DeviceShares {
+  bool measured = true;
+  std::vector<std::uint32_t> given;  // without `measured`; empty: even shares
+};
+
 struct QueryOptions {
   // Result columns read from the host table at the result's row ids (kAuto:
   // when the device does not hold the column and the result has at most
@@ -120,9 +130,8 @@ struct QueryOptions {
   bool force_lean_machine = false;
   // Tiles each aggregate work-group folds (1 to 64); 0: by input size.
   std::uint32_t aggregate_tiles = 0;
-  // A query split over several devices (plan/device_split.hpp) gives device
-  // d this share of the rows (of the sum of them); empty: even shares.
-  std::vector<std::uint32_t> device_shares;
+  // How a query given several devices shares them (plan/device_split.hpp).
+  DeviceShares device_shares;
   // Most bytes of host memory the query's tables and what it builds from
   // them may take (common/host_memory.hpp); the program's edge sets the
   // memory available when it starts, the tables a command builds are held

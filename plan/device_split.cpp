@@ -1,6 +1,7 @@
 #include "plan/device_split.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <exception>
 #include <thread>
 
@@ -150,13 +151,12 @@ QueryResult MergeRows(const sql::BoundSelect& select, const std::vector<QueryRes
   return result;
 }
 
-std::vector<std::uint32_t> DeviceShares(const std::vector<std::uint32_t>& shares,
-                                        std::size_t devices) {
-  if (shares.empty()) return std::vector<std::uint32_t>(devices, 1);
-  if (shares.size() != devices)
-    throw InvalidInputError("device_shares gives " + std::to_string(shares.size()) +
+std::vector<std::uint32_t> GivenShares(const DeviceShares& shares, std::size_t devices) {
+  if (shares.given.empty()) return std::vector<std::uint32_t>(devices, 1);
+  if (shares.given.size() != devices)
+    throw InvalidInputError("device_shares gives " + std::to_string(shares.given.size()) +
                             " shares for " + std::to_string(devices) + " devices");
-  return shares;
+  return shares.given;
 }
 
 std::pair<RowCount, RowCount> PartRows(RowCount rows, std::size_t part,
@@ -186,27 +186,41 @@ const std::vector<TablePtr>& SplitTables::Slices(const TablePtr& table,
   return slices;
 }
 
-QueryResult ExecuteSplit(const std::vector<Engine*>& engines, const SplitPlan& split,
-                         const sql::BoundSelect& select, const QueryOptions& options) {
-  const std::size_t devices = engines.size();
+const std::vector<TablePtr>* SplitTables::Find(const Table& table,
+                                               const std::vector<std::uint32_t>& shares) const {
+  const auto found = slices_.find({table.id(), shares});
+  return found == slices_.end() ? nullptr : &found->second.second;
+}
+
+QueryResult ExecuteSplit(const std::vector<Engine*>& all_engines, const SplitPlan& split,
+                         const sql::BoundSelect& select, const QueryOptions& options,
+                         std::vector<double>* seconds) {
+  const std::size_t devices = split.devices.size();
   CLQ_CHECK(split.plans.size() == devices, "a split without a plan per device");
+  std::vector<Engine*> engines;
+  for (const std::size_t d : split.devices)
+    engines.push_back(all_engines.at(d));
+  std::vector<double> part_seconds(devices, 0);
   std::vector<std::optional<StreamedGroups>> groups(devices);
   std::vector<QueryResult> rows(devices);
   std::vector<std::exception_ptr> errors(devices);
   const auto run = [&](std::size_t d) {
+    const auto start = std::chrono::steady_clock::now();
     try {
       if (split.merge == SplitMerge::kRows) {
         rows[d] = split.plans[d].Execute(*engines[d]);
-        return;
+      } else {
+        const MergeableResult* root = split.plans[d].root().Mergeable();
+        CLQ_CHECK(root != nullptr, "a split plan whose result does not merge");
+        ExecutionContext context(*engines[d], options);
+        groups[d].emplace(root->NoGroups());
+        root->AddGroups(context, *groups[d]);
       }
-      const MergeableResult* root = split.plans[d].root().Mergeable();
-      CLQ_CHECK(root != nullptr, "a split plan whose result does not merge");
-      ExecutionContext context(*engines[d], options);
-      groups[d].emplace(root->NoGroups());
-      root->AddGroups(context, *groups[d]);
     } catch (...) {
       errors[d] = std::current_exception();
     }
+    part_seconds[d] =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
   {
     std::vector<std::jthread> others;
@@ -216,6 +230,7 @@ QueryResult ExecuteSplit(const std::vector<Engine*>& engines, const SplitPlan& s
   }  // the threads join here
   for (const std::exception_ptr& error : errors)
     if (error) std::rethrow_exception(error);
+  if (seconds != nullptr) *seconds = part_seconds;
   if (split.merge == SplitMerge::kRows) {
     const HostStage stage(engines[0]->profiler(), "devices' rows merged");
     return MergeRows(select, rows, options.host_memory);
@@ -239,8 +254,8 @@ std::string ExplainSplit(const SplitPlan& split, const sql::BoundSelect& select)
       "split over " + std::to_string(devices) + " devices by rows of " + table.alias + " (";
   for (std::size_t d = 0; d < devices; ++d) {
     const auto [begin, end] = PartRows(table.table->rows(), d, split.shares);
-    text += (d == 0 ? "" : ", ") + std::string("device ") + std::to_string(d) + ": rows [" +
-            std::to_string(begin) + ", " + std::to_string(end) + ")";
+    text += (d == 0 ? "" : ", ") + std::string("device ") + std::to_string(split.devices[d]) +
+            ": rows [" + std::to_string(begin) + ", " + std::to_string(end) + ")";
   }
   std::string shares;
   for (const std::uint32_t share : split.shares)
@@ -258,7 +273,8 @@ std::string ExplainSplit(const SplitPlan& split, const sql::BoundSelect& select)
                      (select.limit || select.offset > 0 ? ", then OFFSET and LIMIT" : "")) +
           "\n";
   for (std::size_t d = 0; d < devices; ++d)
-    text += "device " + std::to_string(d) + ":\n" + IndentedListing(split.plans[d].Explain(), 2);
+    text += "device " + std::to_string(split.devices[d]) + ":\n" +
+            IndentedListing(split.plans[d].Explain(), 2);
   return text;
 }
 

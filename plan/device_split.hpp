@@ -24,8 +24,9 @@
 // LEFT JOIN: its rows without a match would be kept by every device. Each
 // device's range of a table is one slice (Table::Slice) kept for later
 // queries, so what a device uploads of it stays resident. Rows are split
-// evenly, or in the shares QueryOptions::device_shares gives (a GPU beside
-// a CPU does most of the work).
+// in the shares the cost model measures (plan/split_costs.hpp), which may
+// leave devices out, or evenly, or in the shares QueryOptions::device_shares
+// gives (a GPU beside a CPU does most of the work).
 #pragma once
 
 #include <cstdint>
@@ -69,10 +70,9 @@ std::unique_ptr<sql::BoundSelect> PartOf(const sql::BoundSelect& select, std::si
 QueryResult MergeRows(const sql::BoundSelect& select, const std::vector<QueryResult>& parts,
                       std::uint64_t host_memory);
 
-// The shares of `devices` devices: `shares` (InvalidInputError where it
-// names another count of devices), or even ones.
-std::vector<std::uint32_t> DeviceShares(const std::vector<std::uint32_t>& shares,
-                                        std::size_t devices);
+// The shares of `devices` devices that `shares` gives (InvalidInputError
+// where it names another count of devices), or even ones.
+std::vector<std::uint32_t> GivenShares(const DeviceShares& shares, std::size_t devices);
 
 // The rows [begin, end) of part `part` of `rows` split in `shares`: part p
 // ends at rows x (the shares up to p) / (all the shares), rounded down.
@@ -86,6 +86,9 @@ class SplitTables {
   // `table`'s rows in a slice per share (PartRows).
   const std::vector<TablePtr>& Slices(const TablePtr& table,
                                       const std::vector<std::uint32_t>& shares);
+  // The slices made for `table` in `shares` before; null where none were.
+  const std::vector<TablePtr>* Find(const Table& table,
+                                    const std::vector<std::uint32_t>& shares) const;
 
  private:
   // By table id and shares: the table (kept, so that its id is not reused)
@@ -99,19 +102,22 @@ class SplitTables {
 struct SplitPlan {
   std::size_t source = 0;                  // the FROM source split by rows
   SplitMerge merge = SplitMerge::kGroups;  // how the devices' parts merge
-  std::vector<std::uint32_t> shares;       // each device's share of its rows
+  std::vector<std::size_t> devices;        // the engines that run it, in order
+  std::vector<std::uint32_t> shares;       // each one's share of the rows
   // By device: the statement with that source replaced by the device's
   // slice of it, and its plan on the device (which refers to it).
   std::vector<std::unique_ptr<sql::BoundSelect>> parts;
   std::vector<PhysicalPlan> plans;
 };
 
-// Runs `split.plans[d]` on `engines[d]`, every device on its own thread,
-// and merges the devices' groups in order into the result of plans[0], or
-// their rows into the result of `select`. Throws the first device's error,
-// in the devices' order.
+// Runs `split.plans[i]` on `engines[split.devices[i]]`, every device on its
+// own thread, and merges the devices' groups in order into the result of
+// plans[0], or their rows into the result of `select`; `seconds`, where
+// given, receives each device's wall time for its part. Throws the first
+// device's error, in the devices' order.
 QueryResult ExecuteSplit(const std::vector<Engine*>& engines, const SplitPlan& split,
-                         const sql::BoundSelect& select, const QueryOptions& options);
+                         const sql::BoundSelect& select, const QueryOptions& options,
+                         std::vector<double>* seconds = nullptr);
 
 // EXPLAIN of a split of `select`: the split, then each device's plan.
 std::string ExplainSplit(const SplitPlan& split, const sql::BoundSelect& select);

@@ -31,28 +31,6 @@ const HashJoinNode* JoinUnder(const PhysicalNode& node) {
   return at->Name() == "HashJoin" ? dynamic_cast<const HashJoinNode*>(at) : nullptr;
 }
 
-// Bytes per row of each source's columns the statement reads.
-std::vector<std::uint64_t> ReadBytesPerRow(const sql::BoundSelect& select) {
-  std::vector<std::pair<std::size_t, std::size_t>> columns;
-  const auto add = [&](const sql::Expr& e) { ColumnsOf(e, columns); };
-  if (select.where) add(*select.where);
-  for (const sql::Expr& k : select.group_keys)
-    add(k);
-  for (const sql::Aggregate& a : select.aggregates)
-    if (a.argument) add(*a.argument);
-  if (select.having) add(*select.having);
-  for (const sql::OutputColumn& o : select.outputs)
-    add(o.expr);
-  for (const sql::TableRef& ref : select.from)
-    if (ref.on) add(*ref.on);
-  std::vector<std::uint64_t> bytes(select.from.size(), 0);
-  for (const auto& [source, index] : columns) {
-    const Column& column = select.from.at(source).table->column(index);
-    bytes.at(source) += column.type().width + (column.nullable() ? 1 : 0);
-  }
-  return bytes;
-}
-
 // The partition of an integer key: the high bits of a multiplicative hash,
 // scaled to `partitions` (equal keys, whatever their width, alike).
 std::size_t PartitionOf(std::int64_t key, std::size_t partitions) {

@@ -1,16 +1,35 @@
 #include "plan/query_executor.hpp"
 
+#include <chrono>
+#include <numeric>
 #include <optional>
-#include "common/errors.hpp"
 
+#include "common/errors.hpp"
 #include "operators/subquery_materialize.hpp"
 #include "plan/compiled_expressions.hpp"
 #include "plan/physical_plan.hpp"
+#include "plan/query_plan.hpp"
+#include "runtime/profiler.hpp"
 
 namespace clq {
+namespace {
+
+double SecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// The FROM source with the most rows (the first of them).
+std::size_t LargestSource(const sql::BoundSelect& select) {
+  std::size_t largest = 0;
+  for (std::size_t s = 1; s < select.from.size(); ++s)
+    if (select.from[s].table->rows() > select.from[largest].table->rows()) largest = s;
+  return largest;
+}
+
+}  // namespace
 
 QueryExecutor::QueryExecutor(std::vector<Engine*> engines, const QueryOptions& options)
-    : engines_(std::move(engines)), options_(options) {
+    : engines_(std::move(engines)), options_(options), cost_model_(engines_) {
   CLQ_CHECK(!engines_.empty(), "a query executor without a device");
 }
 
@@ -21,11 +40,26 @@ QueryResult QueryExecutor::Execute(const sql::BoundSelect& select) {
         select, [this](const sql::BoundSelect& s) { return Execute(s); }, options_.host_memory,
         &engines_.front()->profiler());
   const sql::BoundSelect& planned = prepared ? *prepared : select;
-  const PhysicalPlan first = Plan(*engines_.front(), planned);
-  std::string why_not;
-  if (const std::optional<SplitPlan> split = PlanSplit(planned, first, why_not))
-    return ExecuteSplit(engines_, *split, planned, options_);
-  return first.Execute(*engines_.front());
+  const Placed placed = Place(planned);
+  if (placed.split) {
+    const SplitPlan& split = *placed.split;
+    std::vector<double> seconds;
+    QueryResult result = ExecuteSplit(engines_, split, planned, options_, &seconds);
+    std::vector<RowCount> rows;
+    for (std::size_t i = 0; i < split.devices.size(); ++i) {
+      const auto [begin, end] =
+          PartRows(planned.from.at(split.source).table->rows(), i, split.shares);
+      rows.push_back(end - begin);
+    }
+    if (placed.choice) cost_model_.Record(*placed.choice, split.devices, rows, seconds);
+    return result;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  QueryResult result = placed.alone->Execute(*engines_.at(placed.device));
+  if (placed.choice)
+    cost_model_.Record(*placed.choice, {placed.device}, {placed.choice->rows},
+                       {SecondsSince(start)});
+  return result;
 }
 
 PhysicalPlan QueryExecutor::Plan(Engine& engine, const sql::BoundSelect& select) {
@@ -33,21 +67,72 @@ PhysicalPlan QueryExecutor::Plan(Engine& engine, const sql::BoundSelect& select)
   return PhysicalPlan(engine, options_, select);
 }
 
-std::optional<SplitPlan> QueryExecutor::PlanSplit(const sql::BoundSelect& select,
-                                                  const PhysicalPlan& first, std::string& why_not) {
-  if (engines_.size() == 1) return std::nullopt;
+QueryExecutor::Placed QueryExecutor::Place(const sql::BoundSelect& select) {
+  Placed placed;
+  const auto start = std::chrono::steady_clock::now();
+  PhysicalPlan first = Plan(*engines_.front(), select);
+  const double plan_seconds = SecondsSince(start);
+  const std::size_t devices = engines_.size();
+  if (devices == 1) {
+    placed.alone.emplace(std::move(first));
+    return placed;
+  }
   SplitMerge merge = SplitMerge::kGroups;
+  std::string why_not;
   const std::optional<std::size_t> source = SplitSource(select, first.root(), merge, why_not);
-  if (!source) return std::nullopt;
+  const std::string of_devices = " of " + std::to_string(devices) + " alone: ";
+  if (!options_.device_shares.measured) {
+    if (source) {
+      std::vector<std::size_t> all(devices);
+      std::iota(all.begin(), all.end(), std::size_t{0});
+      placed.split = PlanSplit(select, *source, merge, all,
+                               GivenShares(options_.device_shares, devices), why_not);
+      if (placed.split) return placed;
+    }
+    placed.why = "on device 0" + of_devices + why_not;
+    placed.alone.emplace(std::move(first));
+    return placed;
+  }
+
+  const std::size_t counted = source ? *source : LargestSource(select);
+  placed.choice =
+      cost_model_.Choose(select, first, counted, source.has_value(), plan_seconds, split_tables_);
+  DevicePlacement& placement = placed.choice->placement;
+  const std::string estimates = "the cost model's " + placement.Describe();
+  if (placement.devices.size() > 1) {
+    placed.split = PlanSplit(select, *source, merge, placement.devices, placement.shares, why_not);
+    if (placed.split) {
+      placed.why = "shares by the devices' measured speeds; " + estimates;
+      return placed;
+    }
+    placement.devices = {0};
+  }
+  placed.device = placement.devices.front();
+  placed.why = "on device " + std::to_string(placed.device) + of_devices +
+               (why_not.empty() ? "it finishes first there" : why_not) + "; " + estimates;
+  if (placed.device == 0)
+    placed.alone.emplace(std::move(first));
+  else
+    placed.alone.emplace(Plan(*engines_[placed.device], select));
+  return placed;
+}
+
+std::optional<SplitPlan> QueryExecutor::PlanSplit(const sql::BoundSelect& select,
+                                                  std::size_t source, SplitMerge merge,
+                                                  const std::vector<std::size_t>& devices,
+                                                  const std::vector<std::uint32_t>& shares,
+                                                  std::string& why_not) {
   SplitPlan split;
-  split.source = *source;
+  split.source = source;
   split.merge = merge;
-  split.shares = DeviceShares(options_.device_shares, engines_.size());
+  split.devices = devices;
+  split.shares = shares;
   const std::vector<TablePtr>& slices =
-      split_tables_.Slices(select.from.at(*source).table, split.shares);
-  for (std::size_t d = 0; d < engines_.size(); ++d) {
-    split.parts.push_back(PartOf(select, *source, merge, slices[d]));
-    split.plans.push_back(Plan(*engines_[d], *split.parts.back()));
+      split_tables_.Slices(select.from.at(source).table, split.shares);
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    const std::size_t d = devices[i];
+    split.parts.push_back(PartOf(select, source, merge, slices[i]));
+    split.plans.push_back(Plan(*engines_.at(d), *split.parts.back()));
     if (merge == SplitMerge::kGroups && split.plans.back().root().Mergeable() == nullptr) {
       // Another device's capabilities gave it another plan.
       why_not = "device " + std::to_string(d) + "'s plan of it does not merge from parts";
@@ -78,13 +163,10 @@ std::string QueryExecutor::Explain(const sql::BoundSelect& select) {
       planned = &*prepared;
       text += "query:\n";
     }
-    const PhysicalPlan first = Plan(*engines_.front(), *planned);
-    std::string why_not;
-    if (const std::optional<SplitPlan> split = PlanSplit(*planned, first, why_not))
-      return text + ExplainSplit(*split, *planned);
-    if (engines_.size() > 1)
-      text += "on device 0 of " + std::to_string(engines_.size()) + " alone: " + why_not + "\n";
-    return text + first.Explain();
+    const Placed placed = Place(*planned);
+    if (!placed.why.empty()) text += placed.why + "\n";
+    if (placed.split) return text + ExplainSplit(*placed.split, *planned);
+    return text + placed.alone->Explain();
   } catch (const DeviceLimitError& error) {
     // What cannot run on devices is the answer to "how would it run".
     return text + std::string("not on the device: ") + error.what() + "\n";

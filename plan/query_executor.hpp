@@ -1,9 +1,13 @@
 // Runs a bound SELECT on one device and returns its result on the host: the
 // physical plan (plan/physical_plan.hpp) built for the query and executed.
-// Given several devices, a query whose result merges from parts of the rows
-// runs on all of them, each over its part of the largest table
-// (plan/device_split.hpp); any other query, and the subqueries' first
-// runs, on the first.
+// Given several devices, the cost model (plan/split_costs.hpp) places each
+// query: a query whose result merges from parts of the rows splits over
+// the devices in shares balanced by their measured speeds
+// (plan/device_split.hpp), or runs alone on the device that finishes it
+// first; what it measures of each run refines its next estimate of the
+// same query. With shares given (QueryOptions::device_shares), a query that
+// merges from parts splits in them and any other runs on the first device.
+// Subqueries are placed as queries of their own.
 //
 // Throws InvalidInputError for runtime errors of the query (integer
 // overflow), DeviceLimitError for what the device cannot hold, DeviceError for
@@ -11,10 +15,13 @@
 // per device, each on its own engine, and joins them before it returns).
 #pragma once
 
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "common/options.hpp"
 #include "operators/query_result.hpp"
+#include "plan/cost_model.hpp"
 #include "plan/device_split.hpp"
 #include "plan/physical_plan.hpp"
 #include "runtime/engine.hpp"
@@ -25,7 +32,7 @@ namespace clq {
 class QueryExecutor {
  public:
   explicit QueryExecutor(Engine& engine, const QueryOptions& options = {})
-      : engines_{&engine}, options_(options) {}
+      : engines_{&engine}, options_(options), cost_model_(engines_) {}
   // On `engines` (at least one; the first runs what does not split).
   QueryExecutor(std::vector<Engine*> engines, const QueryOptions& options);
 
@@ -35,18 +42,29 @@ class QueryExecutor {
   std::string Explain(const sql::BoundSelect& select);
 
  private:
+  // How a query (without subqueries) runs: split, or alone on one device.
+  struct Placed {
+    std::optional<SplitPlan> split;
+    std::size_t device = 0;                   // alone: where
+    std::optional<PhysicalPlan> alone;        // alone: its plan there
+    std::string why;                          // EXPLAIN's line above the plan(s)
+    std::optional<CostModel::Choice> choice;  // where the cost model placed it
+  };
+  Placed Place(const sql::BoundSelect& select);
   // The plan of `select` on `engine`, its building a host stage of the profile.
   PhysicalPlan Plan(Engine& engine, const sql::BoundSelect& select);
-  // The plans of `select` (without subqueries) on every device, each over
-  // its part of the rows, where it splits over several; nullopt, with the
-  // reason in `why_not`, where it runs on the first device alone (`first`:
-  // its plan there).
-  std::optional<SplitPlan> PlanSplit(const sql::BoundSelect& select, const PhysicalPlan& first,
+  // The plans of `select` on `devices` (engine indexes) in `shares`, each
+  // over its part of source `source`; nullopt, with the reason in `why_not`,
+  // where a device's plan of its part does not merge.
+  std::optional<SplitPlan> PlanSplit(const sql::BoundSelect& select, std::size_t source,
+                                     SplitMerge merge, const std::vector<std::size_t>& devices,
+                                     const std::vector<std::uint32_t>& shares,
                                      std::string& why_not);
 
   std::vector<Engine*> engines_;
   QueryOptions options_;
   SplitTables split_tables_;
+  CostModel cost_model_;
 };
 
 }  // namespace clq

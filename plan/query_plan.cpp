@@ -166,6 +166,31 @@ void ColumnsOf(const sql::Expr& e, std::vector<std::pair<std::size_t, std::size_
     ColumnsOf(child, out);
 }
 
+std::vector<std::pair<std::size_t, std::size_t>> ColumnsRead(const sql::BoundSelect& select) {
+  std::vector<std::pair<std::size_t, std::size_t>> columns;
+  const auto add = [&](const sql::Expr& e) { ColumnsOf(e, columns); };
+  if (select.where) add(*select.where);
+  for (const sql::Expr& k : select.group_keys)
+    add(k);
+  for (const sql::Aggregate& a : select.aggregates)
+    if (a.argument) add(*a.argument);
+  if (select.having) add(*select.having);
+  for (const sql::OutputColumn& o : select.outputs)
+    add(o.expr);
+  for (const sql::TableRef& ref : select.from)
+    if (ref.on) add(*ref.on);
+  return columns;
+}
+
+std::vector<std::uint64_t> ReadBytesPerRow(const sql::BoundSelect& select) {
+  std::vector<std::uint64_t> bytes(select.from.size(), 0);
+  for (const auto& [source, index] : ColumnsRead(select)) {
+    const Column& column = select.from.at(source).table->column(index);
+    bytes.at(source) += column.type().width + (column.nullable() ? 1 : 0);
+  }
+  return bytes;
+}
+
 std::vector<std::size_t> SourcesOf(const Expr& expr) {
   std::vector<std::size_t> sources;
   CollectSources(expr, sources);

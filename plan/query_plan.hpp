@@ -24,6 +24,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -69,6 +70,13 @@ QueryPlan PlanQuery(const sql::BoundSelect& select);
 // The distinct (source, column) pairs `e` reads, appended to `out` in the
 // order first read.
 void ColumnsOf(const sql::Expr& e, std::vector<std::pair<std::size_t, std::size_t>>& out);
+
+// The distinct (source, column) pairs the statement reads anywhere.
+std::vector<std::pair<std::size_t, std::size_t>> ColumnsRead(const sql::BoundSelect& select);
+
+// Bytes per row of each source's columns the statement reads (a column's
+// width, and a NULL byte where it is nullable).
+std::vector<std::uint64_t> ReadBytesPerRow(const sql::BoundSelect& select);
 
 // Sources (FROM indexes) an expression reads, ascending.
 std::vector<std::size_t> SourcesOf(const sql::Expr& expr);

@@ -39,11 +39,18 @@ std::vector<std::unique_ptr<Engine>> MoreEngines(std::size_t device, std::size_t
   return engines;
 }
 
+// Options that split every query that merges from parts, evenly.
+QueryOptions EvenShares() {
+  QueryOptions options;
+  options.device_shares.measured = false;
+  return options;
+}
+
 // Runs each query on `devices` and on `devices[0]` alone: EXPLAIN of the
 // split holds `marker`, and the answers are equal, in order, REALs exactly.
 void ExpectSplitRunsMatch(const std::vector<Engine*>& devices, Catalog& catalog,
                           const std::vector<std::string>& queries, const std::string& marker,
-                          const QueryOptions& options = {}) {
+                          const QueryOptions& options = EvenShares()) {
   QueryExecutor split(devices, options);
   QueryExecutor alone(*devices.front(), {});
   CompareOptions exact;
@@ -98,8 +105,8 @@ TEST_P(DeviceSplitTest, AGroupByOrAggregateSplitOverDevicesAnswersAsOneDevice) {
   ExpectSplitRunsMatch({&engine(), more[0].get(), more[1].get()}, catalog, SplitQueries(),
                        "split over 3 devices by rows of");
   // Uneven shares: a part may hold no row at all.
-  QueryOptions uneven;
-  uneven.device_shares = {5, 1, 2};
+  QueryOptions uneven = EvenShares();
+  uneven.device_shares.given = {5, 1, 2};
   ExpectSplitRunsMatch({&engine(), more[0].get(), more[1].get()}, catalog, SplitQueries(),
                        "device 1: rows [18750, 22500), device 2: rows [22500, 30001); shares "
                        "5:1:2)",
@@ -150,7 +157,8 @@ TEST_P(DeviceSplitTest, TheRowsOfOneTableMergeAsOneDeviceGivesThem) {
       "SELECT unique1 FROM tenktup1 WHERE ten < 2 ORDER BY unique2 DESC LIMIT 65536",
       "SELECT unique1, CASE WHEN ten < 3 THEN NULL ELSE ten END AS k, unique3 * 0.5 FROM tenktup1 "
       "ORDER BY k DESC, unique1 LIMIT 300",
-      "SELECT stringu2, string4 FROM tenktup1 WHERE unique1 < 2000 ORDER BY string4, stringu2 LIMIT 1500",
+      "SELECT stringu2, string4 FROM tenktup1 WHERE unique1 < 2000 ORDER BY string4, stringu2 "
+      "LIMIT 1500",
   };
   for (const std::vector<Engine*>& devices :
        {std::vector<Engine*>{&engine(), more[0].get()},
@@ -159,7 +167,7 @@ TEST_P(DeviceSplitTest, TheRowsOfOneTableMergeAsOneDeviceGivesThem) {
                          "concatenated on the host in the devices' order");
     ExpectSplitRunsMatch(devices, catalog, ordered, "merged on the host by the ORDER BY keys");
   }
-  QueryExecutor split({&engine(), more[0].get()}, {});
+  QueryExecutor split({&engine(), more[0].get()}, EvenShares());
   const std::string none = "SELECT unique1 FROM tenktup1 ORDER BY unique1 LIMIT 0";
   const sql::BoundStatement bound = sql::Bind(sql::Parse(none), catalog, none);
   EXPECT_EQ(split.Execute(bound.select).rows, 0u);
@@ -183,8 +191,30 @@ TEST_P(DeviceSplitTest, WhatDoesNotMergeRunsOnTheFirstDevice) {
                        "on device 0 of 2 alone: ");
 }
 
+// By default the cost model places each query: split in shares measured
+// from the devices' speeds, or alone on the device it estimates fastest
+// (tests/plan/split_costs_test.cpp checks its choices). Whichever it
+// chooses, and as its measurements change from run to run, the answer is
+// one device's.
+TEST_P(DeviceSplitTest, TheCostModelsPlacementsAnswerAsOneDevice) {
+  Catalog catalog;
+  AddWisconsinTables(catalog, kRows);
+  const std::vector<std::unique_ptr<Engine>> more = MoreEngines(GetParam(), 2, TestEngineOptions());
+  std::vector<std::string> queries = SplitQueries();
+  for (const char* query : {"SELECT unique1 FROM tenktup1 WHERE ten < 2 ORDER BY unique2",
+                            "SELECT unique2, two FROM tenktup1 ORDER BY two LIMIT 40 OFFSET 15000",
+                            "SELECT unique1, stringu1 FROM tenktup1 WHERE ten = 3",
+                            "SELECT DISTINCT ten FROM tenktup1"})
+    queries.push_back(query);
+  for (int round = 0; round < 2; ++round)
+    ExpectSplitRunsMatch({&engine(), more[0].get(), more[1].get()}, catalog, queries,
+                         "the cost model's estimates: alone on device 0 ", QueryOptions{});
+}
+
 TEST(DeviceSplitRowsTest, PartsCoverTheRowsInOrderWithoutOverlap) {
-  const std::vector<std::uint32_t> even = DeviceShares({}, 3);
+  DeviceShares given;
+  given.measured = false;
+  const std::vector<std::uint32_t> even = GivenShares(given, 3);
   EXPECT_EQ(even, (std::vector<std::uint32_t>{1, 1, 1}));
   EXPECT_EQ(PartRows(10, 0, even), std::make_pair(RowCount{0}, RowCount{3}));
   EXPECT_EQ(PartRows(10, 1, even), std::make_pair(RowCount{3}, RowCount{6}));
@@ -196,7 +226,8 @@ TEST(DeviceSplitRowsTest, PartsCoverTheRowsInOrderWithoutOverlap) {
   EXPECT_EQ(PartRows(2147483647, 0, {3, 1}), std::make_pair(RowCount{0}, RowCount{1610612735}));
   EXPECT_EQ(PartRows(2147483647, 1, {3, 1}),
             std::make_pair(RowCount{1610612735}, RowCount{2147483647}));
-  EXPECT_THROW(DeviceShares({1, 2, 3}, 2), InvalidInputError);
+  given.given = {1, 2, 3};
+  EXPECT_THROW(GivenShares(given, 2), InvalidInputError);
 }
 
 CLQ_INSTANTIATE_DEVICE_TESTS(DeviceSplitTest);

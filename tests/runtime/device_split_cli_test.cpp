@@ -5,8 +5,8 @@
 // in 3, "cpu-..." in 5). A GROUP BY and an aggregate
 // split by rows (evenly, or in the shares device_shares gives) and give one
 // device's output, and so do the rows of one table; a query whose result
-// does not merge from parts runs on the first device, and EXPLAIN says
-// which.
+// does not merge from parts runs on one device, and EXPLAIN says which and
+// why. By default the cost model chooses shares, or one device alone.
 // (tests/plan/device_split_test.cpp checks the answers on every device.)
 #include <gtest/gtest.h>
 
@@ -46,16 +46,28 @@ TEST(DeviceSplitCliTest, TwoDevicesGiveOneDevicesOutput) {
 }
 
 TEST(DeviceSplitCliTest, ExplainSaysHowTheDevicesShareAQuery) {
-  const auto split =
-      RunOnTwoDevices("--rows 200K \"EXPLAIN SELECT ten, COUNT(*) FROM tenktup1 GROUP BY ten\"");
+  const auto split = RunOnTwoDevices(
+      "--rows 200K --option device_shares=even \"EXPLAIN SELECT ten, COUNT(*) FROM tenktup1 GROUP "
+      "BY ten\"");
   ASSERT_EQ(split.exit_code, 0) << split.output;
   EXPECT_TRUE(Contains(split.output,
                        "split over 2 devices by rows of tenktup1 (device 0: rows "
                        "[0, 100000), device 1: rows [100000, 200000); shares 1:1)"))
       << split.output;
-  const auto alone = RunOnTwoDevices("--rows 200K \"EXPLAIN SELECT DISTINCT ten FROM tenktup1\"");
+  const auto alone = RunOnTwoDevices(
+      "--rows 200K --option device_shares=even \"EXPLAIN SELECT DISTINCT ten FROM tenktup1\"");
   ASSERT_EQ(alone.exit_code, 0) << alone.output;
   EXPECT_TRUE(Contains(alone.output, "on device 0 of 2 alone")) << alone.output;
+  // The cost model says what it estimated, and where a query that does not
+  // merge runs.
+  const auto measured = RunOnTwoDevices(
+      "--rows 200K \"EXPLAIN SELECT ten, COUNT(*) FROM tenktup1 GROUP BY ten; EXPLAIN SELECT "
+      "DISTINCT ten FROM tenktup1\"");
+  ASSERT_EQ(measured.exit_code, 0) << measured.output;
+  EXPECT_TRUE(Contains(measured.output, "the cost model's estimates: alone on device 0 "))
+      << measured.output;
+  EXPECT_TRUE(Contains(measured.output, "of 2 alone: its result does not merge from parts"))
+      << measured.output;
 }
 
 TEST(DeviceSplitCliTest, SharesForAnotherCountOfDevicesAreRefused) {
@@ -66,6 +78,9 @@ TEST(DeviceSplitCliTest, SharesForAnotherCountOfDevicesAreRefused) {
   const auto zero = RunClq("query --device pocl --option device_shares=0:1 \"SELECT 1\"");
   EXPECT_EQ(zero.exit_code, 1) << zero.output;
   EXPECT_TRUE(Contains(zero.output, "shares from 1 to 1000")) << zero.output;
+  const auto word = RunClq("query --device pocl --option device_shares=fastest \"SELECT 1\"");
+  EXPECT_EQ(word.exit_code, 1) << word.output;
+  EXPECT_TRUE(Contains(word.output, "measured, even, or shares")) << word.output;
 }
 
 }  // namespace
