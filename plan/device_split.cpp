@@ -4,15 +4,29 @@
 #include <chrono>
 #include <exception>
 #include <thread>
+#include <unordered_set>
 
 #include "common/byte_size.hpp"
 #include "common/errors.hpp"
 #include "common/host_memory.hpp"
 #include "plan/compiled_expressions.hpp"
+#include "plan/distinct_node.hpp"
 #include "plan/streamed_groups.hpp"
 #include "runtime/profiler.hpp"
 
 namespace clq {
+
+namespace {
+
+// The most rows the plan's DISTINCT under `node` gives, where it bounds them.
+std::optional<std::uint64_t> DistinctRowsMost(const PhysicalNode& node) {
+  if (const auto* distinct = dynamic_cast<const DistinctNode*>(&node)) return distinct->MostRows();
+  for (const PhysicalNode* child : node.children())
+    if (const std::optional<std::uint64_t> most = DistinctRowsMost(*child)) return most;
+  return std::nullopt;
+}
+
+}  // namespace
 
 std::optional<std::size_t> SplitSource(const sql::BoundSelect& select, const ResultNode& root,
                                        SplitMerge& merge, std::string& why_not) {
@@ -28,13 +42,26 @@ std::optional<std::size_t> SplitSource(const sql::BoundSelect& select, const Res
     return largest;
   }
   // The rows of one table keep one device's order when concatenated or
-  // merged by their keys; a join's rows come in an order of its own.
-  if (select.group_keys.empty() && select.aggregates.empty() && !select.distinct &&
-      select.from.size() == 1) {
-    // The host merges sorted rows value by value, far slower than a
-    // device sorts them: only the first rows of a top-k.
+  // merged by their keys; a join's rows come in an order of its own. So do
+  // its DISTINCT rows, each first in the earliest part that holds it, with
+  // the later parts' equal rows dropped.
+  if (select.group_keys.empty() && select.aggregates.empty() && select.from.size() == 1) {
+    // The host merges sorted rows, and drops equal DISTINCT rows, value by
+    // value, far slower than a device does: only the first rows of a
+    // top-k, or a DISTINCT of few rows.
     const bool few = select.limit && *select.limit <= kMergedRowsMost &&
                      select.offset <= kMergedRowsMost - *select.limit;
+    if (select.distinct) {
+      const std::optional<std::uint64_t> most = DistinctRowsMost(root);
+      if (few || (most && *most <= kMergedRowsMost)) {
+        merge = SplitMerge::kRows;
+        return 0;
+      }
+      why_not = "DISTINCT of rows its plan does not bound to " + std::to_string(kMergedRowsMost) +
+                ", without a LIMIT (or with OFFSET + LIMIT past that): the host would compare "
+                "every row the devices return";
+      return std::nullopt;
+    }
     if (select.order_by.empty() || few) {
       merge = SplitMerge::kRows;
       return 0;
@@ -47,7 +74,7 @@ std::optional<std::size_t> SplitSource(const sql::BoundSelect& select, const Res
   why_not =
       "its result does not merge from parts of the rows (only a GROUP BY or an ungrouped "
       "aggregate of COUNT, MIN, MAX and integer SUM or AVG of columns does, or the rows of one "
-      "table without DISTINCT)";
+      "table)";
   return std::nullopt;
 }
 
@@ -94,21 +121,29 @@ void AppendValue(ResultColumn& to, const ResultColumn& from, RowCount row,
 
 QueryResult MergeRows(const sql::BoundSelect& select, const std::vector<QueryResult>& parts,
                       std::uint64_t host_memory) {
-  RowCount total = 0;
-  for (const QueryResult& part : parts)
-    total += part.rows;
-  const RowCount first = std::min<RowCount>(select.offset, total);
-  RowCount kept = total - first;
-  if (select.limit) kept = std::min<RowCount>(kept, *select.limit);
-  // (part, row) of the result's first `first + kept` rows, in order.
+  // The result's first OFFSET + LIMIT rows, as (part, row) in order.
+  const std::uint64_t wanted =
+      select.limit ? std::min(*select.limit, ~std::uint64_t{0} - select.offset) + select.offset
+                   : ~std::uint64_t{0};
   std::vector<std::pair<std::size_t, RowCount>> order;
-  order.reserve(first + kept);
+  // DISTINCT: the visible outputs of every row taken (EncodeKeyValue).
+  std::unordered_set<std::string> seen;
+  const auto take = [&](std::size_t p, RowCount r) {
+    if (select.distinct) {
+      std::string key;
+      for (std::size_t o = 0; o < select.visible_outputs; ++o)
+        EncodeKeyValue(parts[p].columns.at(o).ValueAt(r), key);
+      if (!seen.insert(std::move(key)).second) return;
+    }
+    order.emplace_back(p, r);
+  };
   if (select.order_by.empty()) {
-    for (std::size_t p = 0; p < parts.size() && order.size() < first + kept; ++p)
-      for (RowCount r = 0; r < parts[p].rows && order.size() < first + kept; ++r)
-        order.emplace_back(p, r);
+    for (std::size_t p = 0; p < parts.size() && order.size() < wanted; ++p)
+      for (RowCount r = 0; r < parts[p].rows && order.size() < wanted; ++r)
+        take(p, r);
   } else {
-    // Each part is in key order; the earlier part wins a tie.
+    // Each part is in key order; the earlier part wins a tie (equal
+    // DISTINCT rows tie: the earlier part's is taken).
     const auto before = [&](std::size_t p, RowCount a, std::size_t q, RowCount b) {
       for (const sql::OrderKey& key : select.order_by) {
         const int c = CompareSqlValues(parts[p].columns.at(key.expr.index).ValueAt(a),
@@ -118,13 +153,17 @@ QueryResult MergeRows(const sql::BoundSelect& select, const std::vector<QueryRes
       return false;
     };
     std::vector<RowCount> next(parts.size(), 0);
-    while (order.size() < first + kept) {
+    while (order.size() < wanted) {
       std::optional<std::size_t> best;
       for (std::size_t p = 0; p < parts.size(); ++p)
         if (next[p] < parts[p].rows && (!best || before(p, next[p], *best, next[*best]))) best = p;
-      order.emplace_back(*best, next[*best]++);
+      if (!best) break;
+      take(*best, next[*best]++);
     }
   }
+  const RowCount first =
+      static_cast<RowCount>(std::min<std::uint64_t>(select.offset, order.size()));
+  const RowCount kept = static_cast<RowCount>(order.size()) - first;
   QueryResult result;
   result.rows = kept;
   for (std::size_t o = 0; o < select.visible_outputs; ++o) {
@@ -267,6 +306,7 @@ std::string ExplainSplit(const SplitPlan& split, const sql::BoundSelect& select)
                ? std::string("their groups merged on the host in the devices' order")
                : std::string("their rows (each device's first OFFSET + LIMIT, hidden ORDER BY "
                              "keys too) ") +
+                     (select.distinct ? "less those an earlier device gave, " : "") +
                      (select.order_by.empty() ? "concatenated on the host in the devices' order"
                                               : "merged on the host by the ORDER BY keys, ties "
                                                 "to the earlier device") +

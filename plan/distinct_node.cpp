@@ -78,4 +78,18 @@ RowSet DistinctNode::Run(ExecutionContext& context) const {
   return rows;
 }
 
+std::optional<std::uint64_t> DistinctNode::MostRows() const {
+  std::uint64_t most = 1;
+  for (const GroupKeyInfo& key : plan_.keys) {
+    if (!key.range) return std::nullopt;
+    // At most 2^64 - 1 values of a key (and NULL): saturate past 2^63.
+    const std::uint64_t values = static_cast<std::uint64_t>(key.range->max) -
+                                 static_cast<std::uint64_t>(key.range->min) + 1 +
+                                 (key.nullable ? 1 : 0);
+    if (values == 0 || most > (std::uint64_t{1} << 63) / values) return std::nullopt;
+    most *= values;
+  }
+  return most;
+}
+
 }  // namespace clq

@@ -4,6 +4,9 @@
 // the same on every row: one row is kept.
 #pragma once
 
+#include <cstdint>
+#include <optional>
+
 #include "operators/group_by.hpp"
 #include "plan/group_inputs.hpp"
 #include "plan/physical_node.hpp"
@@ -18,6 +21,9 @@ class DistinctNode : public RowNode {
   std::string Describe() const override;
   std::string Programs() const override;
   RowSet Run(ExecutionContext& context) const override;
+  // The most rows it can give, where its keys' ranges bound them (integer
+  // keys of known ranges: the product of their value counts, NULL one more).
+  std::optional<std::uint64_t> MostRows() const;
 
  private:
   const sql::BoundSelect& select_;

@@ -8,10 +8,8 @@
 #include "kernels_cl/vm_shared.h"
 
 namespace clq {
-namespace {
 
-// The bytes of a key tuple, equal exactly where the device's keys are.
-void Encode(const sql::Value& v, std::string& out) {
+void EncodeKeyValue(const sql::Value& v, std::string& out) {
   out.push_back(static_cast<char>(v.type));
   switch (v.type) {
     case sql::ValueType::kNull:
@@ -32,6 +30,8 @@ void Encode(const sql::Value& v, std::string& out) {
     }
   }
 }
+
+namespace {
 
 // REAL order of MIN and MAX: -0.0 below 0.0.
 bool RealBelow(double a, double b) {
@@ -116,7 +116,7 @@ void StreamedGroups::AddGroup(std::vector<sql::Value>& tuple,
                               const std::vector<std::int64_t>& states) {
   encoded_.clear();
   for (const sql::Value& key : tuple)
-    Encode(key, encoded_);
+    EncodeKeyValue(key, encoded_);
   const auto [it, added] = index_.try_emplace(encoded_, groups_);
   if (added) {
     for (std::size_t k = 0; k < tuple.size(); ++k)

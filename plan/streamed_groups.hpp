@@ -24,6 +24,11 @@
 
 namespace clq {
 
+// Appends the bytes of one value of a key tuple to `out`: tuples encode
+// equal exactly where the device's keys are (NULL equals NULL, -0.0 equals
+// 0.0).
+void EncodeKeyValue(const sql::Value& v, std::string& out);
+
 class StreamedGroups {
  public:
   // `operations`: per aggregate its device operation (kernels_cl/vm_shared.h).

@@ -141,7 +141,8 @@ TEST_P(DeviceSplitTest, CappedDevicesStreamOrPartitionTheirParts) {
 
 // The rows of one table split too: concatenated in the devices' order, or
 // merged by the ORDER BY keys (hidden keys, ties in row order, NULLs,
-// descending, several keys, OFFSET past a part's rows, LIMIT 0).
+// descending, several keys, OFFSET past a part's rows, LIMIT 0), DISTINCT
+// rows less those an earlier device gave.
 TEST_P(DeviceSplitTest, TheRowsOfOneTableMergeAsOneDeviceGivesThem) {
   Catalog catalog;
   AddWisconsinTables(catalog, kRows);
@@ -160,12 +161,26 @@ TEST_P(DeviceSplitTest, TheRowsOfOneTableMergeAsOneDeviceGivesThem) {
       "SELECT stringu2, string4 FROM tenktup1 WHERE unique1 < 2000 ORDER BY string4, stringu2 "
       "LIMIT 1500",
   };
+  // DISTINCT: each part's rows, less those an earlier part gave (every
+  // value of ten lies in every part); -0.0 equals 0.0 and NULL NULL. Of
+  // few rows by the plan's bounds, or under a LIMIT.
+  const std::vector<std::string> distinct = {
+      "SELECT DISTINCT ten FROM tenktup1",
+      "SELECT DISTINCT four, two FROM tenktup1 WHERE unique1 % 7 = 3",
+      "SELECT DISTINCT ten, four FROM tenktup1 ORDER BY four",
+      "SELECT DISTINCT stringu1 FROM tenktup1 WHERE unique2 % 3 = 0 LIMIT 2000 OFFSET 3000",
+      "SELECT DISTINCT (ten - 5) * 0.0 AS z, two FROM tenktup1 LIMIT 10",
+      "SELECT DISTINCT CASE WHEN ten < 3 THEN NULL ELSE ten END AS k, two FROM tenktup1 ORDER BY "
+      "k DESC LIMIT 7",
+      "SELECT DISTINCT string4, unique1 % 5 AS f FROM tenktup1 ORDER BY string4, f DESC LIMIT 100",
+  };
   for (const std::vector<Engine*>& devices :
        {std::vector<Engine*>{&engine(), more[0].get()},
         std::vector<Engine*>{&engine(), more[0].get(), more[1].get()}}) {
     ExpectSplitRunsMatch(devices, catalog, unordered,
                          "concatenated on the host in the devices' order");
     ExpectSplitRunsMatch(devices, catalog, ordered, "merged on the host by the ORDER BY keys");
+    ExpectSplitRunsMatch(devices, catalog, distinct, "less those an earlier device gave");
   }
   QueryExecutor split({&engine(), more[0].get()}, EvenShares());
   const std::string none = "SELECT unique1 FROM tenktup1 ORDER BY unique1 LIMIT 0";
@@ -174,16 +189,18 @@ TEST_P(DeviceSplitTest, TheRowsOfOneTableMergeAsOneDeviceGivesThem) {
 }
 
 // What does not merge from parts runs on the first device, and EXPLAIN says
-// why: a REAL SUM (rounded once over every row), DISTINCT, a join's rows, a
-// sort of more rows than the host merges (without LIMIT, or OFFSET + LIMIT
-// past 65536).
+// why: a REAL SUM (rounded once over every row), a join's rows, a sort or a
+// DISTINCT of more rows than the host merges (without LIMIT or bounds, or
+// OFFSET + LIMIT past 65536).
 TEST_P(DeviceSplitTest, WhatDoesNotMergeRunsOnTheFirstDevice) {
   Catalog catalog;
   AddWisconsinTables(catalog, kRows);
   const std::vector<std::unique_ptr<Engine>> more = MoreEngines(GetParam(), 1, TestEngineOptions());
   ExpectSplitRunsMatch({&engine(), more[0].get()}, catalog,
                        {"SELECT ten, SUM(unique1 * 0.5) FROM tenktup1 GROUP BY ten",
-                        "SELECT DISTINCT ten FROM tenktup1",
+                        "SELECT DISTINCT unique2 % 5000, stringu1 FROM tenktup1",
+                        "SELECT DISTINCT t1.ten FROM tenktup1 t1 JOIN tenktup2 t2 ON t1.unique1 = "
+                        "t2.unique2",
                         "SELECT unique1 FROM tenktup1 WHERE ten < 2 ORDER BY unique2",
                         "SELECT unique1 FROM tenktup1 ORDER BY unique2 LIMIT 65000 OFFSET 537",
                         "SELECT t1.unique1, t2.ten FROM tenktup1 t1 JOIN tenktup2 t2 ON t1.unique1 "
