@@ -12,6 +12,8 @@ namespace {
 // A new placement replaces the last one only where estimated faster by
 // this factor: noise in what runs measure should not move slices.
 constexpr double kNewPlacementGain = 0.9;
+// The most query shapes the model keeps measurements of.
+constexpr std::size_t kShapesMost = 4096;
 // How much one slower run raises a device's measured seconds per row.
 constexpr double kSlowerRunStep = 1.5;
 
@@ -34,6 +36,8 @@ CostModel::Choice CostModel::Choose(const sql::BoundSelect& select, const Physic
   Choice choice;
   choice.rows = table.rows();
   choice.shape = ShapeOf(select, counted, first);
+  // A long session's many queries: forget them all rather than grow.
+  if (shapes_.size() >= kShapesMost && !shapes_.contains(choice.shape)) shapes_.clear();
   ShapeRecord& record = shapes_[choice.shape];
   std::vector<double> upload_per_row;
   CostsOf(select, first, counted, record, choice.costs, upload_per_row);

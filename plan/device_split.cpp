@@ -214,9 +214,11 @@ std::pair<RowCount, RowCount> PartRows(RowCount rows, std::size_t part,
 
 const std::vector<TablePtr>& SplitTables::Slices(const TablePtr& table,
                                                  const std::vector<std::uint32_t>& shares) {
-  auto& [kept, slices] = slices_[{table->id(), shares}];
+  // Slices of tables no longer held elsewhere go with them.
+  std::erase_if(slices_, [](const auto& entry) { return entry.second.first.expired(); });
+  auto& [watched, slices] = slices_[{table->id(), shares}];
   if (slices.empty()) {
-    kept = table;
+    watched = table;
     for (std::size_t p = 0; p < shares.size(); ++p) {
       const auto [begin, end] = PartRows(table->rows(), p, shares);
       slices.push_back(table->Slice(table->name(), begin, end - begin));

@@ -80,7 +80,9 @@ std::pair<RowCount, RowCount> PartRows(RowCount rows, std::size_t part,
                                        const std::vector<std::uint32_t>& shares);
 
 // Each table's slices by device, kept so that devices find their parts
-// resident in later queries. Not thread-safe.
+// resident in later queries, while the table lives elsewhere (a session
+// that replaces its tables does not keep the old ones' rows). Not
+// thread-safe.
 class SplitTables {
  public:
   // `table`'s rows in a slice per share (PartRows).
@@ -91,10 +93,10 @@ class SplitTables {
                                     const std::vector<std::uint32_t>& shares) const;
 
  private:
-  // By table id and shares: the table (kept, so that its id is not reused)
-  // and its slices.
+  // By table id (never reused) and shares: the table, watched, and its
+  // slices, which share its columns' memory.
   std::map<std::pair<std::uint64_t, std::vector<std::uint32_t>>,
-           std::pair<TablePtr, std::vector<TablePtr>>>
+           std::pair<std::weak_ptr<const Table>, std::vector<TablePtr>>>
       slices_;
 };
 

@@ -80,7 +80,7 @@ class Result:
 
 
 class Connection:
-    """One OpenCL device and the tables registered on it."""
+    """One OpenCL device (or several) and the tables registered on it."""
 
     def __init__(self, device: str | None = None, **options: Any) -> None:
         settings = [f"{name}={_setting(value)}" for name, value in options.items()]
@@ -137,8 +137,11 @@ class Connection:
 def connect(device: str | None = None, **options: Any) -> Connection:
     """A connection to one device: an index, "platform:device", gpu, cpu,
     accelerator or a name substring (default: $CLQ_DEVICE, else the first
-    GPU, else the first CPU). Keyword options are clq's engine and query
-    settings (the README's list), e.g. connect("cpu", wg_size=64)."""
+    GPU, else the first CPU); or to several, "all" or a comma-separated
+    list ("gpu,cpu"), which each query splits over or runs on the one the
+    cost model chooses, as `clq query --device` does. Keyword options are
+    clq's engine and query settings (the README's list), e.g.
+    connect("cpu", wg_size=64)."""
     return Connection(device, **options)
 
 

@@ -1,8 +1,9 @@
 // clq._clq: the native half of the Python package (python/clq/__init__.py is
-// the other). A Connection is one engine on one device with its own
-// catalog; tables come in and results go out through the Arrow C Stream
-// and C Data interfaces as PyCapsules (arrow/), so pyarrow, pandas, Polars
-// and DuckDB exchange data with clq without any Arrow library in it.
+// the other). A Connection is one engine on one device (or one per device
+// of a selector naming several, "gpu,cpu" or "all", which its queries
+// split over as `clq query`'s do) with its own catalog; tables come in and results go out through
+// the Arrow C Stream and C Data interfaces as PyCapsules (arrow/), so pyarrow, pandas, Polars and
+// DuckDB exchange data with clq without any Arrow library in it.
 //
 // This module is a program edge, like the CLI: it turns the Python
 // arguments (device, "name=value" settings) and the environment into
@@ -125,8 +126,14 @@ class PyConnection {
     DeviceOptions options;
     options.selector = device;
     options.settings = settings;
-    query_options_ = ResolveOptions(options).query;
-    engine_ = std::move(OpenEngines(options, false).front());
+    const QueryOptions query_options = ResolveOptions(options).query;
+    engines_ = OpenEngines(options, SelectsSeveralDevices(options));
+    std::vector<Engine*> engines;
+    for (const std::unique_ptr<Engine>& engine : engines_)
+      engines.push_back(engine.get());
+    // One executor for the connection's life: what it learns of the
+    // devices and the slices they hold serve the queries that follow.
+    executor_ = std::make_unique<QueryExecutor>(std::move(engines), query_options);
   }
 
   void RegisterStream(const std::string& name, nb::handle capsule) {
@@ -160,18 +167,23 @@ class PyConnection {
     QueryResult result;
     {
       nb::gil_scoped_release unlocked;
-      QueryExecutor executor(*engine_, query_options_);
       if (bound.explain) {
-        result = ExplainResult(executor.Explain(bound.select));
+        result = ExplainResult(executor_->Explain(bound.select));
       } else {
-        result = executor.Execute(bound.select);
+        result = executor_->Execute(bound.select);
       }
     }
     return PyResult(std::move(result));
   }
 
   std::vector<std::string> Tables() const { return catalog_.Names(); }
-  std::string Device() const { return engine_->info().name; }
+  // The device's name; with several, their names joined by ", ".
+  std::string Device() const {
+    std::string names;
+    for (const std::unique_ptr<Engine>& engine : engines_)
+      names += (names.empty() ? "" : ", ") + engine->info().name;
+    return names;
+  }
 
  private:
   // EXPLAIN's text as a result: one row per line.
@@ -201,8 +213,8 @@ class PyConnection {
     return result;
   }
 
-  QueryOptions query_options_;
-  std::unique_ptr<Engine> engine_;
+  std::vector<std::unique_ptr<Engine>> engines_;
+  std::unique_ptr<QueryExecutor> executor_;  // on engines_
   Catalog catalog_;
 };
 

@@ -17,6 +17,7 @@
 #include "plan/query_executor.hpp"
 #include "sql/binder.hpp"
 #include "sql/parser.hpp"
+#include "storage/catalog.hpp"
 #include "tests/support/device_fixture.hpp"
 #include "tests/support/real_refusal.hpp"
 #include "wisconsin/dataset.hpp"
@@ -245,6 +246,27 @@ TEST(DeviceSplitRowsTest, PartsCoverTheRowsInOrderWithoutOverlap) {
             std::make_pair(RowCount{1610612735}, RowCount{2147483647}));
   given.given = {1, 2, 3};
   EXPECT_THROW(GivenShares(given, 2), InvalidInputError);
+}
+
+// The slices of a table go once the table is no longer held elsewhere: a
+// session that replaces its tables does not keep the old rows.
+TEST(DeviceSplitRowsTest, SlicesGoWithTheirTable) {
+  SplitTables split;
+  std::vector<TablePtr> kept;
+  {
+    Catalog catalog;
+    AddWisconsinTables(catalog, 100);
+    const TablePtr table = catalog.Get("tenktup1");
+    kept = split.Slices(table, {1, 1});
+    EXPECT_EQ(&split.Slices(table, {1, 1}), split.Find(*table, {1, 1}));
+    EXPECT_EQ(split.Find(*table, {1, 2}), nullptr);
+    EXPECT_GT(kept[0].use_count(), 1);
+  }
+  Catalog other;
+  AddWisconsinTables(other, 10);
+  split.Slices(other.Get("tenktup2"), {1, 1});
+  EXPECT_EQ(kept[0].use_count(), 1);
+  EXPECT_EQ(kept[1].use_count(), 1);
 }
 
 CLQ_INSTANTIATE_DEVICE_TESTS(DeviceSplitTest);
