@@ -1,6 +1,7 @@
 #include "plan/cost_model.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "plan/query_plan.hpp"
 #include "runtime/device_table.hpp"
@@ -119,6 +120,14 @@ void CostModel::Record(const Choice& choice, const std::vector<std::size_t>& dev
     // a step, a faster one lowers it at once.
     measured[d] = measured[d] ? std::min(now, *measured[d] * kSlowerRunStep) : now;
   }
+}
+
+void CostModel::Unable(const Choice& choice, std::size_t device) {
+  ShapeRecord& record = shapes_[choice.shape];
+  record.seconds_per_row.resize(engines_.size());
+  record.seconds_per_row.at(device) = std::numeric_limits<double>::infinity();
+  record.devices = {0};
+  record.shares.clear();
 }
 
 void CostModel::MeasureSpeeds() {

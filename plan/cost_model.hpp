@@ -45,6 +45,10 @@ class CostModel {
   // that ran it (`devices`), over `rows` rows each.
   void Record(const Choice& choice, const std::vector<std::size_t>& devices,
               const std::vector<RowCount>& rows, const std::vector<double>& seconds);
+  // Device `device` cannot run `choice`'s query (its capabilities refuse
+  // the plan): the query's shape is not placed there again, and runs on
+  // the first device.
+  void Unable(const Choice& choice, std::size_t device);
 
  private:
   struct ShapeRecord {

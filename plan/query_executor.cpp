@@ -99,21 +99,30 @@ QueryExecutor::Placed QueryExecutor::Place(const sql::BoundSelect& select) {
       cost_model_.Choose(select, first, counted, source.has_value(), plan_seconds, split_tables_);
   DevicePlacement& placement = placed.choice->placement;
   const std::string estimates = "the cost model's " + placement.Describe();
+  std::optional<std::size_t> unable;  // a device that cannot plan its part
   if (placement.devices.size() > 1) {
-    placed.split = PlanSplit(select, *source, merge, placement.devices, placement.shares, why_not);
+    placed.split =
+        PlanSplit(select, *source, merge, placement.devices, placement.shares, why_not, &unable);
     if (placed.split) {
       placed.why = "shares by the devices' measured speeds; " + estimates;
       return placed;
     }
     placement.devices = {0};
+  } else if (placement.devices.front() != 0) {
+    try {
+      placed.alone.emplace(Plan(*engines_[placement.devices.front()], select));
+    } catch (const DeviceLimitError& error) {
+      unable = placement.devices.front();
+      why_not = "device " + std::to_string(*unable) + " cannot run it (" + error.what() + ")";
+      placement.devices = {0};
+    }
   }
+  // What a device cannot plan is not placed there again.
+  if (unable) cost_model_.Unable(*placed.choice, *unable);
   placed.device = placement.devices.front();
   placed.why = "on device " + std::to_string(placed.device) + of_devices +
                (why_not.empty() ? "it finishes first there" : why_not) + "; " + estimates;
-  if (placed.device == 0)
-    placed.alone.emplace(std::move(first));
-  else
-    placed.alone.emplace(Plan(*engines_[placed.device], select));
+  if (placed.device == 0) placed.alone.emplace(std::move(first));
   return placed;
 }
 
@@ -121,7 +130,8 @@ std::optional<SplitPlan> QueryExecutor::PlanSplit(const sql::BoundSelect& select
                                                   std::size_t source, SplitMerge merge,
                                                   const std::vector<std::size_t>& devices,
                                                   const std::vector<std::uint32_t>& shares,
-                                                  std::string& why_not) {
+                                                  std::string& why_not,
+                                                  std::optional<std::size_t>* unable) {
   SplitPlan split;
   split.source = source;
   split.merge = merge;
@@ -132,7 +142,14 @@ std::optional<SplitPlan> QueryExecutor::PlanSplit(const sql::BoundSelect& select
   for (std::size_t i = 0; i < devices.size(); ++i) {
     const std::size_t d = devices[i];
     split.parts.push_back(PartOf(select, source, merge, slices[i]));
-    split.plans.push_back(Plan(*engines_.at(d), *split.parts.back()));
+    try {
+      split.plans.push_back(Plan(*engines_.at(d), *split.parts.back()));
+    } catch (const DeviceLimitError& error) {
+      // Another device's capabilities (no fp64, say) refuse it.
+      why_not = "device " + std::to_string(d) + " cannot run its part (" + error.what() + ")";
+      if (unable != nullptr) *unable = d;
+      return std::nullopt;
+    }
     if (merge == SplitMerge::kGroups && split.plans.back().root().Mergeable() == nullptr) {
       // Another device's capabilities gave it another plan.
       why_not = "device " + std::to_string(d) + "'s plan of it does not merge from parts";

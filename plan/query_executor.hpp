@@ -55,11 +55,12 @@ class QueryExecutor {
   PhysicalPlan Plan(Engine& engine, const sql::BoundSelect& select);
   // The plans of `select` on `devices` (engine indexes) in `shares`, each
   // over its part of source `source`; nullopt, with the reason in `why_not`,
-  // where a device's plan of its part does not merge.
+  // where a device's plan of its part does not merge, or a device cannot
+  // plan it at all (DeviceLimitError: that device in `unable`).
   std::optional<SplitPlan> PlanSplit(const sql::BoundSelect& select, std::size_t source,
                                      SplitMerge merge, const std::vector<std::size_t>& devices,
-                                     const std::vector<std::uint32_t>& shares,
-                                     std::string& why_not);
+                                     const std::vector<std::uint32_t>& shares, std::string& why_not,
+                                     std::optional<std::size_t>* unable = nullptr);
 
   std::vector<Engine*> engines_;
   QueryOptions options_;

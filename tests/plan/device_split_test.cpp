@@ -229,6 +229,27 @@ TEST_P(DeviceSplitTest, TheCostModelsPlacementsAnswerAsOneDevice) {
                          "the cost model's estimates: alone on device 0 ", QueryOptions{});
 }
 
+// A device whose capabilities refuse a query (no fp64 for REAL) takes no
+// part in it: it runs on the first device, evenly split or by the cost
+// model, which does not place it there again.
+TEST_P(DeviceSplitTest, ADeviceThatCannotRunAQueryTakesNoPart) {
+  if (!engine().info().fp64) GTEST_SKIP() << "REAL needs fp64 on the first device";
+  Catalog catalog;
+  AddWisconsinTables(catalog, kRows);
+  EngineOptions no_fp64 = TestEngineOptions();
+  no_fp64.assume_no_fp64 = true;
+  const std::vector<std::unique_ptr<Engine>> more = MoreEngines(GetParam(), 1, no_fp64);
+  const std::vector<std::string> queries = {
+      "SELECT ten, COUNT(*), MIN(unique1 * 0.5), MAX(unique3 * -0.25) FROM tenktup1 GROUP BY ten",
+      "SELECT unique1 * 0.5, ten FROM tenktup1 WHERE four = 1 ORDER BY unique2 LIMIT 10",
+  };
+  ExpectSplitRunsMatch({&engine(), more[0].get()}, catalog, queries,
+                       "on device 0 of 2 alone: device 1 cannot run its part (");
+  for (int round = 0; round < 3; ++round)
+    ExpectSplitRunsMatch({&engine(), more[0].get()}, catalog, queries, "on device 0 of 2 alone: ",
+                         QueryOptions{});
+}
+
 TEST(DeviceSplitRowsTest, PartsCoverTheRowsInOrderWithoutOverlap) {
   DeviceShares given;
   given.measured = false;
