@@ -155,6 +155,26 @@ int CompareSqlValues(const sql::Value& a, const sql::Value& b) {
   return 0;
 }
 
+int CompareResultValues(const ResultColumn& a, RowCount i, const ResultColumn& b, RowCount j) {
+  const bool a_null = a.type == sql::ValueType::kNull || a.IsNull(i);
+  const bool b_null = b.type == sql::ValueType::kNull || b.IsNull(j);
+  if (a_null || b_null) return a_null == b_null ? 0 : a_null ? -1 : 1;
+  if (a.type != b.type) return CompareSqlValues(a.ValueAt(i), b.ValueAt(j));
+  switch (a.type) {
+    case sql::ValueType::kInteger:
+      return a.integers[i] < b.integers[j] ? -1 : a.integers[i] == b.integers[j] ? 0 : 1;
+    case sql::ValueType::kReal:
+      return a.reals[i] < b.reals[j] ? -1 : a.reals[i] == b.reals[j] ? 0 : 1;
+    case sql::ValueType::kText: {
+      const int c = a.TextAt(i).compare(b.TextAt(j));
+      return c < 0 ? -1 : c == 0 ? 0 : 1;
+    }
+    case sql::ValueType::kNull:
+      break;
+  }
+  return 0;
+}
+
 namespace {
 
 std::vector<RowCount> SortedOrder(const QueryResult& r) {

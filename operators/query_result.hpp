@@ -114,6 +114,9 @@ struct CompareOptions {
 // SQLite's ORDER BY order of two values: NULL first, then numbers (compared
 // numerically across INTEGER and REAL), then text (bytewise). Returns <0, 0, >0.
 int CompareSqlValues(const sql::Value& a, const sql::Value& b);
+// CompareSqlValues of a's row `i` and b's row `j`, without making values
+// (a text compares in place): for merging sorted results.
+int CompareResultValues(const ResultColumn& a, RowCount i, const ResultColumn& b, RowCount j);
 
 // Empty string when equal; else a description of the first difference
 // ("row 17, column sum: 12 vs 13").

@@ -146,19 +146,30 @@ QueryResult MergeRows(const sql::BoundSelect& select, const std::vector<QueryRes
     // DISTINCT rows tie: the earlier part's is taken).
     const auto before = [&](std::size_t p, RowCount a, std::size_t q, RowCount b) {
       for (const sql::OrderKey& key : select.order_by) {
-        const int c = CompareSqlValues(parts[p].columns.at(key.expr.index).ValueAt(a),
-                                       parts[q].columns.at(key.expr.index).ValueAt(b));
+        const int c = CompareResultValues(parts[p].columns.at(key.expr.index), a,
+                                          parts[q].columns.at(key.expr.index), b);
         if (c != 0) return key.descending ? c > 0 : c < 0;
       }
       return false;
     };
+    // The parts with rows left, in a heap whose top holds the next row.
     std::vector<RowCount> next(parts.size(), 0);
-    while (order.size() < wanted) {
-      std::optional<std::size_t> best;
-      for (std::size_t p = 0; p < parts.size(); ++p)
-        if (next[p] < parts[p].rows && (!best || before(p, next[p], *best, next[*best]))) best = p;
-      if (!best) break;
-      take(*best, next[*best]++);
+    const auto after = [&](std::size_t p, std::size_t q) {
+      if (before(q, next[q], p, next[p])) return true;
+      return !before(p, next[p], q, next[q]) && p > q;
+    };
+    std::vector<std::size_t> heap;
+    for (std::size_t p = 0; p < parts.size(); ++p)
+      if (parts[p].rows > 0) heap.push_back(p);
+    std::make_heap(heap.begin(), heap.end(), after);
+    while (order.size() < wanted && !heap.empty()) {
+      std::pop_heap(heap.begin(), heap.end(), after);
+      const std::size_t p = heap.back();
+      take(p, next[p]++);
+      if (next[p] < parts[p].rows)
+        std::push_heap(heap.begin(), heap.end(), after);
+      else
+        heap.pop_back();
     }
   }
   const RowCount first =

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -246,8 +247,8 @@ TEST_P(DeviceSplitTest, ADeviceThatCannotRunAQueryTakesNoPart) {
   ExpectSplitRunsMatch({&engine(), more[0].get()}, catalog, queries,
                        "on device 0 of 2 alone: device 1 cannot run its part (");
   for (int round = 0; round < 3; ++round)
-    ExpectSplitRunsMatch({&engine(), more[0].get()}, catalog, queries, "on device 0 of 2 alone: ",
-                         QueryOptions{});
+    ExpectSplitRunsMatch({&engine(), more[0].get()}, catalog, queries,
+                         "on device 0 of 2 alone: ", QueryOptions{});
 }
 
 TEST(DeviceSplitRowsTest, PartsCoverTheRowsInOrderWithoutOverlap) {
@@ -267,6 +268,36 @@ TEST(DeviceSplitRowsTest, PartsCoverTheRowsInOrderWithoutOverlap) {
             std::make_pair(RowCount{1610612735}, RowCount{2147483647}));
   given.given = {1, 2, 3};
   EXPECT_THROW(GivenShares(given, 2), InvalidInputError);
+}
+
+// The host merge of sorted rows compares result values in place; in the
+// order CompareSqlValues gives (NULL first, -0.0 equal to 0.0, text
+// bytewise without its NUL padding).
+TEST(DeviceSplitRowsTest, InPlaceComparisonsAgreeWithSqlValues) {
+  std::mt19937 random(7);
+  ResultColumn integers, reals, texts;
+  integers.type = sql::ValueType::kInteger;
+  reals.type = sql::ValueType::kReal;
+  texts.type = sql::ValueType::kText;
+  texts.text_width = 4;
+  const std::vector<double> special = {0.0, -0.0, 1.5, -1.5, 1e300, -1e300, 3.0};
+  const std::vector<std::string> words = {"", "a", "ab", "b", "\xff", "abcd", "abc", "B"};
+  const RowCount rows = 120;
+  for (RowCount r = 0; r < rows; ++r) {
+    integers.integers.push_back(static_cast<std::int64_t>(random() % 7) - 3 +
+                                (r % 11 == 0 ? INT64_MAX - 5 : 0));
+    reals.reals.push_back(special[random() % special.size()]);
+    std::string word = words[random() % words.size()];
+    word.resize(4, '\0');
+    texts.text.insert(texts.text.end(), word.begin(), word.end());
+    for (ResultColumn* c : {&integers, &reals, &texts})
+      c->nulls.push_back(random() % 5 == 0 ? 1 : 0);
+  }
+  for (const ResultColumn* c : {&integers, &reals, &texts})
+    for (RowCount i = 0; i < rows; ++i)
+      for (RowCount j = 0; j < rows; ++j)
+        ASSERT_EQ(CompareResultValues(*c, i, *c, j), CompareSqlValues(c->ValueAt(i), c->ValueAt(j)))
+            << static_cast<int>(c->type) << " " << i << " " << j;
 }
 
 // The slices of a table go once the table is no longer held elsewhere: a
