@@ -18,6 +18,15 @@ double SecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// The most runs a query that the device cannot hold whole is tried in.
+constexpr std::size_t kMostRuns = 1 << 16;
+
+// Whether `select` gives rows of one table (no join, GROUP BY or
+// aggregate): parts of its rows merge (MergeRows).
+bool RowsOfOneTable(const sql::BoundSelect& select) {
+  return select.from.size() == 1 && select.group_keys.empty() && select.aggregates.empty();
+}
+
 // The FROM source with the most rows (the first of them).
 std::size_t LargestSource(const sql::BoundSelect& select) {
   std::size_t largest = 0;
@@ -55,11 +64,44 @@ QueryResult QueryExecutor::Execute(const sql::BoundSelect& select) {
     return result;
   }
   const auto start = std::chrono::steady_clock::now();
-  QueryResult result = placed.alone->Execute(*engines_.at(placed.device));
+  QueryResult result;
+  try {
+    result = placed.alone->Execute(*engines_.at(placed.device));
+  } catch (const DeviceLimitError& error) {
+    if (!RowsOfOneTable(planned)) throw;
+    return ExecuteInRuns(planned, placed.device, error);
+  }
   if (placed.choice)
     cost_model_.Record(*placed.choice, {placed.device}, {placed.choice->rows},
                        {SecondsSince(start)});
   return result;
+}
+
+QueryResult QueryExecutor::ExecuteInRuns(const sql::BoundSelect& select, std::size_t device,
+                                         const DeviceLimitError& error) {
+  Engine& engine = *engines_.at(device);
+  const TablePtr& table = select.from.front().table;
+  std::string last = error.what();
+  for (std::size_t runs = 2; runs <= kMostRuns && runs <= table->rows(); runs *= 2) {
+    const std::vector<std::uint32_t> shares(runs, 1);
+    const std::vector<TablePtr>& slices = split_tables_.Slices(table, shares);
+    std::vector<QueryResult> parts;
+    try {
+      for (const TablePtr& slice : slices) {
+        const std::unique_ptr<sql::BoundSelect> part = PartOf(select, 0, SplitMerge::kRows, slice);
+        parts.push_back(Plan(engine, *part).Execute(engine));
+      }
+    } catch (const DeviceLimitError& run_error) {
+      last = run_error.what();
+      continue;  // smaller runs
+    }
+    const HostStage stage(engine.profiler(), "runs merged");
+    return MergeRows(select, parts, options_.host_memory);
+  }
+  throw DeviceLimitError(
+      last + " (also in runs of the table's rows, down to " +
+      std::to_string(table->rows() / std::min<RowCount>(kMostRuns, table->rows())) +
+      " rows a run)");
 }
 
 PhysicalPlan QueryExecutor::Plan(Engine& engine, const sql::BoundSelect& select) {

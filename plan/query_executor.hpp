@@ -51,6 +51,13 @@ class QueryExecutor {
     std::optional<CostModel::Choice> choice;  // where the cost model placed it
   };
   Placed Place(const sql::BoundSelect& select);
+  // The rows of one table (no join, GROUP BY or aggregate) that device
+  // `device` cannot hold in one pass (`error`): the table's rows in runs,
+  // each planned and run on the device (sorted, made distinct, filtered),
+  // and the runs' rows merged on the host (MergeRows) into one pass's
+  // answer. Runs halve until they fit; DeviceLimitError where none does.
+  QueryResult ExecuteInRuns(const sql::BoundSelect& select, std::size_t device,
+                            const DeviceLimitError& error);
   // The plan of `select` on `engine`, its building a host stage of the profile.
   PhysicalPlan Plan(Engine& engine, const sql::BoundSelect& select);
   // The plans of `select` on `devices` (engine indexes) in `shares`, each
