@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "plan/query_executor.hpp"
 #include "sql/binder.hpp"
 #include "sql/parser.hpp"
+#include "storage/catalog.hpp"
 #include "tests/support/device_fixture.hpp"
 #include "tests/support/real_refusal.hpp"
 #include "wisconsin/dataset.hpp"
@@ -22,15 +24,22 @@ namespace {
 
 using namespace clq::testing;  // NOLINT: test helpers
 
-class RunsTest : public DeviceTest {};
+class RunsTest : public DeviceTest {
+ protected:
+  // Wisconsin tables of 100K rows, and an engine on the device under test
+  // capped at `cap` bytes of device memory.
+  RunsTest() { AddWisconsinTables(catalog_, 100000); }
+  static std::unique_ptr<Engine> Capped(std::size_t device, std::uint64_t cap) {
+    EngineOptions options = TestEngineOptions();
+    options.device_memory = cap;
+    return std::make_unique<Engine>(TestDevice(device), options);
+  }
+  Catalog catalog_;
+};
 
 TEST_P(RunsTest, RowsPastTheCapRunInRunsAndMergeAsOnePass) {
-  Catalog catalog;
-  AddWisconsinTables(catalog, 100000);
-  EngineOptions capped_options = TestEngineOptions();
-  capped_options.device_memory = 1u << 20;
-  Engine capped(TestDevice(GetParam()), capped_options);
-  QueryExecutor runs(capped, {});
+  const std::unique_ptr<Engine> capped = Capped(GetParam(), 1u << 20);
+  QueryExecutor runs(*capped, {});
   QueryExecutor whole(engine(), {});
   CompareOptions exact;
   exact.real_relative_tolerance = 0;
@@ -48,11 +57,11 @@ TEST_P(RunsTest, RowsPastTheCapRunInRunsAndMergeAsOnePass) {
       "SELECT unique1, stringu2 FROM tenktup1 ORDER BY unique2 DESC LIMIT 70000 OFFSET 123",
   };
   for (const std::string& sql : queries) {
-    const sql::BoundStatement bound = sql::Bind(sql::Parse(sql), catalog, sql);
+    const sql::BoundStatement bound = sql::Bind(sql::Parse(sql), catalog_, sql);
     if (!engine().info().fp64 && UsesReal(bound.select)) continue;
-    capped.profiler().Start();
+    capped->profiler().Start();
     const QueryResult got = runs.Execute(bound.select);
-    const std::vector<StageTiming> stages = capped.profiler().Stop();
+    const std::vector<StageTiming> stages = capped->profiler().Stop();
     EXPECT_TRUE(std::any_of(stages.begin(), stages.end(),
                             [](const StageTiming& s) { return s.name == "runs merged"; }))
         << sql << ": ran in one pass";
@@ -65,16 +74,12 @@ TEST_P(RunsTest, RowsPastTheCapRunInRunsAndMergeAsOnePass) {
 // What runs cannot help (a GROUP BY that does not stream, a join's rows)
 // still ends with the DeviceLimitError that names the cap.
 TEST_P(RunsTest, WhatRunsCannotHoldStillNamesTheCap) {
-  Catalog catalog;
-  AddWisconsinTables(catalog, 100000);
-  EngineOptions capped_options = TestEngineOptions();
-  capped_options.device_memory = 64u << 10;
-  Engine capped(TestDevice(GetParam()), capped_options);
-  QueryExecutor runs(capped, {});
+  const std::unique_ptr<Engine> capped = Capped(GetParam(), 64u << 10);
+  QueryExecutor runs(*capped, {});
   const std::string sql =
       "SELECT t1.unique1, t2.stringu1 FROM tenktup1 t1 JOIN tenktup2 t2 ON "
       "t1.unique1 = t2.unique2";
-  const sql::BoundStatement bound = sql::Bind(sql::Parse(sql), catalog, sql);
+  const sql::BoundStatement bound = sql::Bind(sql::Parse(sql), catalog_, sql);
   try {
     (void)runs.Execute(bound.select);
     FAIL() << "ran under a 64 KiB cap";
