@@ -94,26 +94,31 @@ std::unique_ptr<sql::BoundSelect> PartOf(const sql::BoundSelect& select, std::si
 
 namespace {
 
-// Appends `from`'s row `row` to `to`, whose text is `to.text_width` wide.
-void AppendValue(ResultColumn& to, const ResultColumn& from, RowCount row,
-                 std::vector<std::uint8_t>& nulls) {
-  nulls.push_back(from.IsNull(row) || from.type == sql::ValueType::kNull ? 1 : 0);
-  switch (to.type) {
-    case sql::ValueType::kInteger:
-      to.integers.push_back(from.integers[row]);
-      break;
-    case sql::ValueType::kReal:
-      to.reals.push_back(from.reals[row]);
-      break;
-    case sql::ValueType::kText: {
-      const std::size_t at = to.text.size();
-      to.text.resize(at + to.text_width, '\0');
-      if (from.text_width > 0)
-        std::copy_n(from.text.data() + row * from.text_width, from.text_width, to.text.data() + at);
-      break;
+// `to`'s rows from `order`'s [first, first + to's rows): (part, row) of
+// the parts' column `o`; `to` is sized, its text `to.text_width` wide.
+void GatherValues(ResultColumn& to, const std::vector<QueryResult>& parts, std::size_t o,
+                  const std::vector<std::pair<std::size_t, RowCount>>& order, RowCount first) {
+  const RowCount rows = to.rows();
+  for (RowCount i = 0; i < rows; ++i) {
+    const auto [p, row] = order[first + i];
+    const ResultColumn& from = parts[p].columns[o];
+    if (!to.nulls.empty())
+      to.nulls[i] = from.IsNull(row) || from.type == sql::ValueType::kNull ? 1 : 0;
+    if (from.type == sql::ValueType::kNull) continue;  // the part's values are all NULL
+    switch (to.type) {
+      case sql::ValueType::kInteger:
+        to.integers[i] = from.integers[row];
+        break;
+      case sql::ValueType::kReal:
+        to.reals[i] = from.reals[row];
+        break;
+      case sql::ValueType::kText:
+        std::copy_n(from.text.data() + row * from.text_width, from.text_width,
+                    to.text.data() + i * to.text_width);
+        break;
+      case sql::ValueType::kNull:
+        break;
     }
-    case sql::ValueType::kNull:
-      break;
   }
 }
 
@@ -178,24 +183,49 @@ QueryResult MergeRows(const sql::BoundSelect& select, const std::vector<QueryRes
   QueryResult result;
   result.rows = kept;
   for (std::size_t o = 0; o < select.visible_outputs; ++o) {
-    const ResultColumn& model = parts.front().columns.at(o);
+    // A part whose values are all NULL may type the column kNull: the
+    // others' type.
+    const ResultColumn* model = &parts.front().columns.at(o);
+    for (const QueryResult& part : parts)
+      if (model->type == sql::ValueType::kNull) model = &part.columns.at(o);
     ResultColumn column;
-    column.name = model.name;
-    column.type = model.type;
-    column.logical = model.logical;
+    column.name = model->name;
+    column.type = model->type;
+    column.logical = model->logical;
+    for (const QueryResult& part : parts)
+      CLQ_CHECK(part.columns.at(o).type == column.type ||
+                    part.columns.at(o).type == sql::ValueType::kNull,
+                "parts of a merge whose column types differ");
     for (const QueryResult& part : parts)
       column.text_width = std::max(column.text_width, part.columns.at(o).text_width);
     CheckHostMemory(host_memory, "the devices' rows merged (" + std::to_string(kept) + " rows)",
                     SaturatingMultiply(kept, std::max<std::uint64_t>(column.text_width, 8) + 1));
-    std::vector<std::uint8_t> nulls;
-    nulls.reserve(kept);
-    for (RowCount i = first; i < first + kept; ++i)
-      AppendValue(column, parts[order[i].first].columns[o], order[i].second, nulls);
-    // NULL bytes where some value is NULL, or where they count the rows.
+    // NULL bytes where some part's value may be NULL, or where they count
+    // the rows; dropped again where none is.
+    bool nulls = column.type == sql::ValueType::kNull ||
+                 (column.type == sql::ValueType::kText && column.text_width == 0);
+    for (const QueryResult& part : parts)
+      nulls = nulls || !part.columns[o].nulls.empty() || part.columns[o].type != column.type;
+    if (nulls) column.nulls.assign(kept, 0);
+    switch (column.type) {
+      case sql::ValueType::kInteger:
+        column.integers.resize(kept);
+        break;
+      case sql::ValueType::kReal:
+        column.reals.resize(kept);
+        break;
+      case sql::ValueType::kText:
+        column.text.assign(kept * column.text_width, '\0');
+        break;
+      case sql::ValueType::kNull:
+        break;
+    }
+    GatherValues(column, parts, o, order, first);
     const bool counted_by_nulls = column.type == sql::ValueType::kNull ||
                                   (column.type == sql::ValueType::kText && column.text_width == 0);
-    if (counted_by_nulls || std::find(nulls.begin(), nulls.end(), 1) != nulls.end())
-      column.nulls = std::move(nulls);
+    if (!counted_by_nulls &&
+        std::find(column.nulls.begin(), column.nulls.end(), 1) == column.nulls.end())
+      column.nulls.clear();
     result.columns.push_back(std::move(column));
   }
   return result;
