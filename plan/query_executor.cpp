@@ -18,8 +18,9 @@ double SecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// The most runs a query that the device cannot hold whole is tried in.
-constexpr std::size_t kMostRuns = 1 << 16;
+// The most runs a query that the device cannot hold whole is tried in
+// (each attempt doubles them).
+constexpr std::size_t kMostRuns = 1024;
 
 // Whether `select` gives rows of one table (no join, GROUP BY or
 // aggregate): parts of its rows merge (MergeRows).
@@ -83,12 +84,14 @@ QueryResult QueryExecutor::ExecuteInRuns(const sql::BoundSelect& select, std::si
   const TablePtr& table = select.from.front().table;
   std::string last = error.what();
   for (std::size_t runs = 2; runs <= kMostRuns && runs <= table->rows(); runs *= 2) {
+    // Not kept for later queries: under a cap the runs do not stay resident.
     const std::vector<std::uint32_t> shares(runs, 1);
-    const std::vector<TablePtr>& slices = split_tables_.Slices(table, shares);
     std::vector<QueryResult> parts;
     try {
-      for (const TablePtr& slice : slices) {
-        const std::unique_ptr<sql::BoundSelect> part = PartOf(select, 0, SplitMerge::kRows, slice);
+      for (std::size_t r = 0; r < runs; ++r) {
+        const auto [begin, end] = PartRows(table->rows(), r, shares);
+        const std::unique_ptr<sql::BoundSelect> part =
+            PartOf(select, 0, SplitMerge::kRows, table->Slice(table->name(), begin, end - begin));
         parts.push_back(Plan(engine, *part).Execute(engine));
       }
     } catch (const DeviceLimitError& run_error) {
