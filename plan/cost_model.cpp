@@ -62,7 +62,9 @@ CostModel::Choice CostModel::Choose(const sql::BoundSelect& select, const Physic
       held[i] = Holds(on[i], select, counted, *parts->at(i));
     return held;
   };
-  if (!record.devices.empty() &&
+  // (A split kept needs a query that splits: the shape says so, and this
+  // checks it.)
+  if (!record.devices.empty() && (splits || record.devices.size() == 1) &&
       (record.devices != placement.devices || record.shares != placement.shares)) {
     double kept = 0;
     if (record.devices.size() == 1) {
@@ -85,6 +87,8 @@ CostModel::Choice CostModel::Choose(const sql::BoundSelect& select, const Physic
     if (chosen > kNewPlacementGain * kept) {
       placement.devices = record.devices;
       placement.shares = record.shares;
+      placement.kept = true;
+      if (record.devices.size() > 1) placement.split_seconds = kept;
     }
   }
   record.devices = placement.devices;
@@ -134,10 +138,13 @@ void CostModel::MeasureSpeeds() {
   if (!speeds_.empty()) return;
   // One device after another: PoCL 5 aborts when two of its devices build
   // one kernel at the same time (its cache of loaded kernels loses count).
+  // Kept only once every device is measured: a failure leaves none.
+  std::vector<DeviceSpeed> speeds;
   for (Engine* engine : engines_) {
     const HostStage stage(engine->profiler(), "device speed measured");
-    speeds_.push_back(MeasureDeviceSpeed(*engine));
+    speeds.push_back(MeasureDeviceSpeed(*engine));
   }
+  speeds_ = std::move(speeds);
 }
 
 bool CostModel::Holds(std::size_t d, const sql::BoundSelect& select, std::size_t source,

@@ -124,6 +124,11 @@ void GatherValues(ResultColumn& to, const std::vector<QueryResult>& parts, std::
 
 }  // namespace
 
+// MergeRows checks the host memory of its order and DISTINCT keys this
+// often (in rows taken), counting a key this much beside its bytes.
+constexpr std::size_t kCheckedRows = 65536;
+constexpr std::uint64_t kSetEntryBytes = 64;
+
 QueryResult MergeRows(const sql::BoundSelect& select, const std::vector<QueryResult>& parts,
                       std::uint64_t host_memory) {
   // The result's first OFFSET + LIMIT rows, as (part, row) in order.
@@ -133,14 +138,21 @@ QueryResult MergeRows(const sql::BoundSelect& select, const std::vector<QueryRes
   std::vector<std::pair<std::size_t, RowCount>> order;
   // DISTINCT: the visible outputs of every row taken (EncodeKeyValue).
   std::unordered_set<std::string> seen;
+  std::uint64_t seen_bytes = 0;  // the keys, and about a set entry's own
   const auto take = [&](std::size_t p, RowCount r) {
     if (select.distinct) {
       std::string key;
       for (std::size_t o = 0; o < select.visible_outputs; ++o)
         EncodeKeyValue(parts[p].columns.at(o).ValueAt(r), key);
+      const std::uint64_t bytes = key.size() + kSetEntryBytes;
       if (!seen.insert(std::move(key)).second) return;
+      seen_bytes += bytes;
     }
     order.emplace_back(p, r);
+    if (order.size() % kCheckedRows == 0)
+      CheckHostMemory(
+          host_memory, "the order of the merged rows (" + std::to_string(order.size()) + " rows)",
+          SaturatingAdd(SaturatingMultiply(order.size(), sizeof(order[0])), seen_bytes));
   };
   if (select.order_by.empty()) {
     for (std::size_t p = 0; p < parts.size() && order.size() < wanted; ++p)
@@ -255,10 +267,14 @@ std::pair<RowCount, RowCount> PartRows(RowCount rows, std::size_t part,
 
 const std::vector<TablePtr>& SplitTables::Slices(const TablePtr& table,
                                                  const std::vector<std::uint32_t>& shares) {
-  // Slices of tables no longer held elsewhere go with them.
-  std::erase_if(slices_, [](const auto& entry) { return entry.second.first.expired(); });
+  Prune();
   auto& [watched, slices] = slices_[{table->id(), shares}];
   if (slices.empty()) {
+    // One set of slices a table: those of other shares go (the devices'
+    // copies of them are evicted as the devices need room).
+    std::erase_if(slices_, [&](const auto& entry) {
+      return entry.first.first == table->id() && entry.first.second != shares;
+    });
     watched = table;
     for (std::size_t p = 0; p < shares.size(); ++p) {
       const auto [begin, end] = PartRows(table->rows(), p, shares);
@@ -266,6 +282,10 @@ const std::vector<TablePtr>& SplitTables::Slices(const TablePtr& table,
     }
   }
   return slices;
+}
+
+void SplitTables::Prune() {
+  std::erase_if(slices_, [](const auto& entry) { return entry.second.first.expired(); });
 }
 
 const std::vector<TablePtr>* SplitTables::Find(const Table& table,

@@ -79,10 +79,10 @@ std::vector<std::uint32_t> GivenShares(const DeviceShares& shares, std::size_t d
 std::pair<RowCount, RowCount> PartRows(RowCount rows, std::size_t part,
                                        const std::vector<std::uint32_t>& shares);
 
-// Each table's slices by device, kept so that devices find their parts
-// resident in later queries, while the table lives elsewhere (a session
-// that replaces its tables does not keep the old ones' rows). Not
-// thread-safe.
+// Each table's slices by device, one set a table, kept so that devices
+// find their parts resident in later queries, while the table lives
+// elsewhere (a session that replaces its tables does not keep the old
+// ones' rows). Not thread-safe.
 class SplitTables {
  public:
   // `table`'s rows in a slice per share (PartRows).
@@ -91,6 +91,8 @@ class SplitTables {
   // The slices made for `table` in `shares` before; null where none were.
   const std::vector<TablePtr>* Find(const Table& table,
                                     const std::vector<std::uint32_t>& shares) const;
+  // Drops the slices of tables no longer held elsewhere (Slices does too).
+  void Prune();
 
  private:
   // By table id (never reused) and shares: the table, watched, and its

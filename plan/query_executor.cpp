@@ -4,7 +4,9 @@
 #include <numeric>
 #include <optional>
 
+#include "common/byte_size.hpp"
 #include "common/errors.hpp"
+#include "common/host_memory.hpp"
 #include "operators/subquery_materialize.hpp"
 #include "plan/compiled_expressions.hpp"
 #include "plan/physical_plan.hpp"
@@ -26,6 +28,14 @@ constexpr std::size_t kMostRuns = 1024;
 // aggregate): parts of its rows merge (MergeRows).
 bool RowsOfOneTable(const sql::BoundSelect& select) {
   return select.from.size() == 1 && select.group_keys.empty() && select.aggregates.empty();
+}
+
+// Bytes of host memory `result` holds.
+std::uint64_t HostBytes(const QueryResult& result) {
+  std::uint64_t bytes = 0;
+  for (const ResultColumn& c : result.columns)
+    bytes += (c.integers.size() + c.reals.size()) * 8 + c.text.size() + c.nulls.size();
+  return bytes;
 }
 
 // The FROM source with the most rows (the first of them).
@@ -67,15 +77,28 @@ QueryResult QueryExecutor::Execute(const sql::BoundSelect& select) {
   const auto start = std::chrono::steady_clock::now();
   QueryResult result;
   try {
-    result = placed.alone->Execute(*engines_.at(placed.device));
-  } catch (const DeviceLimitError& error) {
-    if (!RowsOfOneTable(planned)) throw;
-    return ExecuteInRuns(planned, placed.device, error);
+    result = ExecuteAlone(planned, placed.device, *placed.alone);
+  } catch (const DeviceLimitError&) {
+    // The cost model placed it on another device, which cannot hold it:
+    // the first device, as without the model, and that shape not there again.
+    if (placed.device == 0 || !placed.choice) throw;
+    cost_model_.Unable(*placed.choice, placed.device);
+    return ExecuteAlone(planned, 0, Plan(*engines_.front(), planned));
   }
   if (placed.choice)
     cost_model_.Record(*placed.choice, {placed.device}, {placed.choice->rows},
                        {SecondsSince(start)});
   return result;
+}
+
+QueryResult QueryExecutor::ExecuteAlone(const sql::BoundSelect& select, std::size_t device,
+                                        const PhysicalPlan& plan) {
+  try {
+    return plan.Execute(*engines_.at(device));
+  } catch (const DeviceLimitError& error) {
+    if (!RowsOfOneTable(select) || select.from.front().table->rows() < 2) throw;
+    return ExecuteInRuns(select, device, error);
+  }
 }
 
 QueryResult QueryExecutor::ExecuteInRuns(const sql::BoundSelect& select, std::size_t device,
@@ -87,12 +110,17 @@ QueryResult QueryExecutor::ExecuteInRuns(const sql::BoundSelect& select, std::si
     // Not kept for later queries: under a cap the runs do not stay resident.
     const std::vector<std::uint32_t> shares(runs, 1);
     std::vector<QueryResult> parts;
+    std::uint64_t held = 0;  // bytes of the runs' rows so far
     try {
       for (std::size_t r = 0; r < runs; ++r) {
         const auto [begin, end] = PartRows(table->rows(), r, shares);
         const std::unique_ptr<sql::BoundSelect> part =
             PartOf(select, 0, SplitMerge::kRows, table->Slice(table->name(), begin, end - begin));
         parts.push_back(Plan(engine, *part).Execute(engine));
+        held = SaturatingAdd(held, HostBytes(parts.back()));
+        CheckHostMemory(options_.host_memory,
+                        "the rows of " + std::to_string(r + 1) + " runs of " + std::to_string(runs),
+                        held);
       }
     } catch (const DeviceLimitError& run_error) {
       last = run_error.what();
@@ -101,6 +129,7 @@ QueryResult QueryExecutor::ExecuteInRuns(const sql::BoundSelect& select, std::si
     const HostStage stage(engine.profiler(), "runs merged");
     return MergeRows(select, parts, options_.host_memory);
   }
+  // rows >= 2 (ExecuteAlone): at least one attempt was made.
   throw DeviceLimitError(
       last + " (also in runs of the table's rows, down to " +
       std::to_string(table->rows() / std::min<RowCount>(kMostRuns, table->rows())) +
@@ -114,6 +143,7 @@ PhysicalPlan QueryExecutor::Plan(Engine& engine, const sql::BoundSelect& select)
 
 QueryExecutor::Placed QueryExecutor::Place(const sql::BoundSelect& select) {
   Placed placed;
+  split_tables_.Prune();
   const auto start = std::chrono::steady_clock::now();
   PhysicalPlan first = Plan(*engines_.front(), select);
   const double plan_seconds = SecondsSince(start);
@@ -166,7 +196,10 @@ QueryExecutor::Placed QueryExecutor::Place(const sql::BoundSelect& select) {
   if (unable) cost_model_.Unable(*placed.choice, *unable);
   placed.device = placement.devices.front();
   placed.why = "on device " + std::to_string(placed.device) + of_devices +
-               (why_not.empty() ? "it finishes first there" : why_not) + "; " + estimates;
+               (!why_not.empty() ? why_not
+                : placement.kept ? std::string("it ran there before")
+                                 : std::string("it finishes first there")) +
+               "; " + estimates;
   if (placed.device == 0) placed.alone.emplace(std::move(first));
   return placed;
 }

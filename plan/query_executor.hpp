@@ -51,6 +51,10 @@ class QueryExecutor {
     std::optional<CostModel::Choice> choice;  // where the cost model placed it
   };
   Placed Place(const sql::BoundSelect& select);
+  // Runs `plan` of `select` on device `device`; where the device cannot
+  // hold it and it gives the rows of one table, in runs (ExecuteInRuns).
+  QueryResult ExecuteAlone(const sql::BoundSelect& select, std::size_t device,
+                           const PhysicalPlan& plan);
   // The rows of one table (no join, GROUP BY or aggregate) that device
   // `device` cannot hold in one pass (`error`): the table's rows in runs,
   // each planned and run on the device (sorted, made distinct, filtered),

@@ -115,6 +115,7 @@ std::string DevicePlacement::Describe() const {
     text += (d == 0 ? "" : ", on ") + std::string("device ") + std::to_string(d) + " " +
             Milliseconds(alone_seconds[d]);
   if (split_seconds > 0) text += "; split " + Milliseconds(split_seconds);
+  if (kept) text += "; the earlier runs' placement kept";
   return text;
 }
 

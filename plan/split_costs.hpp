@@ -45,9 +45,12 @@ struct DevicePlacement {
   std::vector<std::size_t> devices;   // in the devices' order; one: alone
   std::vector<std::uint32_t> shares;  // of `devices`, where they are several
   std::vector<double> alone_seconds;  // estimated, by device
-  double split_seconds = 0;           // estimated, for the balanced shares; 0: no split
-  // "estimates: alone on device 0 1.20 ms, on device 1 0.40 ms; split
-  // 800:224 0.95 ms".
+  double split_seconds = 0;           // estimated, for the split's shares; 0: no split
+  // The placement of the query's earlier runs, kept: the estimates did not
+  // find another enough faster (plan/cost_model.hpp).
+  bool kept = false;
+  // "estimates: alone on device 0 1.2 ms, on device 1 0.4 ms; split
+  // 0.95 ms", and "; the earlier runs' placement kept" where it was.
   std::string Describe() const;
 };
 

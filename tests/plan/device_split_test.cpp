@@ -313,6 +313,11 @@ TEST(DeviceSplitRowsTest, SlicesGoWithTheirTable) {
     EXPECT_EQ(&split.Slices(table, {1, 1}), split.Find(*table, {1, 1}));
     EXPECT_EQ(split.Find(*table, {1, 2}), nullptr);
     EXPECT_GT(kept[0].use_count(), 1);
+    // One set a table: new shares replace the old.
+    const std::vector<TablePtr> other = split.Slices(table, {1, 2});
+    EXPECT_EQ(split.Find(*table, {1, 1}), nullptr);
+    EXPECT_EQ(kept[0].use_count(), 1);
+    kept = other;
   }
   Catalog other;
   AddWisconsinTables(other, 10);

@@ -132,6 +132,10 @@ TEST(SplitCostsTest, PlanningEachPartCanOutweighTheSplit) {
   EXPECT_NE(placement.Describe().find("alone on device 0 1.1 ms, on device 1 2.1 ms; split"),
             std::string::npos)
       << placement.Describe();
+  DevicePlacement kept = placement;
+  kept.kept = true;
+  EXPECT_NE(kept.Describe().find("; the earlier runs' placement kept"), std::string::npos)
+      << kept.Describe();
 }
 
 }  // namespace
