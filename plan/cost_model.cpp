@@ -91,8 +91,6 @@ CostModel::Choice CostModel::Choose(const sql::BoundSelect& select, const Physic
       if (record.devices.size() > 1) placement.split_seconds = kept;
     }
   }
-  record.devices = placement.devices;
-  record.shares = placement.shares;
   // What this run uploads, which Record tells from what the rows took.
   choice.upload_per_row.assign(devices, 0);
   const std::vector<bool> held = placement.devices.size() > 1
@@ -105,9 +103,12 @@ CostModel::Choice CostModel::Choose(const sql::BoundSelect& select, const Physic
 }
 
 void CostModel::Record(const Choice& choice, const std::vector<std::size_t>& devices,
-                       const std::vector<RowCount>& rows, const std::vector<double>& seconds) {
+                       const std::vector<std::uint32_t>& shares, const std::vector<RowCount>& rows,
+                       const std::vector<double>& seconds) {
   ShapeRecord& record = shapes_[choice.shape];
   ++record.runs;
+  record.devices = devices;
+  record.shares = shares;
   std::vector<std::optional<double>>& measured = record.seconds_per_row;
   measured.resize(engines_.size());
   for (std::size_t i = 0; i < devices.size(); ++i) {

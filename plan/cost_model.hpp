@@ -2,7 +2,7 @@
 // plan/split_costs.hpp, with what it has learned of earlier queries: each
 // device's speed (measured once, runtime/device_speed.hpp), and for each
 // query shape (the table its rows are counted in and its plan's nodes)
-// each device's measured seconds per row, the placement chosen last and
+// each device's measured seconds per row, the placement that ran last and
 // the runs so far. A placement is kept unless another is estimated faster
 // by enough (a new split moves the slices the devices hold), and a new
 // split's uploads count once for the runs of the query to come, which the
@@ -41,10 +41,14 @@ class CostModel {
   // where `splits`; `slices` are the slices the devices may hold.
   Choice Choose(const sql::BoundSelect& select, const PhysicalPlan& first, std::size_t counted,
                 bool splits, double plan_seconds, const SplitTables& slices);
-  // Keeps what the run of `choice` measured: `seconds` by device of those
-  // that ran it (`devices`), over `rows` rows each.
+  // Keeps what the run of `choice` measured: the placement that ran it
+  // (`devices`, and their `shares` where several), and `seconds` by device
+  // over `rows` rows each. Choose alone changes nothing of a shape's
+  // record, so that EXPLAIN leaves the placements of later runs as they
+  // were.
   void Record(const Choice& choice, const std::vector<std::size_t>& devices,
-              const std::vector<RowCount>& rows, const std::vector<double>& seconds);
+              const std::vector<std::uint32_t>& shares, const std::vector<RowCount>& rows,
+              const std::vector<double>& seconds);
   // Device `device` cannot run `choice`'s query (its capabilities refuse
   // the plan): the query's shape is not placed there again, and runs on
   // the first device.
@@ -53,7 +57,7 @@ class CostModel {
  private:
   struct ShapeRecord {
     std::vector<std::optional<double>> seconds_per_row;  // by device
-    std::vector<std::size_t> devices;                    // the placement chosen last
+    std::vector<std::size_t> devices;                    // the placement that ran last
     std::vector<std::uint32_t> shares;
     std::uint64_t runs = 0;
   };

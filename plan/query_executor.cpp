@@ -71,7 +71,8 @@ QueryResult QueryExecutor::Execute(const sql::BoundSelect& select) {
           PartRows(planned.from.at(split.source).table->rows(), i, split.shares);
       rows.push_back(end - begin);
     }
-    if (placed.choice) cost_model_.Record(*placed.choice, split.devices, rows, seconds);
+    if (placed.choice)
+      cost_model_.Record(*placed.choice, split.devices, split.shares, rows, seconds);
     return result;
   }
   const auto start = std::chrono::steady_clock::now();
@@ -86,7 +87,7 @@ QueryResult QueryExecutor::Execute(const sql::BoundSelect& select) {
     return ExecuteAlone(planned, 0, Plan(*engines_.front(), planned));
   }
   if (placed.choice)
-    cost_model_.Record(*placed.choice, {placed.device}, {placed.choice->rows},
+    cost_model_.Record(*placed.choice, {placed.device}, {}, {placed.choice->rows},
                        {SecondsSince(start)});
   return result;
 }
