@@ -30,14 +30,6 @@ std::string CsvField(const std::string& text) {
   return quoted + "\"";
 }
 
-// The bytes of a result's columns on the host.
-std::uint64_t ResultBytes(const QueryResult& result) {
-  std::uint64_t bytes = 0;
-  for (const ResultColumn& c : result.columns)
-    bytes += (c.integers.size() + c.reals.size()) * 8 + c.text.size() + c.nulls.size();
-  return bytes;
-}
-
 // Holds the text of a result being rendered to the budget: at its 1024th
 // row and every 65536th after, the bytes so far, extrapolated to every row,
 // with the result's own.

@@ -139,6 +139,13 @@ bool ValuesEqual(const sql::Value& a, const sql::Value& b, double tolerance) {
 
 }  // namespace
 
+std::uint64_t ResultBytes(const QueryResult& result) {
+  std::uint64_t bytes = 0;
+  for (const ResultColumn& c : result.columns)
+    bytes += (c.integers.size() + c.reals.size()) * 8 + c.text.size() + c.nulls.size();
+  return bytes;
+}
+
 int CompareSqlValues(const sql::Value& a, const sql::Value& b) {
   auto rank = [](const sql::Value& v) {
     return v.type == sql::ValueType::kNull ? 0 : v.type == sql::ValueType::kText ? 2 : 1;

@@ -111,6 +111,9 @@ struct CompareOptions {
   double real_relative_tolerance = 1e-9;  // |a - b| <= tol * max(|a|, |b|, 1)
 };
 
+// The bytes of a result's columns on the host.
+std::uint64_t ResultBytes(const QueryResult& result);
+
 // SQLite's ORDER BY order of two values: NULL first, then numbers (compared
 // numerically across INTEGER and REAL), then text (bytewise). Returns <0, 0, >0.
 int CompareSqlValues(const sql::Value& a, const sql::Value& b);

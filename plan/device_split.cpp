@@ -204,21 +204,21 @@ QueryResult MergeRows(const sql::BoundSelect& select, const std::vector<QueryRes
     column.name = model->name;
     column.type = model->type;
     column.logical = model->logical;
-    for (const QueryResult& part : parts)
-      CLQ_CHECK(part.columns.at(o).type == column.type ||
-                    part.columns.at(o).type == sql::ValueType::kNull,
-                "parts of a merge whose column types differ");
-    for (const QueryResult& part : parts)
-      column.text_width = std::max(column.text_width, part.columns.at(o).text_width);
-    CheckHostMemory(host_memory, "the devices' rows merged (" + std::to_string(kept) + " rows)",
-                    SaturatingMultiply(kept, std::max<std::uint64_t>(column.text_width, 8) + 1));
     // NULL bytes where some part's value may be NULL, or where they count
     // the rows; dropped again where none is.
-    bool nulls = column.type == sql::ValueType::kNull ||
-                 (column.type == sql::ValueType::kText && column.text_width == 0);
-    for (const QueryResult& part : parts)
-      nulls = nulls || !part.columns[o].nulls.empty() || part.columns[o].type != column.type;
-    if (nulls) column.nulls.assign(kept, 0);
+    bool nulls = false;
+    for (const QueryResult& part : parts) {
+      const ResultColumn& from = part.columns.at(o);
+      CLQ_CHECK(from.type == column.type || from.type == sql::ValueType::kNull,
+                "parts of a merge whose column types differ");
+      column.text_width = std::max(column.text_width, from.text_width);
+      nulls = nulls || !from.nulls.empty() || from.type != column.type;
+    }
+    const bool counted_by_nulls = column.type == sql::ValueType::kNull ||
+                                  (column.type == sql::ValueType::kText && column.text_width == 0);
+    CheckHostMemory(host_memory, "the devices' rows merged (" + std::to_string(kept) + " rows)",
+                    SaturatingMultiply(kept, std::max<std::uint64_t>(column.text_width, 8) + 1));
+    if (nulls || counted_by_nulls) column.nulls.assign(kept, 0);
     switch (column.type) {
       case sql::ValueType::kInteger:
         column.integers.resize(kept);
@@ -233,8 +233,6 @@ QueryResult MergeRows(const sql::BoundSelect& select, const std::vector<QueryRes
         break;
     }
     GatherValues(column, parts, o, order, first);
-    const bool counted_by_nulls = column.type == sql::ValueType::kNull ||
-                                  (column.type == sql::ValueType::kText && column.text_width == 0);
     if (!counted_by_nulls &&
         std::find(column.nulls.begin(), column.nulls.end(), 1) == column.nulls.end())
       column.nulls.clear();

@@ -30,14 +30,6 @@ bool RowsOfOneTable(const sql::BoundSelect& select) {
   return select.from.size() == 1 && select.group_keys.empty() && select.aggregates.empty();
 }
 
-// Bytes of host memory `result` holds.
-std::uint64_t HostBytes(const QueryResult& result) {
-  std::uint64_t bytes = 0;
-  for (const ResultColumn& c : result.columns)
-    bytes += (c.integers.size() + c.reals.size()) * 8 + c.text.size() + c.nulls.size();
-  return bytes;
-}
-
 // The FROM source with the most rows (the first of them).
 std::size_t LargestSource(const sql::BoundSelect& select) {
   std::size_t largest = 0;
@@ -118,7 +110,7 @@ QueryResult QueryExecutor::ExecuteInRuns(const sql::BoundSelect& select, std::si
         const std::unique_ptr<sql::BoundSelect> part =
             PartOf(select, 0, SplitMerge::kRows, table->Slice(table->name(), begin, end - begin));
         parts.push_back(Plan(engine, *part).Execute(engine));
-        held = SaturatingAdd(held, HostBytes(parts.back()));
+        held = SaturatingAdd(held, ResultBytes(parts.back()));
         CheckHostMemory(options_.host_memory,
                         "the rows of " + std::to_string(r + 1) + " runs of " + std::to_string(runs),
                         held);
