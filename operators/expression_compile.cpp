@@ -36,7 +36,11 @@ void FlattenAnd(const Expr& e, std::vector<const Expr*>& out) {
 // The machine holds no strings to cut: the binder turns the comparisons
 // it can into LIKE and byte ranges, and the output path cuts a column's
 // values on the host (plan/output_node.cpp).
-void RefuseSubstring(const Expr& e) {
+void RefuseOnHost(const Expr& e) {
+  // MIN and MAX of CHAR run on order codes; their strings are looked up on
+  // the host, after the device's work.
+  if (sql::ContainsKind(e, Expr::Kind::kTextOfCode))
+    throw DeviceLimitError("the string of an order code is found on the host");
   if (!sql::ContainsKind(e, Expr::Kind::kSubstring)) return;
   throw DeviceLimitError(
       "SUBSTRING is supported on devices only compared with string literals (=, <>, IN, NOT IN; "
@@ -205,7 +209,7 @@ bool ExpressionProgram::EmitConstantDivision(std::uint32_t op, std::int64_t divi
 }
 
 std::size_t ExpressionProgram::AddValue(const Expr& expr) {
-  RefuseSubstring(expr);
+  RefuseOnHost(expr);
   VmEntry entry;
   entry.begin = static_cast<std::uint32_t>(code_.size());
   entry.type = expr.type == ValueType::kReal ? ValueType::kReal : ValueType::kInteger;
@@ -222,7 +226,7 @@ std::size_t ExpressionProgram::AddValue(const Expr& expr) {
 }
 
 std::size_t ExpressionProgram::AddPredicate(const Expr& expr) {
-  RefuseSubstring(expr);
+  RefuseOnHost(expr);
   VmEntry entry;
   entry.begin = static_cast<std::uint32_t>(code_.size());
   std::vector<const Expr*> conjuncts;

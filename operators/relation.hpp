@@ -42,7 +42,7 @@ class Relation {
 class TableRelation : public Relation {
  public:
   TableRelation(Engine& engine, TablePtr table);
-  std::size_t column_count() const override { return table_->columns().size(); }
+  std::size_t column_count() const override { return table_->column_slots(); }
   VmInputColumn column(std::size_t index) const override;
   const std::string& column_name(std::size_t index) const override;
   RowCount rows() const override { return table_->rows(); }

@@ -264,6 +264,14 @@ Value EvaluateScalar(const Expr& e, const LeafResolver& resolve) {
       return Value::Text(
           std::string(sql::Substring(v.text, e.children[1].constant.integer, length)));
     }
+    case Expr::Kind::kTextOfCode: {
+      const Value v = EvaluateScalar(e.children[0], resolve);
+      if (v.is_null()) return v;
+      CLQ_CHECK(e.dictionary != nullptr && v.type == ValueType::kInteger && v.integer >= 0 &&
+                    static_cast<std::uint64_t>(v.integer) < e.dictionary->values.size(),
+                "an order code outside its dictionary");
+      return Value::Text(e.dictionary->values[static_cast<std::size_t>(v.integer)]);
+    }
     case Expr::Kind::kCast: {
       const Value v = EvaluateScalar(e.children[0], resolve);
       if (v.is_null()) return v;

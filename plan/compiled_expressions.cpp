@@ -20,7 +20,7 @@ ExpressionProgram EmptyProgram(const sql::BoundSelect& select, bool in_place, st
   std::vector<VmInputColumn> columns;
   if (in_place) {
     const Table& table = *select.from.at(source).table;
-    for (std::size_t c = 0; c < table.columns().size(); ++c)
+    for (std::size_t c = 0; c < table.column_slots(); ++c)
       columns.push_back(TableVmColumn(table, c));
     return ExpressionProgram(std::move(columns), [source](std::size_t from, std::size_t column) {
       CLQ_CHECK(from == source, "a table's program reads another table");

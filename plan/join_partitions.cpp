@@ -148,6 +148,24 @@ TablePtr PartitionedTable(const TablePtr& table, std::size_t key,
     // the staged upload it saves.
     auto data = std::make_shared<ColumnData>(column.type(), table->rows(), scatter(false), what,
                                              host_memory, true);
+    if (column.type().type == DataType::kChar) {
+      // The copy's order codes are the table's in partition order, so that
+      // the codes a partition yields decode with the table's dictionary.
+      const std::size_t slot = table->OrderCodesSlot(c);
+      const Column& codes = table->column(slot);
+      auto copied = std::make_shared<ColumnData>(
+          codes.type(), table->rows(),
+          [table, slot, key, layout](ColumnData&, std::byte* out) {
+            const Column& from = table->column(slot);
+            const Column& keys = table->column(key);
+            if (keys.type().type == DataType::kInt64)
+              Scatter(keys.int64s(), *layout, from.bytes(), from.type().width, out);
+            else
+              Scatter(keys.int32s(), *layout, from.bytes(), from.type().width, out);
+          },
+          "order codes of " + what, host_memory, true);
+      data->AdoptOrderCodes(std::move(copied), *codes.shared_data());
+    }
     std::shared_ptr<ColumnData> nulls;
     if (column.nullable())
       nulls = std::make_shared<ColumnData>(ColumnType::Char(1), table->rows(), scatter(true),

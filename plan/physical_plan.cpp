@@ -1,4 +1,5 @@
 #include "plan/physical_plan.hpp"
+#include "plan/text_order_codes.hpp"
 
 #include "common/errors.hpp"
 #include "plan/planner.hpp"
@@ -42,8 +43,9 @@ ExecutionContext::NodeScope::~NodeScope() {
 PhysicalPlan::PhysicalPlan(const Engine& engine, const QueryOptions& options,
                            const sql::BoundSelect& select)
     : options_(options),
+      coded_(WithTextOrderCodes(select, options.host_memory)),
       output_logical_(OutputLogicalTypes(select)),
-      root_(BuildPhysicalPlan(engine, options, select)) {
+      root_(BuildPhysicalPlan(engine, options, coded_ ? *coded_ : select)) {
   const DeviceTuning& tuning = engine.tuning();
   device_line_ = "device: " + engine.info().name + " (" + engine.info().platform_name + "), " +
                  tuning.Describe() + ", tile " + std::to_string(tuning.tile_size()) + " rows";

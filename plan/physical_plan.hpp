@@ -50,6 +50,9 @@ class PhysicalPlan {
 
  private:
   QueryOptions options_;
+  // The select as planned where it differs from the one given (MIN and MAX
+  // of CHAR on order codes, plan/text_order_codes.hpp); the nodes refer to it.
+  std::shared_ptr<const sql::BoundSelect> coded_;
   std::vector<LogicalType> output_logical_;  // of each visible output
   std::string device_line_;
   std::unique_ptr<ResultNode> root_;

@@ -402,6 +402,8 @@ Expr Binder::BindAggregate(const ast::Expr& expr, const ExprContext& context) {
         break;
       case AggregateFunction::kMin:
       case AggregateFunction::kMax:
+        aggregate.type = type;
+        break;
       case AggregateFunction::kMedian:
       case AggregateFunction::kQuantile:
         if (type == ValueType::kText)

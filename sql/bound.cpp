@@ -237,6 +237,11 @@ void Print(const Expr& expr, std::string& out, const LeafNamer* namer) {
       }
       out += ")";
       return;
+    case Kind::kTextOfCode:
+      out += "TEXT_OF_CODE(";
+      Print(expr.children.at(0), out, namer);
+      out += ")";
+      return;
     case Kind::kLike:
       out += "(";
       Print(expr.children.at(0), out, namer);

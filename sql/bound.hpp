@@ -117,6 +117,11 @@ struct Expr {
     // them (sql/binder_internal.hpp); IS [NOT] NULL and COUNT of it as those
     // of its operand.
     kSubstring,
+    // The string whose order code (storage/text_codes.hpp) children[0]
+    // (INTEGER) is, from `dictionary`: the planner computes MIN and MAX of a
+    // CHAR column on its codes and decodes them on the host with this. The
+    // binder never makes it.
+    kTextOfCode,
   };
 
   Kind kind = Kind::kConstant;
@@ -135,6 +140,7 @@ struct Expr {
   bool negated = false;
   std::vector<Expr> children;
   std::size_t position = 0;  // byte offset of the expression in the statement text
+  std::shared_ptr<const TextDictionary> dictionary;  // kTextOfCode
 
   std::string ToString() const;                        // debugging and EXPLAIN: "(#0.3 + 1)"
   std::string ToString(const LeafNamer& namer) const;  // column refs named by `namer`

@@ -46,6 +46,9 @@ bool StructurallyEqual(const Expr& a, const Expr& b) {
     case Expr::Kind::kCase:
     case Expr::Kind::kSubstring:
       break;
+    case Expr::Kind::kTextOfCode:
+      if (a.dictionary != b.dictionary) return false;
+      break;
     case Expr::Kind::kLike:
       if (a.negated != b.negated || !SameValue(a.constant, b.constant)) return false;
       break;

@@ -9,6 +9,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <mutex>
 #include <new>
 #include <type_traits>
@@ -137,6 +138,49 @@ void ColumnData::SetIntegerRange(IntRange range) {
   std::call_once(range_once_, [&] { range_ = range; });
 }
 
+std::shared_ptr<const ColumnData> ColumnData::OrderCodes() const {
+  CLQ_CHECK(type_.type == DataType::kChar, "order codes of a " + type_.ToString() + " column");
+  std::call_once(codes_once_, [this] {
+    const bool wide = rows_ > static_cast<RowCount>(std::numeric_limits<std::int32_t>::max());
+    auto dictionary = std::make_shared<TextDictionary>();
+    // Counted against no budget here: the planner checks the query's
+    // budget before the first read (plan/text_order_codes.hpp).
+    auto codes = std::make_shared<ColumnData>(
+        wide ? ColumnType::Int64() : ColumnType::Int32(), rows_,
+        [this, dictionary, wide](ColumnData& column, std::byte* data) {
+          *dictionary = ComputeOrderCodes(this->data(), rows_, type_.width, data, wide);
+          column.SetIntegerRange(
+              {0, std::max<std::int64_t>(
+                      0, static_cast<std::int64_t>(dictionary->values.size()) - 1)});
+        },
+        "order codes", kUnlimitedHostMemory, true);
+    codes->dictionary_ = std::move(dictionary);
+    codes_ = std::move(codes);
+  });
+  return codes_;
+}
+
+void ColumnData::AdoptOrderCodes(std::shared_ptr<ColumnData> codes,
+                                 const ColumnData& source_codes) {
+  CLQ_CHECK(type_.type == DataType::kChar && codes != nullptr &&
+                source_codes.dictionary_ != nullptr && codes->rows() == rows_ &&
+                codes->type() == source_codes.type(),
+            "adopted order codes that do not match their data");
+  codes->dictionary_ = source_codes.dictionary_;
+  bool adopted = false;
+  std::call_once(codes_once_, [&] {
+    codes_ = std::move(codes);
+    adopted = true;
+  });
+  CLQ_CHECK(adopted, "order codes adopted after they were made");
+}
+
+std::shared_ptr<const TextDictionary> ColumnData::Dictionary() const {
+  CLQ_CHECK(dictionary_ != nullptr, "a dictionary of data that are no order codes");
+  Materialize();
+  return dictionary_;
+}
+
 Column::Column(std::string name, std::shared_ptr<const ColumnData> data, RowCount offset,
                RowCount rows, std::shared_ptr<const ColumnData> nulls)
     : name_(std::move(name)),
@@ -209,6 +253,19 @@ Table::Table(std::string name, std::vector<Column> columns)
   for (const Column& c : columns_)
     CLQ_CHECK(c.rows() == rows_, "column " + c.name() + " of " + name_ + " has a different length");
   CLQ_CHECK(rows_ <= kMaxTableRows, "table " + name_ + " has too many rows");
+  for (const Column& c : columns_)
+    if (c.type().type == DataType::kChar)
+      code_columns_.emplace_back("codes(" + c.name() + ")", c.shared_data()->OrderCodes(),
+                                 c.offset(), c.rows(), c.shared_nulls());
+}
+
+std::size_t Table::OrderCodesSlot(std::size_t index) const {
+  CLQ_CHECK(columns_.at(index).type().type == DataType::kChar,
+            "order codes of column " + columns_[index].name() + ", which is not CHAR");
+  std::size_t slot = columns_.size();
+  for (std::size_t c = 0; c < index; ++c)
+    if (columns_[c].type().type == DataType::kChar) ++slot;
+  return slot;
 }
 
 Schema Table::schema() const {

@@ -35,6 +35,7 @@
 #include "common/errors.hpp"
 #include "common/host_memory.hpp"
 #include "common/types.hpp"
+#include "storage/text_codes.hpp"
 
 namespace clq {
 
@@ -127,6 +128,19 @@ class ColumnData {
   // of IntegerRange() yet (a range already known is kept).
   void SetIntegerRange(IntRange range);
 
+  // CHAR data: its order codes (storage/text_codes.hpp), an INT32 column
+  // (INT64 past 2^31 - 1 rows) made on first read, the same object for every
+  // call. The codes data reads this data when it is filled: whoever holds
+  // it holds this data too (a Table holds both).
+  std::shared_ptr<const ColumnData> OrderCodes() const;
+  // CHAR data whose rows are another's in another order (a join's partition
+  // copy): `codes`, the other's codes `source_codes` in this order, become
+  // OrderCodes() with the other's dictionary, so that codes read from either
+  // decode alike. REQUIRES: no OrderCodes() call yet.
+  void AdoptOrderCodes(std::shared_ptr<ColumnData> codes, const ColumnData& source_codes);
+  // Order codes: the values by code (fills the codes first).
+  std::shared_ptr<const TextDictionary> Dictionary() const;
+
  private:
   void Allocate();
   void Materialize() const {
@@ -149,6 +163,9 @@ class ColumnData {
   const void* pinned_for_ = nullptr;
   mutable std::once_flag range_once_;
   mutable std::optional<IntRange> range_;
+  mutable std::once_flag codes_once_;
+  mutable std::shared_ptr<const ColumnData> codes_;  // CHAR data: its order codes
+  std::shared_ptr<TextDictionary> dictionary_;       // order codes: their dictionary
 };
 
 class Column {
@@ -214,7 +231,15 @@ class Table {
   std::uint64_t id() const { return id_; }
   RowCount rows() const { return rows_; }
   const std::vector<Column>& columns() const { return columns_; }
-  const Column& column(std::size_t index) const { return columns_.at(index); }
+  // Columns are addressed by slot: columns() first, then the order codes of
+  // each CHAR column in turn (storage/text_codes.hpp), which only the
+  // planner reads; a statement's names bind to columns() alone.
+  const Column& column(std::size_t slot) const {
+    return slot < columns_.size() ? columns_[slot] : code_columns_.at(slot - columns_.size());
+  }
+  std::size_t column_slots() const { return columns_.size() + code_columns_.size(); }
+  // The slot of the order codes of CHAR column `index`.
+  std::size_t OrderCodesSlot(std::size_t index) const;
   Schema schema() const;
 
   // Index of the column with this name (case-insensitive), if any.
@@ -231,6 +256,7 @@ class Table {
   std::uint64_t id_;
   RowCount rows_ = 0;
   std::vector<Column> columns_;
+  std::vector<Column> code_columns_;  // of each CHAR column of columns_, in order
 };
 
 using TablePtr = std::shared_ptr<const Table>;

@@ -95,6 +95,10 @@ std::vector<std::string> SplitQueries() {
       // A LEFT JOIN splits its preserved side: unmatched rows kept once.
       "SELECT t1.four, COUNT(t2.unique1), COUNT(*), SUM(t2.ten) FROM tenktup1 t1 LEFT JOIN "
       "tenktup2 t2 ON t1.unique1 = t2.unique1 AND t2.ten < 3 GROUP BY t1.four",
+      // MIN and MAX of CHAR: the parts' order codes merge as integers.
+      "SELECT ten, MIN(stringu1), MAX(stringu2), MIN(string4), COUNT(*) FROM tenktup1 GROUP BY "
+      "ten",
+      "SELECT MIN(stringu1), MAX(stringu1), MAX(string4) FROM tenktup1 WHERE four <> 2",
   };
 }
 
@@ -133,11 +137,16 @@ TEST_P(DeviceSplitTest, CappedDevicesStreamOrPartitionTheirParts) {
   const std::vector<Engine*> devices = {engines[0].get(), engines[1].get()};
   ExpectSplitRunsMatch(devices, catalog,
                        {"SELECT ten, COUNT(*), SUM(unique1), MIN(unique2), MAX(unique2) FROM "
-                        "tenktup1 GROUP BY ten"},
+                        "tenktup1 GROUP BY ten",
+                        "SELECT ten, MIN(stringu1), MAX(stringu2) FROM tenktup1 GROUP BY ten"},
                        "streamed, ");
   ExpectSplitRunsMatch(devices, catalog,
                        {"SELECT t1.ten, COUNT(*), SUM(t2.unique2) FROM tenktup1 t1 JOIN tenktup2 "
-                        "t2 ON t1.unique1 = t2.unique2 GROUP BY t1.ten ORDER BY t1.ten"},
+                        "t2 ON t1.unique1 = t2.unique2 GROUP BY t1.ten ORDER BY t1.ten",
+                        // Order codes of a part's partition copies decode
+                        // with the table's dictionary.
+                        "SELECT t1.ten, MIN(t1.stringu1), MAX(t2.stringu2) FROM tenktup1 t1 JOIN "
+                        "tenktup2 t2 ON t1.unique1 = t2.unique2 GROUP BY t1.ten ORDER BY t1.ten"},
                        "the join partitioned on the host");
 }
 

@@ -1,0 +1,25 @@
+// MIN and MAX of CHAR columns on devices, computed on the columns' order
+// codes (storage/text_codes.hpp): a MIN of the strings is the string of the
+// MIN of their codes, so the device reduces integers with the GROUP BY and
+// aggregate kernels it has (merged across chunks, join partitions and
+// devices like any integer MIN), and the host looks up the few strings the
+// result holds.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "sql/bound.hpp"
+
+namespace clq {
+
+// `select` with each MIN or MAX of a CHAR column taken over the column's
+// order codes (an INTEGER aggregate) and each output or HAVING reference to
+// it the code's string (sql::Expr::Kind::kTextOfCode); null when `select`
+// has no MIN or MAX of TEXT. Makes the codes of columns that have none yet,
+// within `host_memory`. Throws DeviceLimitError for MIN or MAX of any other
+// TEXT expression.
+std::shared_ptr<const sql::BoundSelect> WithTextOrderCodes(const sql::BoundSelect& select,
+                                                           std::uint64_t host_memory);
+
+}  // namespace clq

@@ -1,0 +1,89 @@
+#include "storage/text_codes.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+#include <utility>
+
+#include "common/byte_size.hpp"
+#include "common/parallel_ranges.hpp"
+
+namespace clq {
+namespace {
+
+// A row and its first 8 bytes as a big-endian number, so that most
+// comparisons of the sort are one integer comparison.
+struct Key {
+  std::uint64_t prefix;
+  std::uint32_t row;
+};
+
+std::uint64_t Prefix(const std::byte* value, std::uint32_t width) {
+  std::uint64_t prefix = 0;
+  for (std::uint32_t i = 0; i < 8; ++i)
+    prefix = (prefix << 8) | (i < width ? std::to_integer<std::uint64_t>(value[i]) : 0);
+  return prefix;
+}
+
+}  // namespace
+
+std::uint64_t OrderCodesWorkBytes(RowCount rows, std::uint32_t width) {
+  // The sort's keys and the dictionary (at most every value).
+  return SaturatingMultiply(rows, sizeof(Key) + std::uint64_t{width} + sizeof(std::string));
+}
+
+TextDictionary ComputeOrderCodes(const std::byte* text, RowCount rows, std::uint32_t width,
+                                 std::byte* codes, bool wide) {
+  TextDictionary dictionary;
+  if (rows == 0) return dictionary;
+  std::vector<Key> keys(rows);
+  ParallelRanges(rows, std::size_t{1} << 16, 1, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t r = begin; r < end; ++r)
+      keys[r] = {Prefix(text + r * width, width), static_cast<std::uint32_t>(r)};
+  });
+  const auto less = [&](const Key& a, const Key& b) {
+    if (a.prefix != b.prefix) return a.prefix < b.prefix;
+    if (width <= 8) return false;
+    return std::memcmp(text + std::size_t{a.row} * width + 8, text + std::size_t{b.row} * width + 8,
+                       width - 8) < 0;
+  };
+  // Parts sorted on their threads, then merged pairwise, level by level.
+  std::vector<std::pair<std::size_t, std::size_t>> parts;
+  std::mutex parts_mutex;
+  ParallelRanges(rows, std::size_t{1} << 16, 1, [&](std::size_t begin, std::size_t end) {
+    std::sort(keys.begin() + begin, keys.begin() + end, less);
+    const std::lock_guard<std::mutex> lock(parts_mutex);
+    parts.emplace_back(begin, end);
+  });
+  std::sort(parts.begin(), parts.end());
+  while (parts.size() > 1) {
+    ParallelRanges(parts.size() / 2, 1, 1, [&](std::size_t begin, std::size_t end) {
+      for (std::size_t p = begin; p < end; ++p)
+        std::inplace_merge(keys.begin() + parts[2 * p].first, keys.begin() + parts[2 * p + 1].first,
+                           keys.begin() + parts[2 * p + 1].second, less);
+    });
+    std::vector<std::pair<std::size_t, std::size_t>> merged;
+    for (std::size_t p = 0; p + 1 < parts.size(); p += 2)
+      merged.emplace_back(parts[p].first, parts[p + 1].second);
+    if (parts.size() % 2 == 1) merged.push_back(parts.back());
+    parts = std::move(merged);
+  }
+  std::int64_t code = -1;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    if (i == 0 || less(keys[i - 1], keys[i])) {
+      ++code;
+      const char* value = reinterpret_cast<const char*>(text) + std::size_t{keys[i].row} * width;
+      std::size_t length = width;
+      while (length > 0 && value[length - 1] == '\0')
+        --length;
+      dictionary.values.emplace_back(value, length);
+    }
+    if (wide)
+      reinterpret_cast<std::int64_t*>(codes)[keys[i].row] = code;
+    else
+      reinterpret_cast<std::int32_t*>(codes)[keys[i].row] = static_cast<std::int32_t>(code);
+  }
+  return dictionary;
+}
+
+}  // namespace clq
