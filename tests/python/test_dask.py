@@ -94,6 +94,8 @@ NULLS = [
     "SELECT COUNT(*), COUNT(nv), SUM(nv), MIN(nv), MAX(nv), COUNT(ns), COUNT(nk) FROM t",
     "SELECT nk, COUNT(*), COUNT(nv), SUM(nv) FROM t GROUP BY nk ORDER BY nk",
     "SELECT ns, COUNT(*), MAX(nv) FROM t GROUP BY ns ORDER BY ns",
+    "SELECT k, MIN(s), MAX(ns) FROM t GROUP BY k ORDER BY k",
+    "SELECT MIN(ns), MAX(s), COUNT(*) FROM t WHERE k > 3",
     "SELECT k, nv FROM t WHERE nv IS NOT NULL AND nv > 990 ORDER BY nv DESC, k LIMIT 10",
     "SELECT COUNT(*) FROM t WHERE nv IS NULL OR ns = 'a'",
     "SELECT nk, SUM(nv) FROM t WHERE k > 30 GROUP BY nk ORDER BY nk",
