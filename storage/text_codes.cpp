@@ -1,8 +1,11 @@
 #include "storage/text_codes.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <mutex>
+#include <string_view>
+#include <unordered_map>
 #include <utility>
 
 #include "common/byte_size.hpp"
@@ -25,6 +28,78 @@ std::uint64_t Prefix(const std::byte* value, std::uint32_t width) {
   return prefix;
 }
 
+// Few distinct values: each part of the rows numbers its values in order of
+// first appearance (a hash map), the parts' values sorted together give the
+// codes, and each row's number becomes its code. Returns false, having
+// written nothing, where a part finds more than kMostHashedValues values.
+constexpr std::size_t kMostHashedValues = std::size_t{1} << 16;
+
+bool HashedOrderCodes(const std::byte* text, RowCount rows, std::uint32_t width, std::byte* codes,
+                      bool wide, TextDictionary& dictionary) {
+  struct Part {
+    std::size_t begin = 0, end = 0;
+    std::vector<std::string_view> values;  // in order of first appearance
+  };
+  std::vector<Part> parts;
+  std::mutex parts_mutex;
+  std::vector<std::uint32_t> local(rows);
+  std::atomic<bool> too_many{false};
+  ParallelRanges(rows, std::size_t{1} << 16, 1, [&](std::size_t begin, std::size_t end) {
+    Part part{begin, end, {}};
+    std::unordered_map<std::string_view, std::uint32_t> numbers;
+    const char* chars = reinterpret_cast<const char*>(text);
+    std::string_view previous;
+    std::uint32_t previous_number = 0;
+    for (std::size_t r = begin; r < end; ++r) {
+      const std::string_view value(chars + r * width, width);
+      if (r == begin || value != previous) {
+        const auto [at, added] =
+            numbers.try_emplace(value, static_cast<std::uint32_t>(part.values.size()));
+        if (added) {
+          if (part.values.size() == kMostHashedValues || too_many.load()) {
+            too_many = true;
+            return;
+          }
+          part.values.push_back(value);
+        }
+        previous = value;
+        previous_number = at->second;
+      }
+      local[r] = previous_number;
+    }
+    const std::lock_guard<std::mutex> lock(parts_mutex);
+    parts.push_back(std::move(part));
+  });
+  if (too_many) return false;
+  std::vector<std::string_view> sorted;
+  for (const Part& part : parts)
+    sorted.insert(sorted.end(), part.values.begin(), part.values.end());
+  // Padded to one width, the bytes compare as the values do.
+  std::sort(sorted.begin(), sorted.end());
+  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  ParallelRanges(parts.size(), 1, 1, [&](std::size_t first, std::size_t last) {
+    for (std::size_t p = first; p < last; ++p) {
+      const Part& part = parts[p];
+      std::vector<std::int64_t> code_of(part.values.size());
+      for (std::size_t v = 0; v < part.values.size(); ++v)
+        code_of[v] =
+            std::lower_bound(sorted.begin(), sorted.end(), part.values[v]) - sorted.begin();
+      for (std::size_t r = part.begin; r < part.end; ++r) {
+        if (wide)
+          reinterpret_cast<std::int64_t*>(codes)[r] = code_of[local[r]];
+        else
+          reinterpret_cast<std::int32_t*>(codes)[r] = static_cast<std::int32_t>(code_of[local[r]]);
+      }
+    }
+  });
+  for (std::string_view value : sorted) {
+    while (!value.empty() && value.back() == '\0')
+      value.remove_suffix(1);
+    dictionary.values.emplace_back(value);
+  }
+  return true;
+}
+
 }  // namespace
 
 std::uint64_t OrderCodesWorkBytes(RowCount rows, std::uint32_t width) {
@@ -36,6 +111,8 @@ TextDictionary ComputeOrderCodes(const std::byte* text, RowCount rows, std::uint
                                  std::byte* codes, bool wide) {
   TextDictionary dictionary;
   if (rows == 0) return dictionary;
+  if (HashedOrderCodes(text, rows, width, codes, wide, dictionary)) return dictionary;
+  // Many distinct values: the rows sorted by value.
   std::vector<Key> keys(rows);
   ParallelRanges(rows, std::size_t{1} << 16, 1, [&](std::size_t begin, std::size_t end) {
     for (std::size_t r = begin; r < end; ++r)

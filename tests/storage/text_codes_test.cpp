@@ -3,7 +3,8 @@
 // NUL padding not part of a value), and the dictionary holds each distinct
 // string once, ascending, at its code. Checked on widths below, at and past
 // the 8-byte prefix the sort compares first, with many shared prefixes, and
-// on enough rows that the sort runs in parts on several threads.
+// on enough rows that the work runs in parts on several threads, for few
+// distinct values (numbered by hashing) and for many (sorted).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -25,7 +26,9 @@ std::string_view ValueAt(const std::vector<char>& text, std::uint32_t width, std
   return value;
 }
 
-void ExpectOrderCodes(std::uint32_t width, std::size_t rows, std::uint32_t seed) {
+// Values of up to `longest` bytes (at most `width`) of random letters.
+void ExpectOrderCodes(std::uint32_t width, std::size_t rows, std::uint32_t seed,
+                      std::uint32_t longest) {
   std::mt19937 rng(seed);
   // Few letters, shared prefixes, and bytes past 0x7F, so that equal
   // strings, strings equal in their first 8 bytes and unsigned order all
@@ -33,7 +36,7 @@ void ExpectOrderCodes(std::uint32_t width, std::size_t rows, std::uint32_t seed)
   const std::string letters = "Aab\x7f\x80\xff";
   std::vector<char> text(rows * width, '\0');
   for (std::size_t r = 0; r < rows; ++r) {
-    const std::uint32_t length = std::uniform_int_distribution<std::uint32_t>(0, width)(rng);
+    const std::uint32_t length = std::uniform_int_distribution<std::uint32_t>(0, longest)(rng);
     const std::uint32_t shared = std::uniform_int_distribution<std::uint32_t>(0, length)(rng);
     for (std::uint32_t i = 0; i < length; ++i)
       text[r * width + i] =
@@ -58,9 +61,11 @@ void ExpectOrderCodes(std::uint32_t width, std::size_t rows, std::uint32_t seed)
 TEST(OrderCodes, OrderAsTheStringsAndDecodeToThem) {
   for (const std::uint32_t width : {1u, 7u, 8u, 9u, 20u})
     for (const std::size_t rows : {std::size_t{0}, std::size_t{1}, std::size_t{1000}})
-      ExpectOrderCodes(width, rows, width * 31 + static_cast<std::uint32_t>(rows));
-  // Past 2 x 65536 rows the sort runs in parts, merged.
-  ExpectOrderCodes(12, 300'001, 7);
+      ExpectOrderCodes(width, rows, width * 31 + static_cast<std::uint32_t>(rows), width);
+  // Past 2 x 65536 rows the rows are numbered in parts: few values (a hash
+  // of each part's), and many (the rows sorted in parts, merged).
+  ExpectOrderCodes(20, 300'001, 5, 3);
+  ExpectOrderCodes(12, 300'001, 7, 12);
 }
 
 TEST(OrderCodes, BelongToTheDataSoSlicesShareThem) {
