@@ -185,6 +185,7 @@ sql::BoundSelect MaterializeSubqueries(const sql::BoundSelect& select, const Sel
       if (profiler != nullptr) stage.emplace(*profiler, "derived table to host table");
       out.from[*subquery.source].table =
           ResultTable(std::move(result), placeholder.alias, names, host_memory);
+      out.from[*subquery.source].derived = true;
       continue;
     }
     if (subquery.list) {

@@ -19,6 +19,7 @@
 #include "plan/row_buffers.hpp"
 #include "plan/streamed_groups.hpp"
 #include "plan/streamed_input.hpp"
+#include "plan/text_order_codes.hpp"
 
 namespace clq {
 namespace {
@@ -88,14 +89,21 @@ ResultColumn AggregateColumn(Engine& engine, const sql::Aggregate& a, bool wide,
   return column;
 }
 
-// Whether every visible output is a group key or an aggregate as it is,
-// with nothing to evaluate, filter, order or cut.
+// An output's group key or aggregate reference, under the string lookup of
+// an order code (plan/text_order_codes.hpp) if there is one.
+const sql::Expr& Referenced(const sql::Expr& output) {
+  return output.kind == sql::Expr::Kind::kTextOfCode ? output.children.at(0) : output;
+}
+
+// Whether every visible output is a group key or an aggregate as it is (or
+// the strings of its order codes), with nothing to evaluate, filter, order
+// or cut.
 bool OutputsAreColumns(const sql::BoundSelect& select, bool having_done = false) {
   if ((select.having && !having_done) || select.distinct || !select.order_by.empty() ||
       select.limit || select.offset > 0)
     return false;
   for (std::size_t o = 0; o < select.visible_outputs; ++o) {
-    const sql::Expr& e = select.outputs[o].expr;
+    const sql::Expr& e = Referenced(select.outputs[o].expr);
     if (e.kind != sql::Expr::Kind::kGroupRef && e.kind != sql::Expr::Kind::kAggregateRef)
       return false;
     if (e.type != (e.kind == sql::Expr::Kind::kGroupRef ? select.group_keys.at(e.index).type
@@ -383,21 +391,25 @@ QueryResult GroupByNode::RunOnePass(ExecutionContext& context) const {
     // A column is moved into its last output (copied before that: an output
     // may repeat), so large keys keep the memory they were downloaded into.
     const auto is_key = [this](std::size_t o) {
-      return select_.outputs[o].expr.kind == sql::Expr::Kind::kGroupRef;
+      return Referenced(select_.outputs[o].expr).kind == sql::Expr::Kind::kGroupRef;
     };
     const auto used_later = [&](std::size_t o) {
       for (std::size_t later = o + 1; later < select_.visible_outputs; ++later)
-        if (is_key(later) == is_key(o) &&
-            select_.outputs[later].expr.index == select_.outputs[o].expr.index)
+        if (is_key(later) == is_key(o) && Referenced(select_.outputs[later].expr).index ==
+                                              Referenced(select_.outputs[o].expr).index)
           return true;
       return false;
     };
     QueryResult result;
     result.rows = groups.groups;
     for (std::size_t o = 0; o < select_.visible_outputs; ++o) {
+      const sql::Expr& output = select_.outputs[o].expr;
       ResultColumn& column =
-          (is_key(o) ? key_columns : aggregate_columns).at(select_.outputs[o].expr.index);
-      result.columns.push_back(used_later(o) ? column : std::move(column));
+          (is_key(o) ? key_columns : aggregate_columns).at(Referenced(output).index);
+      if (output.kind == sql::Expr::Kind::kTextOfCode)
+        result.columns.push_back(TextOfCodes(column, *output.dictionary));
+      else
+        result.columns.push_back(used_later(o) ? column : std::move(column));
       result.columns.back().name = select_.outputs[o].name;
     }
     return result;

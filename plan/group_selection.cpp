@@ -227,7 +227,10 @@ std::optional<GroupSelection> GroupSelection::Plan(const Engine& engine,
     const std::vector<Column> columns_before = columns;
     const std::vector<VmInputColumn> inputs_before = inputs;
     for (const sql::OrderKey& key : select.order_by) {
-      std::optional<Expr> rewritten = rewrite(select.outputs.at(key.expr.index).expr, rewrite);
+      // The strings of order codes sort as the codes do.
+      const Expr& output = select.outputs.at(key.expr.index).expr;
+      std::optional<Expr> rewritten =
+          rewrite(output.kind == Expr::Kind::kTextOfCode ? output.children.at(0) : output, rewrite);
       if (!rewritten) {
         limit.reset();
         break;

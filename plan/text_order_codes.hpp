@@ -9,17 +9,23 @@
 #include <cstdint>
 #include <memory>
 
+#include "operators/query_result.hpp"
 #include "sql/bound.hpp"
 
 namespace clq {
 
 // `select` with each MIN or MAX of a CHAR column taken over the column's
-// order codes (an INTEGER aggregate) and each output or HAVING reference to
-// it the code's string (sql::Expr::Kind::kTextOfCode); null when `select`
-// has no MIN or MAX of TEXT. Makes the codes of columns that have none yet,
-// within `host_memory`. Throws DeviceLimitError for MIN or MAX of any other
-// TEXT expression.
+// order codes (an INTEGER aggregate), and each CHAR column GROUP BY key the
+// column's codes (but a derived table's whose codes are not made yet), and
+// each output or HAVING reference to them the code's string
+// (sql::Expr::Kind::kTextOfCode); null when nothing changes. Makes the codes of columns that have
+// none yet, within `host_memory`. Throws DeviceLimitError for MIN or MAX of any other TEXT
+// expression.
 std::shared_ptr<const sql::BoundSelect> WithTextOrderCodes(const sql::BoundSelect& select,
                                                            std::uint64_t host_memory);
+
+// The strings of `codes` (an INTEGER column of order codes) in `dictionary`,
+// NULL where a code is.
+ResultColumn TextOfCodes(const ResultColumn& codes, const TextDictionary& dictionary);
 
 }  // namespace clq

@@ -179,6 +179,9 @@ struct TableRef {
   // those before it; an inner join's ON is part of the WHERE instead.
   bool outer = false;
   std::optional<Expr> on = std::nullopt;
+  // A derived table whose rows a subquery made for this query
+  // (operators/subquery_materialize sets it when it puts them in place).
+  bool derived = false;
 };
 
 struct OutputColumn {
