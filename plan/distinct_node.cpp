@@ -6,6 +6,7 @@
 #include "operators/gather.hpp"
 #include "operators/group_by.hpp"
 #include "plan/row_buffers.hpp"
+#include "plan/text_order_codes.hpp"
 
 namespace clq {
 namespace {
@@ -29,7 +30,15 @@ DistinctNode::DistinctNode(const Engine& engine, const QueryOptions& options,
       options_(options),
       child_(std::move(child)) {
   AddChild(child_.get());
-  const std::vector<const sql::Expr*> keys = DistinctKeys(select);
+  std::vector<const sql::Expr*> keys = DistinctKeys(select);
+  // A CHAR column's rows group by its order codes (the rows kept are those
+  // the strings would keep: equal codes are equal strings).
+  coded_keys_.reserve(keys.size());
+  for (const sql::Expr*& key : keys)
+    if (std::optional<GroupingCodes> codes = CodesToGroup(select, *key, options.host_memory)) {
+      coded_keys_.push_back(std::move(codes->key));
+      key = &coded_keys_.back();
+    }
   if (keys.empty()) {
     shape_ = child_->shape();  // one row of the input, as a range
     if (shape_.kind == RowShape::Kind::kWholeTable) shape_.kind = RowShape::Kind::kRange;

@@ -29,6 +29,9 @@ class DistinctNode : public RowNode {
   const sql::BoundSelect& select_;
   QueryOptions options_;
   std::unique_ptr<RowNode> child_;
+  // Keys read from CHAR columns' order codes (keys_ points at them; reserved
+  // up front, so they do not move).
+  std::vector<sql::Expr> coded_keys_;
   GroupInputs keys_;
   GroupByPlan plan_;
   // Device buffers per input row (plan/row_buffers.hpp).

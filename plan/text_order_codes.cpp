@@ -94,27 +94,35 @@ std::shared_ptr<const sql::BoundSelect> WithTextOrderCodes(const sql::BoundSelec
     changed.logical = {};
     DecodeOutputs(*coded, Expr::Kind::kAggregateRef, i, dictionary);
   }
-  // CHAR group keys: groups of integers, each group's string looked up. Not
-  // a derived table's column whose codes are not made: its rows live for
-  // one query, and making codes costs more than grouping strings once.
+  // CHAR group keys: groups of integers, each group's string looked up.
   for (std::size_t k = 0; k < select.group_keys.size(); ++k) {
-    const Expr& key = select.group_keys[k];
-    if (key.kind != Expr::Kind::kColumnRef || key.type != ValueType::kText) continue;
-    const Table& table = *select.from.at(key.source).table;
-    if (select.from[key.source].derived &&
-        !table.column(table.OrderCodesSlot(key.index)).shared_data()->materialized())
-      continue;
-    // Strings group without codes where making them would pass the budget.
-    std::shared_ptr<const TextDictionary> dictionary;
-    try {
-      dictionary = MakeCodes(table, key.index, host_memory);
-    } catch (const ResourceLimitError&) {
-      continue;
-    }
-    ReadCodes(table, copy().group_keys[k]);
-    DecodeOutputs(*coded, Expr::Kind::kGroupRef, k, dictionary);
+    std::optional<GroupingCodes> codes = CodesToGroup(select, select.group_keys[k], host_memory);
+    if (!codes) continue;
+    copy().group_keys[k] = std::move(codes->key);
+    DecodeOutputs(*coded, Expr::Kind::kGroupRef, k, codes->dictionary);
   }
   return coded;
+}
+
+std::optional<GroupingCodes> CodesToGroup(const sql::BoundSelect& select, const sql::Expr& key,
+                                          std::uint64_t host_memory) {
+  if (key.kind != Expr::Kind::kColumnRef || key.type != ValueType::kText) return std::nullopt;
+  const Table& table = *select.from.at(key.source).table;
+  // Not a derived table's column whose codes are not made: its rows live
+  // for one query, and making codes costs more than grouping strings once.
+  if (select.from[key.source].derived &&
+      !table.column(table.OrderCodesSlot(key.index)).shared_data()->materialized())
+    return std::nullopt;
+  // Strings group without codes where making them would pass the budget.
+  GroupingCodes codes;
+  try {
+    codes.dictionary = MakeCodes(table, key.index, host_memory);
+  } catch (const ResourceLimitError&) {
+    return std::nullopt;
+  }
+  codes.key = key;
+  ReadCodes(table, codes.key);
+  return codes;
 }
 
 ResultColumn TextOfCodes(const ResultColumn& codes, const TextDictionary& dictionary) {

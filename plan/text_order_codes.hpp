@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 #include "operators/query_result.hpp"
 #include "sql/bound.hpp"
@@ -23,6 +24,19 @@ namespace clq {
 // expression.
 std::shared_ptr<const sql::BoundSelect> WithTextOrderCodes(const sql::BoundSelect& select,
                                                            std::uint64_t host_memory);
+
+// A CHAR column to group by on its order codes: the reference to the codes,
+// and their dictionary.
+struct GroupingCodes {
+  sql::Expr key;
+  std::shared_ptr<const TextDictionary> dictionary;
+};
+// `key`'s codes where grouping by them is better than grouping the strings:
+// `key` a CHAR column, not one of a derived table whose codes are not made
+// yet (its rows live for one query), and its codes made within `host_memory`
+// if they are not yet. Else nullopt.
+std::optional<GroupingCodes> CodesToGroup(const sql::BoundSelect& select, const sql::Expr& key,
+                                          std::uint64_t host_memory);
 
 // The strings of `codes` (an INTEGER column of order codes) in `dictionary`,
 // NULL where a code is.
