@@ -211,17 +211,63 @@ namespace {
 
 // A LEFT JOIN's ON as its edge (an integer equality with one table before
 // it) and its own table's filters; anything else is refused by name.
-JoinEdge PlanOuterJoin(const sql::BoundSelect& select, std::size_t source, QueryPlan& plan) {
+// a OP b, INTEGER, at a's position.
+Expr Arithmetic(sql::BinaryOp op, Expr a, Expr b) {
+  Expr e;
+  e.kind = Expr::Kind::kBinary;
+  e.type = sql::ValueType::kInteger;
+  e.binary_op = op;
+  e.position = a.position;
+  e.children.push_back(std::move(a));
+  e.children.push_back(std::move(b));
+  return e;
+}
+
+// The equalities `lefts[i] = rights[i]` as one equality of integer keys,
+// each side's values combined in mixed radix (key * span + (value - low)
+// per equality after the first, low and span bounding both sides'
+// values), which is injective where every value lies within its bounds;
+// nullopt where bounds are unknown or the combined key could overflow.
+std::optional<std::pair<Expr, Expr>> CombinedKeys(const std::vector<Expr>& lefts,
+                                                  const std::vector<Expr>& rights,
+                                                  const ColumnRangeFn& column_ranges) {
+  Expr left = lefts[0], right = rights[0];
+  for (std::size_t i = 1; i < lefts.size(); ++i) {
+    const std::optional<IntRange> a = IntegerRangeOf(lefts[i], column_ranges);
+    const std::optional<IntRange> b = IntegerRangeOf(rights[i], column_ranges);
+    if (!a || !b) return std::nullopt;
+    const std::int64_t low = std::min(a->min, b->min);
+    const std::int64_t high = std::max(a->max, b->max);
+    if (high - low < 0 || high - low >= (std::int64_t{1} << 62)) return std::nullopt;
+    const std::int64_t span = high - low + 1;
+    const auto combine = [&](Expr key, const Expr& value) {
+      return Arithmetic(sql::BinaryOp::kAdd,
+                        Arithmetic(sql::BinaryOp::kMultiply, std::move(key),
+                                   sql::MakeConstant(sql::Value::Integer(span), value.position)),
+                        Arithmetic(sql::BinaryOp::kSubtract, value,
+                                   sql::MakeConstant(sql::Value::Integer(low), value.position)));
+    };
+    left = combine(std::move(left), lefts[i]);
+    right = combine(std::move(right), rights[i]);
+  }
+  if (MayOverflow(left, column_ranges) || MayOverflow(right, column_ranges)) return std::nullopt;
+  return std::pair{std::move(left), std::move(right)};
+}
+
+JoinEdge PlanOuterJoin(const sql::BoundSelect& select, std::size_t source, QueryPlan& plan,
+                       const ColumnRangeFn& column_ranges) {
   std::vector<Expr> conjuncts;
   SplitConjuncts(*select.from[source].on, conjuncts);
-  std::optional<JoinEdge> edge;
+  // The equalities with a table before it: that table's side, this one's.
+  std::optional<std::size_t> other;
+  std::vector<Expr> lefts, rights;
   for (Expr& c : conjuncts) {
     const std::vector<std::size_t> sources = SourcesOf(c);
     if (sources.empty() || (sources.size() == 1 && sources[0] == source)) {
       plan.sources[source].filters.push_back(std::move(c));
       continue;
     }
-    if (!edge && sources.size() == 2 && c.kind == Expr::Kind::kBinary &&
+    if (sources.size() == 2 && c.kind == Expr::Kind::kBinary &&
         c.binary_op == sql::BinaryOp::kEqual) {
       const std::vector<std::size_t> left = SourcesOf(c.children[0]);
       const std::vector<std::size_t> right = SourcesOf(c.children[1]);
@@ -229,24 +275,34 @@ JoinEdge PlanOuterJoin(const sql::BoundSelect& select, std::size_t source, Query
           (left[0] == source || right[0] == source) && IsJoinKeyType(c.children[0]) &&
           IsJoinKeyType(c.children[1])) {
         const bool right_is_joined = right[0] == source;
-        edge = JoinEdge{right_is_joined ? left[0] : right[0], source,
-                        right_is_joined ? c.children[0] : c.children[1],
-                        right_is_joined ? c.children[1] : c.children[0], true};
-        continue;
+        const std::size_t before = right_is_joined ? left[0] : right[0];
+        if (!other || *other == before) {
+          other = before;
+          lefts.push_back(right_is_joined ? c.children[0] : c.children[1]);
+          rights.push_back(right_is_joined ? c.children[1] : c.children[0]);
+          continue;
+        }
       }
     }
     throw InvalidInputError(
         "LEFT JOIN " + select.from[source].alias +
-        ": its ON may hold one equality of integer expressions with a table before it and "
+        ": its ON may hold equalities of integer expressions with one table before it and "
         "conditions on " +
         select.from[source].alias +
-        " alone; this condition is neither, or a second equality: " + ExpressionText(select, c));
+        " alone; this condition is neither: " + ExpressionText(select, c));
   }
-  if (!edge)
+  if (!other)
     throw InvalidInputError("LEFT JOIN " + select.from[source].alias +
                             ": its ON needs an equality of integer expressions with a table "
                             "before it");
-  return *edge;
+  if (lefts.size() == 1) return JoinEdge{*other, source, lefts[0], rights[0], true};
+  std::optional<std::pair<Expr, Expr>> keys = CombinedKeys(lefts, rights, column_ranges);
+  if (!keys)
+    throw InvalidInputError(
+        "LEFT JOIN " + select.from[source].alias + ": its " + std::to_string(lefts.size()) +
+        " equalities join as one key combined from their values, which needs every key but the "
+        "first bounded (a column, or arithmetic on columns) and the combination within 64 bits");
+  return JoinEdge{*other, source, std::move(keys->first), std::move(keys->second), true};
 }
 
 }  // namespace
@@ -305,7 +361,7 @@ QueryPlan PlanQuery(const sql::BoundSelect& select) {
   for (std::size_t s = 0; s < select.from.size(); ++s) {
     if (!select.from[s].outer) continue;
     CLQ_CHECK(s > 0 && select.from[s].on, "a LEFT JOIN without a left side or ON");
-    outer_edges[s] = PlanOuterJoin(select, s, plan);
+    outer_edges[s] = PlanOuterJoin(select, s, plan, column_ranges);
   }
 
   // A join key that can overflow is computed, and raises, on every row of its
