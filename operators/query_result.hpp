@@ -88,6 +88,12 @@ struct ResultColumn {
   ResultVector<char> text;              // kText: rows * text_width bytes
   std::uint32_t text_width = 0;
   std::vector<std::uint8_t> nulls;  // empty: none NULL; else 1 per row, 1 = NULL
+  // kText looked up from order codes (storage/text_codes.hpp): the codes, one
+  // per row, and their dictionary, which a derived table of this result
+  // keeps as its column's codes (operators/subquery_materialize). Empty
+  // otherwise; a step that changes the rows drops them.
+  ResultVector<std::int64_t> codes;
+  std::shared_ptr<const TextDictionary> dictionary;
 
   RowCount rows() const;
   bool IsNull(RowCount row) const { return !nulls.empty() && nulls[row] != 0; }

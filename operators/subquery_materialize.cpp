@@ -121,6 +121,27 @@ std::shared_ptr<ColumnData> CopyColumn(const ResultColumn& column, ColumnType ty
   return copy;
 }
 
+// The order codes of `column` as a column: INT32 where the dictionary
+// allows, 0 at NULL rows.
+std::shared_ptr<ColumnData> CodesColumn(const ResultColumn& column, RowCount rows,
+                                        std::uint64_t host_memory) {
+  const bool wide = column.dictionary->values.size() > static_cast<std::size_t>(INT32_MAX);
+  const ColumnType type = wide ? ColumnType::Int64() : ColumnType::Int32();
+  CheckHostMemory(host_memory, "the order codes of a derived table's column",
+                  SaturatingMultiply(rows, type.width));
+  auto data = std::make_shared<ColumnData>(type, rows);
+  ParallelRanges(rows, std::size_t{1} << 20, 1, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t r = begin; r < end; ++r) {
+      const std::int64_t code = column.IsNull(r) ? 0 : column.codes[r];
+      if (wide)
+        reinterpret_cast<std::int64_t*>(data->data())[r] = code;
+      else
+        reinterpret_cast<std::int32_t*>(data->data())[r] = static_cast<std::int32_t>(code);
+    }
+  });
+  return data;
+}
+
 }  // namespace
 
 TablePtr ResultTable(QueryResult&& result, const std::string& name,
@@ -154,6 +175,10 @@ TablePtr ResultTable(QueryResult&& result, const std::string& name,
                       SaturatingMultiply(rows, type.width));
       data = CopyColumn(column, type, rows);
     }
+    // Strings looked up from order codes keep them as the column's codes.
+    if (data != nullptr && type.type == DataType::kChar && column.dictionary != nullptr &&
+        column.codes.size() == rows)
+      data->AdoptOrderCodes(CodesColumn(column, rows, host_memory), column.dictionary);
     std::shared_ptr<ColumnData> null_map;
     if (nulls) {
       null_map = std::make_shared<ColumnData>(ColumnType::Char(1), rows);

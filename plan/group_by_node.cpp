@@ -406,9 +406,14 @@ QueryResult GroupByNode::RunOnePass(ExecutionContext& context) const {
       const sql::Expr& output = select_.outputs[o].expr;
       ResultColumn& column =
           (is_key(o) ? key_columns : aggregate_columns).at(Referenced(output).index);
-      if (output.kind == sql::Expr::Kind::kTextOfCode)
-        result.columns.push_back(TextOfCodes(column, *output.dictionary));
-      else
+      if (output.kind == sql::Expr::Kind::kTextOfCode) {
+        // The codes stay beside the strings, for a derived table to group by.
+        result.columns.push_back(TextOfCodes(column, output.dictionary));
+        if (used_later(o))
+          result.columns.back().codes = column.integers;
+        else
+          result.columns.back().codes = std::move(column.integers);
+      } else
         result.columns.push_back(used_later(o) ? column : std::move(column));
       result.columns.back().name = select_.outputs[o].name;
     }

@@ -125,7 +125,9 @@ std::optional<GroupingCodes> CodesToGroup(const sql::BoundSelect& select, const 
   return codes;
 }
 
-ResultColumn TextOfCodes(const ResultColumn& codes, const TextDictionary& dictionary) {
+ResultColumn TextOfCodes(const ResultColumn& codes,
+                         const std::shared_ptr<const TextDictionary>& shared) {
+  const TextDictionary& dictionary = *shared;
   CLQ_CHECK(codes.type == ValueType::kInteger || codes.type == ValueType::kNull,
             "order codes that are no integers");
   ResultColumn text;
@@ -141,6 +143,7 @@ ResultColumn TextOfCodes(const ResultColumn& codes, const TextDictionary& dictio
     text.text_width =
         std::max<std::uint32_t>(text.text_width, static_cast<std::uint32_t>(value.size()));
   text.text.assign(rows * text.text_width, '\0');
+  text.dictionary = shared;
   for (RowCount r = 0; r < rows; ++r) {
     if (codes.IsNull(r)) continue;
     const std::int64_t code = codes.integers[r];

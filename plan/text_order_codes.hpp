@@ -39,7 +39,8 @@ std::optional<GroupingCodes> CodesToGroup(const sql::BoundSelect& select, const 
                                           std::uint64_t host_memory);
 
 // The strings of `codes` (an INTEGER column of order codes) in `dictionary`,
-// NULL where a code is.
-ResultColumn TextOfCodes(const ResultColumn& codes, const TextDictionary& dictionary);
+// NULL where a code is; the result's `dictionary` is set (not its codes).
+ResultColumn TextOfCodes(const ResultColumn& codes,
+                         const std::shared_ptr<const TextDictionary>& dictionary);
 
 }  // namespace clq

@@ -162,11 +162,17 @@ std::shared_ptr<const ColumnData> ColumnData::OrderCodes() const {
 
 void ColumnData::AdoptOrderCodes(std::shared_ptr<ColumnData> codes,
                                  const ColumnData& source_codes) {
-  CLQ_CHECK(type_.type == DataType::kChar && codes != nullptr &&
-                source_codes.dictionary_ != nullptr && codes->rows() == rows_ &&
-                codes->type() == source_codes.type(),
+  CLQ_CHECK(codes != nullptr && codes->type() == source_codes.type(),
+            "adopted order codes of another type");
+  AdoptOrderCodes(std::move(codes), source_codes.dictionary_);
+}
+
+void ColumnData::AdoptOrderCodes(std::shared_ptr<ColumnData> codes,
+                                 std::shared_ptr<const TextDictionary> dictionary) {
+  CLQ_CHECK(type_.type == DataType::kChar && codes != nullptr && dictionary != nullptr &&
+                codes->rows() == rows_ && codes->type().is_integer(),
             "adopted order codes that do not match their data");
-  codes->dictionary_ = source_codes.dictionary_;
+  codes->dictionary_ = std::move(dictionary);
   bool adopted = false;
   std::call_once(codes_once_, [&] {
     codes_ = std::move(codes);

@@ -138,6 +138,11 @@ class ColumnData {
   // OrderCodes() with the other's dictionary, so that codes read from either
   // decode alike. REQUIRES: no OrderCodes() call yet.
   void AdoptOrderCodes(std::shared_ptr<ColumnData> codes, const ColumnData& source_codes);
+  // The same with `codes` (INT32 or INT64, one per row, NULL rows any code)
+  // numbering this data's strings in `dictionary`: a derived table's column
+  // of strings a query looked up from codes.
+  void AdoptOrderCodes(std::shared_ptr<ColumnData> codes,
+                       std::shared_ptr<const TextDictionary> dictionary);
   // Order codes: the values by code (fills the codes first).
   std::shared_ptr<const TextDictionary> Dictionary() const;
 
@@ -164,8 +169,8 @@ class ColumnData {
   mutable std::once_flag range_once_;
   mutable std::optional<IntRange> range_;
   mutable std::once_flag codes_once_;
-  mutable std::shared_ptr<const ColumnData> codes_;  // CHAR data: its order codes
-  std::shared_ptr<TextDictionary> dictionary_;       // order codes: their dictionary
+  mutable std::shared_ptr<const ColumnData> codes_;   // CHAR data: its order codes
+  std::shared_ptr<const TextDictionary> dictionary_;  // order codes: their dictionary
 };
 
 class Column {
