@@ -138,6 +138,11 @@ std::uint64_t GroupHostBytes(const sql::BoundSelect& select,
   for (std::size_t k = 0; k < select.group_keys.size(); ++k)
     bytes += 2 * std::max<std::uint64_t>(inputs.at(k).type.width, 8) + 1;
   bytes += select.aggregates.size() * (3 * 8 + 1);
+  // A key or MIN/MAX looked up from order codes: its strings, and the codes
+  // kept beside them.
+  for (std::size_t o = 0; o < select.visible_outputs; ++o)
+    if (const sql::Expr& e = select.outputs[o].expr; e.kind == sql::Expr::Kind::kTextOfCode)
+      bytes += std::max<std::uint64_t>(e.dictionary->width, 1) + 8;
   if (!OutputsAreColumns(select))
     bytes += (select.group_keys.size() + select.aggregates.size() + select.outputs.size()) *
                  sizeof(sql::Value) +

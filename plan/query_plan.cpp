@@ -238,8 +238,10 @@ std::optional<std::pair<Expr, Expr>> CombinedKeys(const std::vector<Expr>& lefts
     if (!a || !b) return std::nullopt;
     const std::int64_t low = std::min(a->min, b->min);
     const std::int64_t high = std::max(a->max, b->max);
-    if (high - low < 0 || high - low >= (std::int64_t{1} << 62)) return std::nullopt;
-    const std::int64_t span = high - low + 1;
+    // high >= low: their difference is exact in unsigned arithmetic.
+    const std::uint64_t spread = static_cast<std::uint64_t>(high) - static_cast<std::uint64_t>(low);
+    if (spread >= (std::uint64_t{1} << 62)) return std::nullopt;
+    const auto span = static_cast<std::int64_t>(spread + 1);
     const auto combine = [&](Expr key, const Expr& value) {
       return Arithmetic(sql::BinaryOp::kAdd,
                         Arithmetic(sql::BinaryOp::kMultiply, std::move(key),

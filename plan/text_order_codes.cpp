@@ -139,9 +139,8 @@ ResultColumn TextOfCodes(const ResultColumn& codes,
     text.nulls.assign(rows, 1);
     return text;
   }
-  for (const std::string& value : dictionary.values)
-    text.text_width =
-        std::max<std::uint32_t>(text.text_width, static_cast<std::uint32_t>(value.size()));
+  // At least a byte, as a CHAR column has: a width of 0 holds no row.
+  text.text_width = std::max<std::uint32_t>(dictionary.width, 1);
   text.text.assign(rows * text.text_width, '\0');
   text.dictionary = shared;
   for (RowCount r = 0; r < rows; ++r) {

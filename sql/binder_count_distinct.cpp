@@ -8,8 +8,8 @@
 // the derived table. Every COUNT(DISTINCT) must be of the same x. The other
 // aggregates are computed per (keys, x) pair and combined: COUNT and SUM as
 // the SUM of the pairs' (a COUNT over no pair 0), MIN and MAX as the MIN and
-// MAX of the pairs', AVG as the SUM of the pairs' sums over the SUM of their
-// counts; MEDIAN and QUANTILE, which do not combine, are refused by name. An
+// MAX of the pairs', AVG as the SUM of the pairs' sums (REAL) over the SUM
+// of their counts; MEDIAN and QUANTILE, which do not combine, are refused by name. An
 // integer SUM whose total fits may still fail where a pair's partial sum
 // does not, as SQLite's running sum may.
 #include <algorithm>
@@ -119,23 +119,25 @@ ast::Expr Combined(const ast::Expr& e, Partials& partials) {
     case AggregateFunction::kMax:
       return AggregateCall(e.function, e.name.c_str(), partials.Add(e), e);
     case AggregateFunction::kAvg: {
+      // The pairs' sums in REAL, as AVG sums where a total may pass 64 bits
+      // (a DECIMAL's cast divides by its scale).
+      ast::Expr real;
+      real.kind = ast::ExprKind::kCast;
+      real.cast_type = ValueType::kReal;
+      real.position = real.op_position = e.children.at(0).position;
+      real.end = e.children.at(0).end;
+      real.children.push_back(e.children.at(0));
+      real.height = real.children[0].height + 1;
       ast::Expr sum =
-          partials.Add(AggregateCall(AggregateFunction::kSum, "SUM", e.children.at(0), e));
+          partials.Add(AggregateCall(AggregateFunction::kSum, "SUM", std::move(real), e));
       ast::Expr count =
           partials.Add(AggregateCall(AggregateFunction::kCount, "COUNT", e.children.at(0), e));
-      ast::Expr total;
-      total.kind = ast::ExprKind::kCast;
-      total.cast_type = ValueType::kReal;
-      total.position = total.op_position = e.position;
-      total.end = e.end;
-      total.children.push_back(AggregateCall(AggregateFunction::kSum, "SUM", std::move(sum), e));
-      total.height = total.children[0].height + 1;
       ast::Expr quotient;
       quotient.kind = ast::ExprKind::kBinary;
       quotient.binary_op = BinaryOp::kDivide;
       quotient.position = quotient.op_position = e.position;
       quotient.end = e.end;
-      quotient.children.push_back(std::move(total));
+      quotient.children.push_back(AggregateCall(AggregateFunction::kSum, "SUM", std::move(sum), e));
       quotient.children.push_back(
           AggregateCall(AggregateFunction::kSum, "SUM", std::move(count), e));
       quotient.height = std::max(quotient.children[0].height, quotient.children[1].height) + 1;

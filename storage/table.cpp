@@ -149,6 +149,10 @@ std::shared_ptr<const ColumnData> ColumnData::OrderCodes() const {
         wide ? ColumnType::Int64() : ColumnType::Int32(), rows_,
         [this, dictionary, wide](ColumnData& column, std::byte* data) {
           *dictionary = ComputeOrderCodes(this->data(), rows_, type_.width, data, wide);
+          // The dictionary lives as long as the codes: held as theirs.
+          const std::uint64_t bytes = dictionary->Bytes();
+          AddHeldHostMemory(bytes);
+          column.held_bytes_ += bytes;
           column.SetIntegerRange(
               {0, std::max<std::int64_t>(
                       0, static_cast<std::int64_t>(dictionary->values.size()) - 1)});

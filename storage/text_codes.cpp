@@ -107,8 +107,18 @@ std::uint64_t OrderCodesWorkBytes(RowCount rows, std::uint32_t width) {
   return SaturatingMultiply(rows, sizeof(Key) + std::uint64_t{width} + sizeof(std::string));
 }
 
-TextDictionary ComputeOrderCodes(const std::byte* text, RowCount rows, std::uint32_t width,
-                                 std::byte* codes, bool wide) {
+std::uint64_t TextDictionary::Bytes() const {
+  std::uint64_t bytes = values.capacity() * sizeof(std::string);
+  const std::string empty;
+  for (const std::string& value : values)
+    if (value.capacity() > empty.capacity()) bytes += value.capacity() + 1;  // past the SSO buffer
+  return bytes;
+}
+
+namespace {
+
+TextDictionary OrderCodes(const std::byte* text, RowCount rows, std::uint32_t width,
+                          std::byte* codes, bool wide) {
   TextDictionary dictionary;
   if (rows == 0) return dictionary;
   if (HashedOrderCodes(text, rows, width, codes, wide, dictionary)) return dictionary;
@@ -160,6 +170,16 @@ TextDictionary ComputeOrderCodes(const std::byte* text, RowCount rows, std::uint
     else
       reinterpret_cast<std::int32_t*>(codes)[keys[i].row] = static_cast<std::int32_t>(code);
   }
+  return dictionary;
+}
+
+}  // namespace
+
+TextDictionary ComputeOrderCodes(const std::byte* text, RowCount rows, std::uint32_t width,
+                                 std::byte* codes, bool wide) {
+  TextDictionary dictionary = OrderCodes(text, rows, width, codes, wide);
+  for (const std::string& value : dictionary.values)
+    dictionary.width = std::max(dictionary.width, static_cast<std::uint32_t>(value.size()));
   return dictionary;
 }
 

@@ -21,6 +21,9 @@ namespace clq {
 
 struct TextDictionary {
   std::vector<std::string> values;  // distinct, ascending (bytewise); code i is values[i]
+  std::uint32_t width = 0;          // the longest value's bytes
+  // Host bytes the values hold (counted as held while the codes live).
+  std::uint64_t Bytes() const;
 };
 
 // Host bytes ComputeOrderCodes holds at once beside the codes, for `rows`

@@ -26,9 +26,10 @@ std::string_view ValueAt(const std::vector<char>& text, std::uint32_t width, std
   return value;
 }
 
-// Values of up to `longest` bytes (at most `width`) of random letters.
+// Values of up to `longest` bytes (at most `width`) of random letters, from
+// `shortest` bytes; a random prefix of each of 'x's unless `distinct`.
 void ExpectOrderCodes(std::uint32_t width, std::size_t rows, std::uint32_t seed,
-                      std::uint32_t longest) {
+                      std::uint32_t longest, std::uint32_t shortest = 0, bool distinct = false) {
   std::mt19937 rng(seed);
   // Few letters, shared prefixes, and bytes past 0x7F, so that equal
   // strings, strings equal in their first 8 bytes and unsigned order all
@@ -36,8 +37,10 @@ void ExpectOrderCodes(std::uint32_t width, std::size_t rows, std::uint32_t seed,
   const std::string letters = "Aab\x7f\x80\xff";
   std::vector<char> text(rows * width, '\0');
   for (std::size_t r = 0; r < rows; ++r) {
-    const std::uint32_t length = std::uniform_int_distribution<std::uint32_t>(0, longest)(rng);
-    const std::uint32_t shared = std::uniform_int_distribution<std::uint32_t>(0, length)(rng);
+    const std::uint32_t length =
+        std::uniform_int_distribution<std::uint32_t>(shortest, longest)(rng);
+    const std::uint32_t shared =
+        distinct ? 0 : std::uniform_int_distribution<std::uint32_t>(0, length)(rng);
     for (std::uint32_t i = 0; i < length; ++i)
       text[r * width + i] =
           i < shared ? 'x' : letters[std::uniform_int_distribution<std::size_t>(0, 5)(rng)];
@@ -63,9 +66,10 @@ TEST(OrderCodes, OrderAsTheStringsAndDecodeToThem) {
     for (const std::size_t rows : {std::size_t{0}, std::size_t{1}, std::size_t{1000}})
       ExpectOrderCodes(width, rows, width * 31 + static_cast<std::uint32_t>(rows), width);
   // Past 2 x 65536 rows the rows are numbered in parts: few values (a hash
-  // of each part's), and many (the rows sorted in parts, merged).
+  // of each part's), and many (more than 65536 in a part of up to 8: the
+  // rows sorted in parts, merged).
   ExpectOrderCodes(20, 300'001, 5, 3);
-  ExpectOrderCodes(12, 300'001, 7, 12);
+  ExpectOrderCodes(20, 1'100'001, 7, 20, 12, true);
 }
 
 TEST(OrderCodes, BelongToTheDataSoSlicesShareThem) {
