@@ -27,9 +27,9 @@ std::string_view ValueAt(const std::vector<char>& text, std::uint32_t width, std
 }
 
 // Values of up to `longest` bytes (at most `width`) of random letters, from
-// `shortest` bytes; a random prefix of each of 'x's unless `distinct`.
+// `shortest` bytes; a random prefix of each of 'x's unless `all_differ`.
 void ExpectOrderCodes(std::uint32_t width, std::size_t rows, std::uint32_t seed,
-                      std::uint32_t longest, std::uint32_t shortest = 0, bool distinct = false) {
+                      std::uint32_t longest, std::uint32_t shortest = 0, bool all_differ = false) {
   std::mt19937 rng(seed);
   // Few letters, shared prefixes, and bytes past 0x7F, so that equal
   // strings, strings equal in their first 8 bytes and unsigned order all
@@ -40,7 +40,7 @@ void ExpectOrderCodes(std::uint32_t width, std::size_t rows, std::uint32_t seed,
     const std::uint32_t length =
         std::uniform_int_distribution<std::uint32_t>(shortest, longest)(rng);
     const std::uint32_t shared =
-        distinct ? 0 : std::uniform_int_distribution<std::uint32_t>(0, length)(rng);
+        all_differ ? 0 : std::uniform_int_distribution<std::uint32_t>(0, length)(rng);
     for (std::uint32_t i = 0; i < length; ++i)
       text[r * width + i] =
           i < shared ? 'x' : letters[std::uniform_int_distribution<std::size_t>(0, 5)(rng)];
