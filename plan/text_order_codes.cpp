@@ -110,9 +110,17 @@ std::optional<GroupingCodes> CodesToGroup(const sql::BoundSelect& select, const 
   const Table& table = *select.from.at(key.source).table;
   // Not a derived table's column whose codes are not made: its rows live
   // for one query, and making codes costs more than grouping strings once.
-  if (select.from[key.source].derived &&
-      !table.column(table.OrderCodesSlot(key.index)).shared_data()->materialized())
-    return std::nullopt;
+  const bool made = table.column(table.OrderCodesSlot(key.index)).shared_data()->materialized();
+  if (select.from[key.source].derived && !made) return std::nullopt;
+  // Nor a column of many distinct values whose codes are not made: its rows
+  // would be sorted on the host, where grouping strings on the device is
+  // cheaper than that once.
+  if (!made) {
+    const Column& text = table.column(key.index);
+    if (!OrderCodesAreCheap(text.shared_data()->data(), text.shared_data()->rows(),
+                            text.type().width))
+      return std::nullopt;
+  }
   // Strings group without codes where making them would pass the budget.
   GroupingCodes codes;
   try {

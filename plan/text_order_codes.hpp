@@ -32,9 +32,10 @@ struct GroupingCodes {
   std::shared_ptr<const TextDictionary> dictionary;
 };
 // `key`'s codes where grouping by them is better than grouping the strings:
-// `key` a CHAR column, not one of a derived table whose codes are not made
-// yet (its rows live for one query), and its codes made within `host_memory`
-// if they are not yet. Else nullopt.
+// `key` a CHAR column whose codes are made, or else not one of a derived
+// table (its rows live for one query) and of few distinct values
+// (OrderCodesAreCheap), its codes then made within `host_memory`. Else
+// nullopt.
 std::optional<GroupingCodes> CodesToGroup(const sql::BoundSelect& select, const sql::Expr& key,
                                           std::uint64_t host_memory);
 

@@ -6,6 +6,7 @@
 #include <mutex>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 #include "common/byte_size.hpp"
@@ -174,6 +175,19 @@ TextDictionary OrderCodes(const std::byte* text, RowCount rows, std::uint32_t wi
 }
 
 }  // namespace
+
+bool OrderCodesAreCheap(const std::byte* text, RowCount rows, std::uint32_t width) {
+  // A sort of this many rows takes well under a second.
+  constexpr RowCount kCheapRows = RowCount{1} << 20;
+  constexpr RowCount kSample = RowCount{1} << 16;
+  if (rows <= kCheapRows) return true;
+  std::unordered_set<std::string_view> values;
+  const char* chars = reinterpret_cast<const char*>(text);
+  const RowCount stride = rows / kSample;
+  for (RowCount i = 0; i < kSample; ++i)
+    values.emplace(chars + i * stride * width, width);
+  return values.size() * 4 <= kSample;
+}
 
 TextDictionary ComputeOrderCodes(const std::byte* text, RowCount rows, std::uint32_t width,
                                  std::byte* codes, bool wide) {

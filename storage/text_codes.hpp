@@ -30,6 +30,11 @@ struct TextDictionary {
 // rows of CHAR(width) (the sort of the rows and the dictionary).
 std::uint64_t OrderCodesWorkBytes(RowCount rows, std::uint32_t width);
 
+// Whether making the codes of these rows is cheap: few rows, or a sample
+// of rows spread over them repeats its values (on average at least 4 times
+// each), so that the rows are numbered by hashing rather than sorted.
+bool OrderCodesAreCheap(const std::byte* text, RowCount rows, std::uint32_t width);
+
 // Writes the code of each of `rows` CHAR(width) values at `text` into
 // `codes` (INT32 when `wide` is false, else INT64) and returns the
 // dictionary. A NULL row's zero bytes read as the empty string.

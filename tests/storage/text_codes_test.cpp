@@ -97,5 +97,26 @@ TEST(OrderCodes, BelongToTheDataSoSlicesShareThem) {
   EXPECT_THROW((void)table->OrderCodesSlot(0), InternalError);
 }
 
+// Codes are cheap to make for few rows, or for rows whose values repeat;
+// not for many rows of distinct values (they would be sorted).
+TEST(OrderCodes, AreCheapForFewRowsOrFewValues) {
+  const std::uint32_t width = 12;
+  const std::size_t rows = 3'000'000;
+  std::vector<char> text(rows * width, '\0');
+  for (std::size_t r = 0; r < rows; ++r) {
+    const std::string value = "v" + std::to_string(r);
+    std::memcpy(text.data() + r * width, value.data(), value.size());
+  }
+  const auto* bytes = reinterpret_cast<const std::byte*>(text.data());
+  EXPECT_FALSE(OrderCodesAreCheap(bytes, rows, width));
+  EXPECT_TRUE(OrderCodesAreCheap(bytes, 1'000'000, width));
+  for (std::size_t r = 0; r < rows; ++r) {
+    const std::string value = "v" + std::to_string(r % 1000);
+    std::memset(text.data() + r * width, 0, width);
+    std::memcpy(text.data() + r * width, value.data(), value.size());
+  }
+  EXPECT_TRUE(OrderCodesAreCheap(bytes, rows, width));
+}
+
 }  // namespace
 }  // namespace clq
