@@ -1,4 +1,5 @@
 #include "plan/sort_node.hpp"
+#include "plan/text_order_codes.hpp"
 
 #include <algorithm>
 
@@ -23,12 +24,20 @@ SortNode::SortNode(const Engine& engine, const QueryOptions& options,
   AddChild(child_.get());
   const RowShape& input = child_->shape();
   std::vector<const sql::Expr*> computed;
+  coded_keys_.reserve(select.order_by.size());
   for (const sql::OrderKey& key : select.order_by) {
-    const sql::Expr& e = select.outputs.at(key.expr.index).expr;
-    if (!sql::ContainsKind(e, sql::Expr::Kind::kColumnRef)) {
-      constant_keys_.push_back(&e);
+    const sql::Expr* output = &select.outputs.at(key.expr.index).expr;
+    if (!sql::ContainsKind(*output, sql::Expr::Kind::kColumnRef)) {
+      constant_keys_.push_back(output);
       continue;
     }
+    // A CHAR column whose order codes are made sorts by them: one integer
+    // instead of a prefix image and its ties.
+    if (std::optional<sql::Expr> codes = MadeCodes(select, *output)) {
+      coded_keys_.push_back(std::move(*codes));
+      output = &coded_keys_.back();
+    }
+    const sql::Expr& e = *output;
     keys_.push_back(&e);
     descending_.push_back(key.descending);
     in_place_.push_back(e.kind == sql::Expr::Kind::kColumnRef &&

@@ -34,6 +34,9 @@ class SortNode : public RowNode {
   const sql::BoundSelect& select_;
   QueryOptions options_;
   std::unique_ptr<RowNode> child_;
+  // Keys read from CHAR columns' order codes, where made (keys_ points at
+  // them; reserved up front, so they do not move).
+  std::vector<sql::Expr> coded_keys_;
   std::vector<const sql::Expr*> keys_;
   // Keys that read no column: they order nothing, but are computed once when
   // there is a row, so that one that overflows raises as on every row.

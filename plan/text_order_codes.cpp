@@ -133,6 +133,16 @@ std::optional<GroupingCodes> CodesToGroup(const sql::BoundSelect& select, const 
   return codes;
 }
 
+std::optional<sql::Expr> MadeCodes(const sql::BoundSelect& select, const sql::Expr& key) {
+  if (key.kind != Expr::Kind::kColumnRef || key.type != ValueType::kText) return std::nullopt;
+  const Table& table = *select.from.at(key.source).table;
+  if (!table.column(table.OrderCodesSlot(key.index)).shared_data()->materialized())
+    return std::nullopt;
+  Expr codes = key;
+  ReadCodes(table, codes);
+  return codes;
+}
+
 ResultColumn TextOfCodes(const ResultColumn& codes,
                          const std::shared_ptr<const TextDictionary>& shared) {
   const TextDictionary& dictionary = *shared;

@@ -39,6 +39,10 @@ struct GroupingCodes {
 std::optional<GroupingCodes> CodesToGroup(const sql::BoundSelect& select, const sql::Expr& key,
                                           std::uint64_t host_memory);
 
+// The reference to `key`'s codes where `key` is a CHAR column whose codes
+// are made (they sort as its strings do); else nullopt.
+std::optional<sql::Expr> MadeCodes(const sql::BoundSelect& select, const sql::Expr& key);
+
 // The strings of `codes` (an INTEGER column of order codes) in `dictionary`,
 // NULL where a code is; the result's `dictionary` is set (not its codes).
 ResultColumn TextOfCodes(const ResultColumn& codes,
