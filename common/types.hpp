@@ -7,8 +7,10 @@
 #pragma once
 
 #include <climits>
+#include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace clq {
 
@@ -19,6 +21,13 @@ using RowCount = std::uint64_t;
 inline constexpr RowCount kMaxTableRows = 0xFFFFFFFFull;
 
 enum class DataType : std::uint8_t { kInt32 = 0, kInt64 = 1, kDouble = 2, kChar = 3 };
+
+// The CHAR(width) value at `bytes` without its NUL padding.
+inline std::string_view CharValue(const char* bytes, std::size_t width) {
+  while (width > 0 && bytes[width - 1] == '\0')
+    --width;
+  return {bytes, width};
+}
 
 // What the integers of a column, an expression or a result mean. Devices and
 // the expression machine see only the integers: the binder rewrites DATE and

@@ -65,11 +65,7 @@ RowCount ResultColumn::rows() const {
 
 std::string_view ResultColumn::TextAt(RowCount row) const {
   if (text_width == 0) return {};
-  const char* p = text.data() + row * text_width;
-  std::size_t length = text_width;
-  while (length > 0 && p[length - 1] == '\0')
-    --length;
-  return {p, length};
+  return CharValue(text.data() + row * text_width, text_width);
 }
 
 sql::Value ResultColumn::ValueAt(RowCount row) const {

@@ -131,13 +131,8 @@ std::shared_ptr<ColumnData> CodesColumn(const ResultColumn& column, RowCount row
                   SaturatingMultiply(rows, type.width));
   auto data = std::make_shared<ColumnData>(type, rows);
   ParallelRanges(rows, std::size_t{1} << 20, 1, [&](std::size_t begin, std::size_t end) {
-    for (std::size_t r = begin; r < end; ++r) {
-      const std::int64_t code = column.IsNull(r) ? 0 : column.codes[r];
-      if (wide)
-        reinterpret_cast<std::int64_t*>(data->data())[r] = code;
-      else
-        reinterpret_cast<std::int32_t*>(data->data())[r] = static_cast<std::int32_t>(code);
-    }
+    for (std::size_t r = begin; r < end; ++r)
+      SetOrderCode(data->data(), wide, r, column.IsNull(r) ? 0 : column.codes[r]);
   });
   return data;
 }

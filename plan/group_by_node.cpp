@@ -89,12 +89,6 @@ ResultColumn AggregateColumn(Engine& engine, const sql::Aggregate& a, bool wide,
   return column;
 }
 
-// An output's group key or aggregate reference, under the string lookup of
-// an order code (plan/text_order_codes.hpp) if there is one.
-const sql::Expr& Referenced(const sql::Expr& output) {
-  return output.kind == sql::Expr::Kind::kTextOfCode ? output.children.at(0) : output;
-}
-
 // Whether every visible output is a group key or an aggregate as it is (or
 // the strings of its order codes), with nothing to evaluate, filter, order
 // or cut.
@@ -103,7 +97,7 @@ bool OutputsAreColumns(const sql::BoundSelect& select, bool having_done = false)
       select.limit || select.offset > 0)
     return false;
   for (std::size_t o = 0; o < select.visible_outputs; ++o) {
-    const sql::Expr& e = Referenced(select.outputs[o].expr);
+    const sql::Expr& e = Undecoded(select.outputs[o].expr);
     if (e.kind != sql::Expr::Kind::kGroupRef && e.kind != sql::Expr::Kind::kAggregateRef)
       return false;
     if (e.type != (e.kind == sql::Expr::Kind::kGroupRef ? select.group_keys.at(e.index).type
@@ -396,12 +390,12 @@ QueryResult GroupByNode::RunOnePass(ExecutionContext& context) const {
     // A column is moved into its last output (copied before that: an output
     // may repeat), so large keys keep the memory they were downloaded into.
     const auto is_key = [this](std::size_t o) {
-      return Referenced(select_.outputs[o].expr).kind == sql::Expr::Kind::kGroupRef;
+      return Undecoded(select_.outputs[o].expr).kind == sql::Expr::Kind::kGroupRef;
     };
     const auto used_later = [&](std::size_t o) {
       for (std::size_t later = o + 1; later < select_.visible_outputs; ++later)
-        if (is_key(later) == is_key(o) && Referenced(select_.outputs[later].expr).index ==
-                                              Referenced(select_.outputs[o].expr).index)
+        if (is_key(later) == is_key(o) && Undecoded(select_.outputs[later].expr).index ==
+                                              Undecoded(select_.outputs[o].expr).index)
           return true;
       return false;
     };
@@ -410,7 +404,7 @@ QueryResult GroupByNode::RunOnePass(ExecutionContext& context) const {
     for (std::size_t o = 0; o < select_.visible_outputs; ++o) {
       const sql::Expr& output = select_.outputs[o].expr;
       ResultColumn& column =
-          (is_key(o) ? key_columns : aggregate_columns).at(Referenced(output).index);
+          (is_key(o) ? key_columns : aggregate_columns).at(Undecoded(output).index);
       if (output.kind == sql::Expr::Kind::kTextOfCode) {
         // The codes stay beside the strings, for a derived table to group by.
         result.columns.push_back(TextOfCodes(column, output.dictionary));

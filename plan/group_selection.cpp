@@ -1,4 +1,5 @@
 #include "plan/group_selection.hpp"
+#include "plan/text_order_codes.hpp"
 
 #include <algorithm>
 
@@ -228,9 +229,8 @@ std::optional<GroupSelection> GroupSelection::Plan(const Engine& engine,
     const std::vector<VmInputColumn> inputs_before = inputs;
     for (const sql::OrderKey& key : select.order_by) {
       // The strings of order codes sort as the codes do.
-      const Expr& output = select.outputs.at(key.expr.index).expr;
       std::optional<Expr> rewritten =
-          rewrite(output.kind == Expr::Kind::kTextOfCode ? output.children.at(0) : output, rewrite);
+          rewrite(Undecoded(select.outputs.at(key.expr.index).expr), rewrite);
       if (!rewritten) {
         limit.reset();
         break;

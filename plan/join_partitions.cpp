@@ -130,10 +130,11 @@ TablePtr PartitionedTable(const TablePtr& table, std::size_t key,
     const Column& column = table->column(c);
     const std::string what =
         "column " + column.name() + " of " + table->name() + " in join partition order";
-    // The fills hold the table and the layout: the partitions may outlive this call.
-    const auto scatter = [table, c, key, layout](bool nulls) {
-      return [table, c, key, layout, nulls](ColumnData&, std::byte* data) {
-        const Column& from = table->column(c);
+    // The fills hold the table and the layout: the partitions may outlive
+    // this call. `slot`: the column, or its order codes.
+    const auto scatter = [table, key, layout](std::size_t slot, bool nulls) {
+      return [table, slot, key, layout, nulls](ColumnData&, std::byte* data) {
+        const Column& from = table->column(slot);
         const Column& keys = table->column(key);
         const std::byte* values =
             nulls ? reinterpret_cast<const std::byte*>(from.null_map()) : from.bytes();
@@ -146,29 +147,20 @@ TablePtr PartitionedTable(const TablePtr& table, std::size_t key,
     };
     // Heap memory: a copy for one run, which pinning would cost more than
     // the staged upload it saves.
-    auto data = std::make_shared<ColumnData>(column.type(), table->rows(), scatter(false), what,
+    auto data = std::make_shared<ColumnData>(column.type(), table->rows(), scatter(c, false), what,
                                              host_memory, true);
     if (column.type().type == DataType::kChar) {
       // The copy's order codes are the table's in partition order, so that
       // the codes a partition yields decode with the table's dictionary.
       const std::size_t slot = table->OrderCodesSlot(c);
       const Column& codes = table->column(slot);
-      auto copied = std::make_shared<ColumnData>(
-          codes.type(), table->rows(),
-          [table, slot, key, layout](ColumnData&, std::byte* out) {
-            const Column& from = table->column(slot);
-            const Column& keys = table->column(key);
-            if (keys.type().type == DataType::kInt64)
-              Scatter(keys.int64s(), *layout, from.bytes(), from.type().width, out);
-            else
-              Scatter(keys.int32s(), *layout, from.bytes(), from.type().width, out);
-          },
-          "order codes of " + what, host_memory, true);
+      auto copied = std::make_shared<ColumnData>(codes.type(), table->rows(), scatter(slot, false),
+                                                 "order codes of " + what, host_memory, true);
       data->AdoptOrderCodes(std::move(copied), *codes.shared_data());
     }
     std::shared_ptr<ColumnData> nulls;
     if (column.nullable())
-      nulls = std::make_shared<ColumnData>(ColumnType::Char(1), table->rows(), scatter(true),
+      nulls = std::make_shared<ColumnData>(ColumnType::Char(1), table->rows(), scatter(c, true),
                                            "NULL map of " + what, host_memory, true);
     columns.emplace_back(column.name(), std::move(data), 0, table->rows(), std::move(nulls));
   }

@@ -43,6 +43,12 @@ std::optional<GroupingCodes> CodesToGroup(const sql::BoundSelect& select, const 
 // are made (they sort as its strings do); else nullopt.
 std::optional<sql::Expr> MadeCodes(const sql::BoundSelect& select, const sql::Expr& key);
 
+// `e`, or the order codes whose strings `e` looks up: they sort and group
+// as the strings do.
+inline const sql::Expr& Undecoded(const sql::Expr& e) {
+  return e.kind == sql::Expr::Kind::kTextOfCode ? e.children.at(0) : e;
+}
+
 // The strings of `codes` (an INTEGER column of order codes) in `dictionary`,
 // NULL where a code is; the result's `dictionary` is set (not its codes).
 ResultColumn TextOfCodes(const ResultColumn& codes,

@@ -222,11 +222,7 @@ std::span<const double> Column::doubles() const {
 
 std::string_view Column::StringAt(RowCount row) const {
   CLQ_CHECK(type().type == DataType::kChar, name_ + " is not CHAR");
-  const char* p = reinterpret_cast<const char*>(bytes()) + row * type().width;
-  std::size_t length = type().width;
-  while (length > 0 && p[length - 1] == '\0')
-    --length;
-  return {p, length};
+  return CharValue(reinterpret_cast<const char*>(bytes()) + row * type().width, type().width);
 }
 
 std::int64_t Column::IntegerAt(RowCount row) const {

@@ -85,19 +85,12 @@ bool HashedOrderCodes(const std::byte* text, RowCount rows, std::uint32_t width,
       for (std::size_t v = 0; v < part.values.size(); ++v)
         code_of[v] =
             std::lower_bound(sorted.begin(), sorted.end(), part.values[v]) - sorted.begin();
-      for (std::size_t r = part.begin; r < part.end; ++r) {
-        if (wide)
-          reinterpret_cast<std::int64_t*>(codes)[r] = code_of[local[r]];
-        else
-          reinterpret_cast<std::int32_t*>(codes)[r] = static_cast<std::int32_t>(code_of[local[r]]);
-      }
+      for (std::size_t r = part.begin; r < part.end; ++r)
+        SetOrderCode(codes, wide, r, code_of[local[r]]);
     }
   });
-  for (std::string_view value : sorted) {
-    while (!value.empty() && value.back() == '\0')
-      value.remove_suffix(1);
-    dictionary.values.emplace_back(value);
-  }
+  for (const std::string_view value : sorted)
+    dictionary.values.emplace_back(CharValue(value.data(), value.size()));
   return true;
 }
 
@@ -160,16 +153,10 @@ TextDictionary OrderCodes(const std::byte* text, RowCount rows, std::uint32_t wi
   for (std::size_t i = 0; i < keys.size(); ++i) {
     if (i == 0 || less(keys[i - 1], keys[i])) {
       ++code;
-      const char* value = reinterpret_cast<const char*>(text) + std::size_t{keys[i].row} * width;
-      std::size_t length = width;
-      while (length > 0 && value[length - 1] == '\0')
-        --length;
-      dictionary.values.emplace_back(value, length);
+      dictionary.values.emplace_back(
+          CharValue(reinterpret_cast<const char*>(text) + std::size_t{keys[i].row} * width, width));
     }
-    if (wide)
-      reinterpret_cast<std::int64_t*>(codes)[keys[i].row] = code;
-    else
-      reinterpret_cast<std::int32_t*>(codes)[keys[i].row] = static_cast<std::int32_t>(code);
+    SetOrderCode(codes, wide, keys[i].row, code);
   }
   return dictionary;
 }

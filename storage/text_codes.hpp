@@ -35,6 +35,14 @@ std::uint64_t OrderCodesWorkBytes(RowCount rows, std::uint32_t width);
 // each), so that the rows are numbered by hashing rather than sorted.
 bool OrderCodesAreCheap(const std::byte* text, RowCount rows, std::uint32_t width);
 
+// Writes `code` as row `row` of `codes`, INT32 values unless `wide` (INT64).
+inline void SetOrderCode(std::byte* codes, bool wide, std::size_t row, std::int64_t code) {
+  if (wide)
+    reinterpret_cast<std::int64_t*>(codes)[row] = code;
+  else
+    reinterpret_cast<std::int32_t*>(codes)[row] = static_cast<std::int32_t>(code);
+}
+
 // Writes the code of each of `rows` CHAR(width) values at `text` into
 // `codes` (INT32 when `wide` is false, else INT64) and returns the
 // dictionary. A NULL row's zero bytes read as the empty string.
