@@ -12,7 +12,6 @@
 // of their counts; MEDIAN and QUANTILE, which do not combine, are refused by name. An
 // integer SUM whose total fits may still fail where a pair's partial sum
 // does not, as SQLite's running sum may.
-#include <algorithm>
 #include <optional>
 #include <string>
 
@@ -85,12 +84,7 @@ struct Partials {
 // SUM(e), 0 where it is NULL (a COUNT over no pair).
 ast::Expr SumOrZero(ast::Expr e, const ast::Expr& at) {
   ast::Expr sum = AggregateCall(AggregateFunction::kSum, "SUM", std::move(e), at);
-  ast::Expr is_null;
-  is_null.kind = ast::ExprKind::kIsNull;
-  is_null.position = is_null.op_position = at.position;
-  is_null.end = at.end;
-  is_null.height = sum.height + 1;
-  is_null.children.push_back(sum);
+  ast::Expr is_null = IsNull(sum, false);
   ast::Expr zero;
   zero.kind = ast::ExprKind::kLiteral;
   zero.literal = Value::Integer(0);
@@ -121,27 +115,15 @@ ast::Expr Combined(const ast::Expr& e, Partials& partials) {
     case AggregateFunction::kAvg: {
       // The pairs' sums in REAL, as AVG sums where a total may pass 64 bits
       // (a DECIMAL's cast divides by its scale).
-      ast::Expr real;
-      real.kind = ast::ExprKind::kCast;
+      ast::Expr real = Over(ast::ExprKind::kCast, e.children.at(0));
       real.cast_type = ValueType::kReal;
-      real.position = real.op_position = e.children.at(0).position;
-      real.end = e.children.at(0).end;
-      real.children.push_back(e.children.at(0));
-      real.height = real.children[0].height + 1;
       ast::Expr sum =
           partials.Add(AggregateCall(AggregateFunction::kSum, "SUM", std::move(real), e));
       ast::Expr count =
           partials.Add(AggregateCall(AggregateFunction::kCount, "COUNT", e.children.at(0), e));
-      ast::Expr quotient;
-      quotient.kind = ast::ExprKind::kBinary;
-      quotient.binary_op = BinaryOp::kDivide;
-      quotient.position = quotient.op_position = e.position;
-      quotient.end = e.end;
-      quotient.children.push_back(AggregateCall(AggregateFunction::kSum, "SUM", std::move(sum), e));
-      quotient.children.push_back(
-          AggregateCall(AggregateFunction::kSum, "SUM", std::move(count), e));
-      quotient.height = std::max(quotient.children[0].height, quotient.children[1].height) + 1;
-      return quotient;
+      return Binary(BinaryOp::kDivide,
+                    AggregateCall(AggregateFunction::kSum, "SUM", std::move(sum), e),
+                    AggregateCall(AggregateFunction::kSum, "SUM", std::move(count), e));
     }
     case AggregateFunction::kMedian:
     case AggregateFunction::kQuantile:

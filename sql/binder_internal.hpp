@@ -92,6 +92,11 @@ Expr AverageOfDecimal(Expr reference, const Aggregate& aggregate, std::size_t po
 // (binder_subquery.cpp, binder_count_distinct.cpp) read a derived table they
 // made.
 ast::Expr ColumnOf(const std::string& table, const std::string& column, std::size_t position);
+// Syntax the rewrites build: `left op right` at left's text; an expression
+// of `kind` over `child` alone, at the child's text; `value IS [NOT] NULL`.
+ast::Expr Binary(BinaryOp op, ast::Expr left, ast::Expr right);
+ast::Expr Over(ast::ExprKind kind, ast::Expr child);
+ast::Expr IsNull(ast::Expr value, bool negated);
 
 class Binder {
  public:

@@ -31,6 +31,7 @@
 #include "sql/binder_internal.hpp"
 
 namespace clq::sql::detail {
+
 namespace {
 
 // The names one SELECT's FROM clause brings into scope.
@@ -87,38 +88,8 @@ ast::Expr AndAll(std::vector<ast::Expr> parts) {
   return result;
 }
 
-ast::Expr Binary(BinaryOp op, ast::Expr left, ast::Expr right) {
-  ast::Expr e;
-  e.kind = ast::ExprKind::kBinary;
-  e.binary_op = op;
-  e.position = left.position;
-  e.op_position = left.position;
-  e.end = std::max(left.end, right.end);
-  e.height = std::max(left.height, right.height) + 1;
-  e.children.push_back(std::move(left));
-  e.children.push_back(std::move(right));
-  return e;
-}
-
 ast::Expr Equality(ast::Expr left, ast::Expr right) {
   return Binary(BinaryOp::kEqual, std::move(left), std::move(right));
-}
-
-// An expression of `kind` over `child` alone, at the child's text.
-ast::Expr Over(ast::ExprKind kind, ast::Expr child) {
-  ast::Expr e;
-  e.kind = kind;
-  e.position = e.op_position = child.position;
-  e.end = child.end;
-  e.height = child.height + 1;
-  e.children.push_back(std::move(child));
-  return e;
-}
-
-ast::Expr IsNull(ast::Expr value, bool negated) {
-  ast::Expr e = Over(ast::ExprKind::kIsNull, std::move(value));
-  e.negated = negated;
-  return e;
 }
 
 ast::Expr Aggregate(AggregateFunction function, ast::Expr argument) {
@@ -149,6 +120,35 @@ bool CountsRows(const ast::Expr& e) {
 }
 
 }  // namespace
+
+ast::Expr Binary(BinaryOp op, ast::Expr left, ast::Expr right) {
+  ast::Expr e;
+  e.kind = ast::ExprKind::kBinary;
+  e.binary_op = op;
+  e.position = left.position;
+  e.op_position = left.position;
+  e.end = std::max(left.end, right.end);
+  e.height = std::max(left.height, right.height) + 1;
+  e.children.push_back(std::move(left));
+  e.children.push_back(std::move(right));
+  return e;
+}
+
+ast::Expr Over(ast::ExprKind kind, ast::Expr child) {
+  ast::Expr e;
+  e.kind = kind;
+  e.position = e.op_position = child.position;
+  e.end = child.end;
+  e.height = child.height + 1;
+  e.children.push_back(std::move(child));
+  return e;
+}
+
+ast::Expr IsNull(ast::Expr value, bool negated) {
+  ast::Expr e = Over(ast::ExprKind::kIsNull, std::move(value));
+  e.negated = negated;
+  return e;
+}
 
 ast::Expr ColumnOf(const std::string& table, const std::string& column, std::size_t position) {
   ast::Expr e;
