@@ -248,8 +248,17 @@ KernelSet GroupByPlan::Kernels() const {
     kernels.AddWhenNeeded("sorted_group_by_merge");
   } else {
     kernels.Add("hash_group_by_aggregate");
-    if (cpu_paths && work_group_bytes != 0 && strategy != GroupByStrategy::kHash)
+    if (cpu_paths && work_group_bytes != 0 && strategy == GroupByStrategy::kDirect) {
+      // Not where fewer rows come than the table was planned for (GroupBy
+      // then hashes).
+      if (table_slots > kDirectSlotsMinimum) {
+        kernels.AddWhenNeeded("group_by_merge");
+      } else {
+        kernels.Add("group_by_merge");
+      }
+    } else if (cpu_paths && work_group_bytes != 0 && strategy == GroupByStrategy::kSort) {
       kernels.Add("group_by_merge");
+    }
   }
   if (strategy != GroupByStrategy::kSort && real_sum) {
     // Tables past the full-range bins find the argument's exponents first.
@@ -275,8 +284,13 @@ std::string GroupByPlan::Describe() const {
   std::string text = std::string(GroupByStrategyName(strategy)) + " GROUP BY";
   if (fold_sorted) text += ", sorted groups folded by chunks of rows";
   if (strategy != GroupByStrategy::kSort) text += ", " + std::to_string(table_slots) + " slots";
+  if (strategy == GroupByStrategy::kDirect && table_slots > kDirectSlotsMinimum)
+    text += " (hashed, keys packed, where fewer than " +
+            std::to_string((table_slots - kDirectSlotsMinimum) / kDirectSlotsPerRow) +
+            " rows come)";
   if (strategy == GroupByStrategy::kHash)
-    text += packed ? ", keys packed in the slots" : ", keys compared at a row";
+    text += std::string(" (fewer where fewer than half as many rows come)") +
+            (packed ? ", keys packed in the slots" : ", keys compared at a row");
   if (work_group_bytes != 0)
     text += std::string(", work-group tables in ") + (cpu_paths ? "global" : "local") +
             " memory (up to " + std::to_string(work_group_bytes / 1024) + " KiB)";
@@ -437,11 +451,28 @@ GroupByResult GroupBy(QueryContext& context, const GroupByPlan& plan,
   if (plan.strategy == GroupByStrategy::kSort)
     return SortGroupBy(context, plan, keys, aggregates, layout, rows);
 
+  // Tables are planned for the most rows the input could have. Where far
+  // fewer came (a join or filter that kept few), a direct table's images go
+  // into a hash table instead, as the plan would have chosen for these rows,
+  // and a hash table shrinks to room for every row its own group (the
+  // layout stays the plan's).
+  GroupByPlan resized;
+  const GroupByPlan* run = &plan;
+  const std::uint64_t fitted = std::bit_ceil(std::max<std::uint64_t>(2 * rows, 64));
+  if ((plan.strategy == GroupByStrategy::kDirect &&
+       kDirectSlotsPerRow * rows + kDirectSlotsMinimum < plan.table_slots) ||
+      (plan.strategy == GroupByStrategy::kHash && fitted < plan.table_slots)) {
+    resized = plan;
+    resized.packed = plan.strategy == GroupByStrategy::kDirect || plan.packed;
+    resized.strategy = GroupByStrategy::kHash;
+    resized.table_slots = fitted;
+    run = &resized;
+  }
   GroupTableSpec spec;
-  spec.mode = plan.strategy == GroupByStrategy::kDirect ? HGB_MODE_DIRECT
-              : plan.packed                             ? HGB_MODE_PACKED
+  spec.mode = run->strategy == GroupByStrategy::kDirect ? HGB_MODE_DIRECT
+              : run->packed                             ? HGB_MODE_PACKED
                                                         : HGB_MODE_HASH;
-  spec.slots = plan.table_slots;
+  spec.slots = run->table_slots;
   std::string fallback;
   std::uint32_t rebuilds = 0;
   for (;;) {
@@ -450,11 +481,11 @@ GroupByResult GroupBy(QueryContext& context, const GroupByPlan& plan,
       fallback = "the group table (" + std::to_string(bytes) + " bytes) does not fit the device";
       break;
     }
-    const GroupTable table = FoldGroups(context, plan, spec, layout, keys, aggregates, rows);
+    const GroupTable table = FoldGroups(context, *run, spec, layout, keys, aggregates, rows);
     if (table.overflow == 0) {
       FinishedGroups finished = FinishGroups(context, table, layout, aggregates);
       context.CheckStatus();
-      finished.result.strategy = plan.strategy;
+      finished.result.strategy = run->strategy;
       finished.result.fallback = fallback;
       return std::move(finished.result);
     }
