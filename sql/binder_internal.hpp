@@ -97,6 +97,9 @@ ast::Expr ColumnOf(const std::string& table, const std::string& column, std::siz
 ast::Expr Binary(BinaryOp op, ast::Expr left, ast::Expr right);
 ast::Expr Over(ast::ExprKind kind, ast::Expr child);
 ast::Expr IsNull(ast::Expr value, bool negated);
+// A condition's conjuncts (the operands of its top-level ANDs), and back.
+void SplitAnd(const ast::Expr& e, std::vector<const ast::Expr*>& out);
+ast::Expr AndAll(std::vector<ast::Expr> parts);
 
 class Binder {
  public:
@@ -110,6 +113,11 @@ class Binder {
   // The select with its IN and EXISTS subqueries, and its correlated scalar
   // subqueries, turned into derived tables joined on their keys.
   ast::Select Decorrelate(const ast::Select& select);
+  // binder_subquery_domain.cpp: `inner IN (the outer rows' keys)` for a
+  // derived table joined on inner_keys = outer_keys, where it can pay.
+  std::optional<ast::Expr> SubqueryDomain(const ast::Select& outer,
+                                          const std::vector<ast::Expr>& inner_keys,
+                                          const std::vector<ast::Expr>& outer_keys);
   // COUNT(DISTINCT x) as COUNT(x) over a derived table grouped by the keys and x.
   ast::Select RewriteCountDistinct(const ast::Select& select);
   BoundSelect BindChild(const ast::Select& select) const;

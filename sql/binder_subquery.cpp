@@ -62,32 +62,6 @@ bool Contains(const std::vector<std::string>& names, std::string_view name) {
 
 enum Side : unsigned { kNeither = 0, kInner = 1, kOuter = 2, kBoth = 3 };
 
-void SplitAnd(const ast::Expr& e, std::vector<const ast::Expr*>& out) {
-  if (e.kind == ast::ExprKind::kBinary && e.binary_op == BinaryOp::kAnd) {
-    SplitAnd(e.children[0], out);
-    SplitAnd(e.children[1], out);
-  } else {
-    out.push_back(&e);
-  }
-}
-
-ast::Expr AndAll(std::vector<ast::Expr> parts) {
-  ast::Expr result = std::move(parts.at(0));
-  for (std::size_t i = 1; i < parts.size(); ++i) {
-    ast::Expr both;
-    both.kind = ast::ExprKind::kBinary;
-    both.binary_op = BinaryOp::kAnd;
-    both.position = result.position;
-    both.op_position = parts[i].position;
-    both.end = std::max(result.end, parts[i].end);
-    both.height = std::max(result.height, parts[i].height) + 1;
-    both.children.push_back(std::move(result));
-    both.children.push_back(std::move(parts[i]));
-    result = std::move(both);
-  }
-  return result;
-}
-
 ast::Expr Equality(ast::Expr left, ast::Expr right) {
   return Binary(BinaryOp::kEqual, std::move(left), std::move(right));
 }
@@ -120,6 +94,32 @@ bool CountsRows(const ast::Expr& e) {
 }
 
 }  // namespace
+
+void SplitAnd(const ast::Expr& e, std::vector<const ast::Expr*>& out) {
+  if (e.kind == ast::ExprKind::kBinary && e.binary_op == BinaryOp::kAnd) {
+    SplitAnd(e.children[0], out);
+    SplitAnd(e.children[1], out);
+  } else {
+    out.push_back(&e);
+  }
+}
+
+ast::Expr AndAll(std::vector<ast::Expr> parts) {
+  ast::Expr result = std::move(parts.at(0));
+  for (std::size_t i = 1; i < parts.size(); ++i) {
+    ast::Expr both;
+    both.kind = ast::ExprKind::kBinary;
+    both.binary_op = BinaryOp::kAnd;
+    both.position = result.position;
+    both.op_position = parts[i].position;
+    both.end = std::max(result.end, parts[i].end);
+    both.height = std::max(result.height, parts[i].height) + 1;
+    both.children.push_back(std::move(result));
+    both.children.push_back(std::move(parts[i]));
+    result = std::move(both);
+  }
+  return result;
+}
 
 ast::Expr Binary(BinaryOp op, ast::Expr left, ast::Expr right) {
   ast::Expr e;
@@ -449,8 +449,12 @@ ast::Select Binder::Decorrelate(const ast::Select& original) {
       conditions.push_back(Equality(correlation.outer_keys[k],
                                     ColumnOf(alias, "__k" + std::to_string(k + 1), position)));
     }
+    std::vector<ast::Expr> inner_where = correlation.inner_where;
+    if (std::optional<ast::Expr> domain =
+            SubqueryDomain(original, correlation.inner_keys, correlation.outer_keys))
+      inner_where.push_back(std::move(*domain));
     inner.where.reset();
-    if (!correlation.inner_where.empty()) inner.where = AndAll(correlation.inner_where);
+    if (!inner_where.empty()) inner.where = AndAll(std::move(inner_where));
     for (const ast::Expr& e : correlation.outer_where)
       conditions.push_back(e);
     ast::FromItem from;

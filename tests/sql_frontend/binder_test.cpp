@@ -15,6 +15,7 @@ using clq::testing::OutputNames;
 using clq::testing::OutputStrings;
 using clq::testing::OutputTypes;
 using clq::testing::ToyCatalog;
+using clq::testing::WisconsinCatalog;
 using VT = ValueType;
 
 TEST(BinderTest, ColumnAndExpressionTypes) {
@@ -182,6 +183,54 @@ TEST(BinderTest, TablesAreMaterialisedOnlyAfterASuccessfulBind) {
   EXPECT_EQ(*catalog->materialised, 0);
   BindSql(*catalog, "SELECT a FROM t1");
   EXPECT_EQ(*catalog->materialised, 1);
+}
+
+// The derived table of a correlated subquery keeps only the keys the outer
+// rows can have: its rows are joined first with the DISTINCT outer keys of
+// the outer tables under their filters (the subquery's own derived table),
+// where a filter makes that pay.
+const BoundSelect& OnlyDerived(const BoundSelect& select) {
+  EXPECT_EQ(select.subqueries.size(), 1u);
+  return *select.subqueries.at(0).select;
+}
+
+TEST(BinderTest, CorrelatedSubqueryKeepsTheOuterRowsKeys) {
+  auto catalog = WisconsinCatalog();
+  for (const char* sql :
+       {"SELECT COUNT(*) FROM tenktup1 t WHERE t.ten = 3 AND EXISTS (SELECT * FROM tenktup2 u "
+        "WHERE u.unique2 = t.unique1)",
+        "SELECT COUNT(*) FROM tenktup1 t WHERE t.ten = 3 AND NOT EXISTS (SELECT * FROM tenktup2 "
+        "u WHERE u.unique2 = t.unique1 AND u.four <> t.four)",
+        "SELECT COUNT(*) FROM tenktup1 t WHERE t.ten = 3 AND t.unique2 > (SELECT MIN(u.unique2) "
+        "FROM tenktup2 u WHERE u.unique1 = t.unique1)",
+        "SELECT COUNT(*) FROM tenktup1 t JOIN onektup o ON o.unique1 = t.unique1 AND o.two = 1 "
+        "WHERE EXISTS (SELECT * FROM tenktup2 u WHERE u.unique2 = t.unique1)"}) {
+    SCOPED_TRACE(sql);
+    const BoundStatement bound = BindSql(*catalog, sql);
+    const BoundSelect& derived = OnlyDerived(bound.select);
+    // The keys: SELECT DISTINCT t.unique1 FROM tenktup1 t [, onektup o] WHERE ...
+    const BoundSelect& keys = OnlyDerived(derived);
+    EXPECT_TRUE(keys.distinct);
+    EXPECT_FALSE(keys.from.empty());
+    EXPECT_TRUE(keys.where.has_value());
+    EXPECT_TRUE(keys.subqueries.empty());
+  }
+  // No filter on the outer tables, an outer LEFT JOIN, an outer derived
+  // table: every key would be kept, or the outer rows are not a table's.
+  for (const char* sql :
+       {"SELECT COUNT(*) FROM tenktup1 t WHERE EXISTS (SELECT * FROM tenktup2 u WHERE u.unique2 "
+        "= t.unique1)",
+        "SELECT COUNT(*) FROM tenktup1 t, onektup o WHERE o.unique1 = t.unique1 AND EXISTS "
+        "(SELECT * FROM tenktup2 u WHERE u.unique2 = t.unique1)",
+        "SELECT COUNT(*) FROM tenktup1 t LEFT JOIN onektup o ON o.unique1 = t.unique1 WHERE "
+        "t.ten = 3 AND EXISTS (SELECT * FROM tenktup2 u WHERE u.unique2 = t.unique1)",
+        "SELECT COUNT(*) FROM (SELECT * FROM tenktup1 WHERE ten = 3) t WHERE EXISTS (SELECT * "
+        "FROM tenktup2 u WHERE u.unique2 = t.unique1)"}) {
+    SCOPED_TRACE(sql);
+    const BoundStatement bound = BindSql(*catalog, sql);
+    const BoundSelect& derived = *bound.select.subqueries.back().select;
+    EXPECT_TRUE(derived.subqueries.empty());
+  }
 }
 
 }  // namespace
