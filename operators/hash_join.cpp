@@ -160,7 +160,8 @@ JoinResult RunMethods(Engine& engine, const JoinPlan& plan, const VectorView& bu
       case JoinMethod::kDirect:
         if (duplicate_keys) continue;
         if (DirectTableFits(engine, key_range(), build.size, plan.options.direct_slots_per_row,
-                            plan.cpu_kernels, reason)) {
+                            probe.size, plan.options.direct_slots_per_probe_row, plan.cpu_kernels,
+                            reason)) {
           result = DirectJoin(engine, build, probe, key_range(), plan.cpu_kernels, output_budget,
                               reason);
           duplicate_keys = !result;  // a fitting direct table fails only on repeated keys
@@ -276,7 +277,10 @@ std::string JoinPlan::Describe() const {
     text << JoinMethodName(methods[m]);
     if (methods[m] == JoinMethod::kDirect) {
       text << " (" << (cpu_kernels ? "cpu" : "gpu") << " kernels, at most "
-           << options.direct_slots_per_row << " slots per build row)";
+           << options.direct_slots_per_row << " slots per build row";
+      if (options.direct_slots_per_probe_row > 0)
+        text << " or " << options.direct_slots_per_probe_row << " per probe row";
+      text << ")";
     }
     if (methods[m] == JoinMethod::kCuckoo && cpu_kernels) text << " (probe through a filter)";
     if (methods[m] == JoinMethod::kChained && !options.ordered_matches) text << " (unordered)";
@@ -297,6 +301,8 @@ JoinPlan PlanJoin(const DeviceInfo& device, const DeviceTuning& tuning, const Jo
   if (plan.options.direct_slots_per_row <= 0) {
     plan.options.direct_slots_per_row = kJoinDirectSlotsPerRow;
   }
+  if (plan.options.direct_slots_per_probe_row < 0)
+    plan.options.direct_slots_per_probe_row = plan.cpu_kernels ? 1.0 : 0.0;
   if (!options.methods.empty()) {
     plan.methods = options.methods;
   } else if (plan.cpu_kernels) {

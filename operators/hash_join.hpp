@@ -101,6 +101,12 @@ struct JoinOptions {
   // ones; on CPUs the probe's bitmap also keeps a sparse table's misses in
   // cache).
   double direct_slots_per_row = 0;
+  // Also allowed: this many slots per probe row; negative: the plan's, 1
+  // with the CPU kernels (their table is filled and read once, in order, as
+  // a probe side as long is; the bitmap in front of it settles a miss in
+  // cache, where a cuckoo probe through its filter hashes several times),
+  // none with the GPU ones.
+  double direct_slots_per_probe_row = -1;
   unsigned max_evictions = 0;  // 0: automatic (grows with log2 of the build size)
   unsigned max_rebuilds = 3;
   unsigned stash_size = 101;

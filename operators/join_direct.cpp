@@ -13,6 +13,7 @@
 // stored rows means a key repeats) and writes a bitmap of them; the probe
 // counts per tile the probe keys whose bit is set, and after a scan of the
 // counts writes the pairs, loading only the slots of those keys.
+#include <algorithm>
 #include <sstream>
 #include <string>
 
@@ -71,7 +72,8 @@ JoinResult ProbeDirectOnCpu(Engine& engine, const VectorView& probe, const KeyRa
 }  // namespace
 
 bool DirectTableFits(Engine& engine, const KeyRange& range, RowCount build_rows,
-                     double slots_per_row, bool cpu_kernels, std::string& reason) {
+                     double slots_per_row, RowCount probe_rows, double slots_per_probe_row,
+                     bool cpu_kernels, std::string& reason) {
   // The CPU kernels keep slot numbers (and bitmap positions) in 32 bits.
   if (cpu_kernels && range.span > 0xFFFFFFFFull) {
     reason = "build keys span more than 2^32 values";
@@ -79,11 +81,13 @@ bool DirectTableFits(Engine& engine, const KeyRange& range, RowCount build_rows,
   }
   // span + 1 slots; a span of 2^64 - 1 would wrap, so test the span itself.
   const double slots = static_cast<double>(range.span) + 1.0;
-  const double allowed = slots_per_row * static_cast<double>(build_rows);
+  const double allowed = std::max(slots_per_row * static_cast<double>(build_rows),
+                                  slots_per_probe_row * static_cast<double>(probe_rows));
   if (slots > allowed) {
     std::ostringstream text;
     text << "build keys span " << range.span << " + 1 values, more than " << slots_per_row
          << " per build row";
+    if (slots_per_probe_row > 0) text << " and " << slots_per_probe_row << " per probe row";
     reason = text.str();
     return false;
   }

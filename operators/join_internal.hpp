@@ -57,10 +57,12 @@ JoinResult ProbeUnique(Engine& engine, const VectorView& probe, const KeyRange& 
                        const std::function<cl_uint(cl::Kernel&)>& bind_table);
 
 // Whether the direct table suits `range` for `build_rows` rows at most
-// `slots_per_row` slots per row, with the CPU or the GPU kernels; `reason`
+// `slots_per_row` slots per row, or `probe_rows` at most
+// `slots_per_probe_row` per row, with the CPU or the GPU kernels; `reason`
 // says why not.
 bool DirectTableFits(Engine& engine, const KeyRange& range, RowCount build_rows,
-                     double slots_per_row, bool cpu_kernels, std::string& reason);
+                     double slots_per_row, RowCount probe_rows, double slots_per_probe_row,
+                     bool cpu_kernels, std::string& reason);
 
 // The direct path (the range must fit, see DirectTableFits), with the CPU
 // or the GPU kernels; std::nullopt with `reason` set when the build keys

@@ -125,6 +125,19 @@ TEST_P(JoinTablesTest, DenseUniqueKeysUseTheDirectTable) {
     EXPECT_NE(sparse.stats.fallback_reason.find("more than " + std::to_string(int(per_row))),
               std::string::npos)
         << sparse.stats.fallback_reason;
+    // The CPU kernels also take a range of up to one slot per probe row: the
+    // same sparse keys probed by as many rows as the range has values.
+    Keys long_probe = gaps_probe;
+    while (long_probe.values.size() < static_cast<std::size_t>(range + 1))
+      long_probe.values.push_back(
+          static_cast<std::int64_t>(long_probe.values.size() * 7 % (range + 5)));
+    const Outcome by_probe = DeviceJoin(e, gaps, long_probe, options);
+    EXPECT_EQ(by_probe.pairs, CpuJoin(gaps, long_probe)) << what;
+    if (cpu) {
+      EXPECT_EQ(by_probe.stats.method, "direct") << by_probe.stats.fallback_reason;
+    } else {
+      EXPECT_NE(by_probe.stats.method, "direct");
+    }
   }
 }
 
