@@ -188,13 +188,22 @@ TablePtr ResultTable(QueryResult&& result, const std::string& name,
 }
 
 sql::BoundSelect MaterializeSubqueries(const sql::BoundSelect& select, const SelectRunner& run,
-                                       std::uint64_t host_memory, Profiler* profiler) {
+                                       std::uint64_t host_memory, Profiler* profiler,
+                                       DerivedTables* made) {
   sql::BoundSelect out = select;
   out.subqueries.clear();
   std::vector<std::optional<sql::Expr>> values(select.subqueries.size());
   ListValues lists(select.subqueries.size());
   for (std::size_t i = 0; i < select.subqueries.size(); ++i) {
     const sql::Subquery& subquery = select.subqueries[i];
+    if (subquery.source && made != nullptr) {
+      const auto earlier = made->find(subquery.select.get());
+      if (earlier != made->end()) {
+        out.from[*subquery.source].table = earlier->second;
+        out.from[*subquery.source].derived = true;
+        continue;
+      }
+    }
     QueryResult result = run(*subquery.select);
     if (subquery.source) {
       const sql::TableRef& placeholder = out.from.at(*subquery.source);
@@ -206,6 +215,7 @@ sql::BoundSelect MaterializeSubqueries(const sql::BoundSelect& select, const Sel
       out.from[*subquery.source].table =
           ResultTable(std::move(result), placeholder.alias, names, host_memory);
       out.from[*subquery.source].derived = true;
+      if (made != nullptr) made->emplace(subquery.select.get(), out.from[*subquery.source].table);
       continue;
     }
     if (subquery.list) {

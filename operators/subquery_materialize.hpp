@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 
 #include "operators/query_result.hpp"
@@ -17,12 +18,17 @@ namespace clq {
 
 using SelectRunner = std::function<QueryResult(const sql::BoundSelect&)>;
 
+// The derived tables one statement has made, by their bound select: a select
+// the binder shares between two places (sql/binder_internal.hpp) runs once.
+using DerivedTables = std::map<const sql::BoundSelect*, TablePtr>;
+
 // `select` with every subquery run by `run` and put in place; the copy has
 // no subqueries left. A scalar subquery of more than one row is an
 // InvalidInputError; of none, NULL. Building the derived tables is a host
 // stage of `profiler` when one is given.
 sql::BoundSelect MaterializeSubqueries(const sql::BoundSelect& select, const SelectRunner& run,
-                                       std::uint64_t host_memory, Profiler* profiler = nullptr);
+                                       std::uint64_t host_memory, Profiler* profiler = nullptr,
+                                       DerivedTables* made = nullptr);
 
 // A result as a table named `name`: INTEGER as INT64 (DATE as DATE, DECIMAL
 // as DECIMAL), REAL as DOUBLE, TEXT as CHAR as wide as the result's text,

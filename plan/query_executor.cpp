@@ -47,10 +47,20 @@ QueryExecutor::QueryExecutor(std::vector<Engine*> engines, const QueryOptions& o
 
 QueryResult QueryExecutor::Execute(const sql::BoundSelect& select) {
   std::optional<sql::BoundSelect> prepared;
-  if (!select.subqueries.empty())
-    prepared = MaterializeSubqueries(
-        select, [this](const sql::BoundSelect& s) { return Execute(s); }, options_.host_memory,
-        &engines_.front()->profiler());
+  if (!select.subqueries.empty()) {
+    DerivedTables statement_tables;
+    const bool outermost = derived_tables_ == nullptr;
+    if (outermost) derived_tables_ = &statement_tables;
+    try {
+      prepared = MaterializeSubqueries(
+          select, [this](const sql::BoundSelect& s) { return Execute(s); }, options_.host_memory,
+          &engines_.front()->profiler(), derived_tables_);
+    } catch (...) {
+      if (outermost) derived_tables_ = nullptr;
+      throw;
+    }
+    if (outermost) derived_tables_ = nullptr;
+  }
   const sql::BoundSelect& planned = prepared ? *prepared : select;
   const Placed placed = Place(planned);
   if (placed.split) {

@@ -21,6 +21,7 @@
 
 #include "common/options.hpp"
 #include "operators/query_result.hpp"
+#include "operators/subquery_materialize.hpp"
 #include "plan/cost_model.hpp"
 #include "plan/device_split.hpp"
 #include "plan/physical_plan.hpp"
@@ -77,6 +78,10 @@ class QueryExecutor {
   QueryOptions options_;
   SplitTables split_tables_;
   CostModel cost_model_;
+  // The derived tables of the statement being executed (Execute of the
+  // outermost select owns them), so that one bound select shared by two
+  // places runs once.
+  DerivedTables* derived_tables_ = nullptr;
 };
 
 }  // namespace clq

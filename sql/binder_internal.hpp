@@ -8,6 +8,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -169,6 +171,12 @@ class Binder {
   std::vector<ast::CommonTable> with_;  // WITH tables the FROM clauses may name
   std::deque<Schema> derived_schemas_;  // of derived sources (Source::schema points here)
   int generated_tables_ = 0;
+  // The derived tables made from IN and EXISTS subqueries, by their text,
+  // shared by this statement's binders: two equal ones (a correlated
+  // subquery's outer keys, made for each of two subqueries) are one bound
+  // select, which the executors run once.
+  std::shared_ptr<std::map<std::string, std::shared_ptr<BoundSelect>>> generated_selects_ =
+      std::make_shared<std::map<std::string, std::shared_ptr<BoundSelect>>>();
   const ast::Select* ast_select_ = nullptr;
   std::vector<Source> sources_;
   BoundSelect select_;

@@ -168,6 +168,7 @@ const ast::CommonTable* Binder::FindCommonTable(std::string_view name) const {
 BoundSelect Binder::BindChild(const ast::Select& select) const {
   Binder child(catalog_, sql_);
   child.with_ = with_;
+  child.generated_selects_ = generated_selects_;
   return child.BindSelect(select);
 }
 
@@ -254,7 +255,14 @@ Expr Binder::BindScalarSubquery(const ast::Expr& expr, const ExprContext& contex
 
 void Binder::BindDerived(const ast::TableRef& ref, const ast::Select& select,
                          const std::vector<std::string>& column_aliases, bool generated) {
-  auto inner = std::make_shared<BoundSelect>(BindChild(select));
+  std::shared_ptr<BoundSelect> inner;
+  if (generated) {
+    std::shared_ptr<BoundSelect>& same = (*generated_selects_)[ast::ToString(select)];
+    if (!same) same = std::make_shared<BoundSelect>(BindChild(select));
+    inner = same;
+  } else {
+    inner = std::make_shared<BoundSelect>(BindChild(select));
+  }
   const std::size_t columns = inner->visible_outputs;
   if (!column_aliases.empty() && column_aliases.size() != columns)
     throw SqlError("the derived table '" + ref.alias.value_or(ref.name) + "' has " +
