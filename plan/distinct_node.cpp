@@ -47,7 +47,7 @@ DistinctNode::DistinctNode(const Engine& engine, const QueryOptions& options,
   }
   keys_ = GroupInputs(engine, select, keys, child_->shape());
   AddKernelNames(keys_.Kernels(engine, options, select, child_->shape()));
-  plan_ = PlanGrouping(engine, keys_, keys.size(), {}, child_->shape().max_rows,
+  plan_ = PlanGrouping(engine, keys_, FirstPositions(keys.size()), {}, child_->shape().max_rows,
                        child_->shape().expected_rows);
   AddKernelNames(plan_.Kernels());
   row_bytes_ = EvaluatedBytesPerRow(keys_.types()) + kGroupBytesPerRow +

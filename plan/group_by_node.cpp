@@ -144,6 +144,35 @@ std::uint64_t GroupHostBytes(const sql::BoundSelect& select,
   return bytes;
 }
 
+// The GROUP BY keys to find groups by: every key but the columns of a FROM
+// table whose other key column is unique in it (no NULL map, no two values
+// equal): rows with one value of that column come from one row of the
+// table, so its other columns are equal too and follow it (TPC-H Q10 groups
+// by c_custkey and six more customer and nation columns, three of them
+// strings without order codes at SF 10). A LEFT JOIN's unmatched rows have
+// every column of the table NULL, one group as well.
+std::vector<std::size_t> GroupedKeys(const sql::BoundSelect& select) {
+  const std::vector<sql::Expr>& keys = select.group_keys;
+  std::vector<std::optional<std::size_t>> unique_of(select.from.size());
+  for (std::size_t k = 0; k < keys.size(); ++k) {
+    const sql::Expr& key = keys[k];
+    if (key.kind != sql::Expr::Kind::kColumnRef || unique_of.at(key.source)) continue;
+    const Table& table = *select.from[key.source].table;
+    const Column& column = table.column(key.index);
+    if (column.type().is_integer() && !column.nullable() && column.rows() > 1 &&
+        column.shared_data()->ValuesUnique())
+      unique_of[key.source] = k;
+  }
+  std::vector<std::size_t> grouped;
+  for (std::size_t k = 0; k < keys.size(); ++k) {
+    const sql::Expr& key = keys[k];
+    const bool follows = key.kind == sql::Expr::Kind::kColumnRef && unique_of[key.source] &&
+                         *unique_of[key.source] != k;
+    if (!follows) grouped.push_back(k);
+  }
+  return grouped;
+}
+
 }  // namespace
 
 GroupByNode::GroupByNode(const Engine& engine, const QueryOptions& options,
@@ -188,8 +217,8 @@ GroupByNode::GroupByNode(const Engine& engine, const QueryOptions& options,
     info.operation = operations_[i];
     infos.push_back(info);
   }
-  plan_ = PlanGrouping(engine, inputs_, select.group_keys.size(), infos, shape.max_rows,
-                       shape.expected_rows);
+  grouped_ = GroupedKeys(select);
+  plan_ = PlanGrouping(engine, inputs_, grouped_, infos, shape.max_rows, shape.expected_rows);
   AddKernelNames(plan_.Kernels());
   row_bytes_ = EvaluatedBytesPerRow(inputs_.types()) + kGroupBytesPerRow +
                (plan_.strategy == GroupByStrategy::kSort ? kSortBytesPerRow : 0) +
@@ -241,7 +270,14 @@ std::string GroupByNode::Describe() const {
   if (partitions_)
     grouping = "streamed, " + partitions_->Describe(select_) +
                ", each partition's groups merged on the host in order of first appearance";
-  return keys + ": " + (aggregates.empty() ? "no aggregates" : aggregates) + "; " +
+  std::string follow;
+  if (grouped_.size() < select_.group_keys.size()) {
+    std::string by;
+    for (const std::size_t k : grouped_)
+      by += (by.empty() ? "" : ", ") + ExpressionText(select_, select_.group_keys[k]);
+    follow = "; grouped by " + by + " (the other keys follow a column unique in its table)";
+  }
+  return keys + ": " + (aggregates.empty() ? "no aggregates" : aggregates) + follow + "; " +
          plan_.Describe() + "; " + grouping + "; then " +
          (selection_ ? "on the device: " + selection_->Describe() + "; on the host: "
                      : "on the host: ") +
@@ -276,7 +312,10 @@ GroupByResult GroupByNode::Group(ExecutionContext& context, RowSet& rows,
     }
     specs.push_back(spec);
   }
-  GroupByResult groups = GroupBy(context.query(), plan_, keys, specs, rows.rows());
+  std::vector<VectorView> grouped;
+  for (const std::size_t k : grouped_)
+    grouped.push_back(keys[k]);
+  GroupByResult groups = GroupBy(context.query(), plan_, grouped, specs, rows.rows());
   context.query().CheckStatus();
   return groups;
 }

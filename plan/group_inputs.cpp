@@ -61,12 +61,13 @@ std::vector<VectorView> GroupInputs::Evaluate(QueryContext& context, RowSet& row
   return views;
 }
 
-GroupByPlan PlanGrouping(const Engine& engine, const GroupInputs& inputs, std::size_t keys,
+GroupByPlan PlanGrouping(const Engine& engine, const GroupInputs& inputs,
+                         const std::vector<std::size_t>& keys,
                          const std::vector<GroupAggregateInfo>& aggregates, RowCount max_rows,
                          RowCount expected_rows) {
   std::vector<GroupKeyInfo> key_infos;
   double product = 1;
-  for (std::size_t k = 0; k < keys; ++k) {
+  for (const std::size_t k : keys) {
     const std::optional<IntRange>& range = inputs.ranges()[k];
     key_infos.push_back({inputs.types()[k].type, inputs.types()[k].nullable, range});
     // A NULL is one more value.
@@ -79,6 +80,13 @@ GroupByPlan PlanGrouping(const Engine& engine, const GroupInputs& inputs, std::s
   options.expected_rows = expected_rows;
   return PlanGroupBy(engine.info(), engine.tuning(), key_infos, aggregates, max_rows, estimate,
                      options);
+}
+
+std::vector<std::size_t> FirstPositions(std::size_t count) {
+  std::vector<std::size_t> positions(count);
+  for (std::size_t i = 0; i < count; ++i)
+    positions[i] = i;
+  return positions;
 }
 
 }  // namespace clq

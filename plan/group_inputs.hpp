@@ -44,8 +44,12 @@ class GroupInputs {
 // `max_rows` rows, the product of the integer keys' value counts as the
 // estimate of groups when every key has bounds; `expected_rows` is the
 // RowShape's (GroupByOptions::expected_rows).
-GroupByPlan PlanGrouping(const Engine& engine, const GroupInputs& inputs, std::size_t keys,
+GroupByPlan PlanGrouping(const Engine& engine, const GroupInputs& inputs,
+                         const std::vector<std::size_t>& keys,
                          const std::vector<GroupAggregateInfo>& aggregates, RowCount max_rows,
                          RowCount expected_rows);
+
+// Positions 0, 1, ..., count - 1.
+std::vector<std::size_t> FirstPositions(std::size_t count);
 
 }  // namespace clq

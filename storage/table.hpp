@@ -128,6 +128,13 @@ class ColumnData {
   // of IntegerRange() yet (a range already known is kept).
   void SetIntegerRange(IntRange range);
 
+  // Whether no two values of an INT32 or INT64 column are equal, computed
+  // once on first use (a bitmap over the values' range; false, without a
+  // scan, where the range is more than 8 values a row, so that the answer
+  // costs at most a pass and a bitmap of a byte a row). NULL rows count by
+  // their stored value; callers that care check the NULL map. Thread-safe.
+  bool ValuesUnique() const;
+
   // CHAR data: its order codes (storage/text_codes.hpp), an INT32 column
   // (INT64 past 2^31 - 1 rows) made on first read, the same object for every
   // call. The codes data reads this data when it is filled: whoever holds
@@ -168,6 +175,8 @@ class ColumnData {
   const void* pinned_for_ = nullptr;
   mutable std::once_flag range_once_;
   mutable std::optional<IntRange> range_;
+  mutable std::once_flag unique_once_;
+  mutable bool unique_ = false;
   mutable std::once_flag codes_once_;
   mutable std::shared_ptr<const ColumnData> codes_;   // CHAR data: its order codes
   std::shared_ptr<const TextDictionary> dictionary_;  // order codes: their dictionary
