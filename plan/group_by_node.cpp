@@ -153,10 +153,16 @@ std::uint64_t GroupHostBytes(const sql::BoundSelect& select,
 // every column of the table NULL, one group as well.
 std::vector<std::size_t> GroupedKeys(const sql::BoundSelect& select) {
   const std::vector<sql::Expr>& keys = select.group_keys;
+  // Only a table with two key columns or more has keys that could follow.
+  std::vector<std::size_t> columns_of(select.from.size(), 0);
+  for (const sql::Expr& key : keys)
+    if (key.kind == sql::Expr::Kind::kColumnRef) ++columns_of.at(key.source);
   std::vector<std::optional<std::size_t>> unique_of(select.from.size());
   for (std::size_t k = 0; k < keys.size(); ++k) {
     const sql::Expr& key = keys[k];
-    if (key.kind != sql::Expr::Kind::kColumnRef || unique_of.at(key.source)) continue;
+    if (key.kind != sql::Expr::Kind::kColumnRef || columns_of[key.source] < 2 ||
+        unique_of[key.source])
+      continue;
     const Table& table = *select.from[key.source].table;
     const Column& column = table.column(key.index);
     if (column.type().is_integer() && !column.nullable() && column.rows() > 1 &&
