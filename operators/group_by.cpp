@@ -459,9 +459,10 @@ GroupByResult GroupBy(QueryContext& context, const GroupByPlan& plan,
   GroupByPlan resized;
   const GroupByPlan* run = &plan;
   const std::uint64_t fitted = std::bit_ceil(std::max<std::uint64_t>(2 * rows, 64));
-  if ((plan.strategy == GroupByStrategy::kDirect &&
-       kDirectSlotsPerRow * rows + kDirectSlotsMinimum < plan.table_slots) ||
-      (plan.strategy == GroupByStrategy::kHash && fitted < plan.table_slots)) {
+  if (fitted < plan.table_slots &&
+      (plan.strategy == GroupByStrategy::kHash ||
+       (plan.strategy == GroupByStrategy::kDirect &&
+        kDirectSlotsPerRow * rows + kDirectSlotsMinimum < plan.table_slots))) {
     resized = plan;
     resized.packed = plan.strategy == GroupByStrategy::kDirect || plan.packed;
     resized.strategy = GroupByStrategy::kHash;

@@ -81,8 +81,11 @@ bool DirectTableFits(Engine& engine, const KeyRange& range, RowCount build_rows,
   }
   // span + 1 slots; a span of 2^64 - 1 would wrap, so test the span itself.
   const double slots = static_cast<double>(range.span) + 1.0;
-  const double allowed = std::max(slots_per_row * static_cast<double>(build_rows),
-                                  slots_per_probe_row * static_cast<double>(probe_rows));
+  // By the probe side, a table of at most 1/16 of the device's memory.
+  const double by_probe =
+      std::min(slots_per_probe_row * static_cast<double>(probe_rows),
+               static_cast<double>(engine.info().global_mem_bytes) / 16 / sizeof(cl_uint));
+  const double allowed = std::max(slots_per_row * static_cast<double>(build_rows), by_probe);
   if (slots > allowed) {
     std::ostringstream text;
     text << "build keys span " << range.span << " + 1 values, more than " << slots_per_row

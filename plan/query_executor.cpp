@@ -45,22 +45,25 @@ QueryExecutor::QueryExecutor(std::vector<Engine*> engines, const QueryOptions& o
   CLQ_CHECK(!engines_.empty(), "a query executor without a device");
 }
 
+sql::BoundSelect QueryExecutor::Materialized(const sql::BoundSelect& select, Profiler* profiler) {
+  DerivedTables statement_tables;
+  const bool outermost = derived_tables_ == nullptr;
+  if (outermost) derived_tables_ = &statement_tables;
+  try {
+    sql::BoundSelect prepared = MaterializeSubqueries(
+        select, [this](const sql::BoundSelect& s) { return Execute(s); }, options_.host_memory,
+        profiler, derived_tables_);
+    if (outermost) derived_tables_ = nullptr;
+    return prepared;
+  } catch (...) {
+    if (outermost) derived_tables_ = nullptr;
+    throw;
+  }
+}
+
 QueryResult QueryExecutor::Execute(const sql::BoundSelect& select) {
   std::optional<sql::BoundSelect> prepared;
-  if (!select.subqueries.empty()) {
-    DerivedTables statement_tables;
-    const bool outermost = derived_tables_ == nullptr;
-    if (outermost) derived_tables_ = &statement_tables;
-    try {
-      prepared = MaterializeSubqueries(
-          select, [this](const sql::BoundSelect& s) { return Execute(s); }, options_.host_memory,
-          &engines_.front()->profiler(), derived_tables_);
-    } catch (...) {
-      if (outermost) derived_tables_ = nullptr;
-      throw;
-    }
-    if (outermost) derived_tables_ = nullptr;
-  }
+  if (!select.subqueries.empty()) prepared = Materialized(select, &engines_.front()->profiler());
   const sql::BoundSelect& planned = prepared ? *prepared : select;
   const Placed placed = Place(planned);
   if (placed.split) {
@@ -256,8 +259,7 @@ std::string QueryExecutor::Explain(const sql::BoundSelect& select) {
                 "):\n";
         text += IndentedListing(Explain(*subquery.select), 2);
       }
-      prepared = MaterializeSubqueries(
-          select, [this](const sql::BoundSelect& s) { return Execute(s); }, options_.host_memory);
+      prepared = Materialized(select, nullptr);
       planned = &*prepared;
       text += "query:\n";
     }

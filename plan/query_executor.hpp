@@ -52,6 +52,9 @@ class QueryExecutor {
     std::optional<CostModel::Choice> choice;  // where the cost model placed it
   };
   Placed Place(const sql::BoundSelect& select);
+  // `select` with its subqueries run and put in place (MaterializeSubqueries),
+  // each derived table of the statement made once (derived_tables_).
+  sql::BoundSelect Materialized(const sql::BoundSelect& select, Profiler* profiler);
   // Runs `plan` of `select` on device `device`; where the device cannot
   // hold it and it gives the rows of one table, in runs (ExecuteInRuns).
   QueryResult ExecuteAlone(const sql::BoundSelect& select, std::size_t device,

@@ -43,6 +43,18 @@ void Print(const Expr& expr, std::string& out) {
         out.append("DATE '").append(FormatDate(expr.literal.integer)).append("'");
         return;
       }
+      if (expr.logical.is_decimal()) {
+        // Its digits as written (the exact scaled value), not the nearest
+        // double: the binder compares it exactly with DECIMAL columns.
+        const std::int64_t value = expr.literal.integer;
+        std::string digits = std::to_string(value < 0 ? -static_cast<std::uint64_t>(value)
+                                                      : static_cast<std::uint64_t>(value));
+        const std::size_t scale = expr.logical.scale;
+        if (digits.size() <= scale) digits.insert(0, scale + 1 - digits.size(), '0');
+        if (scale > 0) digits.insert(digits.size() - scale, ".");
+        out.append(value < 0 ? "-" : "").append(digits);
+        return;
+      }
       out += SqlLiteral(expr.literal);
       return;
     case ExprKind::kInterval:
@@ -167,12 +179,22 @@ std::string Join(const std::vector<Expr>& exprs, std::size_t first) {
 }
 
 std::string TableRefToString(const TableRef& ref) {
-  std::string text = ref.subquery ? "(" + ToString(*ref.subquery) + ")" : ref.name;
-  if (ref.alias) text += " AS " + *ref.alias;
+  std::string text;
+  if (ref.subquery) {
+    text = "(" + ToString(*ref.subquery) + ")";
+  } else {
+    PrintName(ref.name, text);
+  }
+  if (ref.alias) {
+    text += " AS ";
+    PrintName(*ref.alias, text);
+  }
   if (!ref.column_aliases.empty()) {
     text += "(";
-    for (std::size_t c = 0; c < ref.column_aliases.size(); ++c)
-      text += (c > 0 ? ", " : "") + ref.column_aliases[c];
+    for (std::size_t c = 0; c < ref.column_aliases.size(); ++c) {
+      if (c > 0) text += ", ";
+      PrintName(ref.column_aliases[c], text);
+    }
     text += ")";
   }
   return text;
@@ -227,13 +249,17 @@ std::string ToString(const Select& select) {
         text += "*";
         break;
       case SelectItem::Kind::kTableStar:
-        text += item.qualifier + ".*";
+        PrintName(item.qualifier, text);
+        text += ".*";
         break;
       case SelectItem::Kind::kExpr:
         text += ToString(item.expr);
         break;
     }
-    if (item.alias) text += " AS " + *item.alias;
+    if (item.alias) {
+      text += " AS ";
+      PrintName(*item.alias, text);
+    }
   }
   for (std::size_t i = 0; i < select.from.size(); ++i) {
     const FromItem& item = select.from[i];

@@ -67,7 +67,9 @@ BoundSelect Binder::BindSelect(const ast::Select& original) {
   if (select.limit) select_.limit = BindCount(*select.limit, "LIMIT");
   if (select.offset) select_.offset = BindCount(*select.offset, "OFFSET");
 
-  // Only now, with the statement known to be valid, materialise its tables.
+  // Only now, with the statement known to be valid, materialise its tables
+  // (a correlated subquery's keys have asked for the row counts of the outer
+  // tables already: sql/binder_subquery_domain.cpp).
   for (std::size_t i = 0; i < sources_.size(); ++i)
     if (!sources_[i].derived) select_.from[i].table = catalog_.Get(sources_[i].table_name);
   ast_select_ = nullptr;

@@ -150,6 +150,7 @@ bool ColumnData::ValuesUnique() const {
       for (RowCount i = 0; i < rows_; ++i) {
         const std::uint64_t at =
             static_cast<std::uint64_t>(values[i]) - static_cast<std::uint64_t>(range->min);
+        if (at > span) return false;  // outside a range a producer recorded
         const std::uint64_t bit = std::uint64_t{1} << (at % 64);
         if ((seen[at / 64] & bit) != 0) return false;
         seen[at / 64] |= bit;

@@ -233,5 +233,23 @@ TEST(BinderTest, CorrelatedSubqueryKeepsTheOuterRowsKeys) {
   }
 }
 
+// Derived tables made from equal IN subqueries are one bound select (run
+// once); those whose text differs only where the nearest double would hide
+// it (a decimal's digits) are two.
+TEST(BinderTest, EqualGeneratedSubqueriesShareOneSelect) {
+  auto catalog = ToyCatalog();
+  const auto shared = [&](const std::string& left, const std::string& right) {
+    const std::string sql = "SELECT COUNT(*) FROM t1 x, t1 y WHERE x.a = y.a AND x.a IN (" + left +
+                            ") AND y.a IN (" + right + ")";
+    const BoundStatement bound = BindSql(*catalog, sql);
+    EXPECT_EQ(bound.select.subqueries.size(), 2u) << sql;
+    return bound.select.subqueries.at(0).select == bound.select.subqueries.at(1).select;
+  };
+  EXPECT_TRUE(shared("SELECT a FROM t2 WHERE d < 3", "SELECT a FROM t2 WHERE d < 3"));
+  EXPECT_FALSE(shared("SELECT a FROM t2 WHERE d < 3", "SELECT a FROM t2 WHERE d < 4"));
+  EXPECT_FALSE(
+      shared("SELECT a FROM t1 WHERE c = 0.1", "SELECT a FROM t1 WHERE c = 0.10000000000000001"));
+}
+
 }  // namespace
 }  // namespace clq::sql
