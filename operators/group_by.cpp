@@ -22,6 +22,9 @@ namespace {
 // costs more than hashing.
 constexpr std::uint64_t kDirectSlotsPerRow = 2;
 constexpr std::uint64_t kDirectSlotsMinimum = 1 << 16;
+std::uint64_t DirectSlotsFor(RowCount rows) {
+  return kDirectSlotsPerRow * rows + kDirectSlotsMinimum;
+}
 // Groups a hash table is first sized for when there is no estimate: a
 // table for every row its own group costs its size in set-up and listing
 // however few groups there are, and a table that fills grows
@@ -248,16 +251,14 @@ KernelSet GroupByPlan::Kernels() const {
     kernels.AddWhenNeeded("sorted_group_by_merge");
   } else {
     kernels.Add("hash_group_by_aggregate");
-    if (cpu_paths && work_group_bytes != 0 && strategy == GroupByStrategy::kDirect) {
-      // Not where fewer rows come than the table was planned for (GroupBy
-      // then hashes).
-      if (table_slots > kDirectSlotsMinimum) {
+    if (cpu_paths && work_group_bytes != 0 && strategy != GroupByStrategy::kHash) {
+      // Not where a direct table hashes instead, fewer rows having come than
+      // it was planned for (GroupBy).
+      if (strategy == GroupByStrategy::kDirect && table_slots > kDirectSlotsMinimum) {
         kernels.AddWhenNeeded("group_by_merge");
       } else {
         kernels.Add("group_by_merge");
       }
-    } else if (cpu_paths && work_group_bytes != 0 && strategy == GroupByStrategy::kSort) {
-      kernels.Add("group_by_merge");
     }
   }
   if (strategy != GroupByStrategy::kSort && real_sum) {
@@ -341,8 +342,8 @@ GroupByPlan PlanGroupBy(const DeviceInfo& device, const DeviceTuning& tuning,
   // Direct: integer keys with known ranges and few images.
   const RowCount direct_rows =
       options.expected_rows != 0 ? std::min(options.expected_rows, max_rows) : max_rows;
-  const std::uint64_t direct_limit = std::min<std::uint64_t>(
-      kDirectSlotsPerRow * direct_rows + kDirectSlotsMinimum, HGB_GLOBAL_SLOT - 1);
+  const std::uint64_t direct_limit =
+      std::min<std::uint64_t>(DirectSlotsFor(direct_rows), HGB_GLOBAL_SLOT - 1);
   double images = 1;
   for (const GroupKeyInfo& key : keys) {
     if (!key.type.is_integer() || !key.range) {
@@ -461,8 +462,7 @@ GroupByResult GroupBy(QueryContext& context, const GroupByPlan& plan,
   const std::uint64_t fitted = std::bit_ceil(std::max<std::uint64_t>(2 * rows, 64));
   if (fitted < plan.table_slots &&
       (plan.strategy == GroupByStrategy::kHash ||
-       (plan.strategy == GroupByStrategy::kDirect &&
-        kDirectSlotsPerRow * rows + kDirectSlotsMinimum < plan.table_slots))) {
+       (plan.strategy == GroupByStrategy::kDirect && DirectSlotsFor(rows) < plan.table_slots))) {
     resized = plan;
     resized.packed = plan.strategy == GroupByStrategy::kDirect || plan.packed;
     resized.strategy = GroupByStrategy::kHash;

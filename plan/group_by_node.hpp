@@ -62,7 +62,7 @@ class GroupByNode : public ResultNode, public MergeableResult {
   std::vector<std::uint32_t> operations_;  // by aggregate: its device operation
   GroupByPlan plan_;
   // The keys the groups are found by (positions in select_.group_keys): all
-  // but those that follow one of them (DependentKeys); the others are read
+  // but those that follow one of them (GroupedKeys); the others are read
   // at each group's first row like every key.
   std::vector<std::size_t> grouped_;
   // The groups HAVING and ORDER BY ... LIMIT keep, on the device; none: the
