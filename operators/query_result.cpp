@@ -178,6 +178,32 @@ int CompareResultValues(const ResultColumn& a, RowCount i, const ResultColumn& b
   return 0;
 }
 
+ResultColumn GatherResultRows(const ResultColumn& from, std::span<const RowCount> rows) {
+  ResultColumn to;
+  to.name = from.name;
+  to.type = from.type;
+  to.logical = from.logical;
+  to.text_width = from.text_width;
+  to.dictionary = from.dictionary;
+  const auto gather = [&](const auto& values, auto& out) {
+    if (values.empty()) return;
+    out.resize(rows.size());
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      out[i] = values[rows[i]];
+  };
+  gather(from.integers, to.integers);
+  gather(from.reals, to.reals);
+  gather(from.codes, to.codes);
+  gather(from.nulls, to.nulls);
+  if (from.type == sql::ValueType::kText && from.text_width > 0) {
+    to.text.resize(rows.size() * from.text_width);
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      std::copy_n(from.text.data() + rows[i] * from.text_width, from.text_width,
+                  to.text.data() + i * from.text_width);
+  }
+  return to;
+}
+
 namespace {
 
 std::vector<RowCount> SortedOrder(const QueryResult& r) {

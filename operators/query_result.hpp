@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -126,6 +127,10 @@ int CompareSqlValues(const sql::Value& a, const sql::Value& b);
 // CompareSqlValues of a's row `i` and b's row `j`, without making values
 // (a text compares in place): for merging sorted results.
 int CompareResultValues(const ResultColumn& a, RowCount i, const ResultColumn& b, RowCount j);
+
+// `from`'s rows `rows`, in that order, with its name, types, NULL map and
+// order codes (and their dictionary).
+ResultColumn GatherResultRows(const ResultColumn& from, std::span<const RowCount> rows);
 
 // Empty string when equal; else a description of the first difference
 // ("row 17, column sum: 12 vs 13").

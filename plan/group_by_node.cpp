@@ -89,14 +89,19 @@ ResultColumn AggregateColumn(Engine& engine, const sql::Aggregate& a, bool wide,
   return column;
 }
 
-// Whether every visible output is a group key or an aggregate as it is (or
-// the strings of its order codes), with nothing to evaluate, filter, order
-// or cut.
+// The outputs a grouped result is made of: the visible ones, and with an
+// ORDER BY also the hidden ones it may read.
+std::size_t ResultOutputs(const sql::BoundSelect& select) {
+  return select.order_by.empty() ? select.visible_outputs : select.outputs.size();
+}
+
+// Whether every output the result is made of is a group key or an
+// aggregate as it is (or the strings of its order codes), with nothing to
+// evaluate or filter: the columns are the result, ordered and cut
+// (OrderOutputColumns) where the query says so.
 bool OutputsAreColumns(const sql::BoundSelect& select, bool having_done = false) {
-  if ((select.having && !having_done) || select.distinct || !select.order_by.empty() ||
-      select.limit || select.offset > 0)
-    return false;
-  for (std::size_t o = 0; o < select.visible_outputs; ++o) {
+  if ((select.having && !having_done) || select.distinct) return false;
+  for (std::size_t o = 0; o < ResultOutputs(select); ++o) {
     const sql::Expr& e = Undecoded(select.outputs[o].expr);
     if (e.kind != sql::Expr::Kind::kGroupRef && e.kind != sql::Expr::Kind::kAggregateRef)
       return false;
@@ -437,8 +442,9 @@ QueryResult GroupByNode::RunOnePass(ExecutionContext& context) const {
     const auto is_key = [this](std::size_t o) {
       return Undecoded(select_.outputs[o].expr).kind == sql::Expr::Kind::kGroupRef;
     };
+    const std::size_t outputs = ResultOutputs(select_);
     const auto used_later = [&](std::size_t o) {
-      for (std::size_t later = o + 1; later < select_.visible_outputs; ++later)
+      for (std::size_t later = o + 1; later < outputs; ++later)
         if (is_key(later) == is_key(o) && Undecoded(select_.outputs[later].expr).index ==
                                               Undecoded(select_.outputs[o].expr).index)
           return true;
@@ -446,7 +452,7 @@ QueryResult GroupByNode::RunOnePass(ExecutionContext& context) const {
     };
     QueryResult result;
     result.rows = groups.groups;
-    for (std::size_t o = 0; o < select_.visible_outputs; ++o) {
+    for (std::size_t o = 0; o < outputs; ++o) {
       const sql::Expr& output = select_.outputs[o].expr;
       ResultColumn& column =
           (is_key(o) ? key_columns : aggregate_columns).at(Undecoded(output).index);
@@ -461,7 +467,9 @@ QueryResult GroupByNode::RunOnePass(ExecutionContext& context) const {
         result.columns.push_back(used_later(o) ? column : std::move(column));
       result.columns.back().name = select_.outputs[o].name;
     }
-    return result;
+    if (select_.order_by.empty() && !select_.limit && select_.offset == 0) return result;
+    const HostStage stage(context.engine().profiler(), "order groups on the host");
+    return OrderOutputColumns(select_, std::move(result.columns), result.rows);
   }
   const HostStage stage(context.engine().profiler(), "groups as host values");
   std::vector<std::vector<sql::Value>> key_values(key_columns.size());

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <span>
 
 #include "common/errors.hpp"
 #include "operators/result_builder.hpp"
@@ -75,6 +76,36 @@ QueryResult FinishGroupedRows(const sql::BoundSelect& select,
     result.columns.push_back(
         ValuesResultColumn(select.outputs[o].name, select.outputs[o].expr.type, column));
   }
+  return result;
+}
+
+QueryResult OrderOutputColumns(const sql::BoundSelect& select, std::vector<ResultColumn> outputs,
+                               RowCount rows) {
+  CLQ_CHECK(!select.distinct, "DISTINCT outputs ordered as columns");
+  std::vector<RowCount> order(rows);
+  std::iota(order.begin(), order.end(), RowCount{0});
+  if (!select.order_by.empty()) {
+    const auto compare = [&](const ResultColumn& c, RowCount a, RowCount b) {
+      if (c.codes.empty() || c.IsNull(a) || c.IsNull(b)) return CompareResultValues(c, a, c, b);
+      return c.codes[a] < c.codes[b] ? -1 : c.codes[a] == c.codes[b] ? 0 : 1;
+    };
+    std::stable_sort(order.begin(), order.end(), [&](RowCount a, RowCount b) {
+      for (const sql::OrderKey& key : select.order_by) {
+        const int c = compare(outputs.at(key.expr.index), a, b);
+        if (c != 0) return key.descending ? c > 0 : c < 0;
+      }
+      return false;
+    });
+  }
+  const std::size_t begin = std::min<std::size_t>(select.offset, order.size());
+  std::size_t end = order.size();
+  if (select.limit)
+    end = std::min<std::size_t>(end, begin + std::min<std::uint64_t>(*select.limit, order.size()));
+  const std::span<const RowCount> kept(order.data() + begin, end - begin);
+  QueryResult result;
+  result.rows = kept.size();
+  for (std::size_t o = 0; o < select.visible_outputs; ++o)
+    result.columns.push_back(GatherResultRows(outputs.at(o), kept));
   return result;
 }
 

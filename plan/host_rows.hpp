@@ -19,4 +19,13 @@ QueryResult FinishGroupedRows(const sql::BoundSelect& select,
                               const std::vector<std::vector<sql::Value>>& aggregates,
                               std::size_t groups, bool apply_having = true);
 
+// ORDER BY, OFFSET and LIMIT of a select whose outputs are columns already
+// (`outputs[o]`: output o, hidden ones included, `rows` rows each): a
+// stable sort of the row numbers, comparing typed values in place (a TEXT
+// column with order codes compares its codes), then the visible outputs'
+// rows in that order. The rows and their order are FinishGroupedRows's,
+// without a host value per row. REQUIRES: no DISTINCT.
+QueryResult OrderOutputColumns(const sql::BoundSelect& select, std::vector<ResultColumn> outputs,
+                               RowCount rows);
+
 }  // namespace clq
