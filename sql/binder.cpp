@@ -137,7 +137,8 @@ void Binder::BindWhere(const ast::Select& select) {
     both.children.push_back(std::move(condition));
     select_.where = std::move(both);
   }
-  if (select_.where) select_.where = FactorCommonConjuncts(std::move(*select_.where));
+  if (select_.where)
+    select_.where = AddImpliedSourceConjuncts(FactorCommonConjuncts(std::move(*select_.where)));
 }
 
 Expr Binder::BindCondition(const ast::Expr& condition, const ExprContext& context) {

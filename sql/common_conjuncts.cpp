@@ -1,5 +1,8 @@
 #include "sql/common_conjuncts.hpp"
 
+#include <algorithm>
+#include <iterator>
+#include <optional>
 #include <vector>
 
 #include "sql/expr_equality.hpp"
@@ -7,7 +10,34 @@
 namespace clq::sql {
 namespace {
 
+// The value of integer constants under +, - and *, where none overflows
+// (the binder writes a DECIMAL bound such as 1 + 10 as (1 + 10) * 100).
+std::optional<std::int64_t> ConstantInteger(const Expr& e) {
+  if (e.kind == Expr::Kind::kConstant)
+    return e.constant.type == ValueType::kInteger ? std::optional(e.constant.integer)
+                                                  : std::nullopt;
+  if (e.kind != Expr::Kind::kBinary || e.type != ValueType::kInteger) return std::nullopt;
+  const std::optional<std::int64_t> a = ConstantInteger(e.children[0]);
+  const std::optional<std::int64_t> b = ConstantInteger(e.children[1]);
+  if (!a || !b) return std::nullopt;
+  std::int64_t out = 0;
+  switch (e.binary_op) {
+    case BinaryOp::kAdd:
+      if (__builtin_add_overflow(*a, *b, &out)) return std::nullopt;
+      return out;
+    case BinaryOp::kSubtract:
+      if (__builtin_sub_overflow(*a, *b, &out)) return std::nullopt;
+      return out;
+    case BinaryOp::kMultiply:
+      if (__builtin_mul_overflow(*a, *b, &out)) return std::nullopt;
+      return out;
+    default:
+      return std::nullopt;
+  }
+}
+
 bool CannotRaise(const Expr& e) {
+  if (ConstantInteger(e)) return true;
   if (e.kind == Expr::Kind::kCast) return false;
   if (e.kind == Expr::Kind::kBinary && e.binary_op != BinaryOp::kAnd &&
       e.binary_op != BinaryOp::kOr && e.binary_op != BinaryOp::kEqual &&
@@ -73,7 +103,78 @@ std::optional<Expr> Factor(Expr disjunction, std::vector<Expr>& common) {
   return JoinChain(std::move(rest), BinaryOp::kOr);
 }
 
+// The one source whose columns `e` reads; none where it reads none, several,
+// or a value of a subquery.
+std::optional<std::size_t> OnlySource(const Expr& e) {
+  std::optional<std::size_t> found;
+  bool other = false;
+  const auto visit = [&](const Expr& x, auto&& self) -> void {
+    if (x.kind == Expr::Kind::kColumnRef) {
+      if (found && *found != x.source) other = true;
+      found = x.source;
+    } else if (x.kind != Expr::Kind::kConstant && x.kind != Expr::Kind::kUnary &&
+               x.kind != Expr::Kind::kBinary && x.kind != Expr::Kind::kBetween &&
+               x.kind != Expr::Kind::kInList && x.kind != Expr::Kind::kLike &&
+               x.kind != Expr::Kind::kSubstring && x.kind != Expr::Kind::kCase) {
+      other = true;
+    }
+    for (const Expr& child : x.children)
+      self(child, self);
+  };
+  visit(e, visit);
+  if (other) return std::nullopt;
+  return found;
+}
+
+// The conjuncts `disjunction` implies of single sources (see
+// AddImpliedSourceConjuncts), appended to `out`.
+void ImpliedOf(const Expr& disjunction, std::vector<Expr>& out) {
+  // An OR of one source is a filter of that source as it stands.
+  if (OnlySource(disjunction)) return;
+  std::vector<Expr> branches;
+  SplitChain(disjunction, BinaryOp::kOr, branches);
+  if (branches.size() < 2) return;
+  // Per branch, its conjuncts by the one source each reads.
+  std::vector<std::vector<std::pair<std::size_t, Expr>>> by_source(branches.size());
+  std::vector<std::size_t> sources;
+  for (std::size_t b = 0; b < branches.size(); ++b) {
+    std::vector<Expr> conjuncts;
+    SplitChain(std::move(branches[b]), BinaryOp::kAnd, conjuncts);
+    for (Expr& c : conjuncts) {
+      const std::optional<std::size_t> source = OnlySource(c);
+      if (!source || !CannotRaise(c)) continue;
+      if (b == 0 && std::find(sources.begin(), sources.end(), *source) == sources.end())
+        sources.push_back(*source);
+      by_source[b].emplace_back(*source, std::move(c));
+    }
+  }
+  for (const std::size_t source : sources) {
+    std::vector<Expr> implied;
+    for (const auto& branch : by_source) {
+      std::vector<Expr> of_source;
+      for (const auto& [s, c] : branch)
+        if (s == source) of_source.push_back(c);
+      if (of_source.empty()) break;
+      implied.push_back(JoinChain(std::move(of_source), BinaryOp::kAnd));
+    }
+    if (implied.size() == by_source.size())
+      out.push_back(JoinChain(std::move(implied), BinaryOp::kOr));
+  }
+}
+
 }  // namespace
+
+Expr AddImpliedSourceConjuncts(Expr condition) {
+  std::vector<Expr> conjuncts;
+  SplitChain(condition, BinaryOp::kAnd, conjuncts);
+  std::vector<Expr> implied;
+  for (const Expr& c : conjuncts)
+    if (c.kind == Expr::Kind::kBinary && c.binary_op == BinaryOp::kOr) ImpliedOf(c, implied);
+  if (implied.empty()) return condition;
+  conjuncts.insert(conjuncts.end(), std::make_move_iterator(implied.begin()),
+                   std::make_move_iterator(implied.end()));
+  return JoinChain(std::move(conjuncts), BinaryOp::kAnd);
+}
 
 Expr FactorCommonConjuncts(Expr condition) {
   const Expr original = condition;  // returned as it is when no OR shares a conjunct

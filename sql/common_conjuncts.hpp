@@ -13,4 +13,18 @@ namespace clq::sql {
 // `condition` with each OR among its top-level conjuncts factored.
 Expr FactorCommonConjuncts(Expr condition);
 
+// `condition` (a WHERE) and, after it, the conjuncts each OR among its
+// top-level conjuncts implies of one source: where every branch of an OR
+// over several sources has conjuncts that read only source s, the OR of
+// those conjunctions (one per branch) holds wherever the OR does.
+//   (n1.name = 'FRANCE' AND n2.name = 'GERMANY') OR
+//   (n1.name = 'GERMANY' AND n2.name = 'FRANCE')
+// implies n1.name = 'FRANCE' OR n1.name = 'GERMANY', and the same of n2;
+// the planner filters each source by its own before the joins (TPC-H Q7,
+// Q19), and the OR stays to decide the rows. A WHERE keeps only the rows
+// where it is true, so a conjunct true wherever the OR is changes no
+// answer. Only conjuncts that cannot raise are used: they run on rows the
+// joins would have dropped.
+Expr AddImpliedSourceConjuncts(Expr condition);
+
 }  // namespace clq::sql
