@@ -171,27 +171,39 @@ KERNEL void sort_scatter_keys(__global const ulong* keys, __global const uint* p
 // of their order-preserving images into bits[0..1] (low, high word) and
 // bits[2..3], which the host initialises to 0 and ~0. A digit whose bits are
 // equal in OR and AND is the same in every row, and its pass is skipped.
+// With `check_order` (a key without NULLs), also whether some row's image is
+// above the next row's (bits[4] = 1) or below it (bits[5] = 1), which the
+// host initialises to 0: a key already in order needs no pass at all.
 KERNEL void sort_key_bits(__global const uchar* values, __global const uchar* nulls,
                           uint has_nulls, uint type, uint width, uint offset, ulong n,
-                          __global uint* bits) {
-  __local uint words[4];
+                          uint check_order, __global uint* bits) {
+  __local uint words[6];
   const uint lid = get_local_id(0);
   if (lid == 0) {
     words[0] = 0;
     words[1] = 0;
     words[2] = 0xFFFFFFFFu;
     words[3] = 0xFFFFFFFFu;
+    words[4] = 0;
+    words[5] = 0;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   const ulong start = tile_start();
   ulong any = 0;
   ulong all = ~(ulong)0;
+  uint descent = 0;
+  uint ascent = 0;
   for (uint k = 0; k < IPT; ++k) {
     const ulong i = tile_item(start, k);
     if (i < n && (has_nulls == 0 || nulls[i] == 0)) {
       const ulong key = sort_key_image(values, type, width, offset, i);
       any |= key;
       all &= key;
+      if (check_order != 0 && i + 1 < n) {
+        const ulong next = sort_key_image(values, type, width, offset, i + 1);
+        descent |= key > next ? 1u : 0u;
+        ascent |= key < next ? 1u : 0u;
+      }
     }
   }
   if (any != 0) {
@@ -202,12 +214,16 @@ KERNEL void sort_key_bits(__global const uchar* values, __global const uchar* nu
     atomic_and(&words[2], (uint)all);
     atomic_and(&words[3], (uint)(all >> 32));
   }
+  if (descent != 0) atomic_or(&words[4], 1u);
+  if (ascent != 0) atomic_or(&words[5], 1u);
   barrier(CLK_LOCAL_MEM_FENCE);
   if (lid == 0) {
     atomic_or(&bits[0], words[0]);
     atomic_or(&bits[1], words[1]);
     atomic_and(&bits[2], words[2]);
     atomic_and(&bits[3], words[3]);
+    if (words[4] != 0) atomic_or(&bits[4], 1u);
+    if (words[5] != 0) atomic_or(&bits[5], 1u);
   }
 }
 

@@ -410,17 +410,26 @@ FinishedGroups FinishGroups(QueryContext& context, const GroupTable& table,
   ArgBinder{compact}(table.state.get())(static_cast<cl_ulong>(slots))(words)(offsets.get())(
       slot_of.get())(first_of.get());
   engine.Launch(compact, engine.TilesFor(slots), "group by compact");
+  bool in_order = false;
   const RowIds order = RadixSortPermutation(
-      engine, {RadixKey{first_of.get(), cl::Buffer(), SORT_TYPE_UINT32, 4, false}}, groups);
+      engine, {RadixKey{first_of.get(), cl::Buffer(), SORT_TYPE_UINT32, 4, false}}, groups,
+      &in_order);
 
   FinishedGroups finished;
   GroupByResult& result = finished.result;
   result.groups = groups;
-  result.first_positions = AllocateRowIds(engine, groups, "group first positions");
-  finished.group_slots = AllocateRowIds(engine, groups, "group slots");
-  if (groups > 0) {
-    GatherBuffer(engine, first_of.get(), 4, 0, groups, order, result.first_positions.ids.get());
-    GatherBuffer(engine, slot_of.get(), 4, 0, groups, order, finished.group_slots.ids.get());
+  if (in_order) {
+    // Slot order is first-appearance order already (a direct table over
+    // rows clustered by their keys).
+    result.first_positions = RowIds{std::move(first_of), groups};
+    finished.group_slots = RowIds{std::move(slot_of), groups};
+  } else {
+    result.first_positions = AllocateRowIds(engine, groups, "group first positions");
+    finished.group_slots = AllocateRowIds(engine, groups, "group slots");
+    if (groups > 0) {
+      GatherBuffer(engine, first_of.get(), 4, 0, groups, order, result.first_positions.ids.get());
+      GatherBuffer(engine, slot_of.get(), 4, 0, groups, order, finished.group_slots.ids.get());
+    }
   }
   cl::Kernel& finish = engine.kernel("group_by_finish");
   for (std::size_t i = 0; i < aggregates.size(); ++i) {

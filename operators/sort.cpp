@@ -39,19 +39,23 @@ std::uint32_t DigitCount(const RadixKey& key) {
   return key.width * 8 / SORT_RADIX_BITS;
 }
 
-// OR and AND of the non-NULL numeric keys' images (sort_key_bits).
+// OR and AND of the non-NULL numeric keys' images (sort_key_bits), and with
+// `check_order` whether some row's image is above (descent) or below
+// (ascent) the next one's.
 struct KeyBitsResult {
   std::uint64_t any = 0;
   std::uint64_t all = ~std::uint64_t{0};
+  bool descent = true;
+  bool ascent = true;
   std::uint64_t varying() const { return any & ~all; }
 };
 
 // `offset`: the first byte of the 8-byte chunk of a CHAR key.
-KeyBitsResult KeyBits(Engine& engine, const RadixKey& key, RowCount rows,
-                      std::uint32_t offset = 0) {
+KeyBitsResult KeyBits(Engine& engine, const RadixKey& key, RowCount rows, std::uint32_t offset = 0,
+                      bool check_order = false) {
   const bool has_nulls = key.nulls() != nullptr;
-  DeviceBuffer bits = engine.pool().Acquire(4 * sizeof(cl_uint), "sort key bits");
-  const std::array<cl_uint, 4> initial = {0, 0, 0xFFFFFFFFu, 0xFFFFFFFFu};
+  DeviceBuffer bits = engine.pool().Acquire(6 * sizeof(cl_uint), "sort key bits");
+  const std::array<cl_uint, 6> initial = {0, 0, 0xFFFFFFFFu, 0xFFFFFFFFu, 0, 0};
   engine.Upload(bits.get(), 0, sizeof(initial), initial.data(), "sort key bits");
   cl::Kernel& kernel = engine.kernel("sort_key_bits");
   kernel.setArg(0, key.values);
@@ -61,12 +65,19 @@ KeyBitsResult KeyBits(Engine& engine, const RadixKey& key, RowCount rows,
   kernel.setArg(4, static_cast<cl_uint>(key.width));
   kernel.setArg(5, static_cast<cl_uint>(offset));
   kernel.setArg(6, static_cast<cl_ulong>(rows));
-  kernel.setArg(7, bits.get());
+  kernel.setArg(7, static_cast<cl_uint>(check_order ? 1 : 0));
+  kernel.setArg(8, bits.get());
   engine.Launch(kernel, engine.TilesFor(rows), "sort key bits");
-  std::array<cl_uint, 4> words{};
+  std::array<cl_uint, 6> words{};
   engine.Download(bits.get(), 0, sizeof(words), words.data(), "sort key bits");
-  return {words[0] | static_cast<std::uint64_t>(words[1]) << 32,
-          words[2] | static_cast<std::uint64_t>(words[3]) << 32};
+  KeyBitsResult result;
+  result.any = words[0] | static_cast<std::uint64_t>(words[1]) << 32;
+  result.all = words[2] | static_cast<std::uint64_t>(words[3]) << 32;
+  if (check_order) {
+    result.descent = words[4] != 0;
+    result.ascent = words[5] != 0;
+  }
+  return result;
 }
 
 class RadixSorter {
@@ -119,8 +130,19 @@ class RadixSorter {
   // Stable passes by the digits of `key`'s image (for CHAR the 8-byte chunk
   // at `offset`) that some row varies in, with the images carried along (sort_load_keys,
   // sort_count_keys, sort_scatter_keys): no host round trip between passes.
-  void ImagePasses(const RadixKey& key, std::uint32_t offset) {
-    const std::uint64_t varying = KeyBits(engine_, key, rows_, offset).varying();
+  // `only_key`: the permutation is still the identity and this key is the
+  // sort's one; a numeric key without NULLs already in order then needs
+  // no pass (first positions of groups over clustered rows often are), and
+  // identity() says so.
+  void ImagePasses(const RadixKey& key, std::uint32_t offset, bool only_key = false) {
+    const bool check_order =
+        only_key && key.type != SORT_TYPE_CHAR && key.nulls() == nullptr && rows_ > 1;
+    const KeyBitsResult bits = KeyBits(engine_, key, rows_, offset, check_order);
+    if (check_order && !(key.descending ? bits.ascent : bits.descent)) {
+      identity_ = true;
+      return;
+    }
+    const std::uint64_t varying = bits.varying();
     const std::uint32_t digits = DigitCount(key);
     bool any = false;
     for (std::uint32_t digit = 0; digit < digits; ++digit)
@@ -170,6 +192,7 @@ class RadixSorter {
   }
 
   RowIds Take() { return std::move(current_); }
+  bool identity() const { return identity_; }
 
  private:
   Engine& engine_;
@@ -179,6 +202,7 @@ class RadixSorter {
   RowIds other_;
   DeviceBuffer counts_;
   DeviceBuffer varies_;
+  bool identity_ = false;
 };
 
 // Inverse of sort_numeric_key.
@@ -205,7 +229,9 @@ NumericValue FromKey(std::uint32_t type, std::uint64_t key) {
 
 }  // namespace
 
-RowIds RadixSortPermutation(Engine& engine, const std::vector<RadixKey>& keys, RowCount rows) {
+RowIds RadixSortPermutation(Engine& engine, const std::vector<RadixKey>& keys, RowCount rows,
+                            bool* identity) {
+  if (identity != nullptr) *identity = false;
   if (rows > kMaxTableRows) throw DeviceLimitError("sort: too many rows");
   if (rows == 0) return AllocateRowIds(engine, 0, "sort permutation");
   RadixSorter sorter(engine, rows);
@@ -217,10 +243,11 @@ RowIds RadixSortPermutation(Engine& engine, const std::vector<RadixKey>& keys, R
       for (std::uint32_t chunk = (key->width + 7) / 8; chunk-- > 0;)
         sorter.ImagePasses(*key, chunk * 8);
     } else {
-      sorter.ImagePasses(*key, 0);
+      sorter.ImagePasses(*key, 0, keys.size() == 1);
     }
     if (key->nulls() != nullptr) sorter.NullPass(*key);
   }
+  if (identity != nullptr) *identity = sorter.identity();
   return sorter.Take();
 }
 

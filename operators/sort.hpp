@@ -75,8 +75,11 @@ struct RadixKey {
   bool descending = false;
 };
 
-// SortPermutation over RadixKeys.
-RowIds RadixSortPermutation(Engine& engine, const std::vector<RadixKey>& keys, RowCount rows);
+// SortPermutation over RadixKeys. `identity`, where given, is set when the
+// rows were found in order already (one numeric key without NULLs): the
+// permutation is then 0, 1, 2, ... and a caller may skip gathering by it.
+RowIds RadixSortPermutation(Engine& engine, const std::vector<RadixKey>& keys, RowCount rows,
+                            bool* identity = nullptr);
 
 }  // namespace clq
 

@@ -89,6 +89,44 @@ TEST_P(SortTest, SeveralKeysMixedDirections) {
   }
 }
 
+// Keys already in order (ascending or descending, with runs of equal keys)
+// need no pass; one pair out of order anywhere, at a work-group's or a
+// tile's edge too, must still be sorted.
+TEST_P(SortTest, SortedAndNearlySortedKeys) {
+  std::mt19937_64 rng(14);
+  const RowCount wg = engine().tuning().work_group_size;
+  const RowCount tile = engine().tuning().tile_size();
+  for (RowCount rows : Sizes()) {
+    for (const ColumnType& type :
+         {ColumnType::Int32(), ColumnType::Int64(), ColumnType::Double()}) {
+      HostColumn c = RandomColumn(type, rows, 1000, 0.0, rng);
+      const auto set = [&](RowCount r, std::int64_t v) {
+        if (type.type == DataType::kInt32) c.i32[r] = static_cast<std::int32_t>(v);
+        if (type.type == DataType::kInt64) c.i64[r] = v * 1000000007LL;
+        if (type.type == DataType::kDouble) c.f64[r] = static_cast<double>(v) - 0.5;
+      };
+      for (RowCount r = 0; r < rows; ++r)
+        set(r, static_cast<std::int64_t>(r / 3) - 7);  // ascending, runs of three
+      for (bool desc : {false, true})
+        Check({c}, {desc}, rows, "ascending " + type.ToString() + (desc ? " DESC" : " ASC"));
+      for (RowCount at : {RowCount{0}, wg - 1, tile - 1, tile, rows / 2, rows - 2}) {
+        if (rows < 2 || at + 1 >= rows) continue;
+        const HostColumn sorted = c;
+        set(at, static_cast<std::int64_t>(rows));  // above every later key
+        for (bool desc : {false, true})
+          Check({c}, {desc}, rows,
+                "one descent at " + std::to_string(at) + " " + type.ToString() +
+                    (desc ? " DESC" : " ASC"));
+        c = sorted;
+      }
+      for (RowCount r = 0; r < rows; ++r)
+        set(r, static_cast<std::int64_t>((rows - r) / 2));  // descending, runs of two
+      for (bool desc : {false, true})
+        Check({c}, {desc}, rows, "descending " + type.ToString() + (desc ? " DESC" : " ASC"));
+    }
+  }
+}
+
 TEST_P(SortTest, AllEqualKeysKeepPositionOrder) {
   std::mt19937_64 rng(13);
   const RowCount rows = 3 * engine().tuning().tile_size() + 7;
