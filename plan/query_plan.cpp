@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <functional>
 
 #include "common/errors.hpp"
@@ -128,16 +129,21 @@ void DeferUnselectiveFilters(const sql::BoundSelect& select, SourcePlan& incomin
 }
 
 // The distinct values a join key is estimated to take among `rows` rows: a
-// column's value range where it has one, capped by the rows of its table and
-// by `rows`; an expression is taken for unique.
+// column's distinct values where they are counted (ColumnData::
+// DistinctValues), else its value range where it has one, capped by the
+// rows of its table and by `rows`; an expression is taken for unique.
 double EstimatedDistinct(const sql::BoundSelect& select, const ColumnRangeFn& ranges,
                          const Expr& key, double rows) {
   double distinct = rows;
   if (key.kind == Expr::Kind::kColumnRef) {
-    distinct = static_cast<double>(select.from[key.source].table->rows());
+    const Table& table = *select.from[key.source].table;
+    distinct = static_cast<double>(table.rows());
     if (const std::optional<IntRange> range = ranges(key))
       distinct =
           std::min(distinct, static_cast<double>(range->max) - static_cast<double>(range->min) + 1);
+    if (const std::shared_ptr<const ColumnData> data = table.column(key.index).shared_data())
+      if (const std::optional<RowCount> counted = data->DistinctValues())
+        distinct = std::min(distinct, static_cast<double>(*counted));
   }
   return std::max(1.0, std::min(distinct, rows));
 }
@@ -406,20 +412,24 @@ QueryPlan PlanQuery(const sql::BoundSelect& select) {
     }
   }
 
-  // Greedy join order: start from the smallest filtered input, then repeatedly
-  // take the join whose output is estimated smallest (EstimatedJoinRows), the
+  // Join order, greedy from a start: from that input, repeatedly take the
+  // join whose output is estimated smallest (EstimatedJoinRows), the
   // smaller incoming table on a tie. A join of two foreign keys (customers
   // and suppliers of one nation) is left for last, as a filter, where a
-  // join through keys connects the same tables.
-  if (select.from.size() > 1) {
+  // join through keys connects the same tables. Every input but a LEFT
+  // JOIN's table is tried as the start, and the order whose joined rows
+  // summed over its steps are estimated fewest is taken (the smallest input
+  // first on a tie): starting from the smallest input alone, TPC-H Q9 joined
+  // its 25 nations, their suppliers, then every lineitem row, where starting
+  // from the parts its LIKE keeps joins a twentieth of them. Returns that
+  // sum; `trial`, a copy of the plan, and `raise` get the order's edges,
+  // its deferred filters and its conjuncts left after the joins.
+  const auto order_from = [&](std::size_t start, QueryPlan& trial,
+                              std::vector<std::pair<std::size_t, Expr>>& raise) {
     std::vector<bool> joined(select.from.size(), false);
-    std::size_t start = 0;  // never a LEFT JOIN's table: the first FROM entry is none
-    for (std::size_t s = 1; s < select.from.size(); ++s)
-      if (!select.from[s].outer &&
-          EstimatedRows(select, plan.sources[s]) < EstimatedRows(select, plan.sources[start]))
-        start = s;
     joined[start] = true;
-    double joined_rows = EstimatedRows(select, plan.sources[start]);
+    double joined_rows = EstimatedRows(select, trial.sources[start]);
+    double cost = joined_rows;
     std::vector<bool> used(candidate_edges.size(), false);
     for (std::size_t step = 1; step < select.from.size(); ++step) {
       std::optional<std::size_t> best;
@@ -432,7 +442,7 @@ QueryPlan PlanQuery(const sql::BoundSelect& select) {
         const bool left_joined = joined[edge.left_source];
         const std::size_t incoming = left_joined ? edge.right_source : edge.left_source;
         if (select.from[incoming].outer) continue;  // joins only through its ON
-        const double rows = EstimatedRows(select, plan.sources[incoming]);
+        const double rows = EstimatedRows(select, trial.sources[incoming]);
         const double output =
             EstimatedJoinRows(select, column_ranges, left_joined ? edge.left_key : edge.right_key,
                               joined_rows, left_joined ? edge.right_key : edge.left_key, rows);
@@ -451,7 +461,7 @@ QueryPlan PlanQuery(const sql::BoundSelect& select) {
         const double output =
             std::max(joined_rows, EstimatedJoinRows(select, column_ranges, outer_edges[s]->left_key,
                                                     joined_rows, outer_edges[s]->right_key,
-                                                    EstimatedRows(select, plan.sources[s])));
+                                                    EstimatedRows(select, trial.sources[s])));
         if (!best_outer || output < best_outer_output) {
           best_outer = s;
           best_outer_output = output;
@@ -461,7 +471,8 @@ QueryPlan PlanQuery(const sql::BoundSelect& select) {
         const std::size_t s = *best_outer;
         joined[s] = true;
         joined_rows = std::max(joined_rows, best_outer_output);
-        plan.join_edges.push_back(*outer_edges[s]);
+        cost += joined_rows;
+        trial.join_edges.push_back(*outer_edges[s]);
         continue;
       }
       if (!best) {
@@ -477,10 +488,11 @@ QueryPlan PlanQuery(const sql::BoundSelect& select) {
         std::swap(edge.left_key, edge.right_key);
       }
       joined[edge.right_source] = true;
-      DeferUnselectiveFilters(select, plan.sources[edge.right_source],
-                              !key_checks[edge.right_source].empty(), joined_rows, plan);
+      DeferUnselectiveFilters(select, trial.sources[edge.right_source],
+                              !key_checks[edge.right_source].empty(), joined_rows, trial);
       joined_rows = std::max(joined_rows, best_output);
-      plan.join_edges.push_back(std::move(edge));
+      cost += joined_rows;
+      trial.join_edges.push_back(std::move(edge));
     }
     // Edges not used to connect tables (cycles) are checked after the joins.
     for (std::size_t e = 0; e < candidate_edges.size(); ++e) {
@@ -491,11 +503,49 @@ QueryPlan PlanQuery(const sql::BoundSelect& select) {
       equal.binary_op = sql::BinaryOp::kEqual;
       equal.children = {candidate_edges[e].left_key, candidate_edges[e].right_key};
       if (MayOverflow(equal, column_ranges)) {
-        may_raise.emplace_back(edge_positions[e], std::move(equal));
+        raise.emplace_back(edge_positions[e], std::move(equal));
       } else {
-        plan.residual.push_back(std::move(equal));
+        trial.residual.push_back(std::move(equal));
       }
     }
+    return cost;
+  };
+  if (select.from.size() > 1) {
+    std::optional<std::size_t> best_start;
+    double best_cost = 0;
+    QueryPlan best_plan;
+    std::vector<std::pair<std::size_t, Expr>> best_raise;
+    std::exception_ptr first_error;
+    // The smallest input first, so that it wins a tie.
+    std::vector<std::size_t> starts;
+    for (std::size_t s = 0; s < select.from.size(); ++s)
+      if (!select.from[s].outer) starts.push_back(s);
+    std::stable_sort(starts.begin(), starts.end(), [&](std::size_t x, std::size_t y) {
+      return EstimatedRows(select, plan.sources[x]) < EstimatedRows(select, plan.sources[y]);
+    });
+    for (const std::size_t start : starts) {
+      QueryPlan trial = plan;
+      std::vector<std::pair<std::size_t, Expr>> raise = may_raise;
+      double cost = 0;
+      try {
+        cost = order_from(start, trial, raise);
+      } catch (const InvalidInputError&) {
+        // Another start may connect where this one does not (an inner join
+        // to a LEFT JOIN's table reaches it only after its left side); where
+        // none does, the smallest input's error says why.
+        if (!first_error) first_error = std::current_exception();
+        continue;
+      }
+      if (!best_start || cost < best_cost) {
+        best_start = start;
+        best_cost = cost;
+        best_plan = std::move(trial);
+        best_raise = std::move(raise);
+      }
+    }
+    if (!best_start) std::rethrow_exception(first_error);
+    plan = std::move(best_plan);
+    may_raise = std::move(best_raise);
   }
   for (std::size_t s = 0; s < select.from.size(); ++s)
     for (Expr& check : key_checks[s])

@@ -163,6 +163,37 @@ bool ColumnData::ValuesUnique() const {
   return unique_;
 }
 
+std::optional<RowCount> ColumnData::DistinctValues() const {
+  const std::optional<IntRange> range = IntegerRange();
+  std::call_once(distinct_once_, [this, &range] {
+    if (!range) return;
+    if (rows_ == 0) {
+      distinct_ = 0;
+      return;
+    }
+    const auto span =
+        static_cast<std::uint64_t>(range->max) - static_cast<std::uint64_t>(range->min);
+    if (span / 8 > rows_) return;
+    std::vector<std::uint64_t> seen(span / 64 + 1, 0);
+    const auto scan = [&](const auto* values) -> std::optional<RowCount> {
+      RowCount distinct = 0;
+      for (RowCount i = 0; i < rows_; ++i) {
+        const std::uint64_t at =
+            static_cast<std::uint64_t>(values[i]) - static_cast<std::uint64_t>(range->min);
+        if (at > span) return std::nullopt;  // outside a range a producer recorded
+        const std::uint64_t bit = std::uint64_t{1} << (at % 64);
+        distinct += (seen[at / 64] & bit) == 0 ? 1 : 0;
+        seen[at / 64] |= bit;
+      }
+      return distinct;
+    };
+    distinct_ = type_.type == DataType::kInt32
+                    ? scan(reinterpret_cast<const std::int32_t*>(data()))
+                    : scan(reinterpret_cast<const std::int64_t*>(data()));
+  });
+  return distinct_;
+}
+
 std::shared_ptr<const ColumnData> ColumnData::OrderCodes() const {
   CLQ_CHECK(type_.type == DataType::kChar, "order codes of a " + type_.ToString() + " column");
   std::call_once(codes_once_, [this] {

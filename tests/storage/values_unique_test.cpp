@@ -1,10 +1,12 @@
 // ColumnData::ValuesUnique: true only where no two values are equal, over
 // negative ranges and at the INT64 extremes; false without a scan where the
-// range is too wide for its bitmap.
+// range is too wide for its bitmap. ColumnData::DistinctValues: the count of
+// distinct values under the same bitmap, none where the range is too wide.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include "storage/table.hpp"
@@ -41,6 +43,36 @@ TEST(ValuesUnique, TellsRepeatedValuesWhereverTheySit) {
   // Sparse: 3 values over a range of 2^40; unique, but not worth a bitmap.
   EXPECT_FALSE(Unique(std::vector<std::int64_t>{0, std::int64_t{1} << 40, 5}));
   EXPECT_FALSE(Unique(std::vector<std::int32_t>{}));
+}
+
+template <typename T>
+std::optional<RowCount> Distinct(const std::vector<T>& values) {
+  ColumnData data(sizeof(T) == 4 ? ColumnType::Int32() : ColumnType::Int64(), values.size());
+  T* out = reinterpret_cast<T*>(data.data());
+  for (std::size_t i = 0; i < values.size(); ++i)
+    out[i] = values[i];
+  const std::optional<RowCount> first = data.DistinctValues();
+  EXPECT_EQ(data.DistinctValues(), first) << "a second call answers differently";
+  return first;
+}
+
+TEST(DistinctValues, CountsEachValueOnce) {
+  // TPC-H's order keys: 4 lineitems per key, keys spread over 4x their count.
+  std::vector<std::int32_t> keys;
+  for (std::int32_t k = 0; k < 3000; ++k)
+    for (int copy = 0; copy < 4; ++copy)
+      keys.push_back(k * 4 - 5000);
+  EXPECT_EQ(Distinct(keys), RowCount{3000});
+  EXPECT_EQ(Distinct(std::vector<std::int64_t>{std::numeric_limits<std::int64_t>::max(), 3,
+                                               std::numeric_limits<std::int64_t>::max()}),
+            std::nullopt)
+      << "a range past 8 values a row";
+  EXPECT_EQ(Distinct(std::vector<std::int64_t>{std::numeric_limits<std::int64_t>::min(),
+                                               std::numeric_limits<std::int64_t>::min() + 1,
+                                               std::numeric_limits<std::int64_t>::min()}),
+            RowCount{2});
+  EXPECT_EQ(Distinct(std::vector<std::int32_t>{9, 9, 9, 9}), RowCount{1});
+  EXPECT_EQ(Distinct(std::vector<std::int32_t>{}), RowCount{0});
 }
 
 }  // namespace
