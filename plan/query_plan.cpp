@@ -4,6 +4,7 @@
 #include <cmath>
 #include <exception>
 #include <functional>
+#include <iterator>
 
 #include "common/errors.hpp"
 #include "kernels_cl/vm_shared.h"
@@ -547,9 +548,21 @@ QueryPlan PlanQuery(const sql::BoundSelect& select) {
     plan = std::move(best_plan);
     may_raise = std::move(best_raise);
   }
-  for (std::size_t s = 0; s < select.from.size(); ++s)
+  for (std::size_t s = 0; s < select.from.size(); ++s) {
+    if (key_checks[s].empty()) continue;
+    // The key is computed on every row its table's own conditions pass: a
+    // conjunct the WHERE implies is none of them, and runs after the check.
+    std::vector<Expr>& filters = plan.sources[s].filters;
+    const auto implied = std::stable_partition(filters.begin(), filters.end(),
+                                               [](const Expr& f) { return !f.implied; });
+    std::vector<Expr> after(std::make_move_iterator(implied),
+                            std::make_move_iterator(filters.end()));
+    filters.erase(implied, filters.end());
     for (Expr& check : key_checks[s])
-      plan.sources[s].filters.push_back(std::move(check));
+      filters.push_back(std::move(check));
+    for (Expr& f : after)
+      filters.push_back(std::move(f));
+  }
   std::stable_sort(may_raise.begin(), may_raise.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   for (auto& [position, c] : may_raise)

@@ -138,6 +138,11 @@ struct Expr {
   UnaryOp unary_op = UnaryOp::kNegate;
   BinaryOp binary_op = BinaryOp::kAdd;
   bool negated = false;
+  // A WHERE conjunct the binder added because the WHERE implies it
+  // (sql/common_conjuncts.hpp, AddImpliedSourceConjuncts): it filters
+  // early, and no condition of its table's own (a join key that can
+  // overflow is computed before it, plan/query_plan.cpp).
+  bool implied = false;
   std::vector<Expr> children;
   std::size_t position = 0;  // byte offset of the expression in the statement text
   std::shared_ptr<const TextDictionary> dictionary;  // kTextOfCode

@@ -157,8 +157,10 @@ void ImpliedOf(const Expr& disjunction, std::vector<Expr>& out) {
       if (of_source.empty()) break;
       implied.push_back(JoinChain(std::move(of_source), BinaryOp::kAnd));
     }
-    if (implied.size() == by_source.size())
+    if (implied.size() == by_source.size()) {
       out.push_back(JoinChain(std::move(implied), BinaryOp::kOr));
+      out.back().implied = true;
+    }
   }
 }
 

@@ -105,7 +105,9 @@ JoinedRows EvaluateFromWhere(const sql::BoundSelect& select, std::uint64_t host_
   for (std::size_t s = 0; s < from.size(); ++s)
     tables.push_back(JoinedRows::AllRowsOf(from, s));
   for (Conjunct& c : conjuncts) {
-    if (c.sources.size() > 1 || c.after_joins) continue;
+    // A conjunct the WHERE implies (sql/common_conjuncts.hpp) is no
+    // condition of its table's own: it runs with the joins, after the keys.
+    if (c.sources.size() > 1 || c.after_joins || c.expr->implied) continue;
     const std::size_t s = c.sources.empty() ? 0 : c.sources[0];
     if (from[s].outer) continue;  // NULL-extended rows must meet it too: after the join
     tables[s] = FilterRows(from, tables[s], *c.expr);

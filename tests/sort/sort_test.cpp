@@ -123,6 +123,16 @@ TEST_P(SortTest, SortedAndNearlySortedKeys) {
         set(r, static_cast<std::int64_t>((rows - r) / 2));  // descending, runs of two
       for (bool desc : {false, true})
         Check({c}, {desc}, rows, "descending " + type.ToString() + (desc ? " DESC" : " ASC"));
+      for (RowCount at : {RowCount{0}, wg - 1, tile - 1, tile, rows / 2, rows - 2}) {
+        if (rows < 2 || at + 1 >= rows) continue;
+        const HostColumn sorted = c;
+        set(at, -static_cast<std::int64_t>(rows) - 1);  // below every later key
+        for (bool desc : {false, true})
+          Check({c}, {desc}, rows,
+                "one ascent at " + std::to_string(at) + " " + type.ToString() +
+                    (desc ? " DESC" : " ASC"));
+        c = sorted;
+      }
     }
   }
 }
