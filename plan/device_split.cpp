@@ -11,6 +11,7 @@
 #include "common/host_memory.hpp"
 #include "plan/compiled_expressions.hpp"
 #include "plan/distinct_node.hpp"
+#include "plan/host_rows.hpp"
 #include "plan/streamed_groups.hpp"
 #include "runtime/profiler.hpp"
 
@@ -162,12 +163,9 @@ QueryResult MergeRows(const sql::BoundSelect& select, const std::vector<QueryRes
     // Each part is in key order; the earlier part wins a tie (equal
     // DISTINCT rows tie: the earlier part's is taken).
     const auto before = [&](std::size_t p, RowCount a, std::size_t q, RowCount b) {
-      for (const sql::OrderKey& key : select.order_by) {
-        const int c = CompareResultValues(parts[p].columns.at(key.expr.index), a,
-                                          parts[q].columns.at(key.expr.index), b);
-        if (c != 0) return key.descending ? c > 0 : c < 0;
-      }
-      return false;
+      return OrderedBefore(select.order_by, [&](std::size_t o) {
+        return CompareResultValues(parts[p].columns.at(o), a, parts[q].columns.at(o), b);
+      });
     };
     // The parts with rows left, in a heap whose top holds the next row.
     std::vector<RowCount> next(parts.size(), 0);

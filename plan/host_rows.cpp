@@ -10,6 +10,15 @@
 
 namespace clq {
 
+std::pair<std::size_t, std::size_t> OffsetLimitRows(const sql::BoundSelect& select,
+                                                    std::size_t rows) {
+  const std::size_t begin = std::min<std::size_t>(select.offset, rows);
+  std::size_t end = rows;
+  if (select.limit)
+    end = std::min<std::size_t>(end, begin + std::min<std::uint64_t>(*select.limit, rows));
+  return {begin, end};
+}
+
 QueryResult FinishGroupedRows(const sql::BoundSelect& select,
                               const std::vector<std::vector<sql::Value>>& keys,
                               const std::vector<std::vector<sql::Value>>& aggregates,
@@ -55,17 +64,11 @@ QueryResult FinishGroupedRows(const sql::BoundSelect& select,
   }
   if (!select.order_by.empty()) {
     std::stable_sort(rows.begin(), rows.end(), [&](const Row& a, const Row& b) {
-      for (const sql::OrderKey& key : select.order_by) {
-        const int c = CompareSqlValues(a[key.expr.index], b[key.expr.index]);
-        if (c != 0) return key.descending ? c > 0 : c < 0;
-      }
-      return false;
+      return OrderedBefore(select.order_by,
+                           [&](std::size_t o) { return CompareSqlValues(a[o], b[o]); });
     });
   }
-  const std::size_t begin = std::min<std::size_t>(select.offset, rows.size());
-  std::size_t end = rows.size();
-  if (select.limit)
-    end = std::min<std::size_t>(end, begin + std::min<std::uint64_t>(*select.limit, rows.size()));
+  const auto [begin, end] = OffsetLimitRows(select, rows.size());
 
   QueryResult result;
   result.rows = end - begin;
@@ -90,17 +93,11 @@ QueryResult OrderOutputColumns(const sql::BoundSelect& select, std::vector<Resul
       return c.codes[a] < c.codes[b] ? -1 : c.codes[a] == c.codes[b] ? 0 : 1;
     };
     std::stable_sort(order.begin(), order.end(), [&](RowCount a, RowCount b) {
-      for (const sql::OrderKey& key : select.order_by) {
-        const int c = compare(outputs.at(key.expr.index), a, b);
-        if (c != 0) return key.descending ? c > 0 : c < 0;
-      }
-      return false;
+      return OrderedBefore(select.order_by,
+                           [&](std::size_t o) { return compare(outputs.at(o), a, b); });
     });
   }
-  const std::size_t begin = std::min<std::size_t>(select.offset, order.size());
-  std::size_t end = order.size();
-  if (select.limit)
-    end = std::min<std::size_t>(end, begin + std::min<std::uint64_t>(*select.limit, order.size()));
+  const auto [begin, end] = OffsetLimitRows(select, order.size());
   const std::span<const RowCount> kept(order.data() + begin, end - begin);
   QueryResult result;
   result.rows = kept.size();

@@ -5,12 +5,30 @@
 // ordering matches SQLite (CompareSqlValues) and is stable.
 #pragma once
 
+#include <cstddef>
+#include <utility>
 #include <vector>
 
 #include "operators/query_result.hpp"
 #include "sql/bound.hpp"
 
 namespace clq {
+
+// Whether one row comes before another under `order_by`:
+// `compare(output)` is <0, 0 or >0 comparing the two rows' values of
+// output `output` (an OrderKey's index); ties are not before.
+template <typename CompareOutput>
+bool OrderedBefore(const std::vector<sql::OrderKey>& order_by, const CompareOutput& compare) {
+  for (const sql::OrderKey& key : order_by) {
+    const int c = compare(key.expr.index);
+    if (c != 0) return key.descending ? c > 0 : c < 0;
+  }
+  return false;
+}
+
+// [first, last) of `rows` ordered rows that OFFSET and LIMIT keep.
+std::pair<std::size_t, std::size_t> OffsetLimitRows(const sql::BoundSelect& select,
+                                                    std::size_t rows);
 
 // keys[i][g]: group key i of group g; aggregates[j][g]: aggregate j of group g.
 // `apply_having` false: the groups already passed HAVING (on the device).

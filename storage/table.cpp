@@ -138,31 +138,6 @@ void ColumnData::SetIntegerRange(IntRange range) {
   std::call_once(range_once_, [&] { range_ = range; });
 }
 
-bool ColumnData::ValuesUnique() const {
-  const std::optional<IntRange> range = IntegerRange();
-  std::call_once(unique_once_, [this, &range] {
-    if (!range || rows_ == 0) return;
-    const auto span =
-        static_cast<std::uint64_t>(range->max) - static_cast<std::uint64_t>(range->min);
-    if (span / 8 > rows_) return;
-    std::vector<std::uint64_t> seen(span / 64 + 1, 0);
-    const auto scan = [&](const auto* values) {
-      for (RowCount i = 0; i < rows_; ++i) {
-        const std::uint64_t at =
-            static_cast<std::uint64_t>(values[i]) - static_cast<std::uint64_t>(range->min);
-        if (at > span) return false;  // outside a range a producer recorded
-        const std::uint64_t bit = std::uint64_t{1} << (at % 64);
-        if ((seen[at / 64] & bit) != 0) return false;
-        seen[at / 64] |= bit;
-      }
-      return true;
-    };
-    unique_ = type_.type == DataType::kInt32 ? scan(reinterpret_cast<const std::int32_t*>(data()))
-                                             : scan(reinterpret_cast<const std::int64_t*>(data()));
-  });
-  return unique_;
-}
-
 std::optional<RowCount> ColumnData::DistinctValues() const {
   const std::optional<IntRange> range = IntegerRange();
   std::call_once(distinct_once_, [this, &range] {
@@ -192,6 +167,11 @@ std::optional<RowCount> ColumnData::DistinctValues() const {
                     : scan(reinterpret_cast<const std::int64_t*>(data()));
   });
   return distinct_;
+}
+
+bool ColumnData::ValuesUnique() const {
+  const std::optional<RowCount> distinct = DistinctValues();
+  return rows_ > 0 && distinct == rows_;
 }
 
 std::shared_ptr<const ColumnData> ColumnData::OrderCodes() const {

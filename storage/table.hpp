@@ -128,20 +128,19 @@ class ColumnData {
   // of IntegerRange() yet (a range already known is kept).
   void SetIntegerRange(IntRange range);
 
-  // Whether no two values of an INT32 or INT64 column are equal, computed
-  // once on first use (a bitmap over the values' range; false, without a
-  // scan, where the range is more than 8 values a row, so that the answer
-  // costs at most a pass and a bitmap of a byte a row). NULL rows count by
-  // their stored value; callers that care check the NULL map. Thread-safe.
-  bool ValuesUnique() const;
-
   // How many distinct values an INT32 or INT64 column holds, counted once on
-  // first use with a bitmap over the values' range; nullopt where that range
-  // is more than 8 values a row (as ValuesUnique). NULL rows count by their
-  // stored value. For the planner's estimates: a foreign key's value range
-  // can be several times its distinct values (TPC-H's order keys are 1/4
-  // of their range). Thread-safe.
+  // first use with a bitmap over the values' range; nullopt, without a scan,
+  // where that range is more than 8 values a row (so that the count costs at
+  // most a pass and a bitmap of a byte a row). NULL rows count by their
+  // stored value. For the planner's estimates (a foreign key's value range
+  // can be several times its distinct values: TPC-H's order keys are 1/4 of
+  // their range) and ValuesUnique. Thread-safe.
   std::optional<RowCount> DistinctValues() const;
+
+  // Whether no two values of an INT32 or INT64 column are equal: every row
+  // a distinct value by DistinctValues (false where it counts none). NULL
+  // rows count by their stored value; callers that care check the NULL map.
+  bool ValuesUnique() const;
 
   // CHAR data: its order codes (storage/text_codes.hpp), an INT32 column
   // (INT64 past 2^31 - 1 rows) made on first read, the same object for every
@@ -183,8 +182,6 @@ class ColumnData {
   const void* pinned_for_ = nullptr;
   mutable std::once_flag range_once_;
   mutable std::optional<IntRange> range_;
-  mutable std::once_flag unique_once_;
-  mutable bool unique_ = false;
   mutable std::once_flag distinct_once_;
   mutable std::optional<RowCount> distinct_;
   mutable std::once_flag codes_once_;
