@@ -103,6 +103,7 @@ const std::vector<Config>& Configs() {
       {"plan", {}, std::nullopt},
       {"direct-cpu", {JoinMethod::kDirect}, true},
       {"direct-gpu", {JoinMethod::kDirect}, false},
+      {"rank", {JoinMethod::kRank}, std::nullopt},
       {"dense", {JoinMethod::kDense}, std::nullopt},
       {"cuckoo", {JoinMethod::kCuckoo}, std::nullopt},
       {"chained", {JoinMethod::kChained}, std::nullopt},

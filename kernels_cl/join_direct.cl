@@ -132,6 +132,24 @@ KERNEL void join_direct_probe_count(__global const uchar* keys, uint wide,
   item_counts[get_global_id(0)] = found;
 }
 
+// Lists the rows of a work-item's IPT consecutive probe rows from `first`
+// whose bit is set: their positions after `first` in at[], their slots in
+// slot[]; returns how many.
+inline uint join_direct_list(__global const uchar* keys, uint wide, __global const uchar* nulls,
+                             uint has_nulls, ulong n, ulong first, long key_min, ulong key_span,
+                             __global const uint* bits, uint* at, uint* slot) {
+  uint listed = 0;
+  for (uint k = 0; k < IPT; ++k) {
+    uint s = 0;
+    const uint hit = first + k < n && join_direct_slot(keys, wide, nulls, has_nulls, first + k,
+                                                       key_min, key_span, bits, &s);
+    at[listed] = k;
+    slot[listed] = s;
+    listed += hit;
+  }
+  return listed;
+}
+
 // Writes the pairs of a work-item's IPT consecutive probe rows from its
 // scanned offset on (item_offsets; `pairs`, the total, ends the last).
 KERNEL void join_direct_probe_write(__global const uchar* keys, uint wide,
@@ -147,17 +165,89 @@ KERNEL void join_direct_probe_write(__global const uchar* keys, uint wide,
   const ulong first = tile_start() + (ulong)get_local_id(0) * IPT;
   uint at[IPT];    // the listed rows (positions after `first`)
   uint slot[IPT];  // and their slots
-  uint listed = 0;
-  for (uint k = 0; k < IPT; ++k) {
-    uint s = 0;
-    const uint hit = first + k < n && join_direct_slot(keys, wide, nulls, has_nulls, first + k,
-                                                       key_min, key_span, bits, &s);
-    at[listed] = k;
-    slot[listed] = s;
-    listed += hit;
-  }
+  const uint listed = join_direct_list(keys, wide, nulls, has_nulls, n, first, key_min, key_span,
+                                       bits, at, slot);
   for (uint j = 0; j < listed; ++j) {
     out_build[out + j] = slots[slot[j]];
+    out_probe[out + j] = (uint)(first + at[j]);
+  }
+}
+
+// Rank table (host side: operators/join_rank.cpp), for unique build keys
+// too sparse for the direct table: the same bitmap of filled slots, plus
+// ranks[w] = the bits set in the words before w, and rows[] = the build
+// rows in key order. Slot s holds build row rows[join_rank_of(s)]. It takes
+// 2 bits per value of the range where the direct table takes 32 (and 4
+// bytes per build row), so a range 16 times wider costs the same memory;
+// the probe tests the bitmap as the direct probe does
+// (join_direct_probe_count), and only its hits read a rank and a row.
+
+inline uint join_rank_of(__global const uint* bits, __global const uint* ranks, uint slot) {
+  const uint w = slot / 32;
+  const uint below = (1u << (slot % 32)) - 1u;
+  return ranks[w] + popcount(bits[w] & below);
+}
+
+// Sets the bit of each non-NULL build key's slot (bits zeroed before);
+// stored[group] = the rows this tile marked. Rows of one key set one bit:
+// the bits then count fewer than the rows, which tells a repeated key.
+KERNEL void join_rank_mark(__global const uchar* keys, uint wide, __global const uchar* nulls,
+                           uint has_nulls, ulong n, long key_min, __global uint* bits,
+                           __global ulong* stored) {
+  __local ulong scratch[WG_SIZE];
+  const ulong start = tile_start();
+  uint mine = 0;
+  for (uint k = 0; k < IPT; ++k) {
+    const ulong i = tile_item(start, k);
+    if (i >= n || hash_join_is_null(nulls, has_nulls, i)) continue;
+    const uint slot = (uint)((ulong)hash_join_key(keys, wide, i) - (ulong)key_min);
+    atomic_or(&bits[slot / 32], 1u << (slot % 32));
+    ++mine;
+  }
+  const ulong total = work_group_sum_ulong(mine, scratch);
+  if (get_local_id(0) == 0) stored[get_group_id(0)] = total;
+}
+
+// counts[w] = the bits set in bits[w] (then scanned into the ranks).
+KERNEL void join_rank_popcount(__global const uint* bits, ulong words, __global uint* counts) {
+  const ulong start = tile_start();
+  for (uint k = 0; k < IPT; ++k) {
+    const ulong w = tile_item(start, k);
+    if (w < words) counts[w] = popcount(bits[w]);
+  }
+}
+
+// rows[rank of each non-NULL build row's slot] = that row (keys unique).
+KERNEL void join_rank_scatter(__global const uchar* keys, uint wide, __global const uchar* nulls,
+                              uint has_nulls, ulong n, long key_min, __global const uint* bits,
+                              __global const uint* ranks, __global uint* rows) {
+  const ulong start = tile_start();
+  for (uint k = 0; k < IPT; ++k) {
+    const ulong i = tile_item(start, k);
+    if (i >= n || hash_join_is_null(nulls, has_nulls, i)) continue;
+    const uint slot = (uint)((ulong)hash_join_key(keys, wide, i) - (ulong)key_min);
+    rows[join_rank_of(bits, ranks, slot)] = (uint)i;
+  }
+}
+
+// join_direct_probe_write's pairs, the build row found through the ranks.
+KERNEL void join_rank_probe_write(__global const uchar* keys, uint wide,
+                                  __global const uchar* nulls, uint has_nulls, ulong n,
+                                  long key_min, ulong key_span, __global const uint* bits,
+                                  __global const uint* ranks, __global const uint* rows,
+                                  __global const uint* item_offsets, uint pairs,
+                                  __global uint* out_build, __global uint* out_probe) {
+  const ulong id = get_global_id(0);
+  const uint out = item_offsets[id];
+  const uint end = id + 1 < get_global_size(0) ? item_offsets[id + 1] : pairs;
+  if (out == end) return;
+  const ulong first = tile_start() + (ulong)get_local_id(0) * IPT;
+  uint at[IPT];
+  uint slot[IPT];
+  const uint listed = join_direct_list(keys, wide, nulls, has_nulls, n, first, key_min, key_span,
+                                       bits, at, slot);
+  for (uint j = 0; j < listed; ++j) {
+    out_build[out + j] = rows[join_rank_of(bits, ranks, slot[j])];
     out_probe[out + j] = (uint)(first + at[j]);
   }
 }

@@ -167,6 +167,13 @@ JoinResult RunMethods(Engine& engine, const JoinPlan& plan, const VectorView& bu
           duplicate_keys = !result;  // a fitting direct table fails only on repeated keys
         }
         break;
+      case JoinMethod::kRank:
+        if (duplicate_keys) continue;
+        if (RankTableFits(engine, key_range(), build.size, probe.size, reason)) {
+          result = RankJoin(engine, build, probe, key_range(), output_budget, reason);
+          duplicate_keys = !result;  // a fitting rank table fails only on repeated keys
+        }
+        break;
       case JoinMethod::kDense:
         if (DenseTableFits(engine, key_range(), build.size, plan.options.direct_slots_per_row,
                            reason))
@@ -205,6 +212,8 @@ const char* JoinMethodName(JoinMethod method) {
   switch (method) {
     case JoinMethod::kDirect:
       return "direct";
+    case JoinMethod::kRank:
+      return "rank";
     case JoinMethod::kDense:
       return "dense";
     case JoinMethod::kCuckoo:
@@ -225,6 +234,9 @@ std::vector<std::string> MethodKernels(JoinMethod method, bool cpu_kernels, bool
         return {"join_direct_store", "join_direct_bitmap", "join_direct_probe_count", "scan_tiles",
                 "join_direct_probe_write"};
       return {"join_direct_insert", "join_direct_probe", "scan_tiles", "hash_join_unique_write"};
+    case JoinMethod::kRank:
+      return {"join_rank_mark",    "join_rank_popcount",      "scan_tiles",
+              "join_rank_scatter", "join_direct_probe_count", "join_rank_probe_write"};
     case JoinMethod::kDense:
       // Narrow key ranges count in local memory, wide ones in global memory.
       return {"scan_tiles", "join_dense_probe_count", "join_dense_probe_write"};
@@ -282,6 +294,9 @@ std::string JoinPlan::Describe() const {
         text << " or " << options.direct_slots_per_probe_row << " per probe row";
       text << ")";
     }
+    if (methods[m] == JoinMethod::kRank)
+      text << " (at most " << kRankSlotsPerBuildRow << " slots per build row or "
+           << kRankSlotsPerProbeRow << " per probe row)";
     if (methods[m] == JoinMethod::kCuckoo && cpu_kernels) text << " (probe through a filter)";
     if (methods[m] == JoinMethod::kChained && !options.ordered_matches) text << " (unordered)";
   }
@@ -307,8 +322,10 @@ JoinPlan PlanJoin(const DeviceInfo& device, const DeviceTuning& tuning, const Jo
     plan.methods = options.methods;
   } else if (plan.cpu_kernels) {
     // A CPU probes the dense multimap's buckets in cache, where the chained
-    // table hashes and compares every key it meets.
-    plan.methods = {JoinMethod::kDirect, JoinMethod::kDense, JoinMethod::kCuckoo};
+    // table hashes and compares every key it meets; it tests a sparse range's
+    // bitmap (the rank table) in order, where the cuckoo table hashes.
+    plan.methods = {JoinMethod::kDirect, JoinMethod::kRank, JoinMethod::kDense,
+                    JoinMethod::kCuckoo};
   } else {
     plan.methods = {JoinMethod::kDirect, JoinMethod::kCuckoo};
   }

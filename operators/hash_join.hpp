@@ -20,6 +20,11 @@
 //    plainly and count the filled slots (fewer than the keys: a repeated
 //    key), writing a bitmap of them that the probe tests before it loads a
 //    slot (kernels join_direct_*). 32-bit atomics only.
+//  - "rank" (CPU plans): unique build keys whose range is at most 256
+//    values per build row or 16 per probe row (2^32 at most): the direct
+//    table's bitmap with a rank per word of it and the build rows in key
+//    order, 2 bits per value where the direct table takes 32 (kernels
+//    join_rank_*, join_direct_probe_count). 32-bit atomics only.
 //  - "dense" (CPU plans): build keys of at most JOIN_DENSE_MAX_BUCKETS values
 //    (kernels_cl/join_shared.h) or at most `direct_slots_per_row` values per
 //    build row, duplicates allowed: the build rows sorted into one bucket
@@ -65,9 +70,9 @@
 
 namespace clq {
 
-enum class JoinMethod { kDirect, kDense, kCuckoo, kChained };
+enum class JoinMethod { kDirect, kRank, kDense, kCuckoo, kChained };
 
-// "direct", "dense", "cuckoo", "chained".
+// "direct", "rank", "dense", "cuckoo", "chained".
 const char* JoinMethodName(JoinMethod method);
 
 struct JoinStats {
@@ -136,7 +141,7 @@ struct JoinPlan {
   // needed those of the methods after it, which run only when the data
   // makes the ones before fail, and of steps sizes decide (merge levels).
   KernelSet Kernels() const;
-  // "direct (cpu kernels, 16 slots/row) -> dense -> cuckoo -> chained".
+  // "direct (cpu kernels, 16 slots/row) -> rank -> dense -> cuckoo -> chained".
   std::string Describe() const;
 };
 

@@ -33,11 +33,12 @@ bool StoredKeysRepeat(Engine& engine, DeviceBuffer stored, std::uint64_t stored_
   return slots != keys;
 }
 
-// The CPU probe: per-work-item counts of the probe keys whose bit is set,
-// their scan, then the pairs (kernels join_direct_probe_count / _write).
-JoinResult ProbeDirectOnCpu(Engine& engine, const VectorView& probe, const KeyRange& range,
-                            const DeviceBuffer& slots, const DeviceBuffer& bits,
-                            std::uint64_t output_budget) {
+}  // namespace
+
+JoinResult ProbeBitmapOnCpu(Engine& engine, const VectorView& probe, const KeyRange& range,
+                            const DeviceBuffer& bits, const char* write_kernel,
+                            std::uint64_t output_budget,
+                            const std::function<cl_uint(cl::Kernel&)>& bind_table) {
   const std::uint64_t tiles = engine.TilesFor(probe.size);
   const std::uint64_t items = tiles * engine.tuning().work_group_size;
   DeviceBuffer counts = engine.pool().Acquire(items * sizeof(cl_uint), "join item counts");
@@ -55,21 +56,19 @@ JoinResult ProbeDirectOnCpu(Engine& engine, const VectorView& probe, const KeyRa
   engine.Download(total.get(), 0, sizeof(pairs), &pairs, "join output size");
   JoinResult result = AllocateJoinOutput(engine, pairs, output_budget);
   if (pairs == 0) return result;
-  cl::Kernel& write = engine.kernel("join_direct_probe_write");
+  cl::Kernel& write = engine.kernel(write_kernel);
   BindKeys(write, 0, probe);
   write.setArg(5, static_cast<cl_long>(range.min));
   write.setArg(6, static_cast<cl_ulong>(range.span));
   write.setArg(7, bits.get());
-  write.setArg(8, slots.get());
-  write.setArg(9, counts.get());
-  write.setArg(10, pairs);
-  write.setArg(11, result.build_positions.ids.get());
-  write.setArg(12, result.probe_positions.ids.get());
+  const cl_uint next = bind_table(write);
+  write.setArg(next, counts.get());
+  write.setArg(next + 1, pairs);
+  write.setArg(next + 2, result.build_positions.ids.get());
+  write.setArg(next + 3, result.probe_positions.ids.get());
   engine.Launch(write, tiles, "join probe write");
   return result;
 }
-
-}  // namespace
 
 bool DirectTableFits(Engine& engine, const KeyRange& range, RowCount build_rows,
                      double slots_per_row, RowCount probe_rows, double slots_per_probe_row,
@@ -154,7 +153,11 @@ std::optional<JoinResult> DirectJoin(Engine& engine, const VectorView& build,
     reason = kDuplicateKeysReason;
     return std::nullopt;
   }
-  return ProbeDirectOnCpu(engine, probe, range, slots, bits, output_budget);
+  return ProbeBitmapOnCpu(engine, probe, range, bits, "join_direct_probe_write", output_budget,
+                          [&](cl::Kernel& write) {
+                            write.setArg(8, slots.get());
+                            return cl_uint{9};
+                          });
 }
 
 }  // namespace clq::join_detail

@@ -1,5 +1,5 @@
 // Pieces shared by the join's files (operators/hash_join.cpp, join_chained.cpp,
-// join_cuckoo.cpp, join_dense.cpp, join_direct.cpp); not a public interface.
+// join_cuckoo.cpp, join_dense.cpp, join_direct.cpp, join_rank.cpp); not a public interface.
 #pragma once
 
 #include <cstdint>
@@ -56,6 +56,17 @@ JoinResult ProbeUnique(Engine& engine, const VectorView& probe, const KeyRange& 
                        const char* kernel, const char* stage, std::uint64_t output_budget,
                        const std::function<cl_uint(cl::Kernel&)>& bind_table);
 
+// The CPU probe of a bitmap of filled slots (direct and rank tables):
+// join_direct_probe_count counts each work-item's probe keys whose bit is
+// set, their scan sizes the output, then `write_kernel` writes the pairs
+// with arguments (keys: 0-4, range.min: 5, range.span: 6, bits: 7, then
+// those `bind_table` sets from 8 on, returning the next index, then the
+// scanned counts, the pair count and the two outputs).
+JoinResult ProbeBitmapOnCpu(Engine& engine, const VectorView& probe, const KeyRange& range,
+                            const DeviceBuffer& bits, const char* write_kernel,
+                            std::uint64_t output_budget,
+                            const std::function<cl_uint(cl::Kernel&)>& bind_table);
+
 // Whether the direct table suits `range` for `build_rows` rows at most
 // `slots_per_row` slots per row, or `probe_rows` at most
 // `slots_per_probe_row` per row, with the CPU or the GPU kernels; `reason`
@@ -71,6 +82,23 @@ std::optional<JoinResult> DirectJoin(Engine& engine, const VectorView& build,
                                      const VectorView& probe, const KeyRange& range,
                                      bool cpu_kernels, std::uint64_t output_budget,
                                      std::string& reason);
+
+// Most rank-table slots per build row and per probe row: the direct
+// table's bytes (16 slots of 4 bytes per build row, 1 per probe row) at 2
+// bits a slot.
+inline constexpr double kRankSlotsPerBuildRow = 256;
+inline constexpr double kRankSlotsPerProbeRow = 16;
+
+// Whether the rank table (operators/join_rank.cpp) suits `range` for
+// `build_rows` and `probe_rows` rows; `reason` says why not.
+bool RankTableFits(Engine& engine, const KeyRange& range, RowCount build_rows, RowCount probe_rows,
+                   std::string& reason);
+
+// The rank path (the range must fit, see RankTableFits), CPU probe;
+// std::nullopt with `reason` set when the build keys repeat.
+std::optional<JoinResult> RankJoin(Engine& engine, const VectorView& build, const VectorView& probe,
+                                   const KeyRange& range, std::uint64_t output_budget,
+                                   std::string& reason);
 
 // Whether the dense multimap suits `range` for `build_rows` rows (at most
 // JOIN_DENSE_MAX_BUCKETS values, or at most `slots_per_row` per build row);

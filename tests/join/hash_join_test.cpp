@@ -114,8 +114,13 @@ TEST_P(HashJoinTest, HeavyDuplicates) {
   almost.values[4000] = almost.values[17];
   stats = CheckJoin(e, almost, ProbeOf(almost, 4000, 0.8, 3), "one duplicate");
   EXPECT_EQ(stats["default"].method, "chained");
-  if (CuckooPossible(e)) {
-    EXPECT_NE(stats["default"].fallback_reason.find("cuckoo: duplicate build keys"),
+  EXPECT_EQ(stats["rank"].method, "chained");
+  EXPECT_NE(stats["rank"].fallback_reason.find("rank: duplicate build keys"), std::string::npos)
+      << stats["rank"].fallback_reason;
+  // The CPU plan's rank table finds the repeat first; the GPU plan's cuckoo.
+  if (cpu || CuckooPossible(e)) {
+    EXPECT_NE(stats["default"].fallback_reason.find(cpu ? "rank: duplicate build keys"
+                                                        : "cuckoo: duplicate build keys"),
               std::string::npos)
         << stats["default"].fallback_reason;
   }
@@ -280,7 +285,9 @@ TEST_P(HashJoinTest, NullsNeverMatch) {
   const auto stats = CheckJoin(e, unique, uprobe, "unique with NULLs");
   EXPECT_EQ(stats.at("cuckoo/cpu").method, CuckooPossible(e) ? "cuckoo" : "chained");
   EXPECT_EQ(stats.at("cuckoo/gpu").method, CuckooPossible(e) ? "cuckoo" : "chained");
-  EXPECT_EQ(stats.at("default").method, CuckooPossible(e) ? "cuckoo" : "chained");
+  EXPECT_EQ(stats.at("rank").method, "rank");
+  EXPECT_EQ(stats.at("default").method,
+            DevicePlan(e).cpu_kernels ? "rank" : (CuckooPossible(e) ? "cuckoo" : "chained"));
   // Every build key NULL.
   Keys all_null{ColumnType::Int64(), {1, 2, 3}, {1, 1, 1}};
   CheckJoin(e, all_null, Keys{ColumnType::Int64(), {1, 2, 3}, {}}, "all NULL build");
@@ -341,8 +348,8 @@ TEST_P(HashJoinTest, PlanListsMethodsAndKernels) {
   };
   using Names = std::vector<std::string>;
   const bool cuckoo = CuckooPossible(e);
-  const Names want_cpu =
-      cuckoo ? Names{"direct", "dense", "cuckoo", "chained"} : Names{"direct", "dense", "chained"};
+  const Names want_cpu = cuckoo ? Names{"direct", "rank", "dense", "cuckoo", "chained"}
+                                : Names{"direct", "rank", "dense", "chained"};
   const Names want_gpu = cuckoo ? Names{"direct", "cuckoo", "chained"} : Names{"direct", "chained"};
   EXPECT_EQ(names(cpu_plan), want_cpu);
   EXPECT_EQ(names(gpu_plan), want_gpu);
@@ -352,6 +359,8 @@ TEST_P(HashJoinTest, PlanListsMethodsAndKernels) {
   };
   EXPECT_TRUE(has(cpu_plan, "join_direct_probe_write"));
   EXPECT_TRUE(has(cpu_plan, "join_dense_probe_write"));
+  EXPECT_TRUE(has(cpu_plan, "join_rank_probe_write"));
+  EXPECT_FALSE(has(gpu_plan, "join_rank_mark"));
   EXPECT_FALSE(has(cpu_plan, "join_direct_insert"));
   EXPECT_TRUE(has(gpu_plan, "join_direct_insert"));
   EXPECT_FALSE(has(gpu_plan, "join_dense_count"));

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <random>
 #include <set>
 #include <string>
 #include <tuple>
@@ -139,6 +140,84 @@ TEST_P(JoinTablesTest, DenseUniqueKeysUseTheDirectTable) {
       EXPECT_NE(by_probe.stats.method, "direct");
     }
   }
+}
+
+// Unique keys too sparse for the direct table: the CPU plan's rank table
+// (a bitmap, a rank per 32-bit word, the rows in key order). Keys at word
+// and tile edges, INT64 ends, NULLs, clustered probes (a fact table sorted
+// by the key), and the limits of 256 values per build row or 16 per probe
+// row.
+TEST_P(JoinTablesTest, SparseUniqueKeysUseTheRankTable) {
+  Engine& e = engine();
+  const bool cpu_plan = DevicePlan(e).cpu_kernels;
+  const RowCount tile = e.tuning().tile_size();
+  for (const RowCount n : {RowCount{1}, RowCount{31}, RowCount{33}, tile + 1, RowCount{20000}}) {
+    for (const std::int64_t base : {std::int64_t{-5}, kInt64Min, kInt64Max - 3000000}) {
+      const std::int64_t range = 100 * static_cast<std::int64_t>(n) + 63;
+      Keys build{ColumnType::Int64(), DistinctKeys(n, base, base + range, n + 7), {}};
+      build.values.push_back(base);  // the range's first slot (bit 0 of word 0)
+      build.values.push_back(base + range + 1);
+      std::sort(build.values.begin(), build.values.end());
+      build.values.erase(std::unique(build.values.begin(), build.values.end()), build.values.end());
+      std::shuffle(build.values.begin(), build.values.end(), std::mt19937_64(n));
+      // Probes: random hits and misses, then keys in order, as a clustered
+      // fact table's: the range's first 40000 values and its neighbours
+      // below, and its last 300 values and those above.
+      Keys probe = ProbeOf(build, 3 * n, 0.5, n + 11, ColumnType::Int64());
+      for (std::int64_t k = base == kInt64Min ? base : base - 2;
+           k <= base + std::min<std::int64_t>(range, 40000); ++k)
+        probe.values.push_back(k);
+      for (std::int64_t k = base + range - 300; k <= base + range + 3; ++k)
+        probe.values.push_back(k);
+      const std::string what = "rank n=" + std::to_string(n) + " base=" + std::to_string(base);
+      auto stats = CheckJoin(e, build, probe, what);
+      EXPECT_EQ(stats["rank"].method, "rank") << what << ": " << stats["rank"].fallback_reason;
+      // The CPU plan's direct table takes a range of one value per probe row.
+      if (cpu_plan && n > 1) {
+        const bool direct = static_cast<std::size_t>(range) + 2 <= probe.values.size();
+        EXPECT_EQ(stats["default"].method, direct ? "direct" : "rank")
+            << what << ": " << stats["default"].fallback_reason;
+      }
+    }
+  }
+  // NULL rows repeat a key without setting its bit; NULL probes never match.
+  Keys nulls{ColumnType::Int32(), DistinctKeys(3000, 0, 500000, 41), {}};
+  nulls.nulls.assign(nulls.values.size(), 0);
+  for (std::size_t i = 0; i < nulls.values.size(); i += 5) {
+    nulls.nulls[i] = 1;
+    nulls.values[i] = nulls.values[2];
+  }
+  Keys nulls_probe = ProbeOf(nulls, 9000, 0.7, 42);
+  nulls_probe.nulls.assign(nulls_probe.values.size(), 0);
+  for (std::size_t j = 0; j < nulls_probe.values.size(); j += 3)
+    nulls_probe.nulls[j] = 1;
+  EXPECT_EQ(CheckJoin(e, nulls, nulls_probe, "rank with NULLs")["rank"].method, "rank");
+
+  // Limits: 1000 keys over exactly 256 values each is a rank table, one value
+  // more is not, until the probe has a sixteenth of the range in rows.
+  JoinOptions only_rank;
+  only_rank.methods = {JoinMethod::kRank};
+  const std::int64_t range = 256 * 1000;
+  Keys gaps{ColumnType::Int32(), DistinctKeys(998, 1, range - 2, 43), {}};
+  gaps.values.push_back(0);
+  gaps.values.push_back(range - 1);
+  const Keys gaps_probe = ProbeOf(gaps, 3000, 0.5, 44);
+  Outcome fits = DeviceJoin(e, gaps, gaps_probe, only_rank);
+  EXPECT_EQ(fits.stats.method, "rank") << fits.stats.fallback_reason;
+  EXPECT_EQ(fits.pairs, CpuJoin(gaps, gaps_probe));
+  gaps.values.back() = range;
+  const Outcome wide = DeviceJoin(e, gaps, gaps_probe, only_rank);
+  EXPECT_EQ(wide.stats.method, "chained");
+  EXPECT_NE(wide.stats.fallback_reason.find("rank: build keys span 256000 + 1 values"),
+            std::string::npos)
+      << wide.stats.fallback_reason;
+  EXPECT_EQ(wide.pairs, CpuJoin(gaps, gaps_probe));
+  Keys long_probe = gaps_probe;
+  while (long_probe.values.size() * 16 < static_cast<std::size_t>(range + 1))
+    long_probe.values.push_back(static_cast<std::int64_t>(long_probe.values.size() * 13 % range));
+  const Outcome by_probe = DeviceJoin(e, gaps, long_probe, only_rank);
+  EXPECT_EQ(by_probe.stats.method, "rank") << by_probe.stats.fallback_reason;
+  EXPECT_EQ(by_probe.pairs, CpuJoin(gaps, long_probe));
 }
 
 TEST_P(JoinTablesTest, DirectTableInt64NullsAndDuplicates) {

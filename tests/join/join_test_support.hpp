@@ -110,6 +110,7 @@ inline std::vector<Config> Configs() {
   return {{"default", JoinOptions{}},
           {"direct/gpu", only({JoinMethod::kDirect}, false)},
           {"direct/cpu", only({JoinMethod::kDirect}, true)},
+          {"rank", only({JoinMethod::kRank})},
           {"dense", only({JoinMethod::kDense})},
           {"cuckoo/gpu", only({JoinMethod::kCuckoo}, false)},
           {"cuckoo/cpu", only({JoinMethod::kCuckoo}, true)},
