@@ -230,6 +230,24 @@ KERNEL void join_rank_scatter(__global const uchar* keys, uint wide, __global co
   }
 }
 
+// Repeated build keys: out[i] = the rank of key i's slot, -1 where its bit
+// is not set (or it is NULL or outside the range), so that the dense
+// multimap joins the ranks: one bucket per distinct build key.
+KERNEL void join_rank_map(__global const uchar* keys, uint wide, __global const uchar* nulls,
+                          uint has_nulls, ulong n, long key_min, ulong key_span,
+                          __global const uint* bits, __global const uint* ranks,
+                          __global int* out) {
+  const ulong start = tile_start();
+  for (uint k = 0; k < IPT; ++k) {
+    const ulong i = tile_item(start, k);
+    if (i >= n) continue;
+    uint slot;
+    const uint hit = join_direct_slot(keys, wide, nulls, has_nulls, i, key_min, key_span, bits,
+                                      &slot);
+    out[i] = hit ? (int)join_rank_of(bits, ranks, slot) : -1;
+  }
+}
+
 // join_direct_probe_write's pairs, the build row found through the ranks.
 KERNEL void join_rank_probe_write(__global const uchar* keys, uint wide,
                                   __global const uchar* nulls, uint has_nulls, ulong n,

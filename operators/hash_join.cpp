@@ -170,7 +170,9 @@ JoinResult RunMethods(Engine& engine, const JoinPlan& plan, const VectorView& bu
       case JoinMethod::kRank:
         if (duplicate_keys) continue;
         if (RankTableFits(engine, key_range(), build.size, probe.size, reason)) {
-          result = RankJoin(engine, build, probe, key_range(), output_budget, reason);
+          // Repeated keys take the dense multimap over their ranks.
+          result = RankJoin(engine, build, probe, key_range(), plan.rank_repeats_densely,
+                            output_budget, reason);
           duplicate_keys = !result;  // a fitting rank table fails only on repeated keys
         }
         break;
@@ -273,7 +275,15 @@ KernelSet JoinPlan::Kernels() const {
   // ranges, large chained buckets.
   for (const char* name : {"hash_join_range_merge", "scan_add_offsets", "hash_join_sum_merge"})
     kernels.AddWhenNeeded(name);
-  if (std::find(methods.begin(), methods.end(), JoinMethod::kDense) != methods.end())
+  const auto has = [&](JoinMethod m) {
+    return std::find(methods.begin(), methods.end(), m) != methods.end();
+  };
+  if (has(JoinMethod::kRank) && rank_repeats_densely) {
+    kernels.AddWhenNeeded("join_rank_map");
+    for (const std::string& name : MethodKernels(JoinMethod::kDense, cpu_kernels, false))
+      kernels.AddWhenNeeded(name);
+  }
+  if (has(JoinMethod::kDense) || (has(JoinMethod::kRank) && rank_repeats_densely))
     for (const char* name : {"join_dense_count", "join_dense_scatter", "join_dense_count_wide",
                              "join_dense_scatter_wide"})
       kernels.AddWhenNeeded(name);
@@ -296,7 +306,8 @@ std::string JoinPlan::Describe() const {
     }
     if (methods[m] == JoinMethod::kRank)
       text << " (at most " << kRankSlotsPerBuildRow << " slots per build row or "
-           << kRankSlotsPerProbeRow << " per probe row)";
+           << kRankSlotsPerProbeRow << " per probe row"
+           << (rank_repeats_densely ? "; repeated keys: dense over their ranks)" : ")");
     if (methods[m] == JoinMethod::kCuckoo && cpu_kernels) text << " (probe through a filter)";
     if (methods[m] == JoinMethod::kChained && !options.ordered_matches) text << " (unordered)";
   }
@@ -334,6 +345,7 @@ JoinPlan PlanJoin(const DeviceInfo& device, const DeviceTuning& tuning, const Jo
   // past the loops of a device that caps them.
   if (!device.int64_atomics) std::erase(plan.methods, JoinMethod::kCuckoo);
   if (device.loop_iteration_limit != 0) std::erase(plan.methods, JoinMethod::kDense);
+  plan.rank_repeats_densely = device.loop_iteration_limit == 0;
   std::erase(plan.methods, JoinMethod::kChained);
   plan.methods.push_back(JoinMethod::kChained);
   return plan;

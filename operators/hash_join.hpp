@@ -24,7 +24,9 @@
 //    values per build row or 16 per probe row (2^32 at most): the direct
 //    table's bitmap with a rank per word of it and the build rows in key
 //    order, 2 bits per value where the direct table takes 32 (kernels
-//    join_rank_*, join_direct_probe_count). 32-bit atomics only.
+//    join_rank_*, join_direct_probe_count). 32-bit atomics only. Repeated
+//    build keys: both sides' keys become their ranks, which the dense
+//    multimap joins (one bucket per distinct key).
 //  - "dense" (CPU plans): build keys of at most JOIN_DENSE_MAX_BUCKETS values
 //    (kernels_cl/join_shared.h) or at most `direct_slots_per_row` values per
 //    build row, duplicates allowed: the build rows sorted into one bucket
@@ -134,8 +136,11 @@ struct JoinInputs {
 struct JoinPlan {
   std::vector<JoinMethod> methods;  // tried in order; the last is kChained
   bool cpu_kernels = false;         // direct and cuckoo tables: CPU build and probe kernels
-  JoinOptions options;              // with direct_slots_per_row resolved
-  bool empty = false;               // a side has no rows: nothing is launched
+  // The rank table joins repeated keys through the dense multimap (not on
+  // devices that cap a work-item's loops, as the dense multimap itself).
+  bool rank_repeats_densely = false;
+  JoinOptions options;  // with direct_slots_per_row resolved
+  bool empty = false;   // a side has no rows: nothing is launched
 
   // The kernels of the first method (and the build keys' range), and when
   // needed those of the methods after it, which run only when the data

@@ -94,11 +94,13 @@ inline constexpr double kRankSlotsPerProbeRow = 16;
 bool RankTableFits(Engine& engine, const KeyRange& range, RowCount build_rows, RowCount probe_rows,
                    std::string& reason);
 
-// The rank path (the range must fit, see RankTableFits), CPU probe;
-// std::nullopt with `reason` set when the build keys repeat.
+// The rank path (the range must fit, see RankTableFits), CPU probe.
+// Repeated build keys join through the dense multimap over their ranks
+// where `repeated_keys_allowed` (JoinPlan::rank_repeats_densely), else
+// std::nullopt with `reason` set.
 std::optional<JoinResult> RankJoin(Engine& engine, const VectorView& build, const VectorView& probe,
-                                   const KeyRange& range, std::uint64_t output_budget,
-                                   std::string& reason);
+                                   const KeyRange& range, bool repeated_keys_allowed,
+                                   std::uint64_t output_budget, std::string& reason);
 
 // Whether the dense multimap suits `range` for `build_rows` rows (at most
 // JOIN_DENSE_MAX_BUCKETS values, or at most `slots_per_row` per build row);

@@ -14,6 +14,9 @@
 // bits and scan them into the ranks, then scatter each build row to its
 // rank. Probe: the direct table's CPU probe (count the set bits per
 // work-item, scan, write), the write looking the row up through the ranks.
+// Repeated build keys: both sides' keys become the ranks of their slots,
+// which the dense multimap joins (one bucket per distinct key, in cache),
+// where a hashed table would hash every probe row.
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -53,9 +56,43 @@ bool RankTableFits(Engine& engine, const KeyRange& range, RowCount build_rows, R
   return true;
 }
 
+namespace {
+
+// Both sides' keys as the ranks of their slots (-1 for a key no build row
+// has), joined by the dense multimap over [0, distinct - 1]: repeated build
+// keys, one bucket per distinct key, the pairs in the documented order.
+JoinResult JoinRanksDensely(Engine& engine, const VectorView& build, const VectorView& probe,
+                            const KeyRange& range, const DeviceBuffer& bits,
+                            const DeviceBuffer& ranks, std::uint64_t distinct,
+                            std::uint64_t output_budget) {
+  cl::Kernel& map = engine.kernel("join_rank_map");
+  const auto ranked = [&](const VectorView& keys, DeviceVector& out) {
+    out = AllocateVector(engine, ColumnType::Int32(), keys.size, "join ranked keys");
+    BindKeys(map, 0, keys);
+    map.setArg(5, static_cast<cl_long>(range.min));
+    map.setArg(6, static_cast<cl_ulong>(range.span));
+    map.setArg(7, bits.get());
+    map.setArg(8, ranks.get());
+    map.setArg(9, out.values.get());
+    engine.Launch(map, engine.TilesFor(keys.size), "join ranked keys (rank)");
+    // NULL keys map to -1, outside every bucket: the NULL map may stay.
+    return VectorView{out.values.get(), keys.nulls, ColumnType::Int32(), keys.size};
+  };
+  DeviceVector build_ranks, probe_ranks;
+  const VectorView build_view = ranked(build, build_ranks);
+  const VectorView probe_view = ranked(probe, probe_ranks);
+  KeyRange dense;
+  dense.min = 0;
+  dense.span = distinct - 1;
+  dense.any = true;
+  return DenseJoin(engine, build_view, probe_view, dense, output_budget);
+}
+
+}  // namespace
+
 std::optional<JoinResult> RankJoin(Engine& engine, const VectorView& build, const VectorView& probe,
-                                   const KeyRange& range, std::uint64_t output_budget,
-                                   std::string& reason) {
+                                   const KeyRange& range, bool repeated_keys_allowed,
+                                   std::uint64_t output_budget, std::string& reason) {
   const std::uint64_t words = (range.span + 1 + 31) / 32;
   const std::uint64_t word_bytes = words * sizeof(cl_uint);
   const std::uint64_t build_tiles = engine.TilesFor(build.size);
@@ -83,8 +120,11 @@ std::optional<JoinResult> RankJoin(Engine& engine, const VectorView& build, cons
   const std::uint64_t keys =
       SumOnDevice(engine, std::move(stored), build_tiles, "join build count");
   if (filled != keys) {
-    reason = kDuplicateKeysReason;
-    return std::nullopt;
+    if (!repeated_keys_allowed) {
+      reason = kDuplicateKeysReason;
+      return std::nullopt;
+    }
+    return JoinRanksDensely(engine, build, probe, range, bits, ranks, filled, output_budget);
   }
 
   DeviceBuffer rows =
