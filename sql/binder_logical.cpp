@@ -189,6 +189,21 @@ Expr TypeArithmetic(Expr bound, std::size_t op_position) {
     if (bound.type != ValueType::kNull) bound.type = ValueType::kInteger;
     return bound;
   }
+  // Two INTEGER constants: folded where the result fits (an overflow stays
+  // the error of the row that computes it), so that a DECIMAL bound such as
+  // `l_quantity <= 1 + 10` rescales a constant, not an expression per row.
+  if (l == NumericKind::kInteger && r == NumericKind::kInteger && IsConstant(left) &&
+      IsConstant(right)) {
+    std::int64_t value = 0;
+    bool overflow = true;
+    if (op == BinaryOp::kAdd)
+      overflow = __builtin_add_overflow(left.constant.integer, right.constant.integer, &value);
+    if (op == BinaryOp::kSubtract)
+      overflow = __builtin_sub_overflow(left.constant.integer, right.constant.integer, &value);
+    if (op == BinaryOp::kMultiply)
+      overflow = __builtin_mul_overflow(left.constant.integer, right.constant.integer, &value);
+    if (!overflow) return IntegerConstant(value, {}, bound.position);
+  }
   const bool decimal = l == NumericKind::kDecimal || r == NumericKind::kDecimal;
   const bool exact_constants =
       (l == NumericKind::kDecimalLiteral || r == NumericKind::kDecimalLiteral) &&

@@ -91,6 +91,21 @@ TEST(BinderTest, NegativeLiteralsAreFolded) {
   EXPECT_TRUE(bound.select.from.empty());
 }
 
+// Arithmetic on two INTEGER constants folds where the result fits, so that
+// a DECIMAL column compared with `1 + 10` compares with a rescaled constant;
+// an overflow stays an expression (the row that computes it raises).
+TEST(BinderTest, IntegerConstantArithmeticIsFolded) {
+  clq::testing::CountingCatalog catalog;
+  catalog.Add("t", {{"q", ColumnType::Decimal(15, 2)}, {"a", ColumnType::Int32()}});
+  const BoundStatement bound =
+      BindSql(catalog,
+              "SELECT q <= 1 + 10, a * (2 - 5), 9223372036854775807 + 1, 7 / 2 + 1, "
+              "(1 + 2) * a FROM t");
+  EXPECT_EQ(OutputStrings(bound.select),
+            (std::vector<std::string>{"(#0.0 <= 1100)", "(#0.1 * -3)", "(9223372036854775807 + 1)",
+                                      "((7 / 2) + 1)", "(3 * #0.1)"}));
+}
+
 TEST(BinderTest, ResolvesColumnsAcrossTablesAndAliases) {
   auto catalog = ToyCatalog();
   const BoundStatement bound = BindSql(*catalog, "SELECT T1.A, x.a, d, B, \"s\" FROM t1, T2 AS x");
