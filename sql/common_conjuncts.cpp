@@ -128,7 +128,8 @@ std::optional<std::size_t> OnlySource(const Expr& e) {
 
 // The conjuncts `disjunction` implies of single sources (see
 // AddImpliedSourceConjuncts), appended to `out`.
-void ImpliedOf(const Expr& disjunction, std::vector<Expr>& out) {
+void ImpliedOf(const Expr& disjunction, const std::vector<std::size_t>& filtered,
+               std::vector<Expr>& out) {
   // An OR of one source is a filter of that source as it stands.
   if (OnlySource(disjunction)) return;
   std::vector<Expr> branches;
@@ -149,6 +150,7 @@ void ImpliedOf(const Expr& disjunction, std::vector<Expr>& out) {
     }
   }
   for (const std::size_t source : sources) {
+    if (std::find(filtered.begin(), filtered.end(), source) != filtered.end()) continue;
     std::vector<Expr> implied;
     for (const auto& branch : by_source) {
       std::vector<Expr> of_source;
@@ -169,9 +171,18 @@ void ImpliedOf(const Expr& disjunction, std::vector<Expr>& out) {
 Expr AddImpliedSourceConjuncts(Expr condition) {
   std::vector<Expr> conjuncts;
   SplitChain(condition, BinaryOp::kAnd, conjuncts);
+  // Sources the WHERE filters already: an implied conjunct there would only
+  // refine a filter, at a second test per row of that source, for rows the
+  // OR drops after the joins anyway (TPC-H Q19's lineitem, filtered by its
+  // ship mode and instruction: on a GPU its WHERE became a 64-bit program
+  // and cost more than the rows it saved the join).
+  std::vector<std::size_t> filtered;
+  for (const Expr& c : conjuncts)
+    if (const std::optional<std::size_t> source = OnlySource(c)) filtered.push_back(*source);
   std::vector<Expr> implied;
   for (const Expr& c : conjuncts)
-    if (c.kind == Expr::Kind::kBinary && c.binary_op == BinaryOp::kOr) ImpliedOf(c, implied);
+    if (c.kind == Expr::Kind::kBinary && c.binary_op == BinaryOp::kOr)
+      ImpliedOf(c, filtered, implied);
   if (implied.empty()) return condition;
   conjuncts.insert(conjuncts.end(), std::make_move_iterator(implied.begin()),
                    std::make_move_iterator(implied.end()));

@@ -24,7 +24,9 @@ Expr FactorCommonConjuncts(Expr condition);
 // Q19), and the OR stays to decide the rows. A WHERE keeps only the rows
 // where it is true, so a conjunct true wherever the OR is changes no
 // answer. Only conjuncts that cannot raise are used: they run on rows the
-// joins would have dropped.
+// joins would have dropped. Only sources the WHERE does not filter by a
+// conjunct of their own get one: elsewhere it would refine a filter at a
+// second test per row.
 Expr AddImpliedSourceConjuncts(Expr condition);
 
 }  // namespace clq::sql

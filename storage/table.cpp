@@ -170,8 +170,14 @@ std::optional<RowCount> ColumnData::DistinctValues() const {
 }
 
 bool ColumnData::ValuesUnique() const {
-  const std::optional<RowCount> distinct = DistinctValues();
-  return rows_ > 0 && distinct == rows_;
+  if (rows_ == 0) return false;
+  // Fewer values in the range than rows: some repeat, without a scan (a
+  // GROUP BY key of a derived table, new at every query, is mostly such).
+  const std::optional<IntRange> range = IntegerRange();
+  if (range &&
+      static_cast<std::uint64_t>(range->max) - static_cast<std::uint64_t>(range->min) < rows_ - 1)
+    return false;
+  return DistinctValues() == rows_;
 }
 
 std::shared_ptr<const ColumnData> ColumnData::OrderCodes() const {

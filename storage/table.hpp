@@ -138,7 +138,8 @@ class ColumnData {
   std::optional<RowCount> DistinctValues() const;
 
   // Whether no two values of an INT32 or INT64 column are equal: every row
-  // a distinct value by DistinctValues (false where it counts none). NULL
+  // a distinct value by DistinctValues (false where it counts none; no
+  // scan but the range's where the range has fewer values than rows). NULL
   // rows count by their stored value; callers that care check the NULL map.
   bool ValuesUnique() const;
 

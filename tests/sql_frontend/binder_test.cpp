@@ -106,6 +106,27 @@ TEST(BinderTest, IntegerConstantArithmeticIsFolded) {
                                       "((7 / 2) + 1)", "(3 * #0.1)"}));
 }
 
+// An OR over two tables implies a filter of each table the WHERE does not
+// filter already (t2 here); t1, filtered by `a > 0`, gets none.
+TEST(BinderTest, ImpliedConjunctsOnlyForUnfilteredTables) {
+  auto catalog = ToyCatalog();
+  const BoundStatement filtered =
+      BindSql(*catalog,
+              "SELECT t1.a FROM t1, t2 WHERE t1.a = t2.a AND t1.b > 0 AND "
+              "((t1.s = 'x' AND t2.d = 1) OR (t1.s = 'y' AND t2.d = 2))");
+  ASSERT_TRUE(filtered.select.where.has_value());
+  EXPECT_EQ(filtered.select.where->ToString(),
+            "((((#0.0 = #1.0) AND (#0.1 > 0)) AND (((#0.3 = 'x') AND (#1.1 = 1)) OR "
+            "((#0.3 = 'y') AND (#1.1 = 2)))) AND ((#1.1 = 1) OR (#1.1 = 2)))");
+  const BoundStatement unfiltered =
+      BindSql(*catalog,
+              "SELECT t1.a FROM t1, t2 WHERE t1.a = t2.a AND "
+              "((t1.s = 'x' AND t2.d = 1) OR (t1.s = 'y' AND t2.d = 2))");
+  EXPECT_EQ(unfiltered.select.where->ToString(),
+            "((((#0.0 = #1.0) AND (((#0.3 = 'x') AND (#1.1 = 1)) OR ((#0.3 = 'y') AND "
+            "(#1.1 = 2)))) AND ((#0.3 = 'x') OR (#0.3 = 'y'))) AND ((#1.1 = 1) OR (#1.1 = 2)))");
+}
+
 TEST(BinderTest, ResolvesColumnsAcrossTablesAndAliases) {
   auto catalog = ToyCatalog();
   const BoundStatement bound = BindSql(*catalog, "SELECT T1.A, x.a, d, B, \"s\" FROM t1, T2 AS x");
