@@ -167,7 +167,8 @@ TEST_P(JoinTablesTest, SparseUniqueKeysUseTheRankTable) {
       for (std::int64_t k = base == kInt64Min ? base : base - 2;
            k <= base + std::min<std::int64_t>(range, 40000); ++k)
         probe.values.push_back(k);
-      for (std::int64_t k = base + range - 300; k <= base + range + 3; ++k)
+      for (std::int64_t k = base + std::max<std::int64_t>(0, range - 300); k <= base + range + 3;
+           ++k)
         probe.values.push_back(k);
       const std::string what = "rank n=" + std::to_string(n) + " base=" + std::to_string(base);
       auto stats = CheckJoin(e, build, probe, what);
