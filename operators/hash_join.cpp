@@ -278,12 +278,14 @@ KernelSet JoinPlan::Kernels() const {
   const auto has = [&](JoinMethod m) {
     return std::find(methods.begin(), methods.end(), m) != methods.end();
   };
-  if (has(JoinMethod::kRank) && rank_repeats_densely) {
+  // Repeated keys of a rank table join through the dense multimap.
+  const bool ranks_densely = has(JoinMethod::kRank) && rank_repeats_densely;
+  if (ranks_densely) {
     kernels.AddWhenNeeded("join_rank_map");
     for (const std::string& name : MethodKernels(JoinMethod::kDense, cpu_kernels, false))
       kernels.AddWhenNeeded(name);
   }
-  if (has(JoinMethod::kDense) || (has(JoinMethod::kRank) && rank_repeats_densely))
+  if (has(JoinMethod::kDense) || ranks_densely)
     for (const char* name : {"join_dense_count", "join_dense_scatter", "join_dense_count_wide",
                              "join_dense_scatter_wide"})
       kernels.AddWhenNeeded(name);

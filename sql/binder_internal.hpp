@@ -74,6 +74,11 @@ Expr ToScaled(Expr e, int scale, std::size_t position);
 Expr ToReal(Expr e, std::size_t position);
 // A bound arithmetic kBinary whose operands may be DATE or DECIMAL, typed.
 Expr TypeArithmetic(Expr bound, std::size_t op_position);
+
+// The value of an INTEGER expression made only of constants, +, - and *;
+// none for anything else or on overflow.
+std::optional<std::int64_t> FoldInteger(const Expr& e);
+
 // The operands of one comparison (=, <, BETWEEN, IN), made comparable:
 // DATEs with DATEs (TEXT constants read as dates), DECIMALs at one scale.
 void TypeComparison(std::vector<Expr>& operands, std::size_t op_position);

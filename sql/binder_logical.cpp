@@ -14,6 +14,7 @@
 // EXTRACT is the one operation on DATEs that stays its own (UnaryOp::
 // kExtract*), one instruction of the expression machine.
 #include <cmath>
+#include <limits>
 
 #include "common/calendar.hpp"
 #include "common/decimal.hpp"
@@ -94,6 +95,34 @@ Expr AsDate(Expr e, const char* what, std::size_t position) {
 }
 
 }  // namespace
+
+std::optional<std::int64_t> FoldInteger(const Expr& e) {
+  if (e.type != ValueType::kInteger || e.logical.kind != Logical::kNone) return std::nullopt;
+  std::int64_t out = 0;
+  switch (e.kind) {
+    case Expr::Kind::kConstant:
+      return e.constant.integer;
+    case Expr::Kind::kUnary: {
+      if (e.unary_op != UnaryOp::kNegate) return std::nullopt;
+      const auto v = FoldInteger(e.children[0]);
+      if (!v || *v == std::numeric_limits<std::int64_t>::min()) return std::nullopt;
+      return -*v;
+    }
+    case Expr::Kind::kBinary: {
+      const auto a = FoldInteger(e.children[0]);
+      const auto b = FoldInteger(e.children[1]);
+      if (!a || !b) return std::nullopt;
+      bool overflow = true;
+      if (e.binary_op == BinaryOp::kAdd) overflow = __builtin_add_overflow(*a, *b, &out);
+      if (e.binary_op == BinaryOp::kSubtract) overflow = __builtin_sub_overflow(*a, *b, &out);
+      if (e.binary_op == BinaryOp::kMultiply) overflow = __builtin_mul_overflow(*a, *b, &out);
+      if (overflow) return std::nullopt;
+      return out;
+    }
+    default:
+      return std::nullopt;
+  }
+}
 
 NumericKind NumericKindOf(const Expr& e) {
   switch (e.type) {
@@ -194,15 +223,8 @@ Expr TypeArithmetic(Expr bound, std::size_t op_position) {
   // `l_quantity <= 1 + 10` rescales a constant, not an expression per row.
   if (l == NumericKind::kInteger && r == NumericKind::kInteger && IsConstant(left) &&
       IsConstant(right)) {
-    std::int64_t value = 0;
-    bool overflow = true;
-    if (op == BinaryOp::kAdd)
-      overflow = __builtin_add_overflow(left.constant.integer, right.constant.integer, &value);
-    if (op == BinaryOp::kSubtract)
-      overflow = __builtin_sub_overflow(left.constant.integer, right.constant.integer, &value);
-    if (op == BinaryOp::kMultiply)
-      overflow = __builtin_mul_overflow(left.constant.integer, right.constant.integer, &value);
-    if (!overflow) return IntegerConstant(value, {}, bound.position);
+    if (const std::optional<std::int64_t> value = FoldInteger(bound))
+      return IntegerConstant(*value, {}, bound.position);
   }
   const bool decimal = l == NumericKind::kDecimal || r == NumericKind::kDecimal;
   const bool exact_constants =

@@ -1,8 +1,6 @@
 // SUBSTRING: binding, and its comparisons with string constants rewritten
 // as LIKE patterns and comparisons of its operand (which devices run; they
 // have no string values to cut).
-#include <limits>
-
 #include "common/errors.hpp"
 #include "common/types.hpp"
 #include "sql/binder_internal.hpp"
@@ -11,37 +9,6 @@
 
 namespace clq::sql {
 namespace {
-
-// The value of an INTEGER expression made only of constants, +, - and *
-// (what the binder has not folded yet); none for anything else or on
-// overflow.
-std::optional<std::int64_t> FoldInteger(const Expr& e) {
-  if (e.type != ValueType::kInteger || e.logical.kind != Logical::kNone) return std::nullopt;
-  std::int64_t out = 0;
-  switch (e.kind) {
-    case Expr::Kind::kConstant:
-      return e.constant.integer;
-    case Expr::Kind::kUnary: {
-      if (e.unary_op != UnaryOp::kNegate) return std::nullopt;
-      const auto v = FoldInteger(e.children[0]);
-      if (!v || *v == std::numeric_limits<std::int64_t>::min()) return std::nullopt;
-      return -*v;
-    }
-    case Expr::Kind::kBinary: {
-      const auto a = FoldInteger(e.children[0]);
-      const auto b = FoldInteger(e.children[1]);
-      if (!a || !b) return std::nullopt;
-      bool overflow = true;
-      if (e.binary_op == BinaryOp::kAdd) overflow = __builtin_add_overflow(*a, *b, &out);
-      if (e.binary_op == BinaryOp::kSubtract) overflow = __builtin_sub_overflow(*a, *b, &out);
-      if (e.binary_op == BinaryOp::kMultiply) overflow = __builtin_mul_overflow(*a, *b, &out);
-      if (overflow) return std::nullopt;
-      return out;
-    }
-    default:
-      return std::nullopt;
-  }
-}
 
 Expr TextConstant(std::string text, std::size_t position) {
   return MakeConstant(Value::Text(std::move(text)), position);
